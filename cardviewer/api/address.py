@@ -1,0 +1,44 @@
+"""The server address a person types, made into the base URL the client uses."""
+
+from __future__ import annotations
+
+import ipaddress
+from urllib.parse import urlsplit, urlunsplit
+
+from cardviewer.api.errors import InvalidInput
+
+
+def is_loopback_host(host: str) -> bool:
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def normalize_server_url(text: str) -> str:
+    """Return `scheme://host[:port][/prefix]` without the API's `/v1` or a trailing slash.
+
+    People paste addresses in many forms: without a scheme, with a trailing slash, or
+    with the `/v1` version prefix. Plain `http://` is refused except on this computer,
+    because the token and password would cross the network readable by anyone.
+    """
+    text = text.strip()
+    if not text:
+        raise InvalidInput("Please enter the server address.")
+    if "://" not in text:
+        text = "https://" + text
+    parts = urlsplit(text)
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https") or not parts.hostname:
+        raise InvalidInput(f"“{text}” is not a web address (it should start with https://).")
+    if scheme == "http" and not is_loopback_host(parts.hostname):
+        raise InvalidInput(
+            f"The address {text} is not encrypted (http://). Use https:// so that your "
+            "password and sign-in token cannot be read on the network."
+        )
+    path = parts.path.rstrip("/")
+    if path.endswith("/v1"):
+        path = path[: -len("/v1")]
+    return urlunsplit((scheme, parts.netloc, path, "", ""))

@@ -1,0 +1,233 @@
+"""Async client for the card platform's API: log in, then list a space's cards."""
+
+from __future__ import annotations
+
+import json
+import logging
+import ssl
+import time
+from collections.abc import Mapping
+from types import TracebackType
+from typing import Any, Self
+from urllib.parse import quote, urlsplit
+
+import httpx
+import truststore
+from pydantic import ValidationError
+
+from cardviewer import __version__
+from cardviewer.api.address import normalize_server_url
+from cardviewer.api.errors import (
+    ApiError,
+    InvalidCredentials,
+    InvalidInput,
+    NotAuthenticated,
+    RateLimited,
+    ServerError,
+    SpaceUnavailable,
+    UnexpectedResponse,
+    excerpt,
+    map_exceptions,
+)
+from cardviewer.api.models import CardPage, Session, parse_page
+
+log = logging.getLogger(__name__)
+
+USER_AGENT = f"cardviewer/{__version__}"
+DEFAULT_TIMEOUT = httpx.Timeout(20.0, connect=10.0)
+JSON_HEADERS = {"Accept": "application/json", "Content-Type": "application/json"}
+
+
+def tls_context() -> ssl.SSLContext:
+    """Verify certificates against the operating system's store (corporate roots work)."""
+    return truststore.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+
+
+class CardsClient:
+    """One connection pool to one server; holds the bearer token once signed in."""
+
+    def __init__(
+        self,
+        server_url: str,
+        *,
+        token: str | None = None,
+        timeout: httpx.Timeout = DEFAULT_TIMEOUT,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.server_url = normalize_server_url(server_url)
+        self.token = token
+        self._host = urlsplit(self.server_url).netloc
+        self._http = httpx.AsyncClient(
+            base_url=self.server_url,
+            headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
+            timeout=timeout,
+            verify=tls_context(),
+            transport=transport,
+            follow_redirects=False,
+            limits=httpx.Limits(max_connections=8, max_keepalive_connections=8),
+        )
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    @property
+    def is_closed(self) -> bool:
+        return self._http.is_closed
+
+    async def login(self, email: str, password: str) -> Session:
+        """Exchange e-mail and password for a session; the client keeps its token."""
+        if not email.strip():
+            raise InvalidInput("Please enter your e-mail address.")
+        if not password:
+            raise InvalidInput("Please enter your password.")
+        response = await self._send(
+            "POST",
+            "/v1/auth/login",
+            content=json.dumps({"email": email.strip(), "password": password}),
+            headers=JSON_HEADERS,
+        )
+        payload = self._json(response)
+        try:
+            session = Session.model_validate(payload)
+        except ValidationError as exc:
+            raise self._shape_error(response, exc) from exc
+        self.token = session.access_token
+        return session
+
+    async def list_cards(
+        self, space_id: str, page: int = 1, *, with_emails: bool = False
+    ) -> CardPage:
+        """Fetch one page of the space's cards (the server decides the page size)."""
+        if not space_id:
+            raise InvalidInput("Please enter the id of a space.")
+        if page < 1:
+            raise InvalidInput(f"There is no page {page}; pages start at 1.")
+        if not self.token:
+            raise NotAuthenticated("Please sign in first.", status=401)
+        params: dict[str, str | int] = {"page": page}
+        if with_emails:
+            params["with"] = "emails"
+        response = await self._send(
+            "GET",
+            f"/v1/spaces/{quote(space_id, safe='')}/cards",
+            params=params,
+            headers={"Authorization": f"Bearer {self.token}"},
+        )
+        payload = self._json(response)
+        try:
+            return parse_page(payload)
+        except ValidationError as exc:
+            raise self._shape_error(response, exc) from exc
+
+    async def _send(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        started = time.perf_counter()
+        with map_exceptions(self._host):
+            response = await self._http.request(method, path, **kwargs)
+        log.debug(
+            "%s %s -> %d in %.0f ms",
+            method,
+            response.request.url.copy_with(query=None),
+            response.status_code,
+            (time.perf_counter() - started) * 1000,
+        )
+        if response.status_code != 200:
+            raise self._status_error(response)
+        return response
+
+    def _json(self, response: httpx.Response) -> Any:
+        try:
+            return json.loads(response.content)
+        except ValueError as exc:
+            raise UnexpectedResponse(
+                "The server sent a reply that is not readable data. "
+                "It may be busy or misconfigured; please try again later.",
+                status=response.status_code,
+                detail=f"not JSON: {excerpt(response.text)!r}",
+            ) from exc
+
+    def _shape_error(self, response: httpx.Response, exc: ValidationError) -> UnexpectedResponse:
+        problems = "; ".join(
+            f"{'.'.join(map(str, e['loc'])) or 'body'}: {e['msg']}" for e in exc.errors()[:3]
+        )
+        return UnexpectedResponse(
+            "The server's reply does not look like the card platform's. Check the server address.",
+            status=response.status_code,
+            detail=f"{problems} in {excerpt(response.text)!r}",
+        )
+
+    def _status_error(self, response: httpx.Response) -> ApiError:
+        status = response.status_code
+        body = self._error_body(response)
+        message = str(body.get("message", "")).strip()
+        detail = f"HTTP {status}: {excerpt(response.text)!r}"
+        path = response.request.url.path
+        if status == 422 and path.endswith("/auth/login"):
+            return InvalidCredentials(
+                message or "The e-mail address or password is not correct.", status, detail
+            )
+        if status == 401:
+            return NotAuthenticated(
+                "Your sign-in has expired or was ended. Please sign in again.", status, detail
+            )
+        if status in (403, 404) and "/spaces/" in path:
+            return SpaceUnavailable(
+                "This space was not found, or your account has no access to it. "
+                "Check the space id.",
+                status,
+                detail,
+            )
+        if status == 429:
+            return RateLimited(
+                "The server is busy with too many requests. Please wait a moment.",
+                status,
+                _retry_after(response.headers.get("Retry-After")),
+                detail,
+            )
+        if 500 <= status < 600 and message:
+            exception = str(body.get("exception", ""))
+            return ServerError(
+                "The server ran into a problem and could not answer "
+                f"(“{excerpt(message, 120)}”). Please try again later.",
+                status,
+                exception,
+                detail,
+            )
+        if 500 <= status < 600:
+            return UnexpectedResponse(
+                f"The server is unavailable right now (error {status}). Please try again later.",
+                status,
+                detail,
+            )
+        return UnexpectedResponse(
+            f"The server answered with an unexpected error (HTTP {status}).", status, detail
+        )
+
+    @staticmethod
+    def _error_body(response: httpx.Response) -> Mapping[str, Any]:
+        try:
+            body = json.loads(response.content)
+        except ValueError:
+            return {}
+        return body if isinstance(body, dict) else {}
+
+
+def _retry_after(value: str | None) -> float | None:
+    """Read a `Retry-After` given in seconds; an HTTP date or junk means unknown."""
+    if value is None:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        return None
+    return seconds if seconds >= 0 else None

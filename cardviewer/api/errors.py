@@ -1,0 +1,146 @@
+"""Every error the API client raises, and the one place lower-layer errors become them.
+
+The UI catches only `CardViewerError`. Each error's `str()` is the sentence a person
+reads; `detail` carries what a log or a tooltip needs (status, excerpt, exception).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ssl
+from collections.abc import Iterator
+
+import httpx
+
+EXCERPT_LENGTH = 200
+
+
+def excerpt(text: str, limit: int = EXCERPT_LENGTH) -> str:
+    """Shorten a response body to one readable line for messages and logs."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+class CardViewerError(Exception):
+    """Base class: `message` is for people, `detail` for logs."""
+
+    def __init__(self, message: str, detail: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.detail = detail
+
+    def __str__(self) -> str:
+        return self.message
+
+
+# Refused before anything was sent...
+
+
+class InvalidInput(CardViewerError, ValueError):
+    """An argument (e-mail, password, space id, server address) cannot be used."""
+
+
+# The server answered, but not with what was asked for...
+
+
+class ApiError(CardViewerError):
+    """The server answered with an error; `status` is its HTTP status."""
+
+    def __init__(self, message: str, status: int, detail: str = "") -> None:
+        super().__init__(message, detail)
+        self.status = status
+
+
+class InvalidCredentials(ApiError):
+    """Login refused (422): the account is unknown or the password is wrong."""
+
+
+class NotAuthenticated(ApiError):
+    """The token is missing, expired or revoked (401): sign in again."""
+
+
+class SpaceUnavailable(ApiError):
+    """The space does not exist or this account may not see it (403 / 404)."""
+
+
+class RateLimited(ApiError):
+    """Too many requests (429); `retry_after` is the server's wait in seconds, if given."""
+
+    def __init__(self, message: str, status: int, retry_after: float | None, detail: str = ""):
+        super().__init__(message, status, detail)
+        self.retry_after = retry_after
+
+
+class ServerError(ApiError):
+    """The server failed (5xx); `exception` is the class it named, if any."""
+
+    def __init__(self, message: str, status: int, exception: str = "", detail: str = ""):
+        super().__init__(message, status, detail)
+        self.exception = exception
+
+
+class UnexpectedResponse(ApiError):
+    """The answer has a status, content or shape the client does not understand."""
+
+
+# The request did not get an answer...
+
+
+class NetworkError(CardViewerError):
+    """No usable answer: the connection failed or broke off."""
+
+
+class ConnectFailed(NetworkError):
+    """The server could not be reached at all."""
+
+
+class RequestTimeout(NetworkError):
+    """The server did not answer in time."""
+
+
+class TlsError(NetworkError):
+    """The secure connection failed, usually an untrusted certificate."""
+
+
+def _is_tls_failure(exc: BaseException) -> bool:
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, ssl.SSLError):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
+
+
+@contextlib.contextmanager
+def map_exceptions(host: str) -> Iterator[None]:
+    """Turn httpx's transport errors into the client's own, most specific first."""
+    try:
+        yield
+    except httpx.TimeoutException as exc:
+        raise RequestTimeout(
+            f"The server at {host} did not answer in time. Please try again.",
+            detail=repr(exc),
+        ) from exc
+    except httpx.ConnectError as exc:
+        if _is_tls_failure(exc):
+            raise TlsError(
+                f"A secure connection to {host} could not be established. "
+                "Its certificate is not trusted by this computer.",
+                detail=repr(exc),
+            ) from exc
+        raise ConnectFailed(
+            f"Cannot reach the server at {host}. "
+            "Check the server address and your network connection.",
+            detail=repr(exc),
+        ) from exc
+    except (httpx.UnsupportedProtocol, httpx.InvalidURL) as exc:
+        raise InvalidInput(f"The server address {host} is not valid.", detail=repr(exc)) from exc
+    except (httpx.TransportError, httpx.DecodingError) as exc:
+        if _is_tls_failure(exc):
+            raise TlsError(f"The secure connection to {host} failed.", detail=repr(exc)) from exc
+        raise NetworkError(
+            f"The connection to {host} was interrupted. Please try again.",
+            detail=repr(exc),
+        ) from exc

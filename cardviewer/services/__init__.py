@@ -1,0 +1,1 @@
+"""Small services beside the widgets: session store, settings, avatars, export."""

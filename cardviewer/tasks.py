@@ -1,0 +1,77 @@
+"""Owning asyncio tasks from Qt objects, so none is lost, leaked or left pending.
+
+Qt slots are synchronous; the work they start is a coroutine. A `TaskSet` keeps a
+strong reference to every task it starts (asyncio keeps only weak ones), reports
+failures instead of letting them vanish, and cancels and awaits everything on close.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+ErrorHandler = Callable[[BaseException], None]
+
+
+class TaskSet:
+    """Tasks started on behalf of one owner; named tasks replace their predecessor."""
+
+    def __init__(self, on_error: ErrorHandler | None = None) -> None:
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._named: dict[str, asyncio.Task[Any]] = {}
+        self._on_error = on_error
+        self._closed = False
+
+    def start(self, coro: Coroutine[Any, Any, Any], name: str | None = None) -> asyncio.Task[Any]:
+        """Run `coro` as a task; a task with the same `name` still running is cancelled."""
+        if self._closed:
+            coro.close()
+            raise RuntimeError("TaskSet is closed")
+        if name is not None:
+            self.cancel(name)
+        task = asyncio.get_event_loop().create_task(coro, name=name)
+        self._tasks.add(task)
+        if name is not None:
+            self._named[name] = task
+        task.add_done_callback(self._finished)
+        return task
+
+    def cancel(self, name: str) -> None:
+        task = self._named.pop(name, None)
+        if task is not None and not task.done():
+            task.cancel()
+
+    def running(self, name: str) -> bool:
+        task = self._named.get(name)
+        return task is not None and not task.done()
+
+    def __len__(self) -> int:
+        return len(self._tasks)
+
+    def _finished(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        name = task.get_name()
+        if self._named.get(name) is task:
+            del self._named[name]
+        if task.cancelled():
+            return
+        exc = task.exception()
+        if exc is None:
+            return
+        if self._on_error is not None:
+            self._on_error(exc)
+        else:
+            log.error("task %s failed", name, exc_info=exc)
+
+    async def aclose(self) -> None:
+        """Cancel every task and wait until all have finished."""
+        self._closed = True
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)

@@ -1,0 +1,1 @@
+"""Widgets and Qt models; they never build URLs or parse JSON."""

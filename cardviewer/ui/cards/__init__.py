@@ -1,0 +1,1 @@
+"""The card table: its Qt model, columns and avatar delegate."""

@@ -1,0 +1,1 @@
+"""Images and icons the app shows, shipped as package data."""

@@ -1,0 +1,112 @@
+"""Shared fixtures: headless Qt, an asyncio loop on Qt, the demo server, private dirs."""
+
+from __future__ import annotations
+
+import os
+
+# Before any Qt import: no display here, and qasync must pick PySide6.
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+os.environ["QT_API"] = "pyside6"
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine, Iterator
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import pytest
+
+if TYPE_CHECKING:
+    from cardviewer.demo import DemoServer
+
+T = TypeVar("T")
+
+ASYNCIO_NOISE = (
+    "Task was destroyed but it is pending",
+    "Event loop is closed",
+    "Cannot enter into task",
+    "was never awaited",
+)
+
+
+@pytest.fixture(autouse=True)
+def private_user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
+    """Config, cache, state and logs go to a fresh folder, never the real user's."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    for var, sub in (
+        ("XDG_CONFIG_HOME", ".config"),
+        ("XDG_CACHE_HOME", ".cache"),
+        ("XDG_STATE_HOME", ".local/state"),
+        ("XDG_DATA_HOME", ".local/share"),
+    ):
+        monkeypatch.setenv(var, str(home / sub))
+    return home
+
+
+@pytest.fixture(autouse=True)
+def no_asyncio_noise(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """Fail a test whose tasks were lost or ran on a dead loop."""
+    caplog.set_level(logging.WARNING, logger="asyncio")
+    yield
+    noise = [
+        r.getMessage() for r in caplog.records if any(n in r.getMessage() for n in ASYNCIO_NOISE)
+    ]
+    assert not noise, f"asyncio reported: {noise}"
+
+
+@pytest.fixture
+def qloop(qapp, qtbot) -> Iterator[asyncio.AbstractEventLoop]:
+    """An asyncio loop driven by Qt: qtbot's waits spin Qt, and Qt runs the tasks."""
+    import qasync
+
+    loop = qasync.QEventLoop(qapp)
+    errors: list[dict[str, Any]] = []
+    loop.set_exception_handler(lambda _loop, context: errors.append(context))
+    asyncio.set_event_loop(loop)
+    asyncio.events._set_running_loop(loop)
+    try:
+        yield loop
+    finally:
+        pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+        for task in pending:
+            task.cancel()
+        if pending:
+            qtbot.waitUntil(lambda: all(t.done() for t in pending), timeout=5000)
+        gens = loop.create_task(loop.shutdown_asyncgens())
+        qtbot.waitUntil(gens.done, timeout=5000)
+        asyncio.events._set_running_loop(None)
+        loop.close()
+        asyncio.set_event_loop(None)
+    assert not errors, f"unhandled errors in the event loop: {errors}"
+
+
+@pytest.fixture
+def arun(qloop, qtbot) -> Callable[..., Any]:
+    """Await a coroutine from a synchronous test while Qt keeps running."""
+
+    def run(coro: Coroutine[Any, Any, T], timeout: int = 10_000) -> T:
+        task = qloop.create_task(coro)
+        qtbot.waitUntil(task.done, timeout=timeout)
+        return task.result()
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def demo_server_session() -> Iterator[DemoServer]:
+    from cardviewer.demo import DemoConfig, DemoServer
+
+    with DemoServer(DemoConfig()) as server:
+        yield server
+
+
+@pytest.fixture
+def demo_server(demo_server_session: DemoServer) -> Iterator[DemoServer]:
+    """The shared demo server, with faults, latency and the request log reset after use."""
+    server = demo_server_session
+    server.clear_requests()
+    yield server
+    server.faults.clear()
+    server.config.latency = 0.0
+    server.config.avatar_latency = 0.0
+    server.clear_requests()
