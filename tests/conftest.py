@@ -9,6 +9,7 @@ os.environ["QT_QPA_PLATFORM"] = "offscreen"
 os.environ["QT_API"] = "pyside6"
 
 import asyncio
+import gc
 import logging
 from collections.abc import Callable, Coroutine, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -41,6 +42,21 @@ def private_user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyt
     ):
         monkeypatch.setenv(var, str(home / sub))
     return home
+
+
+@pytest.fixture(autouse=True)
+def collect_garbage_on_the_main_thread() -> Iterator[None]:
+    """Collect cyclic garbage on the test's thread, never on a demo server thread.
+
+    An automatic collection runs on whichever thread happens to allocate. If that is
+    a demo server thread and the garbage holds Qt objects (a closed test loop's timers
+    and socket notifiers), Qt frees them on the wrong thread and a later test crashes.
+    Being autouse, this fixture is torn down after the loop fixtures.
+    """
+    gc.disable()
+    yield
+    gc.collect()
+    gc.enable()
 
 
 @pytest.fixture(autouse=True)
@@ -87,7 +103,8 @@ def arun(qloop, qtbot) -> Callable[..., Any]:
     def run(coro: Coroutine[Any, Any, T], timeout: int = 10_000) -> T:
         task = qloop.create_task(coro)
         qtbot.waitUntil(task.done, timeout=timeout)
-        return task.result()
+        result: T = task.result()
+        return result
 
     return run
 

@@ -120,7 +120,7 @@ class CardsClient:
             params["with"] = "emails"
         response = await self._send(
             "GET",
-            f"/v1/spaces/{quote(space_id, safe='')}/cards",
+            f"/v1/spaces/{space_path_segment(space_id)}/cards",
             params=params,
             headers={"Authorization": f"Bearer {self.token}"},
         )
@@ -231,3 +231,12 @@ def _retry_after(value: str | None) -> float | None:
     except ValueError:
         return None
     return seconds if seconds >= 0 else None
+
+
+def space_path_segment(space_id: str) -> str:
+    """Percent-encode a space id as exactly one URL path segment.
+
+    ``quote`` leaves dots alone, so an id of ``.`` or ``..`` would be folded away
+    by path normalisation and address a different resource; dots are encoded too.
+    """
+    return quote(space_id, safe="").replace(".", "%2E")
