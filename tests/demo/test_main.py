@@ -1,0 +1,74 @@
+"""`python -m cardviewer.demo`: help, argument checks, and a real run stopped with Ctrl+C."""
+
+from __future__ import annotations
+
+import re
+import signal
+import socket
+import subprocess
+import sys
+
+import httpx
+import pytest
+
+from cardviewer.demo.__main__ import main
+
+
+def test_help():
+    result = subprocess.run(
+        [sys.executable, "-m", "cardviewer.demo", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert result.returncode == 0
+    for option in ("--port", "--avatar-port", "--cards", "--latency", "--host"):
+        assert option in result.stdout
+
+
+@pytest.mark.parametrize("args", [["--cards", "-1"], ["--latency", "-5"], ["--port", "x"]])
+def test_bad_arguments_exit_with_2(args, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(args)
+    assert info.value.code == 2
+    assert "error: argument" in capsys.readouterr().err
+
+
+def test_a_busy_port_is_reported(capsys):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        assert main(["--port", str(busy.getsockname()[1]), "--cards", "1"]) == 1
+    assert "Cannot listen" in capsys.readouterr().err
+
+
+def test_a_run_prints_how_to_connect_and_stops_on_ctrl_c():
+    command = [sys.executable, "-m", "cardviewer.demo", "--port", "0", "--cards", "12"]
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    ) as process:
+        try:
+            assert process.stdout is not None
+            lines: list[str] = []
+            while not lines or not lines[-1].startswith("Press Ctrl+C"):
+                line = process.stdout.readline()
+                assert line, "the server exited early"
+                lines.append(line)
+            text = "".join(lines)
+            base = re.search(r"Server address: (\S+)", text)
+            assert base is not None
+            assert re.search(r"Avatars: +http://127\.0\.0\.1:\d+", text)
+            assert "acme1EU01demo01 (12 cards)" in text
+            assert "demo@cardviewer.example" in text
+            assert "Password:       demo" in text
+            response = httpx.post(
+                f"{base.group(1)}/v1/auth/login",
+                json={"email": "demo@cardviewer.example", "password": "demo"},
+            )
+            assert response.status_code == 200
+        finally:
+            process.send_signal(signal.SIGINT)
+            _, errors = process.communicate(timeout=10)
+        assert process.returncode == 0
+        assert not errors
