@@ -1,0 +1,68 @@
+"""Saving a table as a CSV file that Excel, Numbers and LibreOffice open correctly.
+
+- UTF-8 with a byte order mark: without it Excel reads the file as the legacy code
+  page and turns "Müller" into "MÃ¼ller".
+- CRLF line ends and minimal quoting, as RFC 4180 and Excel expect; line breaks
+  inside a cell are kept (the cell is quoted).
+- A cell that starts like a formula (`=`, `+`, `-`, `@`, tab, carriage return) gets a
+  leading `'`, so text from the server can never run as a formula when the file is
+  opened (OWASP "CSV Injection").
+- The file is replaced in one step: an earlier file of that name survives a failure.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from cardviewer.services.atomic_file import write_atomically
+
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+_UNSAFE_IN_FILE_NAMES = re.compile(r'[\x00-\x1f\x7f<>:"/\\|?*]')
+# File names may have 255 bytes on most file systems; leave room for the rest.
+_MAX_SPACE_BYTES = 150
+
+
+def neutralize_formula(cell: str) -> str:
+    """The cell as text a spreadsheet shows literally, never evaluates."""
+    return "'" + cell if cell.startswith(FORMULA_PREFIXES) else cell
+
+
+def write_csv(
+    path: Path,
+    header: Sequence[str],
+    rows: Iterable[Sequence[str]],
+    *,
+    delimiter: str = ",",
+) -> int:
+    """Write `header` and `rows` to `path`; returns the number of rows written.
+
+    Raises `OSError` when the file cannot be written (the earlier file stays intact)
+    and `ValueError` for a delimiter that cannot separate cells.
+    """
+    if len(delimiter) != 1 or delimiter in "\"'\r\n":
+        raise ValueError(f"Cannot separate CSV cells with {delimiter!r}.")
+    buffer = io.StringIO(newline="")
+    writer = csv.writer(
+        buffer, delimiter=delimiter, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n"
+    )
+    writer.writerow([neutralize_formula(cell) for cell in header])
+    count = 0
+    for row in rows:
+        writer.writerow([neutralize_formula(cell) for cell in row])
+        count += 1
+    # "replace": a lone surrogate the server sent becomes "?" instead of failing the export.
+    write_atomically(Path(path), buffer.getvalue().encode("utf-8-sig", errors="replace"))
+    return count
+
+
+def suggested_filename(space_id: str, page: int) -> str:
+    """A file name for one page of a space, safe on Windows, macOS and Linux."""
+    # Windows drops trailing dots and spaces; a leading dot would hide the file.
+    space = _UNSAFE_IN_FILE_NAMES.sub("_", space_id).strip(" .")
+    space = space.encode("utf-8", "ignore")[:_MAX_SPACE_BYTES].decode("utf-8", "ignore")
+    space = space.rstrip(" .") or "cards"
+    return f"{space}-page-{page}.csv"
