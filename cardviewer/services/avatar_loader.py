@@ -1,0 +1,379 @@
+"""Avatar thumbnails for the card table: fetched without credentials, decoded off the GUI thread.
+
+Avatars live on an image host of their own, so they are fetched with a separate HTTP
+client that never carries the API's token or any cookie. Downloads are few at a time
+and capped in size; the image is decoded and scaled in a worker thread
+(`QImageReader.read()` releases the GIL, `QImage.scaled` does not), and only the final
+`QPixmap` is made on the GUI thread. A failed avatar is remembered and shows the
+placeholder; it never interrupts the person with a message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+from collections import OrderedDict
+from http.cookiejar import CookieJar, DefaultCookiePolicy
+from importlib.resources import files
+from urllib.parse import urlsplit
+
+import httpx
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QGuiApplication, QImage, QImageReader, QPainter, QPixmap
+from PySide6.QtSvg import QSvgRenderer
+
+from cardviewer.api.client import USER_AGENT, tls_context
+from cardviewer.tasks import TaskSet
+
+log = logging.getLogger(__name__)
+
+PLACEHOLDER_RESOURCE = "avatar-placeholder.svg"
+PLACEHOLDER_FALLBACK = "#D7DCE2"
+"""The placeholder's background colour, shown alone if its picture cannot be read."""
+DEFAULT_TIMEOUT = 20.0
+"""Seconds one avatar may take to arrive, from the first byte sent to the last received."""
+
+
+class AvatarRejected(Exception):
+    """A download or an image the loader will not show; the text is for the log."""
+
+
+def _is_web_url(url: str) -> bool:
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.netloc)
+
+
+def _for_log(url: str) -> str:
+    """The address without its query, which on image hosts often carries a signature."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "<unparsable address>"
+    return parts._replace(query="", fragment="").geturl()
+
+
+def _no_cookies() -> CookieJar:
+    """A cookie jar that accepts no cookie from any host, so none is ever sent back."""
+    return CookieJar(policy=DefaultCookiePolicy(allowed_domains=[]))
+
+
+def decode_thumbnail(data: bytes, side: int, max_pixels: int) -> QImage:
+    """Decode `data` straight to a `side` x `side` round thumbnail; runs in a worker thread.
+
+    The image's size is checked against `max_pixels` before any pixel is decoded, and
+    the reader scales while decoding (JPEG even skips most of the work), so a photo of
+    many megapixels never exists in memory at full size.
+    """
+    image, problem = _read_scaled(data, side, max_pixels)
+    if image is None:
+        raise AvatarRejected(problem)
+    square = image.copy(
+        (image.width() - side) // 2, (image.height() - side) // 2, side, side
+    ).convertToFormat(QImage.Format.Format_ARGB32_Premultiplied)
+    return _round(square, side)
+
+
+_SIGNATURES: tuple[tuple[bytes, bytes], ...] = (
+    (b"\x89PNG\r\n\x1a\n", b"png"),
+    (b"\xff\xd8\xff", b"jpeg"),
+    (b"GIF87a", b"gif"),
+    (b"GIF89a", b"gif"),
+    (b"BM", b"bmp"),
+)
+
+
+def sniff_image_format(data: bytes) -> bytes | None:
+    """The raster format `data` starts like, or None for anything else (SVG included).
+
+    Naming the format up front keeps `QImageReader` from probing every plugin in a
+    worker thread, and keeps vector and exotic formats out of the avatar path.
+    """
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return b"webp"
+    for signature, name in _SIGNATURES:
+        if data.startswith(signature):
+            return name
+    return None
+
+
+def _read_scaled(data: bytes, side: int, max_pixels: int) -> tuple[QImage | None, str]:
+    """The image scaled to cover `side` x `side`, or None and why not.
+
+    Returns rather than raises, so the buffer and reader end here, in this thread, and
+    no traceback carries them elsewhere.
+    """
+    image_format = sniff_image_format(data)
+    if image_format is None:
+        return None, "not an image (PNG, JPEG, GIF, WebP or BMP)"
+    buffer = QBuffer()
+    buffer.setData(QByteArray(data))
+    buffer.open(QIODevice.OpenModeFlag.ReadOnly)
+    try:
+        reader = QImageReader(buffer, QByteArray(image_format))
+        reader.setDecideFormatFromContent(False)
+        reader.setAutoTransform(True)
+        if not reader.canRead():
+            return None, f"not an image: {reader.errorString()}"
+        full = reader.size()
+        if not full.isValid() or full.isEmpty():
+            return None, "the image does not state its size"
+        if full.width() * full.height() > max_pixels:
+            return None, f"{full.width()} x {full.height()} pixels is more than allowed"
+        # Scale so the shorter side fills the thumbnail; the caller cuts the middle square.
+        factor = side / min(full.width(), full.height())
+        reader.setScaledSize(
+            QSize(max(side, round(full.width() * factor)), max(side, round(full.height() * factor)))
+        )
+        image = reader.read()
+        if image.isNull():
+            return None, f"cannot decode the image: {reader.errorString()}"
+        return image, ""
+    finally:
+        buffer.close()
+
+
+def _round(square: QImage, side: int) -> QImage:
+    """The square cut to a disc with a smooth edge (a textured brush, antialiased)."""
+    out = QImage(side, side, QImage.Format.Format_ARGB32_Premultiplied)
+    out.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(out)
+    try:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QBrush(square))
+        painter.drawEllipse(QRectF(0, 0, side, side))
+    finally:
+        painter.end()
+    return out
+
+
+class AvatarLoader(QObject):
+    """Loads avatar thumbnails on request and keeps the most recently used ones.
+
+    `request(url)` queues a download unless the avatar is cached, failed or already
+    on its way; at most `max_in_flight` run at once, the most recently requested
+    first. `avatarReady(url)` says when `pixmap(url)` has it, `avatarFailed(url)` when
+    it never will (until `clear()`).
+    """
+
+    avatarReady = Signal(str)
+    avatarFailed = Signal(str)
+
+    def __init__(
+        self,
+        parent: QObject | None = None,
+        *,
+        size: int = 32,
+        max_in_flight: int = 6,
+        max_bytes: int = 5_000_000,
+        max_pixels: int = 40_000_000,
+        cache_entries: int = 512,
+        timeout: float = DEFAULT_TIMEOUT,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        super().__init__(parent)
+        if min(size, max_in_flight, max_bytes, max_pixels, cache_entries) < 1:
+            raise ValueError("sizes and limits of the avatar loader must be positive")
+        self._size = size
+        self._max_bytes = max_bytes
+        self._max_pixels = max_pixels
+        self._cache_entries = cache_entries
+        self._timeout = timeout
+        self._cache: OrderedDict[str, QPixmap] = OrderedDict()
+        self._failed: set[str] = set()
+        self._max_in_flight = max_in_flight
+        # Requested but not yet downloading, the most recent request last; taken from the
+        # end, so the page on screen loads before pages the person has already left.
+        self._waiting: OrderedDict[str, None] = OrderedDict()
+        self._active: dict[str, asyncio.Task[None]] = {}
+        self._placeholders: dict[float, QPixmap] = {}
+        self._epoch = 0
+        self._closed = False
+        self._tasks = TaskSet()
+        self._http = httpx.AsyncClient(
+            headers={"User-Agent": USER_AGENT, "Accept": "image/*"},
+            cookies=_no_cookies(),
+            timeout=httpx.Timeout(timeout, connect=min(timeout, 10.0)),
+            follow_redirects=True,
+            verify=tls_context(),
+            transport=transport,
+            limits=httpx.Limits(
+                max_connections=max_in_flight, max_keepalive_connections=max_in_flight
+            ),
+        )
+
+    @property
+    def size(self) -> int:
+        """Width and height of a thumbnail in logical pixels."""
+        return self._size
+
+    @property
+    def loading(self) -> int:
+        """How many avatars are on their way (waiting for a slot or downloading)."""
+        return len(self._waiting) + len(self._active)
+
+    def device_pixel_ratio(self) -> float:
+        """Thumbnails have as many pixels as the primary screen shows in their place."""
+        if QGuiApplication.instance() is None:
+            return 1.0
+        screen = QGuiApplication.primaryScreen()
+        return screen.devicePixelRatio() if screen is not None else 1.0
+
+    # Asking for avatars
+
+    def request(self, url: str | None) -> None:
+        """Load `url` unless it is loaded or failed; asking again moves it up the queue."""
+        if not url or self._closed:
+            return
+        if url in self._cache or url in self._failed or url in self._active:
+            return
+        if url in self._waiting:
+            self._waiting.move_to_end(url)
+            return
+        if not _is_web_url(url):
+            log.debug("avatar %r is not an http(s) address", _for_log(url))
+            self._mark_failed(url)
+            return
+        self._waiting[url] = None
+        if len(self._waiting) > self._cache_entries:
+            # Requests so old that their pictures would be evicted at once; asked again if shown.
+            self._waiting.popitem(last=False)
+        self._start_downloads()
+
+    def pixmap(self, url: str | None) -> QPixmap | None:
+        """The round thumbnail, or None while it is loading, after a failure or for no url."""
+        if not url:
+            return None
+        pixmap = self._cache.get(url)
+        if pixmap is not None:
+            self._cache.move_to_end(url)
+        return pixmap
+
+    def failed(self, url: str | None) -> bool:
+        return url is not None and url in self._failed
+
+    def placeholder(self) -> QPixmap:
+        """The neutral round picture shown until (or instead of) a card's own."""
+        ratio = self.device_pixel_ratio()
+        pixmap = self._placeholders.get(ratio)
+        if pixmap is None:
+            pixmap = self._render_placeholder(ratio)
+            self._placeholders[ratio] = pixmap
+        return pixmap
+
+    def clear(self) -> None:
+        """Forget every thumbnail and failure and stop the downloads under way."""
+        self._epoch += 1
+        self._waiting.clear()
+        for task in self._active.values():
+            task.cancel()
+        self._active.clear()
+        self._cache.clear()
+        self._failed.clear()
+
+    async def aclose(self) -> None:
+        """Stop all downloads, wait for them to end and close the connections."""
+        self._closed = True
+        self._epoch += 1
+        self._waiting.clear()
+        await self._tasks.aclose()
+        self._active.clear()
+        await self._http.aclose()
+
+    # Loading
+
+    def _start_downloads(self) -> None:
+        """Fill the free download slots, newest request first: the page on screen wins."""
+        if self._closed:
+            return
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            log.debug("avatars wait: no event loop is running")
+            return
+        while self._waiting and len(self._active) < self._max_in_flight:
+            url, _ = self._waiting.popitem(last=True)
+            self._active[url] = self._tasks.start(self._load(url, self._epoch))
+
+    async def _load(self, url: str, epoch: int) -> None:
+        ratio = self.device_pixel_ratio()
+        side = max(1, math.ceil(self._size * ratio))
+        try:
+            async with asyncio.timeout(self._timeout):
+                data = await self._download(url)
+            # Still holding the download slot, so decoding is bounded by it as well.
+            image = await asyncio.to_thread(decode_thumbnail, data, side, self._max_pixels)
+        except asyncio.CancelledError:
+            return  # quietly: see `CardTableModel._load` on why a task should not end cancelled
+        except (httpx.HTTPError, httpx.InvalidURL, AvatarRejected, TimeoutError) as exc:
+            if epoch == self._epoch:
+                log.debug("avatar %s not loaded: %s", _for_log(url), str(exc) or type(exc).__name__)
+                self._mark_failed(url)
+            return
+        except Exception:
+            if epoch == self._epoch:
+                log.warning("avatar %s not loaded", _for_log(url), exc_info=True)
+                self._mark_failed(url)
+            return
+        finally:
+            if self._active.get(url) is asyncio.current_task():
+                del self._active[url]
+                self._start_downloads()
+        if epoch != self._epoch:
+            return
+        pixmap = QPixmap.fromImage(image)
+        pixmap.setDevicePixelRatio(ratio)
+        self._remember(url, pixmap)
+        self.avatarReady.emit(url)
+
+    async def _download(self, url: str) -> bytes:
+        """The response body, refused as soon as it is known to exceed `max_bytes`."""
+        async with self._http.stream("GET", url) as response:
+            if response.status_code != 200:
+                raise AvatarRejected(f"HTTP {response.status_code}")
+            declared = response.headers.get("Content-Length", "")
+            if declared.isdigit() and int(declared) > self._max_bytes:
+                raise AvatarRejected(f"{declared} bytes is more than allowed")
+            body = bytearray()
+            async for chunk in response.aiter_bytes():
+                body += chunk
+                if len(body) > self._max_bytes:
+                    raise AvatarRejected(f"more than {self._max_bytes} bytes")
+            return bytes(body)
+
+    def _remember(self, url: str, pixmap: QPixmap) -> None:
+        self._cache[url] = pixmap
+        self._cache.move_to_end(url)
+        while len(self._cache) > self._cache_entries:
+            self._cache.popitem(last=False)
+
+    def _mark_failed(self, url: str) -> None:
+        self._failed.add(url)
+        self.avatarFailed.emit(url)
+
+    def _render_placeholder(self, ratio: float) -> QPixmap:
+        side = max(1, math.ceil(self._size * ratio))
+        square = QImage(side, side, QImage.Format.Format_ARGB32_Premultiplied)
+        square.fill(QColor(PLACEHOLDER_FALLBACK))
+        source = files("cardviewer.resources") / PLACEHOLDER_RESOURCE
+        renderer: QSvgRenderer | None
+        try:
+            renderer = QSvgRenderer(QByteArray(source.read_bytes()))
+        except OSError:
+            log.warning("the avatar placeholder %s is missing", PLACEHOLDER_RESOURCE)
+            renderer = None
+        if renderer is not None and renderer.isValid():
+            painter = QPainter(square)
+            try:
+                painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+                renderer.render(painter, QRectF(0, 0, side, side))
+            finally:
+                painter.end()
+        # Cut like the avatars, whatever parts of SVG the renderer supports.
+        pixmap = QPixmap.fromImage(_round(square, side))
+        pixmap.setDevicePixelRatio(ratio)
+        return pixmap

@@ -1,0 +1,441 @@
+"""The avatar loader against the demo's image host: thumbnails, failures, limits, privacy."""
+
+from __future__ import annotations
+
+import logging
+
+import httpx
+import pytest
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSizeF
+from PySide6.QtGui import QColor, QImage, QImageWriter, QPixmap
+
+from cardviewer.api import CardPage, CardsClient
+from cardviewer.demo import Fault
+from cardviewer.demo.avatars import colour_for
+from cardviewer.services.avatar_loader import (
+    AvatarLoader,
+    AvatarRejected,
+    decode_thumbnail,
+    sniff_image_format,
+)
+
+WAIT = 15_000
+
+
+@pytest.fixture
+def make_loader(qloop, arun):
+    """Loaders that are closed (downloads cancelled, connections shut) after the test."""
+    loaders: list[AvatarLoader] = []
+
+    def make(**options) -> AvatarLoader:
+        loader = AvatarLoader(**options)
+        loaders.append(loader)
+        return loader
+
+    yield make
+    for loader in loaders:
+        arun(loader.aclose())
+
+
+@pytest.fixture
+def page(demo_server, arun):
+    """Page 1 of the demo space, fetched as the viewer does: signed in, with a token."""
+
+    async def fetch() -> CardPage:
+        async with CardsClient(demo_server.base_url) as client:
+            await client.login(demo_server.email, demo_server.password)
+            return await client.list_cards(demo_server.space_id, 1)
+
+    return arun(fetch())
+
+
+def own_avatars(page) -> list[tuple[str, str]]:
+    """(url, avatar uuid) of the cards on the page that have a picture of their own."""
+    return [
+        (card.avatar.src, card.avatar.uuid)
+        for card in page.cards
+        if card.avatar is not None and not card.avatar.is_default
+    ]
+
+
+def load(qtbot, loader: AvatarLoader, url: str) -> QPixmap:
+    with qtbot.waitSignal(loader.avatarReady, timeout=WAIT, check_params_cb=lambda u: u == url):
+        loader.request(url)
+    pixmap = loader.pixmap(url)
+    assert pixmap is not None
+    return pixmap
+
+
+def fail(qtbot, loader: AvatarLoader, url: str) -> None:
+    with qtbot.waitSignal(loader.avatarFailed, timeout=WAIT, check_params_cb=lambda u: u == url):
+        loader.request(url)
+    assert loader.failed(url)
+    assert loader.pixmap(url) is None
+
+
+def alpha(image: QImage, x: int, y: int) -> int:
+    return image.pixelColor(x, y).alpha()
+
+
+def close_to(colour: QColor, rgb: tuple[int, int, int], tolerance: int = 16) -> bool:
+    channels = (colour.red(), colour.green(), colour.blue())
+    return all(abs(a - b) <= tolerance for a, b in zip(channels, rgb, strict=True))
+
+
+# Loading
+
+
+def test_loads_a_round_thumbnail(qtbot, make_loader, page):
+    loader = make_loader()
+    url, avatar_uuid = own_avatars(page)[0]
+    pixmap = load(qtbot, loader, url)
+    image = pixmap.toImage()
+    assert (image.width(), image.height()) == (32, 32)
+    assert pixmap.devicePixelRatio() == 1.0
+    assert alpha(image, 0, 0) == 0  # corners are cut off
+    assert alpha(image, 31, 31) == 0
+    assert alpha(image, 16, 16) == 255
+    # Left of the initials the picture shows the avatar's colour: decoded, not a blank.
+    assert close_to(image.pixelColor(4, 16), colour_for(avatar_uuid))
+    assert not loader.failed(url)
+    assert loader.loading == 0
+
+
+def test_thumbnail_has_the_screens_pixels(qtbot, make_loader, page, monkeypatch):
+    loader = make_loader(size=40)
+    monkeypatch.setattr(loader, "device_pixel_ratio", lambda: 2.0)
+    pixmap = load(qtbot, loader, own_avatars(page)[0][0])
+    assert (pixmap.width(), pixmap.height()) == (80, 80)
+    assert pixmap.devicePixelRatio() == 2.0
+    assert pixmap.deviceIndependentSize() == QSizeF(40, 40)
+    placeholder = loader.placeholder()
+    assert (placeholder.width(), placeholder.devicePixelRatio()) == (80, 2.0)
+
+
+def test_each_avatar_is_downloaded_once(qtbot, make_loader, page, demo_server):
+    loader = make_loader()
+    url = own_avatars(page)[0][0]
+    with qtbot.waitSignal(loader.avatarReady, timeout=WAIT):
+        for _ in range(5):
+            loader.request(url)
+    loader.request(url)
+    fetched = [r for r in demo_server.requests if r.server == "avatar"]
+    assert len(fetched) == 1
+    assert fetched[0].path in url
+
+
+def test_placeholder_is_round_and_sized(qapp, make_loader):
+    placeholder = make_loader(size=24).placeholder()
+    image = placeholder.toImage()
+    assert (image.width(), image.height()) == (24, 24)
+    assert alpha(image, 0, 0) == 0
+    assert alpha(image, 12, 12) == 255
+
+
+def test_no_url_means_nothing_to_load(qapp, make_loader, demo_server):
+    loader = make_loader()
+    loader.request(None)
+    loader.request("")
+    assert loader.pixmap(None) is None
+    assert not loader.failed(None)
+    assert loader.loading == 0
+    assert demo_server.requests == []
+
+
+# Failures: the placeholder stays, nobody is bothered
+
+
+@pytest.mark.parametrize("path", ["/avatars/nobody.jpg", "/avatars/broken.jpg"])
+def test_missing_or_broken_image_fails_quietly(qtbot, make_loader, demo_server, caplog, path):
+    caplog.set_level(logging.DEBUG, logger="cardviewer.services.avatar_loader")
+    loader = make_loader()
+    ready: list[str] = []
+    loader.avatarReady.connect(ready.append)
+    fail(qtbot, loader, demo_server.avatar_base_url + path)
+    assert ready == []
+    records = [r for r in caplog.records if r.name == "cardviewer.services.avatar_loader"]
+    assert records
+    assert all(r.levelno == logging.DEBUG for r in records)
+
+
+def test_a_web_page_instead_of_the_image_fails(qtbot, make_loader, demo_server, page):
+    demo_server.faults.inject(Fault.WRONG_TYPES, target="avatar")
+    fail(qtbot, make_loader(), own_avatars(page)[0][0])
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "file:///etc/passwd",
+        "ftp://cdn.example/a.jpg",
+        "data:image/png;base64,AAAA",
+        "a.jpg",
+        "http://",
+    ],
+)
+def test_only_web_addresses_are_fetched(qtbot, make_loader, demo_server, url):
+    loader = make_loader()
+    fail(qtbot, loader, url)
+    assert loader.loading == 0
+    assert demo_server.requests == []
+
+
+def test_slow_avatar_times_out(qtbot, make_loader, demo_server, page):
+    demo_server.config.avatar_latency = 5.0
+    fail(qtbot, make_loader(timeout=0.3), own_avatars(page)[0][0])
+
+
+def test_failure_is_remembered_until_cleared(qtbot, make_loader, demo_server):
+    loader = make_loader()
+    url = demo_server.avatar_base_url + "/avatars/nobody.jpg"
+    fail(qtbot, loader, url)
+    loader.request(url)
+    assert loader.loading == 0
+    loader.clear()
+    assert not loader.failed(url)
+    fail(qtbot, loader, url)
+    assert len([r for r in demo_server.requests if r.server == "avatar"]) == 2
+
+
+# Limits
+
+
+def test_too_many_bytes_are_refused(qtbot, make_loader, page):
+    fail(qtbot, make_loader(max_bytes=2_000), own_avatars(page)[0][0])
+
+
+def test_huge_image_is_scaled_while_decoding(qtbot, make_loader, demo_server):
+    pixmap = load(qtbot, make_loader(), demo_server.avatar_base_url + "/avatars/huge.jpg")
+    assert (pixmap.width(), pixmap.height()) == (32, 32)
+
+
+def test_too_many_pixels_are_refused_before_decoding(qtbot, make_loader, demo_server):
+    fail(
+        qtbot, make_loader(max_pixels=4_000_000), demo_server.avatar_base_url + "/avatars/huge.jpg"
+    )
+
+
+class CountingTransport(httpx.AsyncBaseTransport):
+    """Real HTTP, counting the downloads open at the same time (until their body is read)."""
+
+    def __init__(self) -> None:
+        self._inner = httpx.AsyncHTTPTransport()
+        self.open = 0
+        self.peak = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self.open += 1
+        self.peak = max(self.peak, self.open)
+        try:
+            response = await self._inner.handle_async_request(request)
+        except BaseException:
+            self.open -= 1
+            raise
+        return httpx.Response(
+            response.status_code,
+            headers=response.headers,
+            stream=_Counted(response.stream, self),
+            extensions=response.extensions,
+        )
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+class _Counted(httpx.AsyncByteStream):
+    def __init__(self, inner, transport: CountingTransport) -> None:
+        self._inner = inner
+        self._transport = transport
+        self._closed = False
+
+    async def __aiter__(self):
+        async for chunk in self._inner:
+            yield chunk
+
+    async def aclose(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._transport.open -= 1
+        await self._inner.aclose()
+
+
+def test_downloads_in_flight_are_bounded(qtbot, make_loader, demo_server, page):
+    demo_server.config.avatar_latency = 0.2
+    transport = CountingTransport()
+    loader = make_loader(max_in_flight=2, transport=transport)
+    urls = [url for url, _ in own_avatars(page)]
+    assert len(urls) > 4
+    for url in urls:
+        loader.request(url)
+    assert loader.loading == len(urls)
+    qtbot.waitUntil(lambda: all(loader.pixmap(u) is not None for u in urls), timeout=WAIT)
+    assert transport.peak == 2
+    assert transport.open == 0
+    assert loader.loading == 0
+
+
+def test_newest_request_is_served_first(qtbot, make_loader, demo_server, page):
+    """After paging on, the page on screen should not wait for the pages left behind."""
+    demo_server.config.avatar_latency = 0.05
+    loader = make_loader(max_in_flight=1)
+    urls = [url for url, _ in own_avatars(page)][:4]
+    arrived: list[str] = []
+    loader.avatarReady.connect(arrived.append)
+    for url in urls:
+        loader.request(url)
+    qtbot.waitUntil(lambda: len(arrived) == 4, timeout=WAIT)
+    assert arrived == [urls[0], urls[3], urls[2], urls[1]]
+
+
+def test_cache_keeps_the_most_recently_used(qtbot, make_loader, page):
+    loader = make_loader(cache_entries=2)
+    a, b, c = (url for url, _ in own_avatars(page)[:3])
+    load(qtbot, loader, a)
+    load(qtbot, loader, b)
+    assert loader.pixmap(a) is not None  # a is now more recent than b
+    load(qtbot, loader, c)
+    assert loader.pixmap(b) is None
+    assert loader.pixmap(a) is not None
+    assert loader.pixmap(c) is not None
+
+
+# Privacy
+
+
+def test_avatar_host_never_sees_the_token_or_cookies(qtbot, make_loader, demo_server, page):
+    api = [r for r in demo_server.requests if r.server == "api" and r.path.startswith("/v1/spaces")]
+    assert api
+    assert api[0].headers["authorization"].startswith("Bearer ")  # the viewer had a token
+    token = api[0].headers["authorization"].removeprefix("Bearer ")
+    loader = make_loader()
+    urls = [url for url, _ in own_avatars(page)]
+    for url in urls:
+        loader.request(url)
+    qtbot.waitUntil(lambda: all(loader.pixmap(u) is not None for u in urls), timeout=WAIT)
+    fetched = [r for r in demo_server.requests if r.server == "avatar"]
+    assert len(fetched) == len(urls)
+    for request in fetched:
+        assert "authorization" not in request.headers
+        assert "cookie" not in request.headers
+        assert not any(token in value for value in request.headers.values())
+
+
+def encode_png(image: QImage) -> bytes:
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    assert QImageWriter(buffer, QByteArray(b"png")).write(image)
+    buffer.close()
+    return bytes(data.data())
+
+
+def png_bytes(width: int = 8, height: int = 8, colour: str = "red") -> bytes:
+    image = QImage(width, height, QImage.Format.Format_RGB32)
+    image.fill(QColor(colour))
+    return encode_png(image)
+
+
+def test_cookies_set_by_the_image_host_are_not_sent_back(qtbot, make_loader):
+    seen: list[httpx.Request] = []
+
+    def image_host(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(
+            200,
+            content=png_bytes(),
+            headers={"Content-Type": "image/png", "Set-Cookie": "tracker=1; Path=/"},
+        )
+
+    loader = make_loader(transport=httpx.MockTransport(image_host))
+    load(qtbot, loader, "https://cdn.example/avatars/a.png")
+    load(qtbot, loader, "https://cdn.example/avatars/b.png")
+    assert len(seen) == 2
+    assert "cookie" not in seen[1].headers
+
+
+# Lifetime
+
+
+def test_clear_forgets_thumbnails_and_stops_downloads(qtbot, make_loader, demo_server, page):
+    loader = make_loader()
+    first, second = (url for url, _ in own_avatars(page)[:2])
+    load(qtbot, loader, first)
+    demo_server.config.avatar_latency = 5.0
+    loader.request(second)
+    assert loader.loading == 1
+    loader.clear()
+    assert loader.loading == 0
+    assert loader.pixmap(first) is None
+    demo_server.config.avatar_latency = 0.0
+    load(qtbot, loader, first)
+
+
+def test_close_cancels_downloads_under_way(qtbot, arun, make_loader, demo_server, page):
+    demo_server.config.avatar_latency = 30.0
+    loader = make_loader()
+    for url, _ in own_avatars(page):
+        loader.request(url)
+    assert loader.loading > 0
+    arun(loader.aclose(), timeout=5_000)
+    assert loader.loading == 0
+    loader.request(own_avatars(page)[0][0])
+    assert loader.loading == 0
+
+
+# Decoding (what runs in the worker thread)
+
+
+def test_decode_cuts_the_middle_of_a_wide_picture(qapp):
+    image = QImage(300, 100, QImage.Format.Format_RGB32)
+    image.fill(QColor("red"))
+    for x in range(100, 200):
+        for y in range(100):
+            image.setPixelColor(x, y, QColor("blue"))
+    thumbnail = decode_thumbnail(encode_png(image), 20, 1_000_000)
+    assert (thumbnail.width(), thumbnail.height()) == (20, 20)
+    assert thumbnail.pixelColor(10, 10) == QColor("blue")
+    assert thumbnail.pixelColor(1, 10).blue() > 200  # still the middle, not the red sides
+    assert thumbnail.hasAlphaChannel()
+    assert thumbnail.pixelColor(0, 0).alpha() == 0
+
+
+def test_decode_refuses_non_images_and_too_many_pixels(qapp):
+    with pytest.raises(AvatarRejected, match="not an image"):
+        decode_thumbnail(b"<html>Sign in to the Wi-Fi</html>", 32, 1_000_000)
+    with pytest.raises(AvatarRejected, match="more than allowed"):
+        decode_thumbnail(png_bytes(100, 100), 32, 9_999)
+    assert not decode_thumbnail(png_bytes(100, 100), 32, 10_000).isNull()
+
+
+def test_vector_images_are_not_avatars(qapp):
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><rect/></svg>'
+    with pytest.raises(AvatarRejected, match="not an image"):
+        decode_thumbnail(svg, 32, 1_000_000)
+
+
+@pytest.mark.parametrize(
+    ("head", "expected"),
+    [
+        (b"\x89PNG\r\n\x1a\n....", b"png"),
+        (b"\xff\xd8\xff\xe0....", b"jpeg"),
+        (b"GIF89a....", b"gif"),
+        (b"RIFF\x00\x00\x00\x00WEBPVP8 ", b"webp"),
+        (b"BM......", b"bmp"),
+        (b"RIFF\x00\x00\x00\x00WAVEfmt ", None),
+        (b"<?xml version='1.0'?><svg/>", None),
+        (b"", None),
+    ],
+)
+def test_the_format_is_named_by_the_first_bytes(head, expected):
+    assert sniff_image_format(head) == expected
+
+
+def test_a_body_that_only_starts_like_an_image_is_refused(qapp):
+    broken = b"\xff\xd8\xff\xe0" + b"not image data" * 20
+    with pytest.raises(AvatarRejected):
+        decode_thumbnail(broken, 32, 1_000_000)
+
+
+def test_limits_must_be_positive(qapp):
+    with pytest.raises(ValueError, match="positive"):
+        AvatarLoader(max_in_flight=0)

@@ -1,0 +1,449 @@
+"""The card table model against the demo server, through a real signed-in API client."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+
+import pytest
+from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QPixmap
+
+from cardviewer.api import CardPage, CardsClient, CardViewerError, SpaceUnavailable
+from cardviewer.api.errors import UnexpectedResponse
+from cardviewer.demo import Fault
+from cardviewer.demo.data import timestamp
+from cardviewer.services.avatar_loader import AvatarLoader
+from cardviewer.ui.cards.card_table_model import (
+    CARD_ROLE,
+    SORT_ROLE,
+    CardTableModel,
+    PageRequest,
+    PageSource,
+    avatar_url,
+)
+
+WAIT = 15_000
+DISPLAY = Qt.ItemDataRole.DisplayRole
+DECORATION = Qt.ItemDataRole.DecorationRole
+
+
+def source_for(client: CardsClient) -> PageSource:
+    async def fetch(request: PageRequest) -> CardPage:
+        return await client.list_cards(
+            request.space_id, request.page, with_emails=request.with_emails
+        )
+
+    return fetch
+
+
+@pytest.fixture
+def client(demo_server, arun):
+    client = CardsClient(demo_server.base_url)
+    arun(client.login(demo_server.email, demo_server.password))
+    yield client
+    arun(client.aclose())
+
+
+@pytest.fixture
+def avatars(qloop, arun):
+    loader = AvatarLoader()
+    yield loader
+    arun(loader.aclose())
+
+
+@pytest.fixture
+def model(qloop, arun, client, avatars):
+    model = CardTableModel(avatars)
+    model.set_source(source_for(client))
+    yield model
+    arun(model.aclose())
+
+
+def load(qtbot, model: CardTableModel, space: str, page: int = 1, emails: bool = False):
+    with qtbot.waitSignal(model.pageLoaded, timeout=WAIT) as loaded:
+        model.request_page(space, page, emails)
+    return loaded.args[0]
+
+
+def fail(qtbot, model: CardTableModel, space: str, page: int = 1, emails: bool = False):
+    with qtbot.waitSignal(model.loadFailed, timeout=WAIT) as failed:
+        model.request_page(space, page, emails)
+    return failed.args
+
+
+def header(model: CardTableModel) -> list[str]:
+    return [model.headerData(n, Qt.Orientation.Horizontal) for n in range(model.columnCount())]
+
+
+def cell(model: CardTableModel, row: int, key: str, role=DISPLAY):
+    column = model.column_of(key)
+    assert column is not None, key
+    return model.data(model.index(row, column), role)
+
+
+# A page arrives
+
+
+def test_a_page_replaces_the_table_with_a_reset(qtbot, model, demo_server):
+    loading: list[bool] = []
+    model.loadingChanged.connect(loading.append)
+    with qtbot.waitSignals(
+        [model.modelAboutToBeReset, model.modelReset, model.pageLoaded],
+        order="strict",
+        timeout=WAIT,
+    ):
+        model.request_page(demo_server.space_id, 1, False)
+        assert model.is_loading
+    assert loading == [True, False]
+    assert not model.is_loading
+    assert model.current_request == PageRequest(demo_server.space_id, 1, False)
+    assert model.pending_request is None
+    assert model.page is not None
+    assert model.page.meta.current_page == 1
+
+
+def test_rows_columns_and_headers_show_the_space(qtbot, model, demo_server):
+    load(qtbot, model, demo_server.space_id, 2)
+    expected = demo_server.spaces[demo_server.space_id].cards[10:20]
+    assert model.rowCount() == 10
+    assert header(model) == [
+        "",  # the avatar column: its title is in the tooltip
+        "Name",
+        "Username",
+        "Position",
+        "Public",
+        "Connected cards",
+        "Connects",
+        "Subscriptions",
+        "Created",
+        "Updated",
+        "Redirection",
+        "Is business",
+        "Space",
+    ]
+    assert model.columnCount() == 13
+    assert model.headerData(0, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole) == "Avatar"
+    for row, card in enumerate(expected):
+        assert cell(model, row, "display_name") == card.display_name
+        assert cell(model, row, "username") == card.username
+        assert cell(model, row, "position") == card.position
+        assert cell(model, row, "public") == ("Yes" if card.public else "No")
+        assert cell(model, row, "connects") == f"{card.connects:,}"
+        assert cell(model, row, "is_business") == ("Yes" if card.is_business else "No")
+        tooltip = cell(model, row, "created_at", Qt.ItemDataRole.ToolTipRole)
+        assert tooltip == timestamp(card.created_at)
+        assert model.card(row) is not None
+        assert model.card(row).uuid == card.uuid
+    assert model.card(10) is None
+    assert model.card(-1) is None
+
+
+def test_model_contract(qtbot, qtmodeltester, model, demo_server):
+    qtmodeltester.check(model)  # empty
+    load(qtbot, model, demo_server.space_id, 1, emails=True)
+    qtmodeltester.check(model)
+    load(qtbot, model, demo_server.empty_space_id)
+    qtmodeltester.check(model)
+
+
+def test_emails_column_when_asked_for(qtbot, model, demo_server):
+    load(qtbot, model, demo_server.space_id, 1, emails=True)
+    expected = demo_server.spaces[demo_server.space_id].cards[:10]
+    assert "E-mails" in header(model)
+    assert model.columnCount() == 14
+    for row, card in enumerate(expected):
+        assert cell(model, row, "emails") == "; ".join(e.email for e in card.emails)
+    load(qtbot, model, demo_server.space_id, 1, emails=False)
+    assert "E-mails" not in header(model)
+
+
+def test_roles(qtbot, model, demo_server, avatars):
+    load(qtbot, model, demo_server.space_id)
+    card = model.card(0)
+    assert card is not None
+    assert cell(model, 0, "display_name", CARD_ROLE) is card
+    assert cell(model, 0, "connects", SORT_ROLE) == card.connects
+    assert cell(model, 0, "created_at", SORT_ROLE) == card.created_at
+    right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+    assert cell(model, 0, "connects", Qt.ItemDataRole.TextAlignmentRole) == right
+    assert isinstance(cell(model, 0, "avatar", DECORATION), QPixmap)
+    assert cell(model, 0, "avatar", DISPLAY) == ""
+    assert cell(model, 0, "display_name", DECORATION) is None
+    assert model.data(QModelIndex()) is None
+    assert model.CardRole == CARD_ROLE == Qt.ItemDataRole.UserRole + 1
+    assert model.SortRole == SORT_ROLE == Qt.ItemDataRole.UserRole + 2
+
+
+def test_sort_role_sorts_numbers_as_numbers(qtbot, model, demo_server):
+    load(qtbot, model, demo_server.space_id)
+    proxy = QSortFilterProxyModel()
+    proxy.setSourceModel(model)
+    proxy.setSortRole(SORT_ROLE)
+    column = model.column_of("connects")
+    assert column is not None
+    proxy.sort(column, Qt.SortOrder.AscendingOrder)
+    values = [proxy.index(row, column).data(SORT_ROLE) for row in range(proxy.rowCount())]
+    assert values == sorted(values)
+    assert values != sorted(values, key=str)  # numeric order, not text order
+
+
+def test_empty_space(qtbot, model, demo_server):
+    page = load(qtbot, model, demo_server.empty_space_id)
+    assert page.is_empty
+    assert model.rowCount() == 0
+    assert model.columnCount() == 10
+
+
+def test_invalid_values_are_marked(qtbot, model, demo_server):
+    demo_server.faults.inject(Fault.WRONG_TYPES)
+    load(qtbot, model, demo_server.space_id)
+    assert cell(model, 0, "connects") == "(invalid)"
+    assert cell(model, 0, "connects", Qt.ItemDataRole.ToolTipRole) == (
+        'The server sent an invalid value: "many"'
+    )
+    assert cell(model, 1, "connects") != "(invalid)"
+
+
+# Only the last request lands
+
+
+def test_rapid_requests_only_the_last_lands(qtbot, model, demo_server):
+    demo_server.config.latency = 0.3
+    landed: list[CardPage] = []
+    model.pageLoaded.connect(landed.append)
+    with qtbot.waitSignal(model.pageLoaded, timeout=WAIT):
+        for page in (1, 2, 3):
+            model.request_page(demo_server.space_id, page, False)
+        assert model.pending_request == PageRequest(demo_server.space_id, 3, False)
+    assert [p.meta.current_page for p in landed] == [3]
+    assert model.current_request is not None
+    assert model.current_request.page == 3
+    assert cell(model, 0, "username") == demo_server.spaces[demo_server.space_id].cards[20].username
+
+
+def test_a_stale_page_that_arrives_late_is_ignored(qtbot, qloop, model, client, demo_server, arun):
+    """Even a source that ignores cancellation cannot bring back an older page."""
+    pages: dict[int, CardPage] = {
+        n: arun(client.list_cards(demo_server.space_id, n)) for n in (1, 2)
+    }
+    gates = {n: qloop.create_future() for n in (1, 2)}
+    started: list[int] = []
+    returned: list[int] = []
+
+    async def stubborn(request: PageRequest) -> CardPage:
+        started.append(request.page)
+        try:
+            while True:
+                try:
+                    await asyncio.shield(gates[request.page])
+                    return pages[request.page]
+                except asyncio.CancelledError:
+                    continue  # carries on regardless
+        finally:
+            returned.append(request.page)
+
+    landed: list[CardPage] = []
+    model.pageLoaded.connect(landed.append)
+    model.set_source(stubborn)
+    model.request_page(demo_server.space_id, 1, False)
+    qtbot.waitUntil(lambda: started == [1], timeout=WAIT)
+    model.request_page(demo_server.space_id, 2, False)
+    qtbot.waitUntil(lambda: started == [1, 2], timeout=WAIT)
+    with qtbot.waitSignal(model.pageLoaded, timeout=WAIT):
+        gates[2].set_result(None)
+    gates[1].set_result(None)
+    qtbot.waitUntil(lambda: sorted(returned) == [1, 2], timeout=WAIT)
+    assert landed == [pages[2]]
+    assert model.page is pages[2]
+    assert not model.is_loading
+
+
+def test_the_page_on_screen_stays_while_the_next_loads(qtbot, model, demo_server):
+    load(qtbot, model, demo_server.space_id, 1)
+    first = model.card(0)
+    demo_server.config.latency = 0.3
+    with qtbot.waitSignal(model.pageLoaded, timeout=WAIT):
+        model.request_page(demo_server.space_id, 2, False)
+        assert model.is_loading
+        assert model.pending_request == PageRequest(demo_server.space_id, 2, False)
+        assert model.current_request == PageRequest(demo_server.space_id, 1, False)
+        assert model.rowCount() == 10
+        assert model.card(0) is first
+    assert model.card(0) is not first
+
+
+# Failures
+
+
+def test_failure_keeps_the_page_and_retry_loads_it(qtbot, model, demo_server):
+    load(qtbot, model, demo_server.space_id, 1)
+    shown = model.page
+    resets: list[None] = []
+    model.modelReset.connect(lambda: resets.append(None))
+    demo_server.faults.inject(Fault.SERVICE_UNAVAILABLE)
+    request, error = fail(qtbot, model, demo_server.space_id, 2)
+    assert request == PageRequest(demo_server.space_id, 2, False)
+    assert isinstance(error, CardViewerError)
+    assert str(error)
+    assert resets == []
+    assert model.page is shown
+    assert model.rowCount() == 10
+    assert model.current_request == PageRequest(demo_server.space_id, 1, False)
+    assert model.pending_request is None
+    assert not model.is_loading
+    with qtbot.waitSignal(model.pageLoaded, timeout=WAIT):
+        model.retry()
+    assert model.current_request == request
+
+
+def test_unknown_space(qtbot, model, demo_server):
+    _, error = fail(qtbot, model, "no-such-space")
+    assert isinstance(error, SpaceUnavailable)
+
+
+def test_a_bug_in_the_source_is_reported_not_swallowed(qtbot, model, demo_server, caplog):
+    async def broken(request: PageRequest) -> CardPage:
+        raise KeyError("meta")
+
+    model.set_source(broken)
+    _, error = fail(qtbot, model, demo_server.space_id)
+    assert type(error) is CardViewerError
+    assert str(error).startswith("Something went wrong while loading the page")
+    assert "KeyError" in error.detail
+    logged = [r for r in caplog.records if r.levelno == logging.ERROR and r.exc_info]
+    assert logged
+    assert logged[0].exc_info[0] is KeyError
+
+
+def test_without_a_source_loading_fails_with_a_message(qtbot, qloop):
+    model = CardTableModel()
+    _, error = fail(qtbot, model, "space")
+    assert isinstance(error, CardViewerError)
+    assert "sign in" in str(error)
+
+
+def test_a_broken_reply_is_a_failure_too(qtbot, model, demo_server):
+    demo_server.faults.inject(Fault.TRUNCATED_JSON)
+    _, error = fail(qtbot, model, demo_server.space_id)
+    assert isinstance(error, UnexpectedResponse | CardViewerError)
+
+
+# Avatars
+
+
+def test_avatars_of_the_page_are_requested_and_repainted(qtbot, model, demo_server, avatars):
+    changed: list[tuple[int, int, list[int]]] = []
+    model.dataChanged.connect(
+        lambda top, bottom, roles: changed.append((top.row(), top.column(), list(roles)))
+    )
+    load(qtbot, model, demo_server.space_id)
+    urls = {avatar_url(model.card(row)) for row in range(model.rowCount())} - {None}
+    assert urls
+    qtbot.waitUntil(lambda: all(avatars.pixmap(u) is not None for u in urls), timeout=WAIT)
+    rows = {row for row in range(model.rowCount()) if avatar_url(model.card(row)) in urls}
+    assert {row for row, _, _ in changed} == rows
+    assert all(column == 0 and roles == [DECORATION] for _, column, roles in changed)
+    for row in rows:
+        assert cell(model, row, "avatar", DECORATION).cacheKey() == (
+            avatars.pixmap(avatar_url(model.card(row))).cacheKey()
+        )
+
+
+def test_default_avatar_shows_the_placeholder_without_a_download(
+    qtbot, model, demo_server, avatars
+):
+    load(qtbot, model, demo_server.space_id)
+    defaults = [row for row in range(model.rowCount()) if model.card(row).avatar.is_default]
+    assert defaults
+    decoration = cell(model, defaults[0], "avatar", DECORATION)
+    assert decoration.cacheKey() == avatars.placeholder().cacheKey()
+    own = {avatar_url(model.card(row)) for row in range(model.rowCount())} - {None}
+    qtbot.waitUntil(lambda: all(avatars.pixmap(u) is not None for u in own), timeout=WAIT)
+    paths = [r.path for r in demo_server.requests if r.server == "avatar"]
+    assert not any("default" in path for path in paths)
+
+
+def test_an_avatar_for_a_page_left_behind_repaints_nothing(qtbot, model, demo_server, avatars):
+    demo_server.config.avatar_latency = 0.3
+    load(qtbot, model, demo_server.space_id, 1)
+    old = {avatar_url(model.card(row)) for row in range(model.rowCount())} - {None}
+    load(qtbot, model, demo_server.space_id, 2)
+    new = {avatar_url(model.card(row)) for row in range(model.rowCount())} - {None}
+    changed: list[int] = []
+    model.dataChanged.connect(lambda top, bottom, roles: changed.append(top.row()))
+    qtbot.waitUntil(lambda: all(avatars.pixmap(u) is not None for u in old | new), timeout=WAIT)
+    assert sorted(changed) == sorted(
+        row for row in range(model.rowCount()) if avatar_url(model.card(row)) in new
+    )
+    # And directly: a picture of the old page arriving now changes no cell.
+    changed.clear()
+    avatars.avatarReady.emit(next(iter(old)))
+    assert changed == []
+
+
+# Export
+
+
+def test_export_rows(qtbot, model, demo_server):
+    load(qtbot, model, demo_server.space_id, 1, emails=True)
+    head, rows = model.export_rows()
+    assert head[0] == "Avatar URL"
+    assert head[1:4] == ["Name", "Username", "Position"]
+    assert "" not in head
+    assert len(rows) == 10
+    expected = demo_server.spaces[demo_server.space_id].cards[:10]
+    column = {title: n for n, title in enumerate(head)}
+    for row, card in zip(rows, expected, strict=True):
+        assert len(row) == len(head)
+        assert row[column["Avatar URL"]].startswith(demo_server.avatar_base_url + "/avatars/")
+        assert row[column["Name"]] == card.display_name
+        assert row[column["Public"]] == ("yes" if card.public else "no")
+        assert row[column["Connects"]] == str(card.connects)
+        assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", row[column["Created"]])
+        assert row[column["E-mails"]] == "; ".join(e.email for e in card.emails)
+        assert row[column["Space"]].startswith('{"uuid":')
+
+
+def test_export_of_nothing(qloop):
+    head, rows = CardTableModel().export_rows()
+    assert head[0] == "Avatar URL"
+    assert rows == []
+
+
+# Lifetime
+
+
+def test_clear_empties_the_table_and_stops_loading(qtbot, qtmodeltester, model, demo_server):
+    load(qtbot, model, demo_server.space_id)
+    demo_server.config.latency = 0.3
+    model.request_page(demo_server.space_id, 2, False)
+    with qtbot.waitSignals([model.modelAboutToBeReset, model.modelReset], order="strict"):
+        model.clear()
+    assert model.rowCount() == 0
+    assert model.page is None
+    assert model.current_request is None
+    assert model.pending_request is None
+    assert not model.is_loading
+    qtmodeltester.check(model)
+    model.retry()  # nothing to repeat after clear
+    assert not model.is_loading
+
+
+def test_a_new_source_drops_the_load_under_way(qtbot, model, demo_server):
+    demo_server.config.latency = 0.3
+    model.request_page(demo_server.space_id, 1, False)
+    with qtbot.waitSignal(model.loadingChanged, check_params_cb=lambda busy: not busy):
+        model.set_source(None)
+    assert model.pending_request is None
+    assert model.page is None
+
+
+def test_close_cancels_the_load_under_way(qtbot, arun, model, demo_server):
+    demo_server.config.latency = 30.0
+    model.request_page(demo_server.space_id, 1, False)
+    arun(model.aclose(), timeout=5_000)
+    assert not model.is_loading
+    model.request_page(demo_server.space_id, 1, False)
+    assert not model.is_loading
