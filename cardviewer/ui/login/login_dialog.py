@@ -1,0 +1,351 @@
+"""The sign-in dialog: server address, e-mail and password, checked against the server.
+
+The dialog does not know how signing in works; it is given an `authenticate`
+coroutine function, so the app decides which client to use and tests can use the
+demo server. While a sign-in runs the form is locked, and Cancel stops the attempt.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QCloseEvent, QFont, QIcon, QPalette, QPixmap
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QSizePolicy,
+    QStyle,
+    QVBoxLayout,
+    QWidget,
+)
+
+from cardviewer import APP_NAME
+from cardviewer.api import (
+    CardViewerError,
+    InvalidCredentials,
+    InvalidInput,
+    Session,
+    normalize_server_url,
+)
+from cardviewer.tasks import TaskSet
+
+log = logging.getLogger(__name__)
+
+Authenticate = Callable[[str, str, str], Awaitable[Session]]
+"""`authenticate(server_url, email, password)` signs in and returns the session."""
+
+HEADER_ICON_SIZE = 48
+MESSAGE_ICON_SIZE = 16
+
+
+@dataclass(frozen=True)
+class LoginResult:
+    """What a successful sign-in produced, and whether to remember it."""
+
+    server_url: str
+    email: str
+    session: Session
+    keep_signed_in: bool
+
+
+class LoginDialog(QDialog):
+    """Asks for the account and signs in; `result_value` holds the outcome once accepted."""
+
+    def __init__(
+        self,
+        authenticate: Authenticate,
+        parent: QWidget | None = None,
+        *,
+        server: str = "",
+        email: str = "",
+        password: str = "",
+        keep_signed_in: bool = True,
+        server_locked: bool = False,
+    ) -> None:
+        super().__init__(parent)
+        self._authenticate = authenticate
+        self._tasks = TaskSet()
+        self._busy = False
+        self.result_value: LoginResult | None = None
+
+        self.setWindowTitle(self.tr("Sign in to %1").replace("%1", APP_NAME))
+        self.setSizeGripEnabled(False)
+
+        self.server_edit = QLineEdit(server, self)
+        self.server_edit.setPlaceholderText(self.tr("https://cards.example.com"))
+        self.server_edit.setReadOnly(server_locked)
+        self.email_edit = QLineEdit(email, self)
+        self.email_edit.setPlaceholderText(self.tr("name@example.com"))
+        self.password_edit = QLineEdit(password, self)
+        self.password_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.password_edit.setPlaceholderText(self.tr("Password"))
+        self.keep_signed_in_check = QCheckBox(self.tr("&Keep me signed in"), self)
+        self.keep_signed_in_check.setChecked(keep_signed_in)
+        self.keep_signed_in_check.setToolTip(
+            self.tr(
+                "Remember the sign-in on this computer until it expires. "
+                "Your password is never stored."
+            )
+        )
+        for edit in (self.server_edit, self.email_edit, self.password_edit):
+            edit.setMinimumWidth(300)
+            edit.textChanged.connect(self._update_buttons)
+
+        self.message_icon = QLabel(self)
+        self.message_label = QLabel(self)
+        self.message_label.setObjectName("loginMessage")
+        self.message_label.setTextFormat(Qt.TextFormat.PlainText)  # server text, never markup
+        self.message_label.setWordWrap(True)
+        self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.message_frame = QFrame(self)
+        message_layout = QHBoxLayout(self.message_frame)
+        message_layout.setContentsMargins(0, 0, 0, 0)
+        message_layout.setSpacing(8)
+        message_layout.addWidget(self.message_icon, 0, Qt.AlignmentFlag.AlignTop)
+        message_layout.addWidget(self.message_label, 1)
+
+        self.busy_indicator = QProgressBar(self)
+        self.busy_indicator.setRange(0, 0)  # indeterminate
+        self.busy_indicator.setTextVisible(False)
+        self.busy_indicator.setFixedWidth(96)
+        self.busy_indicator.setMaximumHeight(12)
+        self.busy_label = QLabel(self.tr("Signing in…"), self)
+        self.busy_indicator.hide()
+        self.busy_label.hide()
+
+        self.button_box = QDialogButtonBox(self)
+        self.sign_in_button = QPushButton(self.tr("Sign in"), self)
+        self.sign_in_button.setDefault(True)
+        self.sign_in_button.setAutoDefault(True)
+        self.button_box.addButton(self.sign_in_button, QDialogButtonBox.ButtonRole.AcceptRole)
+        self.cancel_button = self.button_box.addButton(QDialogButtonBox.StandardButton.Cancel)
+        # While signing in, focus falls to Cancel; Enter must not press it by accident.
+        self.cancel_button.setAutoDefault(False)
+        self.sign_in_button.clicked.connect(self.submit)
+        self.cancel_button.clicked.connect(self._cancel_clicked)
+
+        self._build_layout()
+        self._update_buttons()
+        self._focus_first_empty()
+
+    def _build_layout(self) -> None:
+        icon = QLabel(self)
+        icon.setPixmap(self._header_pixmap())
+        icon.setFixedSize(QSize(HEADER_ICON_SIZE, HEADER_ICON_SIZE))
+        title = QLabel(self.tr("Sign in to %1").replace("%1", APP_NAME), self)
+        title_font = QFont(title.font())
+        title_font.setPointSizeF(title_font.pointSizeF() * 1.35)
+        title_font.setWeight(QFont.Weight.DemiBold)
+        title.setFont(title_font)
+        subtitle = QLabel(self.tr("Use the account of your card platform."), self)
+        muted = subtitle.palette()
+        muted.setColor(
+            QPalette.ColorRole.WindowText, muted.color(QPalette.ColorRole.PlaceholderText)
+        )
+        subtitle.setPalette(muted)
+        heading = QVBoxLayout()
+        heading.setSpacing(2)
+        heading.addStretch(1)
+        heading.addWidget(title)
+        heading.addWidget(subtitle)
+        heading.addStretch(1)
+        header = QHBoxLayout()
+        header.setSpacing(14)
+        header.addWidget(icon)
+        header.addLayout(heading, 1)
+
+        form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+        form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        form.setHorizontalSpacing(10)
+        form.setVerticalSpacing(8)
+        form.addRow(self.tr("&Server:"), self.server_edit)
+        form.addRow(self.tr("&E-mail:"), self.email_edit)
+        form.addRow(self.tr("&Password:"), self.password_edit)
+        form.addRow("", self.keep_signed_in_check)
+        form.addRow("", self.message_frame)
+        form.setRowVisible(self.message_frame, False)
+        self._form = form
+
+        buttons = QHBoxLayout()
+        buttons.setSpacing(8)
+        buttons.addWidget(self.busy_indicator, 0, Qt.AlignmentFlag.AlignVCenter)
+        buttons.addWidget(self.busy_label, 0, Qt.AlignmentFlag.AlignVCenter)
+        buttons.addStretch(1)
+        buttons.addWidget(self.button_box)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(20, 18, 20, 16)
+        layout.setSpacing(14)
+        layout.addLayout(header)
+        layout.addLayout(form)
+        layout.addStretch(1)
+        layout.addLayout(buttons)
+        layout.setSizeConstraint(QVBoxLayout.SizeConstraint.SetMinimumSize)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+
+    def _header_pixmap(self) -> QPixmap:
+        """The app's icon (set on the application), large, beside the title."""
+        size = QSize(HEADER_ICON_SIZE, HEADER_ICON_SIZE)
+        return self.windowIcon().pixmap(size, self.devicePixelRatio())
+
+    # State
+
+    @property
+    def is_busy(self) -> bool:
+        return self._busy
+
+    @property
+    def message(self) -> str:
+        """The text in the message area, or "" when it is hidden."""
+        return self.message_label.text() if not self.message_frame.isHidden() else ""
+
+    def set_message(self, text: str) -> None:
+        """Show a note above the buttons, e.g. why the user has to sign in again."""
+        self._show_message(
+            text, QIcon.ThemeIcon.DialogInformation, QStyle.StandardPixmap.SP_MessageBoxInformation
+        )
+
+    def _show_error(self, text: str, detail: str = "") -> None:
+        self._show_message(
+            text, QIcon.ThemeIcon.DialogWarning, QStyle.StandardPixmap.SP_MessageBoxWarning, detail
+        )
+
+    def _show_message(
+        self,
+        text: str,
+        icon: QIcon.ThemeIcon,
+        fallback: QStyle.StandardPixmap,
+        detail: str = "",
+    ) -> None:
+        themed = QIcon.fromTheme(icon, self.style().standardIcon(fallback))
+        pixmap = themed.pixmap(MESSAGE_ICON_SIZE, MESSAGE_ICON_SIZE)
+        self.message_icon.setPixmap(pixmap)
+        self.message_label.setText(text)
+        self.message_label.setToolTip(detail)
+        self._form.setRowVisible(self.message_frame, bool(text))
+
+    def _fields_filled(self) -> bool:
+        return bool(
+            self.server_edit.text().strip()
+            and self.email_edit.text().strip()
+            and self.password_edit.text()
+        )
+
+    def _update_buttons(self) -> None:
+        self.sign_in_button.setEnabled(not self._busy and self._fields_filled())
+
+    def _set_busy(self, busy: bool) -> None:
+        self._busy = busy
+        for edit in (self.server_edit, self.email_edit, self.password_edit):
+            edit.setEnabled(not busy)
+        self.keep_signed_in_check.setEnabled(not busy)
+        self.busy_indicator.setVisible(busy)
+        self.busy_label.setVisible(busy)
+        self._update_buttons()
+
+    def _focus_first_empty(self) -> None:
+        for edit in (self.server_edit, self.email_edit, self.password_edit):
+            if not edit.text().strip() and not edit.isReadOnly():
+                edit.setFocus()
+                return
+        self.sign_in_button.setFocus()
+
+    # Signing in
+
+    def submit(self) -> None:
+        """Sign in with what the form holds; does nothing while busy or incomplete."""
+        if self._busy or not self._fields_filled():
+            return
+        try:
+            server_url = normalize_server_url(self.server_edit.text())
+        except InvalidInput as exc:
+            log.info("sign-in refused: %s", exc)
+            self._show_error(str(exc), exc.detail)
+            self.server_edit.setFocus()
+            self.server_edit.selectAll()
+            return
+        email = self.email_edit.text().strip()
+        password = self.password_edit.text()
+        self.set_message("")
+        self._set_busy(True)
+        self._tasks.start(self._sign_in(server_url, email, password), name="sign-in")
+
+    async def _sign_in(self, server_url: str, email: str, password: str) -> None:
+        try:
+            session = await self._authenticate(server_url, email, password)
+        except asyncio.CancelledError:
+            log.info("sign-in to %s cancelled", server_url)
+            raise
+        except InvalidCredentials as exc:
+            log.info("sign-in to %s refused: %s", server_url, exc.detail or exc)
+            self._set_busy(False)
+            self._show_error(str(exc), exc.detail)
+            self.password_edit.clear()
+            self.password_edit.setFocus()
+            return
+        except InvalidInput as exc:
+            log.info("sign-in to %s refused: %s", server_url, exc)
+            self._set_busy(False)
+            self._show_error(str(exc), exc.detail)
+            self._focus_first_empty()
+            return
+        except CardViewerError as exc:
+            log.warning("sign-in to %s failed: %s (%s)", server_url, exc, exc.detail)
+            self._set_busy(False)
+            self._show_error(str(exc), exc.detail)
+            self.sign_in_button.setFocus()
+            return
+        except Exception as exc:
+            log.exception("sign-in to %s failed unexpectedly", server_url)
+            self._set_busy(False)
+            self._show_error(
+                self.tr("Something went wrong while signing in. Please try again."), repr(exc)
+            )
+            return
+        log.info("signed in to %s", server_url)
+        self._set_busy(False)
+        self.result_value = LoginResult(
+            server_url=server_url,
+            email=email,
+            session=session,
+            keep_signed_in=self.keep_signed_in_check.isChecked(),
+        )
+        self.accept()
+
+    def _cancel_clicked(self) -> None:
+        """Cancel stops a running sign-in first; pressed again, it closes the dialog."""
+        if self._busy:
+            self._stop_sign_in()
+            self.set_message(self.tr("Sign-in cancelled."))
+            self._focus_first_empty()
+        else:
+            self.reject()
+
+    def _stop_sign_in(self) -> None:
+        self._tasks.cancel("sign-in")
+        self._set_busy(False)
+
+    def reject(self) -> None:
+        self._stop_sign_in()
+        super().reject()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self._stop_sign_in()
+        super().closeEvent(event)
+
+    async def aclose(self) -> None:
+        """Cancel and await a sign-in still running (e.g. when the app quits)."""
+        await self._tasks.aclose()

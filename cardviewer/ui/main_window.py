@@ -1,0 +1,615 @@
+"""The main window: pick a space, page through its cards, export the page shown.
+
+The window owns no network code. It asks the `CardTableModel` for pages and shows
+what comes back: the table, an empty state, or a message in the error bar while the
+last good page stays on screen. Signing out and closing are signals; the app decides
+what follows.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import platform
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from PySide6 import __version__ as pyside_version
+from PySide6.QtCore import (
+    QLocale,
+    QSignalBlocker,
+    QSize,
+    QSortFilterProxyModel,
+    QStandardPaths,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QAction, QCloseEvent, QFont, QIcon, QKeySequence, QPalette, QPixmap
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QMessageBox,
+    QProgressBar,
+    QSizePolicy,
+    QStackedWidget,
+    QStyle,
+    QTableView,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from cardviewer import APP_NAME, __version__
+from cardviewer.api import CardPage, CardViewerError, InvalidInput, NotAuthenticated
+from cardviewer.services.csv_export import suggested_filename, write_csv
+from cardviewer.services.settings import Settings
+from cardviewer.ui.cards.avatar_delegate import AvatarDelegate
+from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest
+from cardviewer.ui.error_bar import ErrorBar
+from cardviewer.ui.page_bar import PageBar
+
+log = logging.getLogger(__name__)
+
+DEFAULT_SIZE = QSize(1180, 720)
+MAX_COLUMN_WIDTH = 280
+COLUMN_PADDING = 16
+"""Room beside a column's widest text, so neighbouring headers never touch."""
+AVATAR_COLUMN_KEY = "avatar"
+PLACEHOLDER_ICON_SIZE = 64
+
+
+class StatePage(QWidget):
+    """A centred icon, headline and sentence, shown instead of the table."""
+
+    def __init__(self, picture: QPixmap, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.icon_label = QLabel(self)
+        self.icon_label.setPixmap(picture)
+        self.icon_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.title_label = QLabel(self)
+        self.title_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.title_label.setTextFormat(Qt.TextFormat.PlainText)
+        font = QFont(self.title_label.font())
+        font.setPointSizeF(font.pointSizeF() * 1.3)
+        font.setWeight(QFont.Weight.DemiBold)
+        self.title_label.setFont(font)
+        self.text_label = QLabel(self)
+        self.text_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.text_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.text_label.setWordWrap(True)
+        muted = self.text_label.palette()
+        role = QPalette.ColorRole
+        muted.setColor(role.WindowText, muted.color(role.PlaceholderText))
+        self.text_label.setPalette(muted)
+        layout = QVBoxLayout(self)
+        layout.addStretch(3)
+        layout.addWidget(self.icon_label)
+        layout.addSpacing(8)
+        layout.addWidget(self.title_label)
+        layout.addWidget(self.text_label)
+        layout.addStretch(4)
+
+    def set_text(self, title: str, text: str) -> None:
+        self.title_label.setText(title)
+        self.text_label.setText(text)
+
+
+class MainWindow(QMainWindow):
+    """Browses the cards of one space at a time, a page at a time."""
+
+    signOutRequested = Signal()
+    signInRequested = Signal()
+    """The server ended the session; the person chose to sign in again."""
+    closed = Signal()
+
+    def __init__(
+        self,
+        model: CardTableModel,
+        settings: Settings,
+        parent: QWidget | None = None,
+        *,
+        email: str = "",
+        server_url: str = "",
+        avatar_size: int = 32,
+    ) -> None:
+        super().__init__(parent)
+        self.model = model
+        self.settings = settings
+        self._avatar_size = avatar_size
+        self._avatar_column: int | None = None
+        self._column_keys: tuple[str, ...] = ()
+        self._export_dir = _documents_dir()
+        self.setWindowTitle(APP_NAME)
+        self.resize(DEFAULT_SIZE)
+
+        self._create_actions()
+        self._create_toolbar()
+        self._create_menus()
+        self._create_central()
+        self._create_status_bar()
+        self.set_account(email, server_url)
+
+        model.loadingChanged.connect(self._on_loading_changed)
+        model.pageLoaded.connect(self._on_page_loaded)
+        model.loadFailed.connect(self._on_load_failed)
+        self.error_bar.retryRequested.connect(self.model.retry)
+        self.page_bar.pageRequested.connect(self.go_to_page)
+        self._update_actions()
+
+    # Building
+
+    def _icon(self, name: QIcon.ThemeIcon, fallback: QStyle.StandardPixmap | None = None) -> QIcon:
+        """The desktop's icon where it has one, else the widget style's (or none)."""
+        if fallback is None:
+            return QIcon.fromTheme(name)
+        return QIcon.fromTheme(name, self.style().standardIcon(fallback))
+
+    def _create_actions(self) -> None:
+        sp, themed = QStyle.StandardPixmap, QIcon.ThemeIcon
+        self.open_action = QAction(
+            self._icon(themed.GoNext, sp.SP_ArrowForward), self.tr("&Open"), self
+        )
+        self.open_action.setToolTip(self.tr("Open the space whose id is entered"))
+        self.open_action.triggered.connect(lambda: self.open_space())
+
+        self.focus_space_action = QAction(self.tr("Open &Space…"), self)
+        self.focus_space_action.setShortcut(QKeySequence("Ctrl+O"))
+        self.focus_space_action.setStatusTip(self.tr("Type the id of a space and press Enter"))
+        self.focus_space_action.triggered.connect(self.focus_space_field)
+
+        self.refresh_action = QAction(
+            self._icon(themed.ViewRefresh, sp.SP_BrowserReload), self.tr("&Refresh"), self
+        )
+        self.refresh_action.setShortcut(QKeySequence(Qt.Key.Key_F5))
+        self.refresh_action.setToolTip(self.tr("Load the page again (F5)"))
+        self.refresh_action.triggered.connect(self.refresh)
+
+        self.export_action = QAction(
+            self._icon(themed.DocumentSaveAs, sp.SP_DialogSaveButton),
+            self.tr("&Export Page…"),
+            self,
+        )
+        self.export_action.setShortcut(QKeySequence("Ctrl+E"))
+        self.export_action.setIconText(self.tr("Export"))
+        self.export_action.setToolTip(self.tr("Save the cards of this page as a CSV file (Ctrl+E)"))
+        self.export_action.triggered.connect(self.export_page)
+
+        self.sign_out_action = QAction(self._icon(themed.SystemLogOut), self.tr("Sign &Out"), self)
+        self.sign_out_action.triggered.connect(self.signOutRequested)
+
+        self.sign_in_action = QAction(self.tr("Sign In Again"), self)
+        self.sign_in_action.triggered.connect(self.signInRequested)
+
+        self.quit_action = QAction(self._icon(themed.ApplicationExit), self.tr("&Quit"), self)
+        self.quit_action.setShortcut(QKeySequence("Ctrl+Q"))
+        self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
+        self.quit_action.triggered.connect(self.close)
+
+        self.about_action = QAction(
+            self._icon(themed.HelpAbout), self.tr("&About %1").replace("%1", APP_NAME), self
+        )
+        self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
+        self.about_action.triggered.connect(self.show_about)
+
+    def _create_toolbar(self) -> None:
+        toolbar = QToolBar(self.tr("Space"), self)
+        toolbar.setObjectName("spaceToolbar")
+        toolbar.setMovable(False)
+        toolbar.setFloatable(False)
+        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        toolbar.setIconSize(QSize(16, 16))
+        toolbar.setContextMenuPolicy(Qt.ContextMenuPolicy.PreventContextMenu)
+
+        space_label = QLabel(self.tr("S&pace:"), toolbar)
+        self.space_combo = QComboBox(toolbar)
+        self.space_combo.setEditable(True)
+        # Enter adds the text to the list and emits `activated`, as choosing from it does.
+        self.space_combo.setInsertPolicy(QComboBox.InsertPolicy.InsertAtTop)
+        self.space_combo.setMaxCount(50)
+        self.space_combo.setMinimumContentsLength(20)
+        self.space_combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.space_combo.setToolTip(self.tr("The id of the space whose cards to show"))
+        self.space_edit = QLineEdit(self.space_combo)
+        self.space_combo.setLineEdit(self.space_edit)
+        self.space_edit.setPlaceholderText(self.tr("Space id"))
+        self.space_edit.setClearButtonEnabled(True)
+        completer = self.space_combo.completer()
+        if completer is not None:
+            completer.setCaseSensitivity(Qt.CaseSensitivity.CaseSensitive)
+        space_label.setBuddy(self.space_combo)
+        self._fill_recent_spaces(self.settings.last_space)
+        self.space_combo.activated.connect(lambda _index: self.open_space())
+
+        self.include_emails_check = QCheckBox(self.tr("Include e-&mails"), toolbar)
+        self.include_emails_check.setChecked(self.settings.include_emails)
+        self.include_emails_check.setToolTip(
+            self.tr("Also load the cards' e-mail addresses (shown as an extra column)")
+        )
+        self.include_emails_check.toggled.connect(self._include_emails_toggled)
+
+        toolbar.addWidget(_padded(space_label, left=4, right=6))
+        toolbar.addWidget(self.space_combo)
+        toolbar.addAction(self.open_action)
+        toolbar.addSeparator()
+        toolbar.addWidget(_padded(self.include_emails_check, left=4, right=4))
+        spacer = QWidget(toolbar)
+        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        toolbar.addWidget(spacer)
+        toolbar.addAction(self.refresh_action)
+        toolbar.addAction(self.export_action)
+        self.toolbar = toolbar
+        self.addToolBar(toolbar)
+
+    def _create_menus(self) -> None:
+        file_menu = self.menuBar().addMenu(self.tr("&File"))
+        file_menu.addAction(self.focus_space_action)
+        file_menu.addAction(self.export_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.sign_out_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.quit_action)
+        view_menu = self.menuBar().addMenu(self.tr("&View"))
+        view_menu.addAction(self.refresh_action)
+        help_menu = self.menuBar().addMenu(self.tr("&Help"))
+        help_menu.addAction(self.about_action)
+
+    def _create_central(self) -> None:
+        self.error_bar = ErrorBar(self)
+
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(self.model)
+        self.proxy.setSortRole(CardTableModel.SortRole)
+        self.proxy.setSortCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.proxy.setSortLocaleAware(True)
+
+        self.table = QTableView(self)
+        self.table.setModel(self.proxy)
+        self.table.setAlternatingRowColors(True)
+        self.table.setShowGrid(False)
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.table.setCornerButtonEnabled(False)
+        self.table.verticalHeader().hide()
+        row_height = max(self._avatar_size + 8, self.fontMetrics().height() + 12)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.table.verticalHeader().setDefaultSectionSize(row_height)
+        header = self.table.horizontalHeader()
+        header.setHighlightSections(False)
+        header.setStretchLastSection(True)
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        header.setSortIndicatorClearable(True)
+        header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        self.table.setSortingEnabled(True)
+        self.avatar_delegate = AvatarDelegate(self.table)
+
+        app_icon = self.windowIcon()
+        self.hint_page = StatePage(app_icon.pixmap(PLACEHOLDER_ICON_SIZE), self)
+        self.hint_page.set_text(
+            self.tr("No space open"), self.tr("Enter a space id and press Open.")
+        )
+        self.empty_page = StatePage(
+            app_icon.pixmap(PLACEHOLDER_ICON_SIZE, QIcon.Mode.Disabled), self
+        )
+
+        self.stack = QStackedWidget(self)
+        self.stack.addWidget(self.hint_page)
+        self.stack.addWidget(self.table)
+        self.stack.addWidget(self.empty_page)
+
+        self.page_bar = PageBar(self)
+
+        central = QWidget(self)
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(8, 6, 8, 6)
+        layout.setSpacing(6)
+        layout.addWidget(self.error_bar)
+        layout.addWidget(self.stack, 1)
+        layout.addWidget(self.page_bar)
+        self.setCentralWidget(central)
+
+    def _create_status_bar(self) -> None:
+        status = self.statusBar()
+        self.busy_indicator = QProgressBar(status)
+        self.busy_indicator.setRange(0, 0)
+        self.busy_indicator.setTextVisible(False)
+        self.busy_indicator.setFixedSize(QSize(100, 12))
+        self.busy_indicator.hide()
+        self.account_label = QLabel(status)
+        self.account_label.setTextFormat(Qt.TextFormat.PlainText)
+        status.addPermanentWidget(self.busy_indicator)
+        status.addPermanentWidget(self.account_label)
+
+    def _fill_recent_spaces(self, text: str | None = None) -> None:
+        """List the recent spaces; the field shows `text` (default: what it shows now)."""
+        if text is None:
+            text = self.space_combo.currentText()
+        with QSignalBlocker(self.space_combo):
+            self.space_combo.clear()
+            self.space_combo.addItems(self.settings.recent_spaces)
+            # When the text is a listed space, that item must be the current one: an
+            # editable combo box "activates" a matching item when the field loses focus.
+            self.space_combo.setCurrentIndex(
+                self.space_combo.findText(text, Qt.MatchFlag.MatchExactly)
+            )
+            self.space_combo.setEditText(text)
+
+    # Public interface
+
+    def set_account(self, email: str, server_url: str) -> None:
+        """Say in the status bar who is signed in where."""
+        host = urlsplit(server_url).netloc or server_url
+        if email and host:
+            text = self.tr("%1 on %2").replace("%1", email).replace("%2", host)
+        else:
+            text = email or host
+        self.account_label.setText(text)
+        self.account_label.setToolTip(server_url)
+
+    @property
+    def space_text(self) -> str:
+        return self.space_combo.currentText().strip()
+
+    def focus_space_field(self) -> None:
+        self.space_combo.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.space_edit.selectAll()
+
+    def open_space(self, space_id: str | None = None) -> None:
+        """Show the first page of `space_id` (default: the one typed in the toolbar)."""
+        space = (space_id if space_id is not None else self.space_combo.currentText()).strip()
+        if not space:
+            self.statusBar().showMessage(self.tr("Enter the id of a space first."), 5000)
+            self.focus_space_field()
+            return
+        with QSignalBlocker(self.space_combo):
+            self.space_combo.setCurrentIndex(
+                self.space_combo.findText(space, Qt.MatchFlag.MatchExactly)
+            )
+            self.space_combo.setEditText(space)
+        self._request(space, 1)
+
+    def go_to_page(self, page: int) -> None:
+        """Show another page of the space on screen (or the one being opened)."""
+        target = self._target()
+        if target is not None:
+            self._request(target.space_id, page)
+
+    def refresh(self) -> None:
+        """Load again what was asked for last (the page on screen, or the one that failed)."""
+        if self._target() is not None:
+            self.model.retry()
+
+    def export_page(self) -> None:
+        """Ask for a file name and save the page on screen as CSV."""
+        page, request = self.model.page, self.model.current_request
+        if page is None or request is None or page.is_empty:
+            self.statusBar().showMessage(self.tr("There are no cards to export."), 5000)
+            return
+        suggested = self._export_dir / suggested_filename(request.space_id, page.meta.current_page)
+        path = self.ask_export_path(suggested)
+        if path is None:
+            return
+        if not path.suffix:
+            path = path.with_suffix(".csv")
+        header, rows = self.model.export_rows()
+        try:
+            count = write_csv(path, header, rows, delimiter=export_delimiter())
+        except OSError as exc:
+            log.warning("export to %s failed: %s", path, exc)
+            message = self.tr("The page could not be saved as %1. %2")
+            self.error_bar.show_error(
+                message.replace("%1", str(path)).replace("%2", self._explain(exc)),
+                detail=repr(exc),
+                retryable=False,
+            )
+            return
+        log.info("exported %d cards to %s", count, path)
+        self._export_dir = path.parent
+        if count == 1:
+            message = self.tr("Exported 1 card to %1")
+        else:
+            message = self.tr("Exported %n cards to %1", "", count)
+        message = message.replace("%1", str(path))
+        self.statusBar().showMessage(message)
+
+    def ask_export_path(self, suggested: Path) -> Path | None:
+        """The file to export to, chosen by the person; None when they cancel."""
+        name, _ = QFileDialog.getSaveFileName(
+            self,
+            self.tr("Export Page"),
+            str(suggested),
+            self.tr("CSV files (*.csv);;All files (*)"),
+        )
+        return Path(name) if name else None
+
+    def show_about(self) -> None:
+        box = QMessageBox(self)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.setWindowTitle(self.tr("About %1").replace("%1", APP_NAME))
+        box.setIconPixmap(self.windowIcon().pixmap(PLACEHOLDER_ICON_SIZE, PLACEHOLDER_ICON_SIZE))
+        box.setTextFormat(Qt.TextFormat.RichText)
+        box.setText(f"<h3>{APP_NAME} {__version__}</h3>")
+        box.setInformativeText(
+            self.tr("Browse and export the digital business cards of your company's space.")
+            + "<br><br>"
+            + self.tr("Python %1, Qt %2")
+            .replace("%1", platform.python_version())
+            .replace("%2", pyside_version)
+        )
+        box.open()
+
+    # Reacting to the model
+
+    def _target(self) -> PageRequest | None:
+        return self.model.pending_request or self.model.current_request
+
+    def _request(self, space_id: str, page: int) -> None:
+        self.error_bar.hide()
+        self.model.request_page(space_id, page, self.include_emails_check.isChecked())
+        self._update_actions()
+
+    def _include_emails_toggled(self, checked: bool) -> None:
+        self.settings.include_emails = checked
+        self._save_settings()
+        target = self._target()
+        if target is not None:
+            self._request(target.space_id, target.page)
+
+    def _on_loading_changed(self, loading: bool) -> None:
+        self.busy_indicator.setVisible(loading)
+        pending = self.model.pending_request
+        if loading and pending is not None:
+            text = self.tr("Loading page %1 of %2…")
+            self.statusBar().showMessage(
+                text.replace("%1", str(pending.page)).replace("%2", pending.space_id)
+            )
+        elif not loading:
+            self.statusBar().clearMessage()
+        self._update_actions()
+
+    def _on_page_loaded(self, page: CardPage) -> None:
+        request = self.model.current_request
+        self.error_bar.hide()
+        self.page_bar.set_meta(page.meta)
+        if page.is_empty:
+            if page.meta.total == 0:
+                self.empty_page.set_text(
+                    self.tr("No cards"), self.tr("This space has no cards yet.")
+                )
+            else:
+                self.empty_page.set_text(
+                    self.tr("Nothing here"), self.tr("There are no cards on this page.")
+                )
+            self.stack.setCurrentWidget(self.empty_page)
+        else:
+            self.stack.setCurrentWidget(self.table)
+            self._fit_columns()
+        if request is not None:
+            title = self.tr("%1 \u2014 %2", "window title: space id, app name")
+            self.setWindowTitle(title.replace("%1", request.space_id).replace("%2", APP_NAME))
+            self._remember_space(request.space_id)
+        if page.skipped:
+            if page.skipped == 1:
+                message = self.tr("1 entry on this page could not be read and is not shown.")
+            else:
+                message = self.tr(
+                    "%n entries on this page could not be read and are not shown.",
+                    "",
+                    page.skipped,
+                )
+            self.statusBar().showMessage(message)
+        self._update_actions()
+
+    def _on_load_failed(self, request: PageRequest, error: CardViewerError) -> None:
+        log.info("page %d of %s: %s", request.page, request.space_id, error.detail or error)
+        page = self.model.page
+        self.page_bar.set_meta(page.meta if page is not None else None)
+        self._fill_recent_spaces()  # drops an id that was typed but does not open
+        if isinstance(error, NotAuthenticated):
+            self.error_bar.show_error(
+                self.tr("Your session has ended. Please sign in again."),
+                error.detail,
+                retryable=False,
+                actions=[self.sign_in_action],
+            )
+        else:
+            self.error_bar.show_error(
+                str(error), error.detail, retryable=not isinstance(error, InvalidInput)
+            )
+        self._update_actions()
+
+    def _fit_columns(self) -> None:
+        """Size columns to their content when the set of columns changes, not every page."""
+        keys = tuple(column.key for column in self.model.columns)
+        if keys == self._column_keys:
+            return
+        self._column_keys = keys
+        if self._avatar_column is not None:
+            self.table.setItemDelegateForColumn(self._avatar_column, None)  # type: ignore[arg-type]
+        avatar = self._avatar_column = self.model.column_of(AVATAR_COLUMN_KEY)
+        if avatar is not None:
+            self.table.setItemDelegateForColumn(avatar, self.avatar_delegate)
+        header = self.table.horizontalHeader()
+        for index in range(len(keys)):
+            if index == avatar:
+                header.setSectionResizeMode(index, QHeaderView.ResizeMode.Fixed)
+                header.resizeSection(index, self._avatar_size + 16)
+                continue
+            header.setSectionResizeMode(index, QHeaderView.ResizeMode.Interactive)
+            self.table.resizeColumnToContents(index)
+            width = min(header.sectionSize(index) + COLUMN_PADDING, MAX_COLUMN_WIDTH)
+            header.resizeSection(index, width)
+
+    def _remember_space(self, space_id: str) -> None:
+        if self.settings.recent_spaces[:1] == [space_id] and self.settings.last_space == space_id:
+            return
+        self.settings.remember_space(space_id)
+        self._save_settings()
+        self._fill_recent_spaces()
+
+    def _save_settings(self) -> None:
+        try:
+            self.settings.save()
+        except OSError as exc:
+            # Settings are a convenience; the window keeps working without them.
+            log.warning("settings not saved: %s", exc)
+
+    def _update_actions(self) -> None:
+        page = self.model.page
+        # Paging controls only make sense once a page is on screen.
+        self.page_bar.setVisible(page is not None)
+        self.export_action.setEnabled(page is not None and not page.is_empty)
+        self.refresh_action.setEnabled(self._target() is not None)
+
+    def _explain(self, exc: OSError) -> str:
+        """A plain sentence for a failed file write."""
+        if isinstance(exc, PermissionError):
+            return self.tr("You are not allowed to write there; choose another folder.")
+        if isinstance(exc, FileNotFoundError):
+            return self.tr("The folder does not exist (any more); choose another folder.")
+        if isinstance(exc, IsADirectoryError):
+            return self.tr("A folder of that name is in the way; choose another name.")
+        if exc.errno == errno.ENOSPC:
+            return self.tr("The disk is full.")
+        if exc.errno == errno.EROFS:
+            return self.tr("The disk is read-only; choose another folder.")
+        return exc.strerror or str(exc)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        super().closeEvent(event)
+        if event.isAccepted():
+            self.closed.emit()
+
+
+def export_delimiter() -> str:
+    """The separator the person's spreadsheet expects: `;` where `,` is the decimal mark.
+
+    Excel splits CSV files on the system's list separator, which is `;` in locales
+    that write decimals with a comma (German, French, ...).
+    """
+    return ";" if QLocale().decimalPoint() == "," else ","
+
+
+def _documents_dir() -> Path:
+    location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return Path(location) if location else Path.home()
+
+
+def _padded(widget: QWidget, *, left: int = 0, right: int = 0) -> QWidget:
+    """`widget` with some room either side, for toolbars that pack widgets tightly."""
+    box = QWidget(widget.parentWidget())
+    layout = QHBoxLayout(box)
+    layout.setContentsMargins(left, 0, right, 0)
+    layout.addWidget(widget)
+    return box

@@ -1,0 +1,330 @@
+"""The app's flow against the demo server: sign-in, saved sessions, sign-out, demo mode."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import gc
+import logging
+import weakref
+from datetime import timedelta
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QApplication, QMessageBox
+from pytestqt.qtbot import QtBot
+
+from cardviewer import __version__
+from cardviewer.api import Session
+from cardviewer.app import AppController, ErrorReporter, MainThreadGarbageCollector, main
+from cardviewer.demo import Fault
+from cardviewer.services.session_store import SessionStore, StoredSession
+from cardviewer.services.settings import Settings
+from cardviewer.ui.login.login_dialog import LoginDialog
+from cardviewer.ui.main_window import MainWindow
+
+WAIT = 10_000
+
+
+@pytest.fixture
+def remembered(demo_server):
+    """Settings as left by an earlier sign-in to the demo server."""
+    settings = Settings.load()
+    settings.last_server = demo_server.base_url
+    settings.last_email = demo_server.email
+    settings.save()
+    return settings
+
+
+def save_session(demo_server, lifetime: timedelta | None = None) -> StoredSession:
+    session = Session.model_validate(demo_server.issue_token(lifetime))
+    stored = StoredSession.from_session(demo_server.base_url, demo_server.email, session)
+    SessionStore().save(stored)
+    return stored
+
+
+@pytest.fixture
+def run_app(qloop, qtbot):
+    """Start an `AppController` as the app does; the test drives its windows."""
+    tasks = []
+
+    def run(controller: AppController):
+        task = qloop.create_task(controller.run())
+        tasks.append(task)
+        return task
+
+    yield run
+    for task in tasks:
+        task.cancel()
+    qtbot.waitUntil(lambda: all(t.done() for t in tasks), timeout=WAIT)
+
+
+def dialog_of(qtbot, controller: AppController) -> LoginDialog:
+    qtbot.waitUntil(
+        lambda: controller.login_dialog is not None and controller.login_dialog.isVisible(),
+        timeout=WAIT,
+    )
+    assert controller.login_dialog is not None
+    return controller.login_dialog
+
+
+def window_of(qtbot, controller: AppController) -> MainWindow:
+    qtbot.waitUntil(
+        lambda: controller.window is not None and controller.window.isVisible(), timeout=WAIT
+    )
+    assert controller.window is not None
+    return controller.window
+
+
+def sign_in(qtbot, dialog: LoginDialog, password: str) -> None:
+    dialog.password_edit.setText(password)
+    qtbot.mouseClick(dialog.sign_in_button, Qt.MouseButton.LeftButton)
+
+
+def ended_with(qtbot: QtBot, task: asyncio.Task[int]) -> int:
+    qtbot.waitUntil(task.done, timeout=WAIT)
+    return task.result()
+
+
+def test_first_start_signs_in_remembers_and_ends_with_the_window(
+    remembered, demo_server, qtbot, run_app
+):
+    controller = AppController(Settings.load(), SessionStore())
+    task = run_app(controller)
+    dialog = dialog_of(qtbot, controller)
+    assert dialog.server_edit.text() == demo_server.base_url
+    assert dialog.email_edit.text() == demo_server.email
+    assert dialog.password_edit.text() == ""
+    assert dialog.keep_signed_in_check.isChecked()
+    sign_in(qtbot, dialog, demo_server.password)
+    window = window_of(qtbot, controller)
+    assert demo_server.email in window.account_label.text()
+    stored = SessionStore().load()
+    assert stored is not None
+    assert stored.server_url == demo_server.base_url
+    assert stored.email == demo_server.email
+    assert not stored.is_expired()
+    window.close()
+    assert ended_with(qtbot, task) == 0
+    assert controller.window is None
+
+
+def test_without_keep_me_signed_in_nothing_is_saved(remembered, demo_server, qtbot, run_app):
+    controller = AppController(Settings.load(), SessionStore())
+    task = run_app(controller)
+    dialog = dialog_of(qtbot, controller)
+    dialog.keep_signed_in_check.setChecked(False)
+    sign_in(qtbot, dialog, demo_server.password)
+    window_of(qtbot, controller).close()
+    assert ended_with(qtbot, task) == 0
+    assert SessionStore().load() is None
+    assert not SessionStore().path.exists()
+
+
+def test_a_saved_session_opens_the_window_and_the_last_space(demo_server, qtbot, run_app):
+    save_session(demo_server)
+    settings = Settings.load()
+    settings.remember_space(demo_server.space_id)
+    settings.save()
+    controller = AppController(Settings.load(), SessionStore())
+    task = run_app(controller)
+    window = window_of(qtbot, controller)
+    assert controller.login_dialog is None
+    qtbot.waitUntil(lambda: window.model.page is not None, timeout=WAIT)
+    assert window.model.rowCount() == 10
+    assert window.space_text == demo_server.space_id
+    window.quit_action.trigger()
+    assert ended_with(qtbot, task) == 0
+    # Closing is not signing out: the session stays for the next start.
+    assert SessionStore().load() is not None
+
+
+def test_an_expired_session_asks_to_sign_in_again(demo_server, qtbot, run_app):
+    save_session(demo_server, lifetime=timedelta(minutes=-1))
+    controller = AppController(Settings.load(), SessionStore())
+    task = run_app(controller)
+    dialog = dialog_of(qtbot, controller)
+    assert dialog.server_edit.text() == demo_server.base_url
+    assert dialog.email_edit.text() == demo_server.email
+    assert dialog.message == "Your session has expired; please sign in again."
+    assert SessionStore().load() is None
+    dialog.reject()
+    assert ended_with(qtbot, task) == 0
+    assert controller.window is None
+
+
+def test_sign_out_forgets_the_session_and_returns_to_sign_in(demo_server, qtbot, run_app):
+    save_session(demo_server)
+    controller = AppController(Settings.load(), SessionStore())
+    task = run_app(controller)
+    window_of(qtbot, controller).sign_out_action.trigger()
+    dialog = dialog_of(qtbot, controller)
+    assert visible_main_windows() == []
+    assert SessionStore().load() is None
+    assert dialog.server_edit.text() == demo_server.base_url
+    assert dialog.email_edit.text() == demo_server.email
+    assert dialog.password_edit.text() == ""
+    assert dialog.message == ""
+    qtbot.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
+    assert ended_with(qtbot, task) == 0
+
+
+def test_an_ended_session_leads_back_to_sign_in(demo_server, qtbot, run_app):
+    save_session(demo_server)
+    settings = Settings.load()
+    settings.remember_space(demo_server.space_id)
+    controller = AppController(settings, SessionStore())
+    task = run_app(controller)
+    window = window_of(qtbot, controller)
+    qtbot.waitUntil(lambda: window.model.page is not None, timeout=WAIT)
+    demo_server.faults.inject(Fault.REVOKED_TOKEN)
+    window.refresh_action.trigger()
+    qtbot.waitUntil(lambda: not window.error_bar.isHidden(), timeout=WAIT)
+    [sign_in_again] = window.error_bar.action_buttons
+    qtbot.mouseClick(sign_in_again, Qt.MouseButton.LeftButton)
+    dialog = dialog_of(qtbot, controller)
+    assert dialog.message == "Your session has ended; please sign in again."
+    assert dialog.email_edit.text() == demo_server.email
+    sign_in(qtbot, dialog, demo_server.password)
+    window = window_of(qtbot, controller)
+    window.close()
+    assert ended_with(qtbot, task) == 0
+
+
+def test_cancelling_the_first_sign_in_ends_the_app(qtbot, run_app):
+    controller = AppController(Settings.load(), SessionStore())
+    task = run_app(controller)
+    dialog = dialog_of(qtbot, controller)
+    qtbot.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
+    assert ended_with(qtbot, task) == 0
+    assert controller.window is None
+
+
+def test_quit_ends_the_app_from_the_dialog(qtbot, run_app):
+    controller = AppController(Settings.load(), SessionStore())
+    task = run_app(controller)
+    dialog_of(qtbot, controller)
+    controller.quit()
+    assert ended_with(qtbot, task) == 0
+
+
+def test_demo_mode_end_to_end(demo_server, qtbot, run_app, tmp_path, monkeypatch):
+    controller = AppController(
+        Settings.load(tmp_path / "demo-settings.json"), None, demo=demo_server
+    )
+    task = run_app(controller)
+    dialog = dialog_of(qtbot, controller)
+    assert dialog.server_edit.text() == demo_server.base_url
+    assert dialog.email_edit.text() == demo_server.email
+    assert dialog.password_edit.text() == demo_server.password
+    qtbot.mouseClick(dialog.sign_in_button, Qt.MouseButton.LeftButton)
+    window = window_of(qtbot, controller)
+    qtbot.waitUntil(lambda: window.model.page is not None, timeout=WAIT)
+    assert window.space_text == demo_server.space_id
+    with qtbot.waitSignal(window.model.pageLoaded, timeout=WAIT):
+        qtbot.mouseClick(window.page_bar.next_button, Qt.MouseButton.LeftButton)
+    assert window.page_bar.page_spin.value() == 2
+    page = window.model.page
+    assert page is not None
+    names = [card.display_name for card in page.cards]
+
+    target = tmp_path / "export.csv"
+    monkeypatch.setattr(window, "ask_export_path", lambda suggested: target)
+    window.export_action.trigger()
+    with target.open(encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.reader(handle))
+    header, cards = rows[0], rows[1:]
+    assert header[:2] == ["Avatar URL", "Name"]
+    assert [row[1] for row in cards] == names
+    assert len(cards) == 10
+    assert window.statusBar().currentMessage() == f"Exported 10 cards to {target}"
+
+    window.close()
+    assert ended_with(qtbot, task) == 0
+    assert not SessionStore().path.exists()  # a demo sign-in is never kept
+
+
+def test_version(capsys):
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"CardViewer {__version__}"
+
+
+def test_screenshots_of_the_demo(qapp, tmp_path):
+    main_png, login_png = tmp_path / "main.png", tmp_path / "login.png"
+    collecting = gc.isenabled()
+    code = main(["--demo", "--screenshot", str(main_png), "--screenshot-login", str(login_png)])
+    assert code == 0
+    window, dialog = QImage(str(main_png)), QImage(str(login_png))
+    assert window.width() >= 800
+    assert window.height() >= 500
+    assert dialog.width() >= 300
+    assert dialog.height() >= 150
+    assert gc.isenabled() == collecting
+
+
+def test_a_screenshot_without_a_way_to_sign_in_fails_cleanly(qapp, tmp_path):
+    assert main(["--screenshot", str(tmp_path / "main.png")]) == 2
+    assert not (tmp_path / "main.png").exists()
+
+
+def visible_main_windows() -> list[MainWindow]:
+    return [
+        w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()
+    ]
+
+
+def visible_boxes() -> list[QMessageBox]:
+    return [
+        w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible()
+    ]
+
+
+def test_unhandled_errors_are_logged_and_shown_once(qtbot, caplog):
+    reporter = ErrorReporter()
+    error = ValueError("boom")
+    reporter.excepthook(ValueError, error, None)
+    context = {"message": "Task exception was never retrieved", "exception": error}
+    loop = asyncio.new_event_loop()
+    try:
+        reporter.loop_exception(loop, context)
+    finally:
+        loop.close()
+    assert [r.levelno for r in caplog.records if r.name == "cardviewer.app"] == [
+        logging.CRITICAL,
+        logging.ERROR,
+    ]
+    boxes = visible_boxes()
+    assert len(boxes) == 1
+    assert "ValueError: boom" in boxes[0].detailedText()
+    boxes[0].close()
+
+
+def test_ctrl_c_asks_the_app_to_quit():
+    reporter = ErrorReporter()
+    quits = []
+    reporter.on_interrupt = lambda: quits.append(True)
+    reporter.excepthook(KeyboardInterrupt, KeyboardInterrupt(), None)
+    assert quits == [True]
+
+
+def test_garbage_is_collected_on_the_gui_thread_only(qapp):
+    class Node:
+        pass
+
+    collector = MainThreadGarbageCollector()
+    gc.enable()
+    collector.start()
+    try:
+        assert not gc.isenabled()
+        node = Node()
+        node.self = node  # type: ignore[attr-defined]
+        ref = weakref.ref(node)
+        del node
+        keep: list[list[int]] = [[] for _ in range(gc.get_threshold()[0] + 10)]
+        collector.collect_if_due()
+        assert ref() is None
+        assert keep
+    finally:
+        collector.stop()
+    assert gc.isenabled()

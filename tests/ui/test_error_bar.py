@@ -1,0 +1,64 @@
+"""The error bar: shows a message, offers Retry and extra actions, closes itself."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
+
+from cardviewer.ui.error_bar import ErrorBar
+
+
+@pytest.fixture
+def bar(qtbot):
+    widget = ErrorBar()
+    qtbot.addWidget(widget)
+    widget.resize(600, 60)
+    return widget
+
+
+def test_hidden_until_an_error_is_shown(bar):
+    assert bar.isHidden()
+    bar.show_error("Cannot reach the server.", "ConnectError('refused')")
+    assert not bar.isHidden()
+    assert bar.message == "Cannot reach the server."
+    assert bar.detail == "ConnectError('refused')"
+
+
+def test_messages_are_plain_text_never_markup(bar):
+    bar.show_error("<b>bold</b> & <a href='x'>link</a>")
+    assert bar.text_label.textFormat() == Qt.TextFormat.PlainText
+    assert bar.message == "<b>bold</b> & <a href='x'>link</a>"
+
+
+def test_retry_emits_and_hides(bar, qtbot):
+    bar.show_error("The server is busy.")
+    assert not bar.retry_button.isHidden()
+    with qtbot.waitSignal(bar.retryRequested):
+        qtbot.mouseClick(bar.retry_button, Qt.MouseButton.LeftButton)
+    assert bar.isHidden()
+
+
+def test_not_retryable_hides_the_retry_button(bar):
+    bar.show_error("The file could not be written.", retryable=False)
+    assert bar.retry_button.isHidden()
+    bar.show_error("The server is busy.")
+    assert not bar.retry_button.isHidden()
+
+
+def test_close_button_hides_without_retrying(bar, qtbot):
+    bar.show_error("The server is busy.")
+    with qtbot.assertNotEmitted(bar.retryRequested):
+        qtbot.mouseClick(bar.close_button, Qt.MouseButton.LeftButton)
+    assert bar.isHidden()
+
+
+def test_extra_actions_become_buttons_and_are_replaced_by_the_next_message(bar, qtbot):
+    action = QAction("Sign in", bar)
+    bar.show_error("Your session has ended.", retryable=False, actions=[action])
+    [button] = bar.action_buttons
+    assert button.text() == "Sign in"
+    with qtbot.waitSignal(action.triggered):
+        qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    bar.show_error("Another problem.")
+    assert bar.action_buttons == []

@@ -1,0 +1,341 @@
+"""The main window against the demo server: opening spaces, paging, states, errors, export."""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+
+from cardviewer.api import CardsClient
+from cardviewer.demo import Fault
+from cardviewer.services.avatar_loader import AvatarLoader
+from cardviewer.services.settings import Settings
+from cardviewer.ui.cards.avatar_delegate import AvatarDelegate
+from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest
+from cardviewer.ui.main_window import MainWindow
+
+LOAD_TIMEOUT = 10_000
+
+
+@pytest.fixture
+def client(demo_server, arun):
+    client = CardsClient(demo_server.base_url)
+    arun(client.login(demo_server.email, demo_server.password))
+    yield client
+    arun(client.aclose())
+
+
+@pytest.fixture
+def settings():
+    return Settings.load()
+
+
+@pytest.fixture
+def make_window(qtbot, arun, client, settings, demo_server):
+    closers = []
+
+    def make(settings: Settings = settings) -> MainWindow:
+        avatars = AvatarLoader()
+        model = CardTableModel(avatars)
+
+        async def fetch(request: PageRequest):
+            return await client.list_cards(
+                request.space_id, request.page, with_emails=request.with_emails
+            )
+
+        model.set_source(fetch)
+        window = MainWindow(
+            model, settings, email=demo_server.email, server_url=demo_server.base_url
+        )
+        qtbot.addWidget(window)
+        window.show()
+        qtbot.waitExposed(window)
+        closers.extend([model.aclose, avatars.aclose])
+        return window
+
+    yield make
+    for close in closers:
+        arun(close())
+
+
+@pytest.fixture
+def window(make_window):
+    return make_window()
+
+
+def open_space(qtbot, window: MainWindow, space_id: str) -> None:
+    window.space_edit.clear()
+    qtbot.keyClicks(window.space_edit, space_id)
+    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+        qtbot.keyClick(window.space_edit, Qt.Key.Key_Return)
+
+
+def column_texts(window: MainWindow, key: str) -> list[str]:
+    column = window.model.column_of(key)
+    assert column is not None
+    return [window.proxy.index(row, column).data() for row in range(window.proxy.rowCount())]
+
+
+def test_starts_with_a_hint_and_nothing_to_do(window, demo_server):
+    assert window.stack.currentWidget() is window.hint_page
+    assert window.hint_page.text_label.text() == "Enter a space id and press Open."
+    assert window.page_bar.isHidden()
+    assert not window.export_action.isEnabled()
+    assert not window.refresh_action.isEnabled()
+    assert window.error_bar.isHidden()
+    host = demo_server.base_url.removeprefix("http://")
+    assert window.account_label.text() == f"{demo_server.email} on {host}"
+
+
+def test_typing_a_space_and_enter_shows_its_first_page(window, demo_server, qtbot, settings):
+    open_space(qtbot, window, demo_server.space_id)
+    assert window.stack.currentWidget() is window.table
+    assert not window.page_bar.isHidden()
+    assert window.proxy.rowCount() == 10
+    assert window.model.current_request == PageRequest(demo_server.space_id, 1, False)
+    assert window.page_bar.page_spin.value() == 1
+    assert window.page_bar.of_label.text() == "of 24"
+    assert window.page_bar.summary_label.text() == "Showing 1\u201310 of 240 cards"
+    assert demo_server.space_id in window.windowTitle()
+    assert window.export_action.isEnabled()
+    assert window.refresh_action.isEnabled()
+    assert settings.recent_spaces == [demo_server.space_id]
+    assert Settings.load().last_space == demo_server.space_id
+    assert window.space_combo.itemText(0) == demo_server.space_id
+
+
+def test_the_open_button_opens_the_typed_space(window, demo_server, qtbot):
+    window.space_combo.setEditText(f"  {demo_server.space_id} ")
+    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+        window.open_action.trigger()
+    assert window.model.current_request is not None
+    assert window.model.current_request.space_id == demo_server.space_id
+
+
+def test_opening_nothing_asks_for_a_space_id(window, qtbot):
+    window.space_combo.setEditText("   ")
+    window.open_action.trigger()
+    assert window.model.pending_request is None
+    assert window.statusBar().currentMessage() == "Enter the id of a space first."
+
+
+def test_recent_spaces_are_offered(make_window, qtbot):
+    settings = Settings.load()
+    settings.recent_spaces = ["space-b", "space-a"]
+    settings.last_space = "space-b"
+    window = make_window(settings)
+    items = [window.space_combo.itemText(i) for i in range(window.space_combo.count())]
+    assert items == ["space-b", "space-a"]
+    assert window.space_text == "space-b"
+
+
+def test_busy_while_loading(window, demo_server, qtbot):
+    demo_server.config.latency = 0.2
+    window.space_combo.setEditText(demo_server.space_id)
+    window.open_space()
+    assert not window.busy_indicator.isHidden()
+    assert window.statusBar().currentMessage().startswith("Loading page 1 of ")
+    qtbot.waitUntil(lambda: not window.model.is_loading, timeout=LOAD_TIMEOUT)
+    assert window.busy_indicator.isHidden()
+
+
+def test_the_page_bar_moves_through_pages(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    first_names = column_texts(window, "display_name")
+    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+        qtbot.mouseClick(window.page_bar.next_button, Qt.MouseButton.LeftButton)
+    assert window.model.current_request == PageRequest(demo_server.space_id, 2, False)
+    assert window.page_bar.summary_label.text() == "Showing 11\u201320 of 240 cards"
+    assert column_texts(window, "display_name") != first_names
+    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+        qtbot.mouseClick(window.page_bar.last_button, Qt.MouseButton.LeftButton)
+    assert window.page_bar.page_spin.value() == 24
+    assert not window.page_bar.next_button.isEnabled()
+
+
+def test_leaving_the_space_field_does_not_reopen_the_space(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+        window.go_to_page(2)
+    window.activateWindow()
+    window.space_edit.setFocus()
+    qtbot.waitUntil(window.space_edit.hasFocus)
+    window.table.setFocus()
+    qtbot.waitUntil(window.table.hasFocus)
+    assert window.model.pending_request is None
+    assert window.model.current_request == PageRequest(demo_server.space_id, 2, False)
+
+
+def test_avatars_have_their_delegate_and_room(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    column = window.model.column_of("avatar")
+    assert isinstance(window.table.itemDelegateForColumn(column), AvatarDelegate)
+    assert window.table.rowHeight(0) >= 32 + 4
+    assert window.table.columnWidth(column) >= 32 + 4
+
+
+def test_columns_are_readable_but_never_huge(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    header = window.table.horizontalHeader()
+    for column in range(window.model.columnCount() - 1):
+        assert 20 <= header.sectionSize(column) <= 280
+    assert window.table.textElideMode() == Qt.TextElideMode.ElideRight
+    assert window.table.alternatingRowColors()
+
+
+def test_an_empty_space_says_so(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.empty_space_id)
+    assert window.stack.currentWidget() is window.empty_page
+    assert window.empty_page.text_label.text() == "This space has no cards yet."
+    assert not window.export_action.isEnabled()
+    assert window.page_bar.summary_label.text() == "No cards"
+
+
+def test_a_page_past_the_end_says_so(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+        window.go_to_page(30)
+    assert window.stack.currentWidget() is window.empty_page
+    assert window.empty_page.text_label.text() == "There are no cards on this page."
+    assert window.page_bar.previous_button.isEnabled()
+
+
+def test_an_unknown_space_is_explained(window, qtbot):
+    window.space_combo.setEditText("no-such-space")
+    with qtbot.waitSignal(window.model.loadFailed, timeout=LOAD_TIMEOUT):
+        window.open_space()
+    assert not window.error_bar.isHidden()
+    assert "space was not found" in window.error_bar.message
+    assert not window.error_bar.retry_button.isHidden()
+    assert window.stack.currentWidget() is window.hint_page
+    assert window.page_bar.isHidden()
+
+
+def test_a_failure_keeps_the_page_and_retry_recovers(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    first_names = column_texts(window, "display_name")
+    demo_server.faults.inject(Fault.HTML_502)
+    with qtbot.waitSignal(window.model.loadFailed, timeout=LOAD_TIMEOUT):
+        qtbot.mouseClick(window.page_bar.next_button, Qt.MouseButton.LeftButton)
+    assert not window.error_bar.isHidden()
+    assert "error 502" in window.error_bar.message
+    assert column_texts(window, "display_name") == first_names
+    assert window.page_bar.page_spin.value() == 1
+    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+        qtbot.mouseClick(window.error_bar.retry_button, Qt.MouseButton.LeftButton)
+    assert window.error_bar.isHidden()
+    assert window.page_bar.page_spin.value() == 2
+
+
+def test_an_ended_session_offers_to_sign_in_again(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    demo_server.faults.inject(Fault.REVOKED_TOKEN)
+    with qtbot.waitSignal(window.model.loadFailed, timeout=LOAD_TIMEOUT):
+        window.refresh_action.trigger()
+    assert window.error_bar.message == "Your session has ended. Please sign in again."
+    assert window.error_bar.retry_button.isHidden()
+    [sign_in] = window.error_bar.action_buttons
+    with qtbot.waitSignal(window.signInRequested):
+        qtbot.mouseClick(sign_in, Qt.MouseButton.LeftButton)
+
+
+def test_refresh_loads_the_page_again(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    demo_server.clear_requests()
+    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+        window.refresh_action.trigger()
+    assert [r.path for r in demo_server.requests if r.server == "api"] == [
+        f"/v1/spaces/{demo_server.space_id}/cards?page=1"
+    ]
+    assert window.refresh_action.shortcut().toString() == "F5"
+
+
+def test_including_e_mails_reloads_with_an_e_mail_column(window, demo_server, qtbot, settings):
+    open_space(qtbot, window, demo_server.space_id)
+    assert window.model.column_of("emails") is None
+    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+        window.include_emails_check.setChecked(True)
+    assert window.model.current_request == PageRequest(demo_server.space_id, 1, True)
+    assert window.model.column_of("emails") is not None
+    assert sum("@" in text for text in column_texts(window, "emails")) >= 5
+    assert settings.include_emails is True
+    assert Settings.load().include_emails is True
+
+
+def test_sorting_by_a_column_orders_the_page(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    column = window.model.column_of("username")
+    window.table.sortByColumn(column, Qt.SortOrder.AscendingOrder)
+    names = column_texts(window, "username")
+    assert names == sorted(names, key=str.casefold)
+
+
+def test_export_writes_the_page_as_csv(window, demo_server, qtbot, tmp_path, monkeypatch):
+    open_space(qtbot, window, demo_server.space_id)
+    asked = []
+
+    def ask(suggested):
+        asked.append(suggested)
+        return tmp_path / "cards"
+
+    monkeypatch.setattr(window, "ask_export_path", ask)
+    window.export_action.trigger()
+    assert asked[0].name == f"{demo_server.space_id}-page-1.csv"
+    target = tmp_path / "cards.csv"
+    with target.open(encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.reader(handle))
+    assert rows[0][:3] == ["Avatar URL", "Name", "Username"]
+    assert len(rows) == 11
+    assert [row[1] for row in rows[1:]] == [
+        window.model.card(row).display_name or "" for row in range(10)
+    ]
+    assert window.statusBar().currentMessage() == f"Exported 10 cards to {target}"
+    assert window.export_action.shortcut().toString() == "Ctrl+E"
+    # The next export starts in the folder chosen last.
+    window.export_action.trigger()
+    assert asked[1].parent == tmp_path
+
+
+def test_a_failed_export_is_explained(window, demo_server, qtbot, tmp_path, monkeypatch):
+    open_space(qtbot, window, demo_server.space_id)
+    target = tmp_path / "gone" / "cards.csv"
+    monkeypatch.setattr(window, "ask_export_path", lambda _suggested: target)
+    window.export_action.trigger()
+    assert not window.error_bar.isHidden()
+    assert window.error_bar.message.startswith(f"The page could not be saved as {target}.")
+    assert "folder does not exist" in window.error_bar.message
+    assert window.error_bar.retry_button.isHidden()
+    assert not target.exists()
+
+
+def test_a_cancelled_export_writes_nothing(window, demo_server, qtbot, tmp_path, monkeypatch):
+    open_space(qtbot, window, demo_server.space_id)
+    monkeypatch.setattr(window, "ask_export_path", lambda _suggested: None)
+    window.export_action.trigger()
+    assert list(tmp_path.iterdir()) == []
+    assert window.error_bar.isHidden()
+
+
+def test_nothing_to_export_before_a_page_is_shown(window, monkeypatch):
+    monkeypatch.setattr(window, "ask_export_path", pytest.fail)
+    window.export_page()
+    assert window.statusBar().currentMessage() == "There are no cards to export."
+
+
+def test_sign_out_and_close_are_signals(window, qtbot):
+    with qtbot.waitSignal(window.signOutRequested):
+        window.sign_out_action.trigger()
+    assert window.quit_action.shortcut().toString() == "Ctrl+Q"
+    with qtbot.waitSignal(window.closed):
+        window.quit_action.trigger()
+    assert not window.isVisible()
+
+
+def test_about_opens_without_blocking(window, qtbot):
+    window.about_action.trigger()
+    boxes = [w for w in window.findChildren(QMessageBox) if w.isVisible()]
+    assert len(boxes) == 1
+    assert "CardViewer" in boxes[0].text()
+    boxes[0].close()
