@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import csv
 import gc
+import json
 import logging
 import weakref
 from datetime import timedelta
@@ -108,6 +109,31 @@ def test_first_start_signs_in_remembers_and_ends_with_the_window(
     window.close()
     assert ended_with(qtbot, task) == 0
     assert controller.window is None
+
+
+def json_strings(value: object) -> list[str]:
+    """Every key and string value in a JSON document."""
+    if isinstance(value, dict):
+        return [*value, *(s for v in value.values() for s in json_strings(v))]
+    if isinstance(value, list):
+        return [s for v in value for s in json_strings(v)]
+    return [value] if isinstance(value, str) else []
+
+
+def test_the_password_is_never_written_to_disk(
+    remembered, demo_server, qtbot, run_app, private_user_dirs
+):
+    controller = AppController(Settings.load(), SessionStore())
+    task = run_app(controller)
+    sign_in(qtbot, dialog_of(qtbot, controller), demo_server.password)
+    window_of(qtbot, controller).close()
+    assert ended_with(qtbot, task) == 0
+    written = [p for p in private_user_dirs.rglob("*") if p.is_file()]
+    assert SessionStore().path in written
+    for path in written:
+        strings = json_strings(json.loads(path.read_text("utf-8")))
+        assert demo_server.password not in strings, path
+        assert not [s for s in strings if "password" in s.lower()], path
 
 
 def test_without_keep_me_signed_in_nothing_is_saved(remembered, demo_server, qtbot, run_app):

@@ -6,7 +6,7 @@ import csv
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QMessageBox, QToolBar
 
 from cardviewer.api import CardsClient
 from cardviewer.demo import Fault
@@ -293,6 +293,10 @@ def test_export_writes_the_page_as_csv(window, demo_server, qtbot, tmp_path, mon
     ]
     assert window.statusBar().currentMessage() == f"Exported 10 cards to {target}"
     assert window.export_action.shortcut().toString() == "Ctrl+E"
+    file_menu = window.menuBar().actions()[0].menu()
+    toolbar = window.findChild(QToolBar)
+    assert window.export_action in file_menu.actions()
+    assert window.export_action in toolbar.actions()
     # The next export starts in the folder chosen last.
     window.export_action.trigger()
     assert asked[1].parent == tmp_path
