@@ -1,0 +1,35 @@
+"""`python -m bench`: run every benchmark and print one Markdown table of the results."""
+
+from __future__ import annotations
+
+import platform
+import sys
+from collections.abc import Callable
+
+from bench import bench_first_page, bench_gui_stall, bench_memory, bench_startup
+from bench.common import Result, report
+
+BENCHMARKS: dict[str, Callable[[], Result]] = {
+    "startup": bench_startup.measure,
+    "first-page": bench_first_page.measure,
+    "gui-stall": bench_gui_stall.measure,
+    "memory": bench_memory.measure,
+}
+
+
+def main(names: list[str]) -> int:
+    unknown = [n for n in names if n not in BENCHMARKS]
+    if unknown:
+        print(f"unknown benchmark(s): {', '.join(unknown)}; known: {', '.join(BENCHMARKS)}")
+        return 2
+    results = []
+    for name in names or list(BENCHMARKS):
+        print(f"running {name} …", file=sys.stderr, flush=True)
+        results.append(BENCHMARKS[name]())
+    print(f"Python {platform.python_version()} on {platform.machine()}, {platform.system()}\n")
+    report(results)
+    return 0 if all(r.passed for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

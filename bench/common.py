@@ -1,0 +1,84 @@
+"""What the benchmarks share: a headless Qt app with a qasync loop, the demo server, results."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import statistics
+import sys
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("QT_API", "pyside6")
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Result:
+    """One benchmark's figure next to its baseline and its target."""
+
+    name: str
+    measured: float
+    baseline: float
+    unit: str
+    target: str
+    passed: bool
+
+    @property
+    def ratio(self) -> float:
+        return self.measured / self.baseline if self.baseline else float("inf")
+
+    def row(self) -> str:
+        verdict = "yes" if self.passed else "**no**"
+        return (
+            f"| {self.name} | {self.measured:.1f} {self.unit} | {self.baseline:.1f} {self.unit} "
+            f"| {self.ratio:.2f}x | {self.target} | {verdict} |"
+        )
+
+
+TABLE_HEADER = (
+    "| Benchmark | Measured | Baseline | Ratio | Target | Met |\n|---|---|---|---|---|---|"
+)
+
+
+def report(results: list[Result]) -> None:
+    print(TABLE_HEADER)
+    for result in results:
+        print(result.row())
+    sys.stdout.flush()
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def run_in_qt(main: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """Run `main()` on a qasync loop over a (headless) QApplication, as the app does."""
+    import qasync
+    from PySide6.QtWidgets import QApplication
+
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
+    app.setQuitOnLastWindowClosed(False)
+    from cardviewer.app import MainThreadGarbageCollector
+
+    collector = MainThreadGarbageCollector()  # as in the app: Qt garbage dies on this thread
+    collector.start()
+    try:
+        with asyncio.Runner(loop_factory=lambda: qasync.QEventLoop(app)) as runner:
+            return runner.run(main())
+    finally:
+        collector.stop()
+
+
+def rss_bytes() -> int:
+    """Resident memory of this process (Linux /proc; 0 elsewhere)."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text("ascii").split()[1])
+    except OSError:
+        return 0
+    return pages * os.sysconf("SC_PAGE_SIZE")
