@@ -15,15 +15,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from cardviewer.demo import DemoServer
+    from bench.common import DemoProcess
 
-from bench.common import Result, median, report, run_in_qt
+from bench.common import DemoProcess, Result, median, report, run_in_qt
 
 LATENCY = 0.050
 TARGET = 1.15
 
 
-async def raw_httpx(server: DemoServer) -> float:
+async def raw_httpx(server: DemoProcess) -> float:
     import httpx
 
     started = time.perf_counter()
@@ -43,14 +43,17 @@ async def raw_httpx(server: DemoServer) -> float:
     return (time.perf_counter() - started) * 1000
 
 
-async def app_path(server: DemoServer) -> float:
+async def app_path(server: DemoProcess) -> float:
     from PySide6.QtCore import QEvent, QObject
 
     from cardviewer.app import AppController
     from cardviewer.services.settings import Settings
 
     with tempfile.TemporaryDirectory() as folder:
-        controller = AppController(Settings.load(Path(folder) / "settings.json"), None, demo=server)
+        settings = Settings.load(Path(folder) / "settings.json")
+        settings.last_server, settings.last_email = server.base_url, server.email
+        settings.last_space = server.space_id
+        controller = AppController(settings, None)
         run = asyncio.ensure_future(controller.run())
         # The dialog is created inside the controller's coroutine; poll until it shows.
         while controller.login_dialog is None or not controller.login_dialog.isVisible():  # noqa: ASYNC110
@@ -75,6 +78,7 @@ async def app_path(server: DemoServer) -> float:
         watcher = PaintWatcher()
         QApplication.instance().installEventFilter(watcher)  # type: ignore[union-attr]
         try:
+            controller.login_dialog.password_edit.setText(server.password)
             started = time.perf_counter()
             controller.login_dialog.submit()
             finished = await asyncio.wait_for(painted, 10)
@@ -87,12 +91,10 @@ async def app_path(server: DemoServer) -> float:
 
 
 def measure(runs: int = 15) -> Result:
-    from cardviewer.demo import DemoConfig, DemoServer
-
     async def main() -> tuple[list[float], list[float]]:
         app: list[float] = []
         raw: list[float] = []
-        with DemoServer(DemoConfig(latency=LATENCY)) as server:
+        with DemoProcess(cards=240, latency_ms=LATENCY * 1000) as server:
             await app_path(server)  # warm up imports and caches
             await raw_httpx(server)
             for _ in range(runs):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import statistics
+import subprocess
 import sys
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
@@ -82,3 +83,40 @@ def rss_bytes() -> int:
     except OSError:
         return 0
     return pages * os.sysconf("SC_PAGE_SIZE")
+
+
+class DemoProcess:
+    """The demo server in a process of its own, so its work does not share our GIL.
+
+    In-process servers are right for tests; a benchmark of throughput must not count
+    the server's JSON encoding against the client.
+    """
+
+    def __init__(self, *, cards: int, latency_ms: float) -> None:
+        self._args = ["--port", "0", "--cards", str(cards), "--latency", str(latency_ms)]
+        self._process: subprocess.Popen[str] | None = None
+        self.base_url = self.space_id = self.email = self.password = ""
+
+    def __enter__(self) -> DemoProcess:
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", "cardviewer.demo", *self._args],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert self._process.stdout is not None
+        fields: dict[str, str] = {}
+        for line in self._process.stdout:
+            key, _, value = line.strip().partition(":")
+            fields[key] = value.strip()
+            if line.startswith("Press Ctrl+C"):
+                break
+        self.base_url = fields["Server address"]
+        self.space_id = fields["Space id"].split()[0]
+        self.email = fields["E-mail"]
+        self.password = fields["Password"]
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        if self._process is not None:
+            self._process.terminate()
+            self._process.wait(10)

@@ -31,6 +31,11 @@ EXPORT_YES = "yes"
 EXPORT_NO = "no"
 
 INVALID_EXCERPT = 200
+MAX_EXACT_INTEGER = 2**53
+"""Larger integers lose digits as a spreadsheet's number; they are exported as text."""
+
+CellValue = str | int | float | bool | datetime | None
+"""A cell as a spreadsheet file types it; times are naive, in the user's time zone."""
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
@@ -124,6 +129,27 @@ class Column:
         if isinstance(value, str):
             return value or None
         return None
+
+    def cell_value(self, card: Card) -> CellValue:
+        """The cell typed for a spreadsheet file: numbers, flags and local times stay typed.
+
+        Text is the same as `export()`; an integer too large for a spreadsheet's 64-bit
+        float stays text so that no digit is lost.
+        """
+        if self.is_invalid(card):
+            return None
+        value = self.value(card)
+        if value is None:
+            return None
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, int) and abs(value) <= MAX_EXACT_INTEGER:
+            return value
+        if isinstance(value, float):
+            return value
+        if isinstance(value, datetime):
+            return value.astimezone().replace(tzinfo=None)
+        return self.export(card)
 
     def export(self, card: Card) -> str:
         """The cell as text for a spreadsheet: stable, untranslated, machine-readable."""
@@ -246,6 +272,16 @@ def _known_columns() -> list[Column]:
         Column(
             "updated_at", QCoreApplication.translate("CardColumns", "Updated"), ValueKind.TIMESTAMP
         ),
+    ]
+
+
+def export_header(columns: Sequence[Column]) -> list[str]:
+    """The header row of an export: the avatar column exports the picture's address."""
+    return [
+        QCoreApplication.translate("CardColumns", "Avatar URL")
+        if column.kind is ValueKind.AVATAR
+        else column.title
+        for column in columns
     ]
 
 

@@ -1,0 +1,95 @@
+"""Saving a table as an Excel workbook with typed cells, a frozen header and fitting widths.
+
+Numbers, flags and times are written as such, so Excel sums, filters and sorts them
+without "number stored as text" warnings. Text is always written as text: a value
+from the server that starts with `=` is never turned into a formula, nor a URL-like
+value into a link. The workbook is built in memory and replaces the file in one step.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from pathlib import Path
+
+import xlsxwriter
+
+from cardviewer.services.atomic_file import write_atomically
+
+CellValue = str | int | float | bool | datetime | None
+DATE_FORMAT = "yyyy-mm-dd hh:mm:ss"
+MIN_WIDTH = 6
+MAX_WIDTH = 60
+DATE_WIDTH = 20
+SHEET_NAME = "Cards"
+# Excel's limit for one cell; longer text is cut rather than making the file unreadable.
+MAX_CELL_TEXT = 32_767
+
+
+def write_xlsx(
+    path: Path, header: Sequence[str], rows: Iterable[Sequence[CellValue]], *, title: str = ""
+) -> int:
+    """Write `header` and `rows` to the workbook at `path`; returns the rows written.
+
+    Raises `OSError` when the file cannot be written (an earlier file stays intact).
+    """
+    buffer = io.BytesIO()
+    workbook = xlsxwriter.Workbook(
+        buffer,
+        {
+            "in_memory": True,
+            "strings_to_formulas": False,
+            "strings_to_urls": False,
+            "strings_to_numbers": False,
+            "remove_timezone": True,
+        },
+    )
+    if title:
+        workbook.set_properties({"title": title})
+    sheet = workbook.add_worksheet(SHEET_NAME)
+    bold = workbook.add_format({"bold": True})
+    date = workbook.add_format({"num_format": DATE_FORMAT})
+    widths = [max(MIN_WIDTH, len(text) + 2) for text in header]
+    for column, text in enumerate(header):
+        sheet.write_string(0, column, text, bold)
+    count = 0
+    for count, row in enumerate(rows, start=1):
+        for column, value in enumerate(row):
+            width = _write(sheet, count, column, value, date)
+            if column < len(widths):
+                widths[column] = max(widths[column], width)
+            else:
+                widths.append(width)
+    for column, width in enumerate(widths):
+        sheet.set_column(column, column, min(width, MAX_WIDTH))
+    sheet.freeze_panes(1, 0)
+    if header:
+        sheet.autofilter(0, 0, count, len(header) - 1)
+    workbook.close()
+    write_atomically(Path(path), buffer.getvalue())
+    return count
+
+
+def _write(
+    sheet: xlsxwriter.worksheet.Worksheet,
+    row: int,
+    column: int,
+    value: CellValue,
+    date: xlsxwriter.format.Format,
+) -> int:
+    """Write one typed cell; returns the width it needs in characters."""
+    if value is None or value == "":
+        return 0
+    if isinstance(value, bool):
+        sheet.write_boolean(row, column, value)
+        return 6
+    if isinstance(value, int | float):
+        sheet.write_number(row, column, value)
+        return len(str(value)) + 1
+    if isinstance(value, datetime):
+        sheet.write_datetime(row, column, value, date)
+        return DATE_WIDTH
+    text = value[:MAX_CELL_TEXT]
+    sheet.write_string(row, column, text)
+    return max((len(line) for line in text.splitlines()), default=0) + 1

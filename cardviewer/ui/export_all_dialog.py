@@ -1,0 +1,188 @@
+"""Exporting every page of a space to CSV or Excel, with progress and Cancel.
+
+Pages are fetched a few at a time (`fetch_all_pages`); the columns are decided once
+every card is in, so a field that only appears on page 40 still gets its column. The
+file is written only at the end, in one step: a cancelled or failed export leaves no
+partial file behind, and an earlier file of that name stays as it was.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import re
+from enum import Enum
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QProgressBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from cardviewer.api.models import Card
+from cardviewer.services.csv_export import write_csv
+from cardviewer.services.space_fetch import (
+    DEFAULT_CONCURRENCY,
+    FetchProgress,
+    PageFetch,
+    fetch_all_pages,
+)
+from cardviewer.services.xlsx_export import write_xlsx
+from cardviewer.ui.cards.columns import Column, build_columns, export_header
+
+log = logging.getLogger(__name__)
+
+_UNSAFE_IN_FILE_NAMES = re.compile(r'[\x00-\x1f\x7f<>:"/\\|?*]')
+
+
+class ExportFormat(Enum):
+    """The file types an export can write, by their suffix."""
+
+    CSV = ".csv"
+    XLSX = ".xlsx"
+
+    @classmethod
+    def of(cls, path: Path) -> ExportFormat:
+        """The format a file name asks for; anything but `.xlsx` is CSV."""
+        return cls.XLSX if path.suffix.lower() == cls.XLSX.value else cls.CSV
+
+
+def suggested_space_filename(space_id: str, export_format: ExportFormat) -> str:
+    """`<space>-all.csv` (or `.xlsx`), safe on Windows, macOS and Linux."""
+    space = _UNSAFE_IN_FILE_NAMES.sub("_", space_id).strip(" .")[:150].rstrip(" .") or "cards"
+    return f"{space}-all{export_format.value}"
+
+
+async def write_cards(path: Path, cards: list[Card], *, with_emails: bool, title: str = "") -> int:
+    """Write `cards` with every column they have; returns the number of rows.
+
+    The columns are decided here; the rows are made and written in a worker thread,
+    so a workbook of many thousand cards does not freeze the window.
+    """
+    columns = build_columns(cards, with_emails=with_emails)
+    header = export_header(columns)
+    return await asyncio.to_thread(_write, path, header, columns, cards, title)
+
+
+def _write(
+    path: Path, header: list[str], columns: list[Column], cards: list[Card], title: str
+) -> int:
+    if ExportFormat.of(path) is ExportFormat.XLSX:
+        rows_typed = ([column.cell_value(card) for column in columns] for card in cards)
+        return write_xlsx(path, header, rows_typed, title=title)
+    rows = ([column.export(card) for column in columns] for card in cards)
+    return write_csv(path, header, rows)
+
+
+class ExportAllDialog(QDialog):
+    """Shows how far the export has come and cancels it; `run()` does the export.
+
+    `run()` returns the number of cards written, or None when the person cancelled.
+    It raises the client's errors (`CardViewerError`) and `OSError` from writing.
+    A plain dialog rather than `QProgressDialog`, whose modal `setValue()` spins a
+    nested event loop under the running asyncio loop.
+    """
+
+    def __init__(
+        self,
+        fetch: PageFetch,
+        path: Path,
+        *,
+        space_id: str,
+        with_emails: bool,
+        concurrency: int = DEFAULT_CONCURRENCY,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._fetch = fetch
+        self.path = path
+        self._space_id = space_id
+        self._with_emails = with_emails
+        self._concurrency = concurrency
+        self._task: asyncio.Task[int] | None = None
+        self.cancelled = False
+        self.setWindowTitle(self.tr("Export All Pages"))
+        self.setWindowModality(Qt.WindowModality.WindowModal)
+        self.setMinimumWidth(440)
+        self.title_label = QLabel(self.tr("Exporting all cards of {space}").format(space=space_id))
+        self.title_label.setTextFormat(Qt.TextFormat.PlainText)
+        font = self.title_label.font()
+        font.setBold(True)
+        self.title_label.setFont(font)
+        self.file_label = QLabel(self.tr("To {file}").format(file=path.name))
+        self.file_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.file_label.setToolTip(str(path))
+        self.progress_label = QLabel(self.tr("Fetching the first page…"))
+        self.progress_bar = QProgressBar()
+        self.progress_bar.setRange(0, 0)
+        self.progress_bar.setTextVisible(False)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.cancel_button = buttons.button(QDialogButtonBox.StandardButton.Cancel)
+        buttons.rejected.connect(self.cancel)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title_label)
+        layout.addWidget(self.file_label)
+        layout.addWidget(self.progress_bar)
+        layout.addWidget(self.progress_label)
+        layout.addWidget(buttons)
+
+    def describe(self, progress: FetchProgress) -> str:
+        """'Page 12 of 24 · 120 cards · about 3 s left'."""
+        text = self.tr("Page {done} of {total} · {cards} cards").format(
+            done=progress.pages_done, total=progress.pages_total, cards=progress.cards
+        )
+        left = progress.seconds_left
+        if left is not None and progress.pages_done < progress.pages_total:
+            if left < 60:
+                text += " · " + self.tr("about {n} s left").format(n=max(1, math.ceil(left)))
+            else:
+                text += " · " + self.tr("about {n} min left").format(n=math.ceil(left / 60))
+        return text
+
+    def cancel(self) -> None:
+        """Stop fetching; nothing is written. Too late once the file is being written."""
+        if self._task is not None and not self._task.done() and self.cancel_button.isEnabled():
+            self.cancelled = True
+            self._task.cancel()
+
+    def reject(self) -> None:  # Esc and the window's close button
+        self.cancel()
+
+    def _on_progress(self, progress: FetchProgress) -> None:
+        self.progress_bar.setRange(0, progress.pages_total)
+        self.progress_bar.setValue(progress.pages_done)
+        self.progress_label.setText(self.describe(progress))
+
+    async def run(self) -> int | None:
+        self._task = asyncio.ensure_future(self._export())
+        self.open()
+        try:
+            return await self._task
+        except asyncio.CancelledError:
+            if self.cancelled:
+                log.info("the export of %s was cancelled", self._space_id)
+                return None
+            raise
+        finally:
+            self.done(QDialog.DialogCode.Accepted)
+
+    async def _export(self) -> int:
+        pages = await fetch_all_pages(
+            self._fetch, concurrency=self._concurrency, on_progress=self._on_progress
+        )
+        cards = [card for page in pages for card in page.cards]
+        self.progress_bar.setRange(0, 0)
+        self.progress_label.setText(self.tr("Writing {count} cards…").format(count=len(cards)))
+        # Writing cannot be interrupted half-way (the file is replaced in one step).
+        self.cancel_button.setEnabled(False)
+        count = await write_cards(
+            self.path, cards, with_emails=self._with_emails, title=self._space_id
+        )
+        log.info("exported %d cards of %s to %s", count, self._space_id, self.path)
+        return count

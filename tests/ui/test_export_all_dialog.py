@@ -1,0 +1,183 @@
+"""Exporting a whole space: every card once, in order, typed; Cancel and failures leave no file."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+
+import openpyxl
+import pytest
+from PySide6.QtCore import Qt
+
+from cardviewer.api import CardPage, CardsClient
+from cardviewer.api.errors import ServerError
+from cardviewer.api.models import parse_card
+from cardviewer.services.csv_export import neutralize_formula
+from cardviewer.services.space_fetch import FetchProgress
+from cardviewer.ui.export_all_dialog import (
+    ExportAllDialog,
+    ExportFormat,
+    suggested_space_filename,
+)
+
+WAIT = 20_000
+
+
+@pytest.fixture
+def client(demo_server, arun):
+    client = CardsClient(demo_server.base_url)
+    arun(client.login(demo_server.email, demo_server.password))
+    yield client
+    arun(client.aclose())
+
+
+def fetcher(client: CardsClient, space_id: str, *, with_emails: bool = False):
+    async def fetch(number: int) -> CardPage:
+        return await client.list_cards(space_id, number, with_emails=with_emails)
+
+    return fetch
+
+
+def all_names(arun, client, space_id) -> list[str]:
+    async def collect() -> list[str]:
+        names = []
+        for number in range(1, 25):
+            page = await client.list_cards(space_id, number)
+            names.extend(card.display_name or "" for card in page.cards)
+        return names
+
+    return arun(collect())
+
+
+def test_csv_of_the_whole_space(qtbot, arun, client, demo_server, tmp_path):
+    target = tmp_path / "all.csv"
+    dialog = ExportAllDialog(
+        fetcher(client, demo_server.space_id, with_emails=True),
+        target,
+        space_id=demo_server.space_id,
+        with_emails=True,
+    )
+    qtbot.addWidget(dialog)
+    assert arun(dialog.run(), timeout=WAIT) == 240
+    with target.open(encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.reader(handle))
+    assert rows[0][:3] == ["Avatar URL", "Name", "Username"]
+    assert "E-mails" in rows[0]
+    expected = all_names(arun, client, demo_server.space_id)
+    assert [row[1] for row in rows[1:]] == [neutralize_formula(name) for name in expected]
+    assert not dialog.isVisible()
+
+
+def test_xlsx_of_the_whole_space_is_typed(qtbot, arun, client, demo_server, tmp_path):
+    target = tmp_path / "all.xlsx"
+    dialog = ExportAllDialog(
+        fetcher(client, demo_server.space_id),
+        target,
+        space_id=demo_server.space_id,
+        with_emails=False,
+    )
+    qtbot.addWidget(dialog)
+    assert arun(dialog.run(), timeout=WAIT) == 240
+    sheet = openpyxl.load_workbook(target).active
+    rows = list(sheet.iter_rows(values_only=True))
+    assert len(rows) == 241
+    header = list(rows[0])
+    connects = header.index("Connects")
+    public = header.index("Public")
+    assert all(isinstance(row[connects], int) for row in rows[1:])
+    assert all(isinstance(row[public], bool) for row in rows[1:])
+    assert sheet.freeze_panes == "A2"
+
+
+def test_a_field_seen_only_on_a_later_page_gets_its_column(qtbot, arun, tmp_path):
+    base = {
+        "uuid": "c",
+        "username": "u",
+        "display_name": "Name",
+        "public": True,
+        "connected_cards": 1,
+        "connects": 2,
+        "subscriptions": None,
+        "created_at": "2024-04-19T22:53:03.000000Z",
+        "updated_at": "2024-04-19T22:53:03.000000Z",
+    }
+
+    async def fetch(number: int) -> CardPage:
+        extra = {"department": "Sales"} if number == 3 else {}
+        cards = (parse_card({**base, "display_name": f"Card {number}", **extra}),)
+        meta = {"current_page": number, "last_page": 3, "per_page": 1, "total": 3}
+        return CardPage.model_validate({"cards": cards, "meta": meta, "links": {}})
+
+    target = tmp_path / "all.csv"
+    dialog = ExportAllDialog(fetch, target, space_id="s", with_emails=False)
+    qtbot.addWidget(dialog)
+    assert arun(dialog.run()) == 3
+    with target.open(encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.reader(handle))
+    assert rows[0][-1] == "Department"
+    assert [row[-1] for row in rows[1:]] == ["", "", "Sales"]
+
+
+def test_cancel_writes_nothing_and_keeps_an_earlier_file(qtbot, arun, qloop, tmp_path):
+    target = tmp_path / "all.csv"
+    target.write_text("earlier export", encoding="utf-8")
+    started = asyncio.Event()
+
+    async def fetch(number: int) -> CardPage:
+        meta = {"current_page": number, "last_page": 50, "per_page": 10, "total": 500}
+        if number > 1:
+            started.set()
+            await asyncio.sleep(30)
+        return CardPage.model_validate({"cards": (), "meta": meta, "links": {}})
+
+    dialog = ExportAllDialog(fetch, target, space_id="s", with_emails=False)
+    qtbot.addWidget(dialog)
+    task = qloop.create_task(dialog.run())
+    qtbot.waitUntil(started.is_set, timeout=WAIT)
+    assert dialog.isVisible()
+    qtbot.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(task.done, timeout=WAIT)
+    assert task.result() is None
+    assert target.read_text(encoding="utf-8") == "earlier export"
+    assert [p.name for p in tmp_path.iterdir()] == ["all.csv"]
+
+
+def test_a_failure_raises_and_writes_nothing(qtbot, arun, tmp_path):
+    async def fetch(number: int) -> CardPage:
+        if number == 2:
+            raise ServerError("The server had a problem.", 500)
+        meta = {"current_page": number, "last_page": 5, "per_page": 10, "total": 50}
+        return CardPage.model_validate({"cards": (), "meta": meta, "links": {}})
+
+    target = tmp_path / "all.xlsx"
+    dialog = ExportAllDialog(fetch, target, space_id="s", with_emails=False)
+    qtbot.addWidget(dialog)
+    with pytest.raises(ServerError):
+        arun(dialog.run())
+    assert not target.exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_progress_reads_as_pages_cards_and_time_left(qtbot, tmp_path):
+    async def never(number: int) -> CardPage:
+        raise AssertionError(f"page {number} was not to be fetched")
+
+    dialog = ExportAllDialog(never, tmp_path / "all.csv", space_id="s", with_emails=False)
+    qtbot.addWidget(dialog)
+    assert dialog.describe(FetchProgress(12, 24, 120, 6.0)) == (
+        "Page 12 of 24 · 120 cards · about 6 s left"
+    )
+    assert dialog.describe(FetchProgress(1, 1000, 10, 1.0)).endswith("about 17 min left")
+    assert dialog.describe(FetchProgress(24, 24, 240, 6.0)) == "Page 24 of 24 · 240 cards"
+
+
+@pytest.mark.parametrize(
+    ("space", "fmt", "name"),
+    [
+        ("acme1EU01demo01", ExportFormat.CSV, "acme1EU01demo01-all.csv"),
+        ("a/b:c", ExportFormat.XLSX, "a_b_c-all.xlsx"),
+        ("..", ExportFormat.CSV, "cards-all.csv"),
+    ],
+)
+def test_suggested_file_names(space, fmt, name):
+    assert suggested_space_filename(space, fmt) == name
