@@ -6,24 +6,35 @@ and capped in size; the image is decoded and scaled in a worker thread
 (`QImageReader.read()` releases the GIL, `QImage.scaled` does not), and only the final
 `QPixmap` is made on the GUI thread. A failed avatar is remembered and shows the
 placeholder; it never interrupts the person with a message.
+
+Downloaded images are also kept on disk, in the user's cache folder, by an RFC 9111
+HTTP cache (hishel): within the image host's `Cache-Control` lifetime an avatar is
+served without a request, and after it a conditional request (`If-None-Match`,
+`If-Modified-Since`) costs a 304 instead of the image. A restart re-downloads nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
+import sqlite3
 from collections import OrderedDict
 from http.cookiejar import CookieJar, DefaultCookiePolicy
 from importlib.resources import files
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
+from hishel import AsyncSqliteStorage
+from hishel.httpx import AsyncCacheTransport
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QGuiApplication, QImage, QImageReader, QPainter, QPixmap
 from PySide6.QtSvg import QSvgRenderer
 
 from cardviewer.api.client import USER_AGENT, tls_context
+from cardviewer.paths import cache_dir
 from cardviewer.tasks import TaskSet
 
 log = logging.getLogger(__name__)
@@ -33,6 +44,10 @@ PLACEHOLDER_FALLBACK = "#D7DCE2"
 """The placeholder's background colour, shown alone if its picture cannot be read."""
 DEFAULT_TIMEOUT = 20.0
 """Seconds one avatar may take to arrive, from the first byte sent to the last received."""
+DISK_CACHE_FILE = "avatars.sqlite"
+DISK_CACHE_BYTES = 200 * 1024 * 1024
+MAX_PER_HOST = 4
+"""Downloads from one image host at once; the rest of `max_in_flight` serves other hosts."""
 
 
 class AvatarRejected(Exception):
@@ -54,6 +69,45 @@ def _for_log(url: str) -> str:
     except ValueError:
         return "<unparsable address>"
     return parts._replace(query="", fragment="").geturl()
+
+
+def _host(url: str) -> str:
+    try:
+        return urlsplit(url).netloc.lower()
+    except ValueError:
+        return ""
+
+
+def _default_cache_dir() -> Path:
+    return cache_dir()
+
+
+def _with_disk_cache(network: httpx.AsyncBaseTransport, path: Path) -> httpx.AsyncBaseTransport:
+    """`network` behind an HTTP cache in the SQLite file at `path`, or alone if that fails.
+
+    A cache that cannot be opened (read-only folder, a corrupt file) costs downloads,
+    never avatars.
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _discard_if_damaged(path)
+        storage = AsyncSqliteStorage(database_path=path, max_size=DISK_CACHE_BYTES)
+    except Exception as exc:
+        log.warning("avatars are not cached on disk: %s", exc)
+        return network
+    return AsyncCacheTransport(next_transport=network, storage=storage, rfc=True)
+
+
+def _discard_if_damaged(path: Path) -> None:
+    """Remove a cache file SQLite cannot read, so a new cache starts instead of none."""
+    if not path.exists():
+        return
+    try:
+        with contextlib.closing(sqlite3.connect(path)) as database:
+            database.execute("PRAGMA schema_version").fetchone()
+    except sqlite3.DatabaseError as exc:
+        log.warning("the avatar cache %s is damaged (%s); starting a new one", path, exc)
+        path.unlink()
 
 
 def _no_cookies() -> CookieJar:
@@ -174,6 +228,8 @@ class AvatarLoader(QObject):
         cache_entries: int = 512,
         timeout: float = DEFAULT_TIMEOUT,
         transport: httpx.AsyncBaseTransport | None = None,
+        disk_cache: Path | None = None,
+        use_disk_cache: bool = True,
     ) -> None:
         super().__init__(parent)
         if min(size, max_in_flight, max_bytes, max_pixels, cache_entries) < 1:
@@ -194,16 +250,19 @@ class AvatarLoader(QObject):
         self._epoch = 0
         self._closed = False
         self._tasks = TaskSet()
+        self._per_host: dict[str, int] = {}
+        limits = httpx.Limits(
+            max_connections=max_in_flight, max_keepalive_connections=max_in_flight
+        )
+        network = transport or httpx.AsyncHTTPTransport(verify=tls_context(), limits=limits)
+        cache_file = (disk_cache or _default_cache_dir()) / DISK_CACHE_FILE
         self._http = httpx.AsyncClient(
             headers={"User-Agent": USER_AGENT, "Accept": "image/*"},
             cookies=_no_cookies(),
             timeout=httpx.Timeout(timeout, connect=min(timeout, 10.0)),
             follow_redirects=True,
-            verify=tls_context(),
-            transport=transport,
-            limits=httpx.Limits(
-                max_connections=max_in_flight, max_keepalive_connections=max_in_flight
-            ),
+            transport=_with_disk_cache(network, cache_file) if use_disk_cache else network,
+            limits=limits,
         )
 
     @property
@@ -272,6 +331,7 @@ class AvatarLoader(QObject):
         for task in self._active.values():
             task.cancel()
         self._active.clear()
+        self._per_host.clear()
         self._cache.clear()
         self._failed.clear()
 
@@ -282,6 +342,7 @@ class AvatarLoader(QObject):
         self._waiting.clear()
         await self._tasks.aclose()
         self._active.clear()
+        self._per_host.clear()
         await self._http.aclose()
 
     # Loading
@@ -295,8 +356,17 @@ class AvatarLoader(QObject):
         except RuntimeError:
             log.debug("avatars wait: no event loop is running")
             return
-        while self._waiting and len(self._active) < self._max_in_flight:
-            url, _ = self._waiting.popitem(last=True)
+        if not self._waiting or len(self._active) >= self._max_in_flight:
+            return
+        # Newest first, skipping hosts that already have their share of downloads.
+        for url in reversed(list(self._waiting)):
+            if len(self._active) >= self._max_in_flight:
+                break
+            host = _host(url)
+            if self._per_host.get(host, 0) >= MAX_PER_HOST:
+                continue
+            del self._waiting[url]
+            self._per_host[host] = self._per_host.get(host, 0) + 1
             self._active[url] = self._tasks.start(self._load(url, self._epoch))
 
     async def _load(self, url: str, epoch: int) -> None:
@@ -322,6 +392,7 @@ class AvatarLoader(QObject):
         finally:
             if self._active.get(url) is asyncio.current_task():
                 del self._active[url]
+                self._release_host(url)
                 self._start_downloads()
         if epoch != self._epoch:
             return
@@ -344,6 +415,14 @@ class AvatarLoader(QObject):
                 if len(body) > self._max_bytes:
                     raise AvatarRejected(f"more than {self._max_bytes} bytes")
             return bytes(body)
+
+    def _release_host(self, url: str) -> None:
+        host = _host(url)
+        left = self._per_host.get(host, 0) - 1
+        if left > 0:
+            self._per_host[host] = left
+        else:
+            self._per_host.pop(host, None)
 
     def _remember(self, url: str, pixmap: QPixmap) -> None:
         self._cache[url] = pixmap

@@ -13,6 +13,7 @@ from cardviewer.api import CardPage, CardsClient
 from cardviewer.demo import Fault
 from cardviewer.demo.avatars import colour_for
 from cardviewer.services.avatar_loader import (
+    MAX_PER_HOST,
     AvatarLoader,
     AvatarRejected,
     decode_thumbnail,
@@ -439,3 +440,63 @@ def test_a_body_that_only_starts_like_an_image_is_refused(qapp):
 def test_limits_must_be_positive(qapp):
     with pytest.raises(ValueError, match="positive"):
         AvatarLoader(max_in_flight=0)
+
+
+# The disk cache and the per-host bound
+
+
+def avatar_requests(demo_server) -> list[str]:
+    return [r.path for r in demo_server.requests if r.server == "avatar"]
+
+
+def test_a_restart_downloads_nothing_again(qtbot, make_loader, demo_server, page):
+    urls = [url for url, _ in own_avatars(page)]
+    first = make_loader()
+    for url in urls:
+        load(qtbot, first, url)
+    assert len(avatar_requests(demo_server)) == len(urls)
+    demo_server.clear_requests()
+    second = make_loader()  # a new start: empty memory, the same cache folder
+    for url in urls:
+        load(qtbot, second, url)
+    assert avatar_requests(demo_server) == []
+
+
+def test_the_disk_cache_can_be_turned_off(qtbot, make_loader, demo_server, page):
+    url = own_avatars(page)[0][0]
+    load(qtbot, make_loader(use_disk_cache=False), url)
+    load(qtbot, make_loader(use_disk_cache=False), url)
+    assert len(avatar_requests(demo_server)) == 2
+
+
+def test_a_corrupt_cache_file_is_replaced(qtbot, make_loader, demo_server, page, tmp_path, caplog):
+    (tmp_path / "avatars.sqlite").write_bytes(b"this is not a database" * 100)
+    url = own_avatars(page)[0][0]
+    with caplog.at_level(logging.WARNING, logger="cardviewer.services.avatar_loader"):
+        load(qtbot, make_loader(disk_cache=tmp_path), url)
+    assert "avatar cache" in caplog.text
+    assert "damaged" in caplog.text
+    demo_server.clear_requests()
+    load(qtbot, make_loader(disk_cache=tmp_path), url)  # a new cache was started
+    assert avatar_requests(demo_server) == []
+
+
+def test_an_unwritable_cache_folder_costs_downloads_not_avatars(
+    qtbot, make_loader, demo_server, page, tmp_path
+):
+    blocked = tmp_path / "file-not-folder"
+    blocked.write_text("x")
+    url = own_avatars(page)[0][0]
+    load(qtbot, make_loader(disk_cache=blocked), url)
+
+
+def test_one_host_gets_a_bounded_share_of_downloads(qtbot, make_loader, demo_server, page):
+    demo_server.config.avatar_latency = 0.2
+    transport = CountingTransport()
+    loader = make_loader(max_in_flight=8, transport=transport, use_disk_cache=False)
+    urls = [url for url, _ in own_avatars(page)]
+    assert len(urls) > MAX_PER_HOST
+    for url in urls:
+        loader.request(url)
+    qtbot.waitUntil(lambda: all(loader.pixmap(u) is not None for u in urls), timeout=WAIT)
+    assert transport.peak == MAX_PER_HOST
