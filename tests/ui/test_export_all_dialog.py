@@ -14,11 +14,8 @@ from cardviewer.api.errors import ServerError
 from cardviewer.api.models import parse_card
 from cardviewer.services.csv_export import neutralize_formula
 from cardviewer.services.space_fetch import FetchProgress
-from cardviewer.ui.export_all_dialog import (
-    ExportAllDialog,
-    ExportFormat,
-    suggested_space_filename,
-)
+from cardviewer.ui.cards.card_export import ExportFormat, suggested_space_filename
+from cardviewer.ui.export_all_dialog import ExportAllDialog
 
 WAIT = 20_000
 

@@ -1,0 +1,228 @@
+"""`cardviewer export`: the export without a window, for scheduled jobs and scripts.
+
+    cardviewer export --server URL --email E --space ID [--all] [--with-emails]
+                      [--page N] [--format csv|xlsx] -o FILE
+
+The password comes from the `CARDVIEWER_PASSWORD` environment variable, else from a
+prompt when a person is at the terminal; without either, the session the app saved
+("Keep me signed in") is used when it is for the same server. The exit code says what
+happened, so that a script can act on it (see `ExitCode`). Progress goes to stderr
+when stderr is a terminal; the password and token are never printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import enum
+import getpass
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from cardviewer import APP_NAME, __version__
+from cardviewer.api import CardsClient
+from cardviewer.api.address import normalize_server_url
+from cardviewer.api.errors import (
+    CardViewerError,
+    InvalidCredentials,
+    InvalidInput,
+    NetworkError,
+    NotAuthenticated,
+)
+from cardviewer.api.models import Card, CardPage
+from cardviewer.services.session_store import SessionStore, StoredSession
+from cardviewer.services.space_fetch import DEFAULT_CONCURRENCY, FetchProgress, fetch_all_pages
+from cardviewer.ui.cards.card_export import ExportFormat, write_cards
+
+log = logging.getLogger(__name__)
+
+PASSWORD_VARIABLE = "CARDVIEWER_PASSWORD"
+
+
+class ExitCode(enum.IntEnum):
+    """What `cardviewer export` ends with."""
+
+    OK = 0
+    FAILED = 1
+    """Anything not listed below; the message says what."""
+    USAGE = 2
+    """Wrong or missing arguments, or no way to get a password."""
+    SIGN_IN = 3
+    """Wrong e-mail or password, or the saved session has ended."""
+    NETWORK = 4
+    """The server could not be reached or did not answer in time."""
+    SERVER = 5
+    """The server answered with an error or with something unreadable."""
+    WRITE = 6
+    """The file could not be written; an earlier file of that name is unchanged."""
+    INTERRUPTED = 130
+
+
+class UsageError(Exception):
+    """Arguments that cannot work together; the text says why."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cardviewer export",
+        description="Export the cards of a space to a CSV or Excel file, without a window.",
+        epilog=f"The password is read from {PASSWORD_VARIABLE}, else asked for at the "
+        "terminal, else the session saved by the app is used. Exit codes: "
+        + ", ".join(f"{code.value} {code.name.lower().replace('_', ' ')}" for code in ExitCode),
+    )
+    parser.add_argument("--server", help="server address (default: the saved session's)")
+    parser.add_argument("--email", help="e-mail address to sign in with")
+    parser.add_argument("--space", required=True, help="id of the space to export")
+    scope = parser.add_mutually_exclusive_group()
+    scope.add_argument("--all", action="store_true", help="export every page of the space")
+    scope.add_argument("--page", type=int, default=1, help="export this page (default 1)")
+    parser.add_argument("--with-emails", action="store_true", help="include e-mail addresses")
+    parser.add_argument(
+        "--format", choices=["csv", "xlsx"], help="file type (default: from the file name)"
+    )
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=DEFAULT_CONCURRENCY,
+        help="pages fetched at once with --all (default %(default)s)",
+    )
+    parser.add_argument("-o", "--output", required=True, type=Path, help="file to write")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debugging details")
+    parser.add_argument("--version", action="version", version=f"{APP_NAME} {__version__}")
+    return parser
+
+
+def output_path(args: argparse.Namespace) -> Path:
+    """The file to write, with the suffix of the format asked for."""
+    path: Path = args.output
+    if args.format is None:
+        return path
+    wanted = ExportFormat.XLSX if args.format == "xlsx" else ExportFormat.CSV
+    return path if ExportFormat.of(path) is wanted else path.with_suffix(wanted.value)
+
+
+def main(argv: Sequence[str] | None = None, *, stderr: TextIO | None = None) -> int:
+    """Run the export; returns the exit code."""
+    err = stderr or sys.stderr
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:
+        return int(exit_.code or 0)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+        stream=err,
+    )
+    if args.page < 1 or args.concurrency < 1:
+        print("error: --page and --concurrency must be 1 or more", file=err)
+        return ExitCode.USAGE
+    try:
+        return asyncio.run(_export(args, err))
+    except KeyboardInterrupt:
+        print("Interrupted; nothing was written.", file=err)
+        return ExitCode.INTERRUPTED
+
+
+async def _export(args: argparse.Namespace, err: TextIO) -> int:
+    path = output_path(args)
+    try:
+        client = await _signed_in_client(args, err)
+    except UsageError as exc:
+        print(f"error: {exc}", file=err)
+        return ExitCode.USAGE
+    except CardViewerError as exc:
+        return _failed(exc, err)
+    async with client:
+        try:
+            cards = await _fetch(client, args, err)
+        except CardViewerError as exc:
+            return _failed(exc, err)
+    try:
+        count = await write_cards(path, cards, with_emails=args.with_emails, title=args.space)
+    except OSError as exc:
+        print(f"Cannot write {path}: {exc.strerror or exc}", file=err)
+        return ExitCode.WRITE
+    if err.isatty():
+        print(f"Exported {count} cards to {path}", file=err)
+    return ExitCode.OK
+
+
+async def _signed_in_client(args: argparse.Namespace, err: TextIO) -> CardsClient:
+    saved = _saved_session(args)
+    password = os.environ.get(PASSWORD_VARIABLE)
+    server = args.server or (saved.server_url if saved is not None else None)
+    if not server:
+        raise UsageError("--server is needed (no saved session to take it from)")
+    if password is None and saved is not None and (args.email in (None, saved.email)):
+        log.debug("using the saved session for %s", saved.email)
+        return CardsClient(saved.server_url, token=saved.access_token)
+    if not args.email:
+        raise UsageError("--email is needed to sign in")
+    if password is None:
+        if not sys.stdin.isatty():
+            raise UsageError(
+                f"no password: set {PASSWORD_VARIABLE} or run at a terminal to be asked"
+            )
+        password = getpass.getpass(f"Password for {args.email}: ", stream=err)
+    client = CardsClient(server)
+    try:
+        await client.login(args.email, password)
+    except BaseException:
+        await client.aclose()
+        raise
+    return client
+
+
+def _saved_session(args: argparse.Namespace) -> StoredSession | None:
+    """The app's saved session, if it is still valid and for the server asked for."""
+    stored = SessionStore().load()
+    if stored is None or stored.is_expired():
+        return None
+    if args.server:
+        try:
+            if normalize_server_url(args.server) != stored.server_url:
+                return None
+        except InvalidInput:
+            return None
+    return stored
+
+
+async def _fetch(client: CardsClient, args: argparse.Namespace, err: TextIO) -> list[Card]:
+    async def fetch(number: int) -> CardPage:
+        return await client.list_cards(args.space, number, with_emails=args.with_emails)
+
+    if not args.all:
+        return list((await fetch(args.page)).cards)
+    show = err.isatty()
+
+    def progress(done: FetchProgress) -> None:
+        if show:
+            print(
+                f"\rPage {done.pages_done} of {done.pages_total}, {done.cards} cards",
+                end="",
+                file=err,
+                flush=True,
+            )
+
+    pages = await fetch_all_pages(fetch, concurrency=args.concurrency, on_progress=progress)
+    if show:
+        print(file=err)
+    return [card for page in pages for card in page.cards]
+
+
+def _failed(exc: CardViewerError, err: TextIO) -> int:
+    print(str(exc), file=err)
+    if exc.detail:
+        log.debug("%s", exc.detail)
+    if isinstance(exc, InvalidCredentials | NotAuthenticated):
+        return ExitCode.SIGN_IN
+    if isinstance(exc, NetworkError):
+        return ExitCode.NETWORK
+    if isinstance(exc, InvalidInput):
+        return ExitCode.USAGE
+    return ExitCode.SERVER
