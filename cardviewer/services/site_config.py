@@ -1,0 +1,98 @@
+"""Settings an administrator presets for everyone on a computer: the server address.
+
+Staff then only type their e-mail and password. The file is JSON:
+
+    {"server_url": "https://cards.example.com", "lock_server": true}
+
+It is looked for next to the program (the folder of the bundled executable, or of
+`main.py` in a source install) and then in the system's configuration folder
+(`/etc/xdg/CardViewer` on Linux, `C:\\ProgramData\\CardViewer` on Windows,
+`/Library/Application Support/CardViewer` on macOS); the first file found wins. A file
+that cannot be read or has the wrong shape is ignored with a warning in the log: the
+app then behaves as if there were none.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from platformdirs import PlatformDirs
+
+from cardviewer import APP_NAME
+from cardviewer.api.address import normalize_server_url
+from cardviewer.api.errors import InvalidInput
+
+log = logging.getLogger(__name__)
+
+FILE_NAME = "cardviewer-site.json"
+MAX_BYTES = 64 * 1024
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    """What the administrator preset; the empty default presets nothing."""
+
+    server_url: str | None = None
+    lock_server: bool = False
+    source: Path | None = None
+    """The file it came from, for the log and the About box."""
+
+    @property
+    def server_locked(self) -> bool:
+        return self.lock_server and self.server_url is not None
+
+
+def candidate_paths() -> list[Path]:
+    """Where a site file may be, in the order they are tried."""
+    program = Path(sys.executable if getattr(sys, "frozen", False) else sys.argv[0] or ".")
+    paths = [program.resolve().parent / FILE_NAME]
+    dirs = PlatformDirs(APP_NAME, appauthor=False, multipath=True)
+    paths.extend(Path(folder) / FILE_NAME for folder in dirs.site_config_dir.split(os.pathsep))
+    return paths
+
+
+def load_site_config(paths: Iterable[Path] | None = None) -> SiteConfig:
+    """The first readable site file of `paths` (default: `candidate_paths()`)."""
+    for path in candidate_paths() if paths is None else paths:
+        if not path.is_file():
+            continue
+        try:
+            return _parse(path)
+        except (OSError, ValueError) as exc:
+            log.warning("ignoring the site configuration %s: %s", path, exc)
+    return SiteConfig()
+
+
+def _parse(path: Path) -> SiteConfig:
+    raw = path.read_bytes()
+    if len(raw) > MAX_BYTES:
+        raise ValueError(f"the file is larger than {MAX_BYTES} bytes")
+    try:
+        document = json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError as exc:
+        raise ValueError("the file is not UTF-8 text") from exc
+    if not isinstance(document, dict):
+        raise ValueError("the file must hold a JSON object")
+    server = document.get("server_url")
+    lock = document.get("lock_server", False)
+    if server is not None and not isinstance(server, str):
+        raise ValueError('"server_url" must be text')
+    if not isinstance(lock, bool):
+        raise ValueError('"lock_server" must be true or false')
+    unknown = sorted(set(document) - {"server_url", "lock_server"})
+    if unknown:
+        log.warning("the site configuration %s has unknown keys: %s", path, ", ".join(unknown))
+    url = None
+    if server:
+        try:
+            url = normalize_server_url(server)
+        except InvalidInput as exc:
+            raise ValueError(f'"server_url": {exc}') from exc
+    log.info("site configuration from %s: server %s%s", path, url, " (locked)" if lock else "")
+    return SiteConfig(server_url=url, lock_server=lock, source=path)
