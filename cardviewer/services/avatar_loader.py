@@ -7,19 +7,17 @@ and capped in size; the image is decoded and scaled in a worker thread
 `QPixmap` is made on the GUI thread. A failed avatar is remembered and shows the
 placeholder; it never interrupts the person with a message.
 
-Downloaded images are also kept on disk, in the user's cache folder, by an RFC 9111
-HTTP cache (hishel): within the image host's `Cache-Control` lifetime an avatar is
-served without a request, and after it a conditional request (`If-None-Match`,
-`If-Modified-Since`) costs a 304 instead of the image. A restart re-downloads nothing.
+Downloaded images are also kept on disk, in the user's cache folder, with their HTTP
+validators (`AvatarDiskCache`): within the image host's `Cache-Control` lifetime an
+avatar is used without a request, and after it a conditional request costs a 304
+instead of the image. A restart re-downloads nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import math
-import sqlite3
 from collections import OrderedDict
 from http.cookiejar import CookieJar, DefaultCookiePolicy
 from importlib.resources import files
@@ -27,14 +25,13 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
-from hishel import AsyncSqliteStorage
-from hishel.httpx import AsyncCacheTransport
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QGuiApplication, QImage, QImageReader, QPainter, QPixmap
 from PySide6.QtSvg import QSvgRenderer
 
 from cardviewer.api.client import USER_AGENT, tls_context
 from cardviewer.paths import cache_dir
+from cardviewer.services.avatar_disk_cache import AvatarDiskCache
 from cardviewer.tasks import TaskSet
 
 log = logging.getLogger(__name__)
@@ -44,8 +41,7 @@ PLACEHOLDER_FALLBACK = "#D7DCE2"
 """The placeholder's background colour, shown alone if its picture cannot be read."""
 DEFAULT_TIMEOUT = 20.0
 """Seconds one avatar may take to arrive, from the first byte sent to the last received."""
-DISK_CACHE_FILE = "avatars.sqlite"
-DISK_CACHE_BYTES = 200 * 1024 * 1024
+DISK_CACHE_FOLDER = "avatars"
 MAX_PER_HOST = 4
 """Downloads from one image host at once; the rest of `max_in_flight` serves other hosts."""
 
@@ -78,36 +74,8 @@ def _host(url: str) -> str:
         return ""
 
 
-def _default_cache_dir() -> Path:
-    return cache_dir()
-
-
-def _with_disk_cache(network: httpx.AsyncBaseTransport, path: Path) -> httpx.AsyncBaseTransport:
-    """`network` behind an HTTP cache in the SQLite file at `path`, or alone if that fails.
-
-    A cache that cannot be opened (read-only folder, a corrupt file) costs downloads,
-    never avatars.
-    """
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        _discard_if_damaged(path)
-        storage = AsyncSqliteStorage(database_path=path, max_size=DISK_CACHE_BYTES)
-    except Exception as exc:
-        log.warning("avatars are not cached on disk: %s", exc)
-        return network
-    return AsyncCacheTransport(next_transport=network, storage=storage, rfc=True)
-
-
-def _discard_if_damaged(path: Path) -> None:
-    """Remove a cache file SQLite cannot read, so a new cache starts instead of none."""
-    if not path.exists():
-        return
-    try:
-        with contextlib.closing(sqlite3.connect(path)) as database:
-            database.execute("PRAGMA schema_version").fetchone()
-    except sqlite3.DatabaseError as exc:
-        log.warning("the avatar cache %s is damaged (%s); starting a new one", path, exc)
-        path.unlink()
+def _lower(headers: httpx.Headers) -> dict[str, str]:
+    return {name.lower(): value for name, value in headers.items()}
 
 
 def _no_cookies() -> CookieJar:
@@ -254,14 +222,18 @@ class AvatarLoader(QObject):
         limits = httpx.Limits(
             max_connections=max_in_flight, max_keepalive_connections=max_in_flight
         )
-        network = transport or httpx.AsyncHTTPTransport(verify=tls_context(), limits=limits)
-        cache_file = (disk_cache or _default_cache_dir()) / DISK_CACHE_FILE
+        self.disk_cache = (
+            AvatarDiskCache((disk_cache or cache_dir()) / DISK_CACHE_FOLDER)
+            if use_disk_cache
+            else None
+        )
         self._http = httpx.AsyncClient(
             headers={"User-Agent": USER_AGENT, "Accept": "image/*"},
             cookies=_no_cookies(),
             timeout=httpx.Timeout(timeout, connect=min(timeout, 10.0)),
             follow_redirects=True,
-            transport=_with_disk_cache(network, cache_file) if use_disk_cache else network,
+            verify=tls_context(),
+            transport=transport,
             limits=limits,
         )
 
@@ -402,19 +374,34 @@ class AvatarLoader(QObject):
         self.avatarReady.emit(url)
 
     async def _download(self, url: str) -> bytes:
+        """The image's bytes: from the disk cache while fresh, else from its host."""
+        cache = self.disk_cache
+        cached = await asyncio.to_thread(cache.get, url) if cache is not None else None
+        if cached is not None and cached.is_fresh():
+            return cached.body
+        headers = cached.validators() if cached is not None else {}
+        async with self._http.stream("GET", url, headers=headers) as response:
+            if response.status_code == 304 and cache is not None and cached is not None:
+                await asyncio.to_thread(cache.refresh, cached, _lower(response.headers))
+                return cached.body
+            body = await self._read_capped(response)
+        if cache is not None and sniff_image_format(body) is not None:
+            await asyncio.to_thread(cache.put, url, _lower(response.headers), body)
+        return body
+
+    async def _read_capped(self, response: httpx.Response) -> bytes:
         """The response body, refused as soon as it is known to exceed `max_bytes`."""
-        async with self._http.stream("GET", url) as response:
-            if response.status_code != 200:
-                raise AvatarRejected(f"HTTP {response.status_code}")
-            declared = response.headers.get("Content-Length", "")
-            if declared.isdigit() and int(declared) > self._max_bytes:
-                raise AvatarRejected(f"{declared} bytes is more than allowed")
-            body = bytearray()
-            async for chunk in response.aiter_bytes():
-                body += chunk
-                if len(body) > self._max_bytes:
-                    raise AvatarRejected(f"more than {self._max_bytes} bytes")
-            return bytes(body)
+        if response.status_code != 200:
+            raise AvatarRejected(f"HTTP {response.status_code}")
+        declared = response.headers.get("Content-Length", "")
+        if declared.isdigit() and int(declared) > self._max_bytes:
+            raise AvatarRejected(f"{declared} bytes is more than allowed")
+        body = bytearray()
+        async for chunk in response.aiter_bytes():
+            body += chunk
+            if len(body) > self._max_bytes:
+                raise AvatarRejected(f"more than {self._max_bytes} bytes")
+        return bytes(body)
 
     def _release_host(self, url: str) -> None:
         host = _host(url)

@@ -469,23 +469,44 @@ def test_the_disk_cache_can_be_turned_off(qtbot, make_loader, demo_server, page)
     assert len(avatar_requests(demo_server)) == 2
 
 
-def test_a_corrupt_cache_file_is_replaced(qtbot, make_loader, demo_server, page, tmp_path, caplog):
-    (tmp_path / "avatars.sqlite").write_bytes(b"this is not a database" * 100)
+def test_a_stale_avatar_is_revalidated_not_downloaded(qtbot, make_loader, demo_server, page):
     url = own_avatars(page)[0][0]
-    with caplog.at_level(logging.WARNING, logger="cardviewer.services.avatar_loader"):
-        load(qtbot, make_loader(disk_cache=tmp_path), url)
-    assert "avatar cache" in caplog.text
-    assert "damaged" in caplog.text
+    load(qtbot, make_loader(), url)
+    cache = make_loader().disk_cache
+    stored = cache.get(url)
+    cache.refresh(stored, {"cache-control": "max-age=0"})  # stale from now on
     demo_server.clear_requests()
-    load(qtbot, make_loader(disk_cache=tmp_path), url)  # a new cache was started
-    assert avatar_requests(demo_server) == []
+    load(qtbot, make_loader(), url)
+    (request,) = [r for r in demo_server.requests if r.server == "avatar"]
+    assert request.headers["if-none-match"] == stored.etag
+    assert cache.get(url).is_fresh()  # the 304 made it fresh again
+
+
+def test_a_damaged_cache_file_costs_a_download_not_the_avatar(
+    qtbot, make_loader, demo_server, page
+):
+    url = own_avatars(page)[0][0]
+    load(qtbot, make_loader(), url)
+    cache = make_loader().disk_cache
+    (path,) = list(cache.folder.iterdir())
+    path.write_bytes(b"\x00garbage without a header")
+    demo_server.clear_requests()
+    load(qtbot, make_loader(), url)
+    assert len(avatar_requests(demo_server)) == 1
+
+
+def test_a_web_page_instead_of_an_image_is_not_kept(qtbot, make_loader, demo_server, page):
+    url = own_avatars(page)[0][0]
+    demo_server.faults.inject(Fault.WRONG_TYPES, times=1, target="avatar")
+    fail(qtbot, make_loader(), url)
+    assert make_loader().disk_cache.get(url) is None
 
 
 def test_an_unwritable_cache_folder_costs_downloads_not_avatars(
     qtbot, make_loader, demo_server, page, tmp_path
 ):
     blocked = tmp_path / "file-not-folder"
-    blocked.write_text("x")
+    blocked.write_text("x")  # the cache folder cannot be made below a file
     url = own_avatars(page)[0][0]
     load(qtbot, make_loader(disk_cache=blocked), url)
 

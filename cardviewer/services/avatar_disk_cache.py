@@ -1,0 +1,220 @@
+"""Avatar images kept on disk with their HTTP validators, so a restart re-downloads nothing.
+
+Each image is one file named by the SHA-256 of its address, holding a small JSON
+header line (address, `ETag`, `Last-Modified`, when it was stored, how long it stays
+fresh) and then the image bytes. Within the image host's `Cache-Control: max-age`
+(or `Expires`) an image is used without a request; after it, a conditional request
+(`If-None-Match` / `If-Modified-Since`) costs a 304 instead of the image. Responses
+marked `no-store` are never kept. The folder is bounded: the least recently used
+files go when it grows past its size.
+
+A general HTTP cache library was tried first; its asynchronous SQLite storage runs
+its queries in worker threads that crashed the process under concurrent downloads.
+Avatars need only this small, well-defined subset of RFC 9111, so it lives here.
+Every method does blocking file I/O: call them from a worker thread.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import email.utils
+import hashlib
+import json
+import logging
+import os
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from cardviewer.services.atomic_file import write_atomically
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MAX_BYTES = 200 * 1024 * 1024
+SUFFIX = ".avatar"
+_MAX_AGE = re.compile(r"(?:^|,)\s*(?:s-)?max-age\s*=\s*\"?(\d+)", re.IGNORECASE)
+_HEADER_LIMIT = 16 * 1024
+
+
+@dataclass(frozen=True)
+class CachedImage:
+    """An image as stored, with what is needed to ask the host whether it changed."""
+
+    url: str
+    body: bytes
+    etag: str | None
+    last_modified: str | None
+    fresh_until: float
+    """Seconds since the epoch until which the image is used without asking."""
+
+    def is_fresh(self, now: float | None = None) -> bool:
+        return (time.time() if now is None else now) < self.fresh_until
+
+    def validators(self) -> dict[str, str]:
+        """The headers of a conditional request for this image."""
+        headers = {}
+        if self.etag:
+            headers["If-None-Match"] = self.etag
+        if self.last_modified:
+            headers["If-Modified-Since"] = self.last_modified
+        return headers
+
+
+def freshness_lifetime(headers: dict[str, str], now: float) -> float | None:
+    """Seconds a response may be used without asking, or None if it must not be stored.
+
+    `headers` has lower-case names. `no-store` forbids storing; `no-cache` stores but
+    asks every time (lifetime 0); else `max-age`, else `Expires`, else 0. This is a
+    private cache (one user's), so `private` responses may be kept.
+    """
+    cache_control = headers.get("cache-control", "").lower()
+    if "no-store" in cache_control:
+        return None
+    if "no-cache" in cache_control:
+        return 0.0
+    match = _MAX_AGE.search(cache_control)
+    if match:
+        return float(match.group(1))
+    expires = headers.get("expires")
+    if expires:
+        try:
+            parsed = email.utils.parsedate_to_datetime(expires)
+        except (TypeError, ValueError):
+            return 0.0
+        if parsed.tzinfo is not None:
+            return max(0.0, parsed.timestamp() - now)
+    return 0.0
+
+
+class AvatarDiskCache:
+    """The avatar files in one folder; safe to use from one thread at a time per file."""
+
+    def __init__(self, folder: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+        self.folder = folder
+        self.max_bytes = max_bytes
+        self._stored_since_trim = 0
+
+    def _path(self, url: str) -> Path:
+        return self.folder / (hashlib.sha256(url.encode("utf-8")).hexdigest() + SUFFIX)
+
+    def get(self, url: str) -> CachedImage | None:
+        """The stored image for `url`, or None (missing, damaged or for another address)."""
+        path = self._path(url)
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            log.debug("avatar cache: cannot read %s: %s", path.name, exc)
+            return None
+        header, newline, body = raw.partition(b"\n")
+        try:
+            if not newline or len(header) > _HEADER_LIMIT:
+                raise ValueError("no header line")
+            meta = json.loads(header)
+            if meta.get("url") != url:
+                raise ValueError("stored for another address")
+            image = CachedImage(
+                url=url,
+                body=body,
+                etag=_text_or_none(meta.get("etag")),
+                last_modified=_text_or_none(meta.get("last_modified")),
+                fresh_until=float(meta["fresh_until"]),
+            )
+        except (ValueError, KeyError, TypeError) as exc:
+            log.debug("avatar cache: dropping damaged %s: %s", path.name, exc)
+            with contextlib.suppress(OSError):
+                path.unlink()
+            return None
+        with contextlib.suppress(OSError):
+            os.utime(path)  # most recently used: kept longest when the folder is trimmed
+        return image
+
+    def put(self, url: str, headers: dict[str, str], body: bytes) -> None:
+        """Keep `body` for `url` if the response's headers allow it (lower-case names)."""
+        now = time.time()
+        lifetime = freshness_lifetime(headers, now)
+        etag, modified = headers.get("etag"), headers.get("last-modified")
+        if lifetime is None or (lifetime == 0 and not etag and not modified):
+            self.remove(url)  # nothing that could be reused or revalidated
+            return
+        self._write(CachedImage(url, body, etag, modified, now + lifetime))
+
+    def refresh(self, image: CachedImage, headers: dict[str, str]) -> CachedImage:
+        """After a 304: the same image, fresh again for the lifetime the host now states."""
+        now = time.time()
+        lifetime = freshness_lifetime(headers, now)
+        if lifetime is None:
+            self.remove(image.url)
+            return image
+        updated = CachedImage(
+            image.url,
+            image.body,
+            headers.get("etag") or image.etag,
+            headers.get("last-modified") or image.last_modified,
+            now + lifetime,
+        )
+        self._write(updated)
+        return updated
+
+    def remove(self, url: str) -> None:
+        with contextlib.suppress(OSError):
+            self._path(url).unlink()
+
+    def clear(self) -> None:
+        """Forget every stored avatar."""
+        for path in self._files():
+            with contextlib.suppress(OSError):
+                path.unlink()
+
+    def size(self) -> int:
+        total = 0
+        for path in self._files():
+            with contextlib.suppress(OSError):
+                total += path.stat().st_size
+        return total
+
+    def _write(self, image: CachedImage) -> None:
+        meta = {
+            "url": image.url,
+            "etag": image.etag,
+            "last_modified": image.last_modified,
+            "fresh_until": image.fresh_until,
+        }
+        header = json.dumps(meta, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            write_atomically(self._path(image.url), header + b"\n" + image.body)
+        except OSError as exc:
+            log.debug("avatar cache: cannot store %s: %s", image.url, exc)
+            return
+        self._stored_since_trim += len(image.body)
+        if self._stored_since_trim > self.max_bytes // 20:
+            self.trim()
+
+    def trim(self) -> None:
+        """Remove the least recently used files until the folder fits its size."""
+        self._stored_since_trim = 0
+        entries = []
+        for path in self._files():
+            with contextlib.suppress(OSError):
+                stat = path.stat()
+                entries.append((stat.st_mtime, stat.st_size, path))
+        total = sum(size for _, size, _ in entries)
+        for _, size, path in sorted(entries):
+            if total <= self.max_bytes:
+                break
+            with contextlib.suppress(OSError):
+                path.unlink()
+                total -= size
+
+    def _files(self) -> list[Path]:
+        try:
+            return [p for p in self.folder.iterdir() if p.suffix == SUFFIX]
+        except OSError:
+            return []
+
+
+def _text_or_none(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
