@@ -111,7 +111,7 @@ class PageBar(QWidget):
         self.first_button.setEnabled(has_previous)
         self.previous_button.setEnabled(has_previous)
         self.next_button.setEnabled(has_next)
-        self.last_button.setEnabled(has_next)
+        self.last_button.setEnabled(has_next or _past_the_end(meta))
 
     def _summary(self, meta: PageMeta | None) -> str:
         if meta is None:
@@ -141,8 +141,18 @@ class PageBar(QWidget):
             self._request(self._meta.last_page)
 
     def _request_relative(self, step: int) -> None:
-        if self._meta is not None:
+        if self._meta is None:
+            return
+        if step < 0 and _past_the_end(self._meta):
+            # Every page between here and the last one is empty too.
+            self._request(self._meta.last_page)
+        else:
             self._request(self._meta.current_page + step)
 
     def _spin_changed(self, page: int) -> None:
         self._request(page)
+
+
+def _past_the_end(meta: PageMeta | None) -> bool:
+    """A page number beyond the last page was asked for (the server answers it, empty)."""
+    return meta is not None and meta.current_page > meta.last_page

@@ -135,3 +135,12 @@ def test_empty_space_and_page_past_the_end(bar):
     assert bar.page_spin.value() == 30
     assert bar.previous_button.isEnabled()
     assert not bar.next_button.isEnabled()
+    assert bar.last_button.isEnabled()
+
+
+def test_from_past_the_end_previous_and_last_go_to_the_last_page(bar, qtbot):
+    bar.set_meta(meta(30, last=24))
+    for button in (bar.previous_button, bar.last_button):
+        with qtbot.waitSignal(bar.pageRequested) as requested:
+            qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+        assert requested.args == [24]
