@@ -4,6 +4,9 @@ to the main window and back.
 This is the one module that knows every piece. `main()` sets up the process; the
 `AppController` runs the flow as a coroutine on the qasync loop, so dialogs are opened
 with `open()` and awaited, never run in a nested event loop with `exec()`.
+
+When the session ends while the window is open, the sign-in dialog opens over the
+window, which keeps its page; after signing in the failed request is repeated.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -28,11 +32,12 @@ from PySide6.QtGui import QIcon, QImageReader, QPixmap
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QWidget
 
 from cardviewer import APP_ID, APP_NAME, ORGANIZATION, __version__
-from cardviewer.api import CardPage, CardsClient, Session
+from cardviewer.api import CardPage, CardsClient, NotAuthenticated, Session
 from cardviewer.paths import config_dir
 from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.session_store import SessionStore, StoredSession
 from cardviewer.services.settings import Settings
+from cardviewer.tasks import TaskSet
 from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest
 from cardviewer.ui.login.login_dialog import LoginDialog, LoginResult
 from cardviewer.ui.main_window import MainWindow
@@ -208,20 +213,31 @@ class Outcome(enum.Enum):
 
     CLOSED = "closed"
     SIGNED_OUT = "signed out"
-    SESSION_ENDED = "session ended"
 
 
 @dataclass(frozen=True)
 class Account:
-    """Who is signed in where, with the token the client sends."""
+    """Who is signed in where, with the token the client sends and when it stops working."""
 
     server_url: str
     email: str
     token: str
+    expires_at: datetime | None = None
+
+    def is_expired(self, now: datetime | None = None) -> bool:
+        return self.expires_at is not None and (now or datetime.now(UTC)) >= self.expires_at
+
+    @classmethod
+    def from_result(cls, result: LoginResult) -> Account:
+        session = result.session
+        return cls(result.server_url, result.email, session.access_token, session.expires_at)
 
 
 class AppController:
     """Signs in, shows the main window, signs out and in again, until the window closes.
+
+    A session that ends while the window is open (401, or past its expiry) is renewed
+    over the window: see `_sign_in_again()`.
 
     `run()` returns the process's exit code. With `demo`, the dialog is filled in for
     the demo server and its space opens after signing in; nothing is remembered then,
@@ -246,6 +262,7 @@ class AppController:
         self.window: MainWindow | None = None
         self.model: CardTableModel | None = None
         self.avatars: AvatarLoader | None = None
+        self.account: Account | None = None
         self._quitting = False
         self._exit_code = 0
 
@@ -268,25 +285,29 @@ class AppController:
                 return self._exit_code
         while not self._quitting:
             if stored is not None:
-                account = Account(stored.server_url, stored.email, stored.access_token)
+                account = Account(
+                    stored.server_url, stored.email, stored.access_token, stored.expires_at
+                )
                 stored = None
             else:
                 result = await self._sign_in(server, email, message)
                 if result is None:
                     break
-                account = Account(result.server_url, result.email, result.session.access_token)
+                account = Account.from_result(result)
                 self._remember_sign_in(result)
             outcome = await self._browse(account)
-            server, email = account.server_url, account.email
+            # A sign-in over the window may have changed the account.
+            server, email = self._last_account(account)
             if outcome is Outcome.CLOSED:
                 break
             self._forget_session()
-            message = (
-                translate("Your session has ended; please sign in again.")
-                if outcome is Outcome.SESSION_ENDED
-                else ""
-            )
+            message = ""
         return self._exit_code
+
+    def _last_account(self, fallback: Account) -> tuple[str, str]:
+        account = self.account or fallback
+        self.account = None
+        return account.server_url, account.email
 
     def quit(self) -> None:
         """End the app as if its window were closed (used on Ctrl+C)."""
@@ -302,16 +323,21 @@ class AppController:
         async with CardsClient(server_url) as client:
             return await client.login(email, password)
 
-    async def _sign_in(self, server: str, email: str, message: str) -> LoginResult | None:
+    async def _sign_in(
+        self, server: str, email: str, message: str, parent: QWidget | None = None
+    ) -> LoginResult | None:
+        """Ask for the account; over `parent`, the server is fixed: its page is shown."""
         password = ""
         if self.demo is not None:
             server, email, password = self.demo.base_url, self.demo.email, self.demo.password
         dialog = LoginDialog(
             self.authenticate,
+            parent,
             server=server,
             email=email,
             password=password,
             keep_signed_in=self.session_store is not None,
+            server_locked=parent is not None,
         )
         if message:
             dialog.set_message(message)
@@ -383,8 +409,18 @@ class AppController:
         client = CardsClient(account.server_url, token=account.token)
         avatars = AvatarLoader()
         model = CardTableModel(avatars)
+        tasks = TaskSet()
+        self.account = account
 
         async def fetch(request: PageRequest) -> CardPage:
+            current = self.account or account
+            if current.is_expired():
+                # Sending a token known to be dead only earns a 401; ask for a sign-in now.
+                raise NotAuthenticated(
+                    translate("Your sign-in has expired. Please sign in again."),
+                    401,
+                    detail=f"the session expired at {current.expires_at}",
+                )
             return await client.list_cards(
                 request.space_id, request.page, with_emails=request.with_emails
             )
@@ -403,9 +439,16 @@ class AppController:
             if not ended.done():
                 ended.set_result(outcome)
 
+        def sign_in_again() -> None:
+            if tasks.running("sign-in again"):
+                if self.login_dialog is not None:
+                    self.login_dialog.raise_()
+            elif not ended.done():
+                tasks.start(self._sign_in_again(window, client), name="sign-in again")
+
         window.closed.connect(lambda: end(Outcome.CLOSED))
         window.signOutRequested.connect(lambda: end(Outcome.SIGNED_OUT))
-        window.signInRequested.connect(lambda: end(Outcome.SESSION_ENDED))
+        window.signInRequested.connect(sign_in_again)
         self.window, self.model, self.avatars = window, model, avatars
         try:
             window.show()
@@ -419,6 +462,7 @@ class AppController:
             return await ended
         finally:
             self.window = None
+            await tasks.aclose()  # closes a sign-in dialog still open over the window
             window.hide()
             await model.aclose()
             await avatars.aclose()
@@ -426,6 +470,26 @@ class AppController:
             window.deleteLater()
             model.deleteLater()
             avatars.deleteLater()
+
+    async def _sign_in_again(self, window: MainWindow, client: CardsClient) -> None:
+        """Renew an ended session over the window, which keeps its page meanwhile.
+
+        Signed in, the client sends the new token and the window repeats the request
+        that failed; cancelled, the window stays signed out until asked again.
+        """
+        account = self.account
+        if account is None:
+            return
+        log.info("the session for %s has ended; asking to sign in again", account.server_url)
+        message = translate("Your session has ended; please sign in again.")
+        result = await self._sign_in(account.server_url, account.email, message, window)
+        if result is None:
+            log.info("signing in again was cancelled; the window stays signed out")
+            return
+        client.token = result.session.access_token
+        self.account = Account.from_result(result)
+        self._remember_sign_in(result)
+        window.signed_in_again(result.email, result.server_url)
 
     # Screenshots
 

@@ -2,6 +2,7 @@
 
 A modal dialog would block the window and hide the page that is still shown; the bar
 keeps the data readable and puts the way out (Retry, Sign in) beside the explanation.
+A state that is no fault (being signed out) gets the calmer information look.
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-# The "negative" colour of common desktop themes; mixed with the window colour so the
-# bar reads as an error in light and dark palettes alike.
+# The "negative" and "information" colours of common desktop themes; mixed with the
+# window colour so the bar reads the same in light and dark palettes alike.
 NEGATIVE = QColor("#da4453")
+INFORMATION = QColor("#3daee9")
 ICON_SIZE = 22
 
 
@@ -46,10 +48,12 @@ class ErrorBar(QFrame):
         self.setObjectName("errorBar")
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
 
-        self.icon_label = QLabel(self)
         sp, themed = QStyle.StandardPixmap, QIcon.ThemeIcon
-        icon = self._icon(themed.DialogError, sp.SP_MessageBoxCritical)
-        self.icon_label.setPixmap(icon.pixmap(ICON_SIZE, ICON_SIZE))
+        self._error_icon = self._icon(themed.DialogError, sp.SP_MessageBoxCritical)
+        self._info_icon = self._icon(themed.DialogInformation, sp.SP_MessageBoxInformation)
+        self._tint = NEGATIVE
+        self.icon_label = QLabel(self)
+        self.icon_label.setPixmap(self._error_icon.pixmap(ICON_SIZE, ICON_SIZE))
         self.icon_label.setAlignment(Qt.AlignmentFlag.AlignTop)
 
         self.text_label = QLabel(self)
@@ -93,6 +97,11 @@ class ErrorBar(QFrame):
     def detail(self) -> str:
         return self.text_label.toolTip()
 
+    @property
+    def is_info(self) -> bool:
+        """True while the bar shows information rather than an error."""
+        return self._tint == INFORMATION
+
     def show_error(
         self,
         message: str,
@@ -101,12 +110,30 @@ class ErrorBar(QFrame):
         actions: Sequence[QAction] = (),
     ) -> None:
         """Show `message`; `detail` becomes the tooltip; `actions` add buttons before Retry."""
+        self._show(message, detail, retryable, actions, NEGATIVE, self._error_icon)
+
+    def show_info(self, message: str, actions: Sequence[QAction] = ()) -> None:
+        """Show a note that is no error (e.g. being signed out), with `actions` as buttons."""
+        self._show(message, "", False, actions, INFORMATION, self._info_icon)
+
+    def _show(
+        self,
+        message: str,
+        detail: str,
+        retryable: bool,
+        actions: Sequence[QAction],
+        tint: QColor,
+        icon: QIcon,
+    ) -> None:
+        self._tint = tint
+        self.icon_label.setPixmap(icon.pixmap(ICON_SIZE, ICON_SIZE))
         self.text_label.setText(message)
         self.text_label.setToolTip(detail)
         self.retry_button.setVisible(retryable)
         self._set_actions(actions)
         self.setAccessibleDescription(message)
         self.show()
+        self.update()
 
     def _set_actions(self, actions: Sequence[QAction]) -> None:
         for button in self._action_buttons:
@@ -133,7 +160,7 @@ class ErrorBar(QFrame):
         window = self.palette().color(QPalette.ColorRole.Window)
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setPen(_mix(window, NEGATIVE, 0.55))
-        painter.setBrush(_mix(window, NEGATIVE, 0.14))
+        painter.setPen(_mix(window, self._tint, 0.55))
+        painter.setBrush(_mix(window, self._tint, 0.14))
         painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 5, 5)
         painter.end()

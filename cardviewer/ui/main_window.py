@@ -4,6 +4,10 @@ The window owns no network code. It asks the `CardTableModel` for pages and show
 what comes back: the table, an empty state, or a message in the error bar while the
 last good page stays on screen. Signing out and closing are signals; the app decides
 what follows.
+
+When the server ends the session (401, or a saved session past its expiry) the window
+stays and keeps its page: it turns "signed out", asks for a sign-in with
+`signInRequested`, and `signed_in_again()` repeats the request that failed.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QProgressBar,
+    QPushButton,
     QSizePolicy,
     QStackedWidget,
     QStyle,
@@ -47,7 +52,7 @@ from PySide6.QtWidgets import (
 )
 
 from cardviewer import APP_NAME, __version__
-from cardviewer.api import CardPage, CardViewerError, InvalidInput, NotAuthenticated
+from cardviewer.api import ApiError, CardPage, CardViewerError, InvalidInput, NotAuthenticated
 from cardviewer.services.csv_export import suggested_filename, write_csv
 from cardviewer.services.settings import Settings
 from cardviewer.ui.cards.avatar_delegate import AvatarDelegate
@@ -66,7 +71,7 @@ PLACEHOLDER_ICON_SIZE = 64
 
 
 class StatePage(QWidget):
-    """A centred icon, headline and sentence, shown instead of the table."""
+    """A centred icon, headline and sentence, shown instead of the table, and a way on."""
 
     def __init__(self, picture: QPixmap, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -88,17 +93,24 @@ class StatePage(QWidget):
         role = QPalette.ColorRole
         muted.setColor(role.WindowText, muted.color(role.PlaceholderText))
         self.text_label.setPalette(muted)
+        self.action_button = QPushButton(self)
+        self.action_button.hide()
         layout = QVBoxLayout(self)
         layout.addStretch(3)
         layout.addWidget(self.icon_label)
         layout.addSpacing(8)
         layout.addWidget(self.title_label)
         layout.addWidget(self.text_label)
+        layout.addSpacing(8)
+        layout.addWidget(self.action_button, 0, Qt.AlignmentFlag.AlignHCenter)
         layout.addStretch(4)
 
-    def set_text(self, title: str, text: str) -> None:
+    def set_text(self, title: str, text: str, action: str = "") -> None:
+        """Show `title` and `text`; `action` labels the button (none when empty)."""
         self.title_label.setText(title)
         self.text_label.setText(text)
+        self.action_button.setText(action)
+        self.action_button.setVisible(bool(action))
 
 
 class MainWindow(QMainWindow):
@@ -106,7 +118,7 @@ class MainWindow(QMainWindow):
 
     signOutRequested = Signal()
     signInRequested = Signal()
-    """The server ended the session; the person chose to sign in again."""
+    """The session has ended and a sign-in is needed (asked at once, or by the person)."""
     closed = Signal()
 
     def __init__(
@@ -126,6 +138,9 @@ class MainWindow(QMainWindow):
         self._avatar_column: int | None = None
         self._column_keys: tuple[str, ...] = ()
         self._export_dir = _documents_dir()
+        self._email = email
+        self._server_url = server_url
+        self._signed_out = False
         self.setWindowTitle(APP_NAME)
         self.resize(DEFAULT_SIZE)
 
@@ -184,7 +199,9 @@ class MainWindow(QMainWindow):
         self.sign_out_action = QAction(self._icon(themed.SystemLogOut), self.tr("Sign &Out"), self)
         self.sign_out_action.triggered.connect(self.signOutRequested)
 
-        self.sign_in_action = QAction(self.tr("Sign In Again"), self)
+        self.sign_in_action = QAction(self._icon(themed.UserAvailable), self.tr("Sign &In…"), self)
+        self.sign_in_action.setToolTip(self.tr("Sign in again to load cards from the server"))
+        self.sign_in_action.setVisible(False)
         self.sign_in_action.triggered.connect(self.signInRequested)
 
         self.quit_action = QAction(self._icon(themed.ApplicationExit), self.tr("&Quit"), self)
@@ -254,6 +271,7 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.focus_space_action)
         file_menu.addAction(self.export_action)
         file_menu.addSeparator()
+        file_menu.addAction(self.sign_in_action)
         file_menu.addAction(self.sign_out_action)
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
@@ -302,6 +320,7 @@ class MainWindow(QMainWindow):
         self.empty_page = StatePage(
             app_icon.pixmap(PLACEHOLDER_ICON_SIZE, QIcon.Mode.Disabled), self
         )
+        self.empty_page.action_button.clicked.connect(self._go_to_last_page)
 
         self.stack = QStackedWidget(self)
         self.stack.addWidget(self.hint_page)
@@ -348,14 +367,49 @@ class MainWindow(QMainWindow):
     # Public interface
 
     def set_account(self, email: str, server_url: str) -> None:
-        """Say in the status bar who is signed in where."""
+        """Say in the status bar who is signed in where (or was, while signed out)."""
+        self._email, self._server_url = email, server_url
         host = urlsplit(server_url).netloc or server_url
         if email and host:
             text = self.tr("%1 on %2").replace("%1", email).replace("%2", host)
         else:
             text = email or host
+        if self._signed_out:
+            text = self.tr("Signed out (%1)").replace("%1", text) if text else self.tr("Signed out")
         self.account_label.setText(text)
         self.account_label.setToolTip(server_url)
+
+    @property
+    def is_signed_out(self) -> bool:
+        """True after the server ended the session, until `signed_in_again()`."""
+        return self._signed_out
+
+    def signed_in_again(self, email: str, server_url: str) -> None:
+        """Leave the signed-out state and repeat the request that failed (if one did)."""
+        self._set_signed_out(False)
+        self.set_account(email, server_url)
+        self.error_bar.hide()
+        if self.model.pending_request is None:
+            self.model.retry()
+        self._update_actions()
+
+    def _set_signed_out(self, signed_out: bool) -> None:
+        self._signed_out = signed_out
+        self.sign_in_action.setVisible(signed_out)
+        self.set_account(self._email, self._server_url)
+        self._update_actions()
+
+    def _session_ended(self) -> None:
+        """Keep the page, show the signed-out state and ask for a sign-in."""
+        self._set_signed_out(True)
+        self.error_bar.show_info(
+            self.tr(
+                "You are signed out because your session has ended. The cards shown stay "
+                "here; sign in to load more."
+            ),
+            actions=[self.sign_in_action],
+        )
+        self.signInRequested.emit()
 
     @property
     def space_text(self) -> str:
@@ -385,9 +439,16 @@ class MainWindow(QMainWindow):
         if target is not None:
             self._request(target.space_id, page)
 
+    def _go_to_last_page(self) -> None:
+        page = self.model.page
+        if page is not None:
+            self.go_to_page(page.meta.last_page)
+
     def refresh(self) -> None:
         """Load again what was asked for last (the page on screen, or the one that failed)."""
-        if self._target() is not None:
+        if self._signed_out:
+            self.signInRequested.emit()  # the page is loaded again once signed in
+        elif self._target() is not None:
             self.model.retry()
 
     def export_page(self) -> None:
@@ -455,6 +516,10 @@ class MainWindow(QMainWindow):
         return self.model.pending_request or self.model.current_request
 
     def _request(self, space_id: str, page: int) -> None:
+        if self._signed_out:
+            # Its controls are disabled; this is a programmatic call. Ask to sign in first.
+            self.signInRequested.emit()
+            return
         self.error_bar.hide()
         self.model.request_page(space_id, page, self.include_emails_check.isChecked())
         self._update_actions()
@@ -488,8 +553,11 @@ class MainWindow(QMainWindow):
                     self.tr("No cards"), self.tr("This space has no cards yet.")
                 )
             else:
+                # Past the last page (the space shrank, or a number was typed).
                 self.empty_page.set_text(
-                    self.tr("Nothing here"), self.tr("There are no cards on this page.")
+                    self.tr("Nothing here"),
+                    self.tr("There are no cards on this page."),
+                    self.tr("Go to the Last Page (%1)").replace("%1", str(page.meta.last_page)),
                 )
             self.stack.setCurrentWidget(self.empty_page)
         else:
@@ -509,6 +577,13 @@ class MainWindow(QMainWindow):
                     page.skipped,
                 )
             self.statusBar().showMessage(message)
+        elif any(card.invalid_fields for card in page.cards):
+            self.statusBar().showMessage(
+                self.tr(
+                    "Some details on this page could not be read; "
+                    "they are marked \u201c(invalid)\u201d."
+                )
+            )
         self._update_actions()
 
     def _on_load_failed(self, request: PageRequest, error: CardViewerError) -> None:
@@ -517,17 +592,41 @@ class MainWindow(QMainWindow):
         self.page_bar.set_meta(page.meta if page is not None else None)
         self._fill_recent_spaces()  # drops an id that was typed but does not open
         if isinstance(error, NotAuthenticated):
-            self.error_bar.show_error(
-                self.tr("Your session has ended. Please sign in again."),
-                error.detail,
-                retryable=False,
-                actions=[self.sign_in_action],
-            )
+            self._session_ended()
         else:
             self.error_bar.show_error(
-                str(error), error.detail, retryable=not isinstance(error, InvalidInput)
+                self._failure_message(request, error),
+                error.detail,
+                retryable=not isinstance(error, InvalidInput),
             )
         self._update_actions()
+
+    def _failure_message(self, request: PageRequest, error: CardViewerError) -> str:
+        """The error's own sentence, plus how long to wait and what is still on screen."""
+        parts = [str(error)]
+        wait = self._server_wait(error)
+        if wait is not None:
+            parts.append(wait)
+        shown = self.model.current_request
+        if self.model.page is not None and shown is not None:
+            if shown.space_id == request.space_id:
+                parts.append(self.tr("Page %1 is still shown.").replace("%1", str(shown.page)))
+            else:
+                parts.append(
+                    self.tr("The cards of %1 are still shown.").replace("%1", shown.space_id)
+                )
+        return " ".join(parts)
+
+    def _server_wait(self, error: CardViewerError) -> str | None:
+        """When the server said to try again (`Retry-After`), if that is worth saying."""
+        seconds = getattr(error, "retry_after", None)
+        if not isinstance(error, ApiError) or not isinstance(seconds, int | float):
+            return None
+        if seconds < 2:
+            return None  # "a moment" says it already
+        if seconds < 120:
+            return self.tr("You can try again in %n seconds.", "", round(seconds))
+        return self.tr("You can try again in about %n minutes.", "", round(seconds / 60))
 
     def _fit_columns(self) -> None:
         """Size columns to their content when the set of columns changes, not every page."""
@@ -567,10 +666,17 @@ class MainWindow(QMainWindow):
 
     def _update_actions(self) -> None:
         page = self.model.page
+        online = not self._signed_out
         # Paging controls only make sense once a page is on screen.
         self.page_bar.setVisible(page is not None)
         self.export_action.setEnabled(page is not None and not page.is_empty)
+        # Signed out, what needs the server is disabled, except Refresh: it leads to sign-in.
         self.refresh_action.setEnabled(self._target() is not None)
+        self.page_bar.setEnabled(online)
+        self.space_combo.setEnabled(online)
+        self.open_action.setEnabled(online)
+        self.focus_space_action.setEnabled(online)
+        self.include_emails_check.setEnabled(online)
 
     def _explain(self, exc: OSError) -> str:
         """A plain sentence for a failed file write."""

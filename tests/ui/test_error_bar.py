@@ -62,3 +62,20 @@ def test_extra_actions_become_buttons_and_are_replaced_by_the_next_message(bar, 
         qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     bar.show_error("Another problem.")
     assert bar.action_buttons == []
+
+
+def test_information_looks_calmer_and_offers_no_retry(bar):
+    bar.show_error("The server is busy.")
+    assert not bar.is_info
+    error_look = bar.grab().toImage().pixelColor(bar.width() // 2, 3)
+    action = QAction("Sign in", bar)
+    bar.show_info("You are signed out.", actions=[action])
+    assert bar.is_info
+    assert bar.message == "You are signed out."
+    assert bar.retry_button.isHidden()
+    assert [b.text() for b in bar.action_buttons] == ["Sign in"]
+    info_look = bar.grab().toImage().pixelColor(bar.width() // 2, 3)
+    assert info_look.blue() > info_look.red()
+    assert error_look.red() > error_look.blue()
+    bar.show_error("Another problem.")
+    assert not bar.is_info

@@ -8,20 +8,20 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QToolBar
 
-from cardviewer.api import CardsClient
 from cardviewer.demo import Fault
 from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.settings import Settings
 from cardviewer.ui.cards.avatar_delegate import AvatarDelegate
 from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest
 from cardviewer.ui.main_window import MainWindow
+from tests.ui.clients import single_try_client
 
 LOAD_TIMEOUT = 10_000
 
 
 @pytest.fixture
 def client(demo_server, arun):
-    client = CardsClient(demo_server.base_url)
+    client = single_try_client(demo_server.base_url)
     arun(client.login(demo_server.email, demo_server.password))
     yield client
     arun(client.aclose())
@@ -37,7 +37,7 @@ def make_window(qtbot, arun, client, settings, demo_server):
     closers = []
 
     def make(settings: Settings = settings) -> MainWindow:
-        avatars = AvatarLoader()
+        avatars = AvatarLoader(use_disk_cache=False)  # the API is under test, not the disk
         model = CardTableModel(avatars)
 
         async def fetch(request: PageRequest):
@@ -229,16 +229,56 @@ def test_a_failure_keeps_the_page_and_retry_recovers(window, demo_server, qtbot)
     assert window.page_bar.page_spin.value() == 2
 
 
-def test_an_ended_session_offers_to_sign_in_again(window, demo_server, qtbot):
+def test_an_ended_session_keeps_the_page_and_asks_to_sign_in(window, demo_server, qtbot):
     open_space(qtbot, window, demo_server.space_id)
+    names = column_texts(window, "display_name")
     demo_server.faults.inject(Fault.REVOKED_TOKEN)
-    with qtbot.waitSignal(window.model.loadFailed, timeout=LOAD_TIMEOUT):
+    with qtbot.waitSignal(window.signInRequested, timeout=LOAD_TIMEOUT):
         window.refresh_action.trigger()
-    assert window.error_bar.message == "Your session has ended. Please sign in again."
+    assert window.is_signed_out
+    assert column_texts(window, "display_name") == names
+    assert window.stack.currentWidget() is window.table
+    assert window.account_label.text().startswith("Signed out (")
+    assert window.error_bar.is_info
+    assert "session has ended" in window.error_bar.message
     assert window.error_bar.retry_button.isHidden()
+    assert window.sign_in_action.isVisible()
+    assert not window.page_bar.isEnabled()
+    assert not window.include_emails_check.isEnabled()
     [sign_in] = window.error_bar.action_buttons
     with qtbot.waitSignal(window.signInRequested):
         qtbot.mouseClick(sign_in, Qt.MouseButton.LeftButton)
+
+
+def test_signed_out_nothing_is_sent_and_refresh_asks_to_sign_in(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    demo_server.faults.inject(Fault.REVOKED_TOKEN)
+    with qtbot.waitSignal(window.signInRequested, timeout=LOAD_TIMEOUT):
+        window.refresh_action.trigger()
+    demo_server.clear_requests()
+    with qtbot.waitSignal(window.signInRequested):
+        window.refresh_action.trigger()
+    with qtbot.waitSignal(window.signInRequested):
+        window.go_to_page(3)
+    assert window.model.pending_request is None
+    assert [r for r in demo_server.requests if r.server == "api"] == []
+
+
+def test_signed_in_again_repeats_the_request_that_failed(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    window.include_emails_check.setChecked(True)
+    qtbot.waitUntil(lambda: window.model.current_request.with_emails, timeout=LOAD_TIMEOUT)
+    demo_server.faults.inject(Fault.REVOKED_TOKEN)
+    with qtbot.waitSignal(window.signInRequested, timeout=LOAD_TIMEOUT):
+        window.go_to_page(5)
+    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+        window.signed_in_again("someone@example.com", demo_server.base_url)
+    assert window.model.current_request == PageRequest(demo_server.space_id, 5, True)
+    assert not window.is_signed_out
+    assert window.error_bar.isHidden()
+    assert not window.sign_in_action.isVisible()
+    assert window.page_bar.isEnabled()
+    assert window.account_label.text().startswith("someone@example.com on ")
 
 
 def test_refresh_loads_the_page_again(window, demo_server, qtbot):
