@@ -408,7 +408,7 @@ class AppController:
     async def _browse(self, account: Account) -> Outcome:
         client = CardsClient(account.server_url, token=account.token)
         avatars = AvatarLoader()
-        model = CardTableModel(avatars)
+        model = CardTableModel(avatars, prefetch=True)
         tasks = TaskSet()
         self.account = account
 
@@ -425,7 +425,7 @@ class AppController:
                 request.space_id, request.page, with_emails=request.with_emails
             )
 
-        model.set_source(fetch)
+        model.set_source(fetch, scope=account.server_url)
         window = MainWindow(
             model,
             self.settings,

@@ -22,6 +22,7 @@ from cardviewer.app import AppController, ErrorReporter, MainThreadGarbageCollec
 from cardviewer.demo import Fault
 from cardviewer.services.session_store import SessionStore, StoredSession
 from cardviewer.services.settings import Settings
+from cardviewer.ui.cards.card_table_model import PageRequest
 from cardviewer.ui.login.login_dialog import LoginDialog
 from cardviewer.ui.main_window import MainWindow
 
@@ -196,26 +197,207 @@ def test_sign_out_forgets_the_session_and_returns_to_sign_in(demo_server, qtbot,
     assert ended_with(qtbot, task) == 0
 
 
-def test_an_ended_session_leads_back_to_sign_in(demo_server, qtbot, run_app):
+def browsing(demo_server, qtbot, run_app, *, page: int = 1, with_emails: bool = False):
+    """A running app on a saved session, showing `page` of the demo space."""
     save_session(demo_server)
     settings = Settings.load()
     settings.remember_space(demo_server.space_id)
+    settings.include_emails = with_emails
     controller = AppController(settings, SessionStore())
     task = run_app(controller)
     window = window_of(qtbot, controller)
     qtbot.waitUntil(lambda: window.model.page is not None, timeout=WAIT)
-    demo_server.faults.inject(Fault.REVOKED_TOKEN)
-    window.refresh_action.trigger()
-    qtbot.waitUntil(lambda: not window.error_bar.isHidden(), timeout=WAIT)
-    [sign_in_again] = window.error_bar.action_buttons
-    qtbot.mouseClick(sign_in_again, Qt.MouseButton.LeftButton)
+    if page != 1:
+        with qtbot.waitSignal(window.model.pageLoaded, timeout=WAIT):
+            window.go_to_page(page)
+    # The neighbouring pages are fetched in the background; let that end first.
+    qtbot.waitUntil(lambda: not window.model.is_prefetching, timeout=WAIT)
+    return controller, task, window
+
+
+def tokens_sent(demo_server, page: int | None = None) -> list[str]:
+    """The bearer tokens of the card requests (for `page`) the server has seen, in order."""
+    return [
+        r.headers.get("authorization", "").removeprefix("Bearer ")
+        for r in demo_server.requests
+        if r.server == "api"
+        and "/cards" in r.path
+        and (page is None or f"page={page}&" in r.path + "&")
+    ]
+
+
+def card_names(window: MainWindow) -> list[str | None]:
+    page = window.model.page
+    assert page is not None
+    return [card.display_name for card in page.cards]
+
+
+def test_a_revoked_session_is_renewed_over_the_window_and_the_request_repeated(
+    demo_server, qtbot, run_app
+):
+    controller, task, window = browsing(demo_server, qtbot, run_app, page=3, with_emails=True)
+    saved = SessionStore().load()
+    assert saved is not None
+    old_token = saved.access_token
+    names = card_names(window)
+    demo_server.revoke_all_tokens()
+    demo_server.clear_requests()
+    with qtbot.waitSignal(window.model.loadFailed, timeout=WAIT):
+        # The last page: not fetched in the background (the next one, 4, may be).
+        qtbot.mouseClick(window.page_bar.last_button, Qt.MouseButton.LeftButton)
     dialog = dialog_of(qtbot, controller)
-    assert dialog.message == "Your session has ended; please sign in again."
+    # Over the window, which stays and keeps its page.
+    assert dialog.parentWidget() is window
+    assert dialog.isModal()
+    assert controller.window is window
+    assert window.isVisible()
+    assert card_names(window) == names
+    assert dialog.server_edit.text() == demo_server.base_url
+    assert dialog.server_edit.isReadOnly()
     assert dialog.email_edit.text() == demo_server.email
-    sign_in(qtbot, dialog, demo_server.password)
-    window = window_of(qtbot, controller)
+    assert dialog.password_edit.text() == ""
+    assert dialog.message == "Your session has ended; please sign in again."
+    with qtbot.waitSignal(window.model.pageLoaded, timeout=WAIT):
+        sign_in(qtbot, dialog, demo_server.password)
+    assert window.model.current_request == PageRequest(demo_server.space_id, 24, True)
+    assert window.model.column_of("emails") is not None
+    assert window.page_bar.page_spin.value() == 24
+    assert not window.is_signed_out
+    assert window.error_bar.isHidden()
+    stored = SessionStore().load()
+    assert stored is not None
+    assert stored.access_token != old_token
+    assert tokens_sent(demo_server, page=24) == [old_token, stored.access_token]
     window.close()
     assert ended_with(qtbot, task) == 0
+
+
+def test_a_401_from_the_server_asks_to_sign_in_and_refreshes_the_same_page(
+    demo_server, qtbot, run_app
+):
+    controller, task, window = browsing(demo_server, qtbot, run_app, page=2)
+    demo_server.faults.inject(Fault.REVOKED_TOKEN)
+    window.refresh_action.trigger()
+    dialog = dialog_of(qtbot, controller)
+    dialog.keep_signed_in_check.setChecked(False)
+    with qtbot.waitSignal(window.model.pageLoaded, timeout=WAIT):
+        sign_in(qtbot, dialog, demo_server.password)
+    assert window.model.current_request == PageRequest(demo_server.space_id, 2, False)
+    # Without "keep me signed in" the new session is not saved, and the old one is gone.
+    assert SessionStore().load() is None
+    window.close()
+    assert ended_with(qtbot, task) == 0
+
+
+def test_cancelling_leaves_the_window_signed_out_and_sign_in_works_from_the_bar(
+    demo_server, qtbot, run_app
+):
+    controller, task, window = browsing(demo_server, qtbot, run_app, page=2)
+    names = card_names(window)
+    demo_server.revoke_all_tokens()
+    window.refresh_action.trigger()
+    dialog = dialog_of(qtbot, controller)
+    qtbot.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: controller.login_dialog is None, timeout=WAIT)
+
+    assert window.isVisible()
+    assert window.is_signed_out
+    assert card_names(window) == names
+    assert window.stack.currentWidget() is window.table
+    assert window.account_label.text().startswith("Signed out")
+    assert not window.error_bar.isHidden()
+    assert "signed out" in window.error_bar.message
+    assert window.error_bar.retry_button.isHidden()
+    assert not window.page_bar.isEnabled()
+    assert not window.space_combo.isEnabled()
+    assert not window.open_action.isEnabled()
+    assert window.export_action.isEnabled()  # the page shown can still be saved
+
+    # Refresh leads to the sign-in; cancelled again, nothing changes.
+    demo_server.clear_requests()
+    window.refresh_action.trigger()
+    dialog = dialog_of(qtbot, controller)
+    dialog.reject()
+    qtbot.waitUntil(lambda: controller.login_dialog is None, timeout=WAIT)
+    assert tokens_sent(demo_server) == []
+    assert window.is_signed_out
+
+    [sign_in_button] = window.error_bar.action_buttons
+    qtbot.mouseClick(sign_in_button, Qt.MouseButton.LeftButton)
+    dialog = dialog_of(qtbot, controller)
+    assert dialog.email_edit.text() == demo_server.email
+    with qtbot.waitSignal(window.model.pageLoaded, timeout=WAIT):
+        sign_in(qtbot, dialog, demo_server.password)
+    assert window.model.current_request == PageRequest(demo_server.space_id, 2, False)
+    assert not window.is_signed_out
+    assert window.account_label.text().startswith(demo_server.email)
+    assert window.page_bar.isEnabled()
+    assert window.error_bar.isHidden()
+    window.close()
+    assert ended_with(qtbot, task) == 0
+
+
+def test_sign_out_while_signed_out_returns_to_the_sign_in_dialog(demo_server, qtbot, run_app):
+    controller, task, window = browsing(demo_server, qtbot, run_app)
+    demo_server.revoke_all_tokens()
+    window.refresh_action.trigger()
+    dialog_of(qtbot, controller).reject()
+    qtbot.waitUntil(lambda: controller.login_dialog is None, timeout=WAIT)
+    window.sign_out_action.trigger()
+    dialog = dialog_of(qtbot, controller)
+    assert dialog.parentWidget() is None
+    assert visible_main_windows() == []
+    assert SessionStore().load() is None
+    assert dialog.message == ""
+    dialog.reject()
+    assert ended_with(qtbot, task) == 0
+
+
+def test_a_session_past_its_expiry_asks_to_sign_in_before_sending(
+    demo_server, qtbot, run_app, monkeypatch
+):
+    monkeypatch.setattr(demo_server.config, "token_lifetime", timedelta(seconds=3))
+    settings = Settings.load()
+    settings.last_server, settings.last_email = demo_server.base_url, demo_server.email
+    settings.remember_space(demo_server.space_id)
+    controller = AppController(settings, SessionStore())
+    task = run_app(controller)
+    sign_in(qtbot, dialog_of(qtbot, controller), demo_server.password)
+    window = window_of(qtbot, controller)
+    qtbot.waitUntil(lambda: window.model.page is not None, timeout=WAIT)
+    assert controller.account is not None
+    qtbot.waitUntil(controller.account.is_expired, timeout=WAIT)
+    demo_server.clear_requests()
+    window.go_to_page(5)  # not among the pages fetched in the background
+    dialog = dialog_of(qtbot, controller)
+    assert tokens_sent(demo_server) == []  # the dead token was never sent
+    assert dialog.message == "Your session has ended; please sign in again."
+    monkeypatch.setattr(demo_server.config, "token_lifetime", timedelta(hours=8))
+    with qtbot.waitSignal(window.model.pageLoaded, timeout=WAIT):
+        sign_in(qtbot, dialog, demo_server.password)
+    assert window.model.current_request == PageRequest(demo_server.space_id, 5, False)
+    assert not controller.account.is_expired()
+    window.close()
+    assert ended_with(qtbot, task) == 0
+
+
+@pytest.mark.parametrize("how", ["close", "quit"])
+def test_the_app_ends_cleanly_with_the_sign_in_open_over_the_window(
+    demo_server, qtbot, run_app, how
+):
+    controller, task, window = browsing(demo_server, qtbot, run_app)
+    demo_server.faults.inject(Fault.REVOKED_TOKEN)
+    window.refresh_action.trigger()
+    dialog_of(qtbot, controller)
+    if how == "close":
+        window.close()
+    else:
+        controller.quit()
+    assert ended_with(qtbot, task) == 0
+    assert controller.login_dialog is None
+    assert controller.window is None
+    # Closing is not signing out: the saved session stays.
+    assert SessionStore().load() is not None
 
 
 def test_cancelling_the_first_sign_in_ends_the_app(qtbot, run_app):

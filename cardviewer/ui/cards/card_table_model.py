@@ -3,6 +3,11 @@
 `request_page()` is a plain slot: it starts the load as a task and returns at once.
 Only the most recent request may change what the table shows; the page on screen stays
 until its successor has arrived, so a failed or slow load never empties the table.
+
+With `prefetch`, the pages before and after the one shown are fetched quietly in the
+background and kept in a small `PageCache`, so paging on paints at once. The cache is
+dropped on `retry()` (refresh really asks the server again), on a new source (another
+sign-in) and when another space is opened.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from PySide6.QtCore import (
 from cardviewer.api.errors import CardViewerError
 from cardviewer.api.models import Card, CardPage
 from cardviewer.services.avatar_loader import AvatarLoader
+from cardviewer.services.page_cache import PageCache, PageKey
 from cardviewer.tasks import TaskSet
 from cardviewer.ui.cards.columns import Column, ValueKind, build_columns
 
@@ -70,9 +76,20 @@ class CardTableModel(QAbstractTableModel):
     loadFailed = Signal(object, object)
     """The `PageRequest` that failed and the `CardViewerError` saying why."""
 
-    def __init__(self, avatars: AvatarLoader | None = None, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        avatars: AvatarLoader | None = None,
+        parent: QObject | None = None,
+        *,
+        prefetch: bool = False,
+    ) -> None:
         super().__init__(parent)
         self._avatars = avatars
+        self._prefetch = prefetch
+        self._cache = PageCache()
+        self._prefetching: dict[PageKey, asyncio.Task[CardPage | None]] = {}
+        self._scope = ""
+        self._space: str | None = None
         self._source: PageSource | None = None
         self._page: CardPage | None = None
         self._cards: tuple[Card, ...] = ()
@@ -110,6 +127,11 @@ class CardTableModel(QAbstractTableModel):
         return self._loading
 
     @property
+    def is_prefetching(self) -> bool:
+        """Neighbouring pages are being fetched in the background."""
+        return bool(self._prefetching)
+
+    @property
     def columns(self) -> list[Column]:
         return list(self._columns)
 
@@ -122,30 +144,49 @@ class CardTableModel(QAbstractTableModel):
 
     # Loading
 
-    def set_source(self, source: PageSource | None) -> None:
-        """Fetch pages from `source` from now on; a load from the previous one is dropped."""
+    def set_source(self, source: PageSource | None, scope: str = "") -> None:
+        """Fetch pages from `source` from now on; a load from the previous one is dropped.
+
+        `scope` names where the pages come from (the server), for the page cache.
+        """
         self._source = source
+        self._scope = scope
+        self._drop_cache()
         self._abandon_load()
 
     def request_page(self, space_id: str, page: int, with_emails: bool) -> None:
-        """Load a page in the background; a load still running is cancelled and ignored."""
+        """Show a page: at once if it was fetched already, else once it has arrived.
+
+        A load still running is cancelled and its result ignored.
+        """
         request = PageRequest(space_id, page, with_emails)
         self._last = request
         if self._closed:
             log.debug("page %s not requested: the model is closed", request)
             return
+        if space_id != self._space:
+            self._drop_cache()
+            self._space = space_id
         self._generation += 1
+        cached = self._cache.get(self._key(request))
+        if cached is not None:
+            self._tasks.cancel("page")
+            self._pending = None
+            self._show(request, cached)
+            return
         self._pending = request
         self._tasks.start(self._load(request, self._generation), name="page")
         self._set_loading(True)
 
     def retry(self) -> None:
-        """Request the most recent page again (after a failure, or to refresh)."""
+        """Request the most recent page again from the server (after a failure, or F5)."""
+        self._drop_cache()
         if self._last is not None:
             self.request_page(self._last.space_id, self._last.page, self._last.with_emails)
 
     def clear(self) -> None:
         """Show nothing and stop any load."""
+        self._drop_cache()
         self._abandon_load()
         self._last = None
         self.beginResetModel()
@@ -177,7 +218,7 @@ class CardTableModel(QAbstractTableModel):
                     QCoreApplication.translate("CardTableModel", "Please sign in first."),
                     detail="the card table has no page source",
                 )
-            page = await self._source(request)
+            page = await self._fetch(request)
         except asyncio.CancelledError:
             # A newer request (or closing) replaced this one. End quietly instead of
             # cancelled: a cancelled task keeps its CancelledError, whose traceback holds
@@ -225,6 +266,61 @@ class CardTableModel(QAbstractTableModel):
                 self._avatars.request(url)
         self._set_loading(False)
         self.pageLoaded.emit(page)
+        if self._prefetch:
+            self._prefetch_neighbours(request, page)
+
+    # The page cache
+
+    def _key(self, request: PageRequest) -> PageKey:
+        return PageKey(self._scope, request.space_id, request.page, request.with_emails)
+
+    def _drop_cache(self) -> None:
+        self._cache.clear()
+        for task in self._prefetching.values():
+            task.cancel()
+        self._prefetching.clear()
+
+    async def _fetch(self, request: PageRequest) -> CardPage:
+        """The page from the server, sharing a prefetch of it that is under way."""
+        assert self._source is not None
+        key = self._key(request)
+        prefetching = self._prefetching.get(key)
+        page = await asyncio.shield(prefetching) if prefetching is not None else None
+        if page is None:
+            page = await self._source(request)
+        if self._prefetch:
+            self._cache.put(key, page)
+        return page
+
+    def _prefetch_neighbours(self, request: PageRequest, page: CardPage) -> None:
+        if self._source is None or self._closed:
+            return
+        for number in (request.page + 1, request.page - 1):
+            if not 1 <= number <= page.meta.last_page:
+                continue
+            neighbour = PageRequest(request.space_id, number, request.with_emails)
+            key = self._key(neighbour)
+            if key not in self._cache and key not in self._prefetching:
+                self._prefetching[key] = self._tasks.start(self._prefetch_page(neighbour, key))
+
+    async def _prefetch_page(self, request: PageRequest, key: PageKey) -> CardPage | None:
+        """Fetch a neighbouring page into the cache; a failure here is nobody's concern yet."""
+        source = self._source
+        try:
+            if source is None:
+                return None
+            page = await source(request)
+        except asyncio.CancelledError:
+            return None  # quietly, as `_load` explains
+        except Exception as exc:
+            log.debug("page %d of %s not prefetched: %s", request.page, request.space_id, exc)
+            return None
+        finally:
+            if self._prefetching.get(key) is asyncio.current_task():
+                del self._prefetching[key]
+        if source is self._source and request.space_id == self._space:
+            self._cache.put(key, page)
+        return page
 
     def _fail(self, request: PageRequest, error: CardViewerError) -> None:
         self._pending = None

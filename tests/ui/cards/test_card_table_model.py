@@ -23,6 +23,7 @@ from cardviewer.ui.cards.card_table_model import (
     PageSource,
     avatar_url,
 )
+from tests.ui.clients import single_try_client
 
 WAIT = 15_000
 DISPLAY = Qt.ItemDataRole.DisplayRole
@@ -40,7 +41,7 @@ def source_for(client: CardsClient) -> PageSource:
 
 @pytest.fixture
 def client(demo_server, arun):
-    client = CardsClient(demo_server.base_url)
+    client = single_try_client(demo_server.base_url)
     arun(client.login(demo_server.email, demo_server.password))
     yield client
     arun(client.aclose())
@@ -48,7 +49,7 @@ def client(demo_server, arun):
 
 @pytest.fixture
 def avatars(qloop, arun):
-    loader = AvatarLoader()
+    loader = AvatarLoader(use_disk_cache=False)  # the model is under test, not the disk
     yield loader
     arun(loader.aclose())
 
@@ -447,3 +448,106 @@ def test_close_cancels_the_load_under_way(qtbot, arun, model, demo_server):
     assert not model.is_loading
     model.request_page(demo_server.space_id, 1, False)
     assert not model.is_loading
+
+
+# Prefetch and the page cache
+
+
+@pytest.fixture
+def prefetching(qloop, arun, client, avatars):
+    model = CardTableModel(avatars, prefetch=True)
+    model.set_source(source_for(client), scope=client.server_url)
+    yield model
+    arun(model.aclose())
+
+
+def page_requests(demo_server) -> list[str]:
+    return [r.path for r in demo_server.requests if "/cards" in r.path]
+
+
+def settle(qtbot, model: CardTableModel) -> None:
+    """Wait until the background fetches of neighbouring pages have ended."""
+    qtbot.waitUntil(lambda: not model.is_prefetching, timeout=WAIT)
+
+
+def test_the_next_and_previous_pages_are_fetched_in_the_background(qtbot, prefetching, demo_server):
+    load(qtbot, prefetching, demo_server.space_id, 5)
+    settle(qtbot, prefetching)
+    fetched = page_requests(demo_server)
+    assert len(fetched) == 3
+    assert {p.split("page=")[1] for p in fetched} == {"4", "5", "6"}
+
+
+def test_a_fetched_page_is_shown_at_once_without_a_request(qtbot, prefetching, demo_server):
+    load(qtbot, prefetching, demo_server.space_id, 1)
+    settle(qtbot, prefetching)
+    demo_server.clear_requests()
+    shown = []
+    prefetching.pageLoaded.connect(shown.append)
+    prefetching.request_page(demo_server.space_id, 2, False)
+    assert [p.meta.current_page for p in shown] == [2]  # before request_page returned
+    assert not prefetching.is_loading
+    assert cell(prefetching, 0, "display_name") == (
+        demo_server.spaces[demo_server.space_id].cards[10].display_name
+    )
+    settle(qtbot, prefetching)
+    assert [p.split("page=")[1] for p in page_requests(demo_server)] == ["3"]
+
+
+def test_asking_for_a_page_being_prefetched_shares_its_request(qtbot, prefetching, demo_server):
+    load(qtbot, prefetching, demo_server.space_id, 1)
+    settle(qtbot, prefetching)
+    demo_server.config.latency = 0.3
+    demo_server.clear_requests()
+    prefetching.request_page(demo_server.space_id, 2, False)  # from the cache; 3 is fetched
+    assert prefetching.page is not None
+    assert prefetching.page.meta.current_page == 2
+    page = load(qtbot, prefetching, demo_server.space_id, 3)  # while 3 is on its way
+    assert page.meta.current_page == 3
+    assert len([p for p in page_requests(demo_server) if p.endswith("page=3")]) == 1
+
+
+def test_refresh_asks_the_server_again(qtbot, prefetching, demo_server):
+    load(qtbot, prefetching, demo_server.space_id, 1)
+    settle(qtbot, prefetching)
+    demo_server.clear_requests()
+    with qtbot.waitSignal(prefetching.pageLoaded, timeout=WAIT):
+        prefetching.retry()
+    settle(qtbot, prefetching)
+    assert sorted(p.split("page=")[1] for p in page_requests(demo_server)) == ["1", "2"]
+
+
+def test_another_space_drops_the_cache(qtbot, prefetching, demo_server):
+    from cardviewer.demo import EMPTY_SPACE_ID
+
+    load(qtbot, prefetching, demo_server.space_id, 1)
+    settle(qtbot, prefetching)
+    load(qtbot, prefetching, EMPTY_SPACE_ID, 1)
+    demo_server.clear_requests()
+    load(qtbot, prefetching, demo_server.space_id, 2)  # was prefetched, but for the old view
+    assert len([p for p in page_requests(demo_server) if "page=2" in p]) == 1
+
+
+def test_e_mails_are_part_of_what_is_cached(qtbot, prefetching, demo_server):
+    load(qtbot, prefetching, demo_server.space_id, 1)
+    settle(qtbot, prefetching)
+    demo_server.clear_requests()
+    page = load(qtbot, prefetching, demo_server.space_id, 2, emails=True)
+    assert prefetching.column_of("emails") is not None
+    assert page.cards[0].emails is not None
+    assert any("with=emails" in p for p in page_requests(demo_server))
+
+
+def test_a_failed_prefetch_is_silent_and_the_page_is_asked_for_again(
+    qtbot, prefetching, demo_server
+):
+    failures = []
+    prefetching.loadFailed.connect(lambda *args: failures.append(args))
+    load(qtbot, prefetching, demo_server.space_id, 1)
+    demo_server.faults.inject(Fault.HTML_502, times=1)
+    settle(qtbot, prefetching)
+    assert failures == []
+    demo_server.clear_requests()
+    page = load(qtbot, prefetching, demo_server.space_id, 2)
+    assert page.meta.current_page == 2
+    assert any("page=2" in p for p in page_requests(demo_server))
