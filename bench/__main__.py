@@ -6,12 +6,21 @@ import platform
 import sys
 from collections.abc import Callable
 
-from bench import bench_first_page, bench_gui_stall, bench_memory, bench_startup
+from bench import (
+    bench_export_all,
+    bench_first_page,
+    bench_gui_stall,
+    bench_memory,
+    bench_paging,
+    bench_startup,
+)
 from bench.common import Result, report
 
-BENCHMARKS: dict[str, Callable[[], Result]] = {
+BENCHMARKS: dict[str, Callable[[], Result | list[Result]]] = {
     "startup": bench_startup.measure,
     "first-page": bench_first_page.measure,
+    "paging": bench_paging.measure,
+    "export-all": bench_export_all.measure,
     "gui-stall": bench_gui_stall.measure,
     "memory": bench_memory.measure,
 }
@@ -22,10 +31,11 @@ def main(names: list[str]) -> int:
     if unknown:
         print(f"unknown benchmark(s): {', '.join(unknown)}; known: {', '.join(BENCHMARKS)}")
         return 2
-    results = []
+    results: list[Result] = []
     for name in names or list(BENCHMARKS):
         print(f"running {name} …", file=sys.stderr, flush=True)
-        results.append(BENCHMARKS[name]())
+        outcome = BENCHMARKS[name]()
+        results.extend(outcome if isinstance(outcome, list) else [outcome])
     print(f"Python {platform.python_version()} on {platform.machine()}, {platform.system()}\n")
     report(results)
     return 0 if all(r.passed for r in results) else 1

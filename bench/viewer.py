@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
+from bench.common import DemoProcess
 from cardviewer.api import CardPage, CardsClient
 from cardviewer.demo import DemoServer
 from cardviewer.services.avatar_loader import AvatarLoader
@@ -19,11 +20,18 @@ PageEdit = Callable[[CardPage], CardPage]
 class Viewer:
     """A signed-in client, a model with avatars and a shown main window."""
 
-    def __init__(self, server: DemoServer, folder: Path, edit: PageEdit | None = None) -> None:
+    def __init__(
+        self,
+        server: DemoServer | DemoProcess,
+        folder: Path,
+        edit: PageEdit | None = None,
+        *,
+        prefetch: bool = True,
+    ) -> None:
         self.server = server
         self.client = CardsClient(server.base_url)
         self.avatars = AvatarLoader()
-        self.model = CardTableModel(self.avatars)
+        self.model = CardTableModel(self.avatars, prefetch=prefetch)
         self._edit = edit
 
         async def fetch(request: PageRequest) -> CardPage:
@@ -32,7 +40,7 @@ class Viewer:
             )
             return self._edit(page) if self._edit is not None else page
 
-        self.model.set_source(fetch)
+        self.model.set_source(fetch, scope=server.base_url)
         self.window = MainWindow(
             self.model,
             Settings.load(folder / "settings.json"),
