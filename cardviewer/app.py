@@ -33,6 +33,7 @@ from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QWidget
 
 from cardviewer import APP_ID, APP_NAME, ORGANIZATION, __version__
 from cardviewer.api import CardPage, CardsClient, NotAuthenticated, Session
+from cardviewer.log_setup import LOG_FORMAT, RedactingFilter, install_file_log, remove_file_log
 from cardviewer.paths import config_dir
 from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.session_store import SessionStore, StoredSession
@@ -47,7 +48,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-LOG_FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
 IMAGE_ALLOCATION_LIMIT_MB = 128
 """Qt refuses to decode images that would need more memory than this (process-wide)."""
 SCREENSHOT_TIMEOUT = 30.0
@@ -96,15 +96,17 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def configure_logging(verbose: bool) -> logging.Handler:
-    """Log to stderr; returns the handler so that it can be removed again."""
+    """Log to stderr and to the log file, both without secrets; returns the stderr handler."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter(LOG_FORMAT))
+    handler.addFilter(RedactingFilter())
     root = logging.getLogger()
     root.addHandler(handler)
     root.setLevel(logging.DEBUG if verbose else logging.INFO)
     # httpx names every request at INFO; httpcore's trace is never needed in this log.
     logging.getLogger("httpx").setLevel(logging.DEBUG if verbose else logging.WARNING)
     logging.getLogger("httpcore").setLevel(logging.WARNING)
+    install_file_log()  # None when the folder cannot be written; a warning says why
     return handler
 
 
@@ -543,6 +545,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         sys.excepthook = previous_hook
         logging.getLogger().removeHandler(handler)
+        remove_file_log()
 
 
 def _run_app(args: argparse.Namespace) -> int:

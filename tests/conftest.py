@@ -7,6 +7,8 @@ import os
 # Before any Qt import: no display here, and qasync must pick PySide6.
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 os.environ["QT_API"] = "pyside6"
+# Never the developer's real credential store: tests that need one bring their own.
+os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.fail.Keyring"
 
 import asyncio
 import gc

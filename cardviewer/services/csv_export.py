@@ -7,12 +7,14 @@
 - A cell that starts like a formula (`=`, `+`, `-`, `@`, tab, carriage return) gets a
   leading `'`, so text from the server can never run as a formula when the file is
   opened (OWASP "CSV Injection").
-- The file is replaced in one step: an earlier file of that name survives a failure.
+- The file is replaced in one step: an earlier file of that name survives a failure,
+  and the error then says in plain words what went wrong.
 """
 
 from __future__ import annotations
 
 import csv
+import errno
 import io
 import re
 from collections.abc import Iterable, Sequence
@@ -40,8 +42,10 @@ def write_csv(
 ) -> int:
     """Write `header` and `rows` to `path`; returns the number of rows written.
 
-    Raises `OSError` when the file cannot be written (the earlier file stays intact)
-    and `ValueError` for a delimiter that cannot separate cells.
+    Raises `OSError` when the file cannot be written (the earlier file stays intact):
+    of the kind the system raised (`PermissionError`, ...), with its `errno`, and a
+    message in plain words. Raises `ValueError` for a delimiter that cannot separate
+    cells.
     """
     if len(delimiter) != 1 or delimiter in "\"'\r\n":
         raise ValueError(f"Cannot separate CSV cells with {delimiter!r}.")
@@ -55,8 +59,37 @@ def write_csv(
         writer.writerow([neutralize_formula(cell) for cell in row])
         count += 1
     # "replace": a lone surrogate the server sent becomes "?" instead of failing the export.
-    write_atomically(Path(path), buffer.getvalue().encode("utf-8-sig", errors="replace"))
+    data = buffer.getvalue().encode("utf-8-sig", errors="replace")
+    try:
+        write_atomically(Path(path), data)
+    except OSError as error:
+        raise _in_plain_words(error, Path(path)) from error
     return count
+
+
+def _in_plain_words(error: OSError, path: Path) -> OSError:
+    """The same kind of error with the same `errno`, its message a sentence."""
+    if isinstance(error, PermissionError):
+        reason = f"you are not allowed to write to the folder {path.parent}"
+    elif isinstance(error, FileNotFoundError):
+        reason = f"the folder {path.parent} does not exist (any more)"
+    elif isinstance(error, IsADirectoryError):
+        reason = "a folder of that name is in the way"
+    elif error.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
+        reason = "the disk is full"
+    elif error.errno == errno.EROFS:
+        reason = "the disk is read-only"
+    else:
+        reason = (error.strerror or str(error)).rstrip(".").lower()
+    message = f"Could not save {path.name}: {reason}. Any earlier file is unchanged."
+    try:
+        plain = type(error)(message)
+    except Exception:  # a subclass that wants other arguments
+        plain = OSError(message)
+    # Set after construction: with errno and strerror given, str() would lead with
+    # "[Errno 28]"; with errno alone the message stays the sentence above.
+    plain.errno = error.errno
+    return plain
 
 
 def suggested_filename(space_id: str, page: int) -> str:

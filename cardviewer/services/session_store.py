@@ -1,18 +1,25 @@
 """Keeping a sign-in across restarts: the session token, never the password.
 
-The session lives in one small JSON file, readable by this user only:
+The access token goes to the operating system's credential store (see `token_vault`)
+where there is a usable one; the session file then holds only what is not secret:
 
     {
-      "version": 1,
+      "version": 2,
       "server_url": "https://api.example.com",
       "email": "ada@example.com",
-      "access_token": "…",
       "session_id": "…",
-      "expires_at": "2030-01-01T12:00:00+00:00"
+      "expires_at": "2030-01-01T12:00:00+00:00",
+      "access_token_in": "keyring"
     }
 
+Without a usable credential store (common on headless Linux) the token stays in the
+file, `"access_token_in": "file"` with `"access_token": "…"` beside it. Either way the
+file is readable by this user only (0600) and replaced in one step. Files of version 1,
+which always held the token, are still read.
+
 A file that cannot be read, is not JSON, or does not have exactly this shape is
-treated as no session: the person signs in again, which is always safe.
+treated as no session, and so is a file whose token the keyring no longer has: the
+person signs in again, which is always safe.
 """
 
 from __future__ import annotations
@@ -27,13 +34,14 @@ from typing import Any
 from cardviewer.api.models import Session
 from cardviewer.paths import config_dir
 from cardviewer.services.atomic_file import write_atomically
+from cardviewer.services.token_vault import KeyringVault, TokenLocation, VaultError
 
 log = logging.getLogger(__name__)
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 FILE_NAME = "session.json"
-_TEXT_FIELDS = ("server_url", "email", "access_token", "session_id")
-_REQUIRED_TEXT = ("server_url", "access_token")
+_TEXT_FIELDS = ("server_url", "email", "session_id")
 
 
 @dataclass(frozen=True)
@@ -62,14 +70,46 @@ class StoredSession:
 
 
 class CorruptSessionFile(ValueError):
-    """The session file does not have the shape this version writes."""
+    """The session file does not have a shape this version reads."""
+
+
+@dataclass(frozen=True)
+class _SavedFile:
+    """What the session file says; `access_token` is None when the keyring has it."""
+
+    server_url: str
+    email: str
+    session_id: str
+    expires_at: datetime
+    access_token: str | None = field(repr=False)
+
+    def with_token(self, token: str) -> StoredSession:
+        return StoredSession(
+            server_url=self.server_url,
+            email=self.email,
+            access_token=token,
+            session_id=self.session_id,
+            expires_at=self.expires_at,
+        )
 
 
 class SessionStore:
-    """Loads, saves and forgets the one saved session."""
+    """Loads, saves and forgets the one saved session.
 
-    def __init__(self, path: Path | None = None) -> None:
+    `vault` None uses the system keyring when it is usable; tests pass their own.
+    """
+
+    def __init__(self, path: Path | None = None, vault: KeyringVault | None = None) -> None:
         self.path = path if path is not None else config_dir() / FILE_NAME
+        self.vault = vault if vault is not None else KeyringVault()
+        self._location: TokenLocation | None = None
+
+    @property
+    def token_location(self) -> TokenLocation:
+        """Where the saved token is; with none saved, where the next save would put it."""
+        if self._location is None:
+            self._location = TokenLocation.KEYRING if self.vault.is_usable() else TokenLocation.FILE
+        return self._location
 
     def load(self) -> StoredSession | None:
         """The saved session, or None when there is none or it cannot be used."""
@@ -81,56 +121,133 @@ class SessionStore:
             log.warning("Cannot read the saved session %s: %s", self.path, error)
             return None
         try:
-            return _parse(raw)
+            saved = _parse(raw)
         except CorruptSessionFile as error:
-            # The reason names a field, never its value: the file holds a token.
+            # The reason names a field, never its value: the file may hold a token.
             log.warning("Ignoring the saved session %s: %s", self.path, error)
             return None
+        if saved.access_token is not None:
+            self._location = TokenLocation.FILE
+            return saved.with_token(saved.access_token)
+        token = self._token_from_vault()
+        if token is None:
+            return None
+        self._location = TokenLocation.KEYRING
+        return saved.with_token(token)
 
     def save(self, session: StoredSession) -> None:
         """Replace the saved session (file mode 0600). Raises `OSError` on failure."""
-        document = {
+        location = TokenLocation.FILE
+        if self.vault.is_usable():
+            try:
+                self.vault.store(session.access_token)
+                location = TokenLocation.KEYRING
+            except VaultError as error:
+                log.warning(
+                    "The system keyring (%s) cannot keep the token, so it is saved in %s: %s",
+                    self.vault.name(),
+                    self.path,
+                    error,
+                )
+                self._forget_vault_token()
+        document: dict[str, Any] = {
             "version": FORMAT_VERSION,
             "server_url": session.server_url,
             "email": session.email,
-            "access_token": session.access_token,
             "session_id": session.session_id,
             "expires_at": session.expires_at.isoformat(),
+            "access_token_in": location.value,
         }
+        if location is TokenLocation.FILE:
+            document["access_token"] = session.access_token
         self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if self.path.is_dir() and not self.path.is_symlink():
+            # An empty folder in the file's place is debris; a full one is left alone
+            # (rmdir refuses) and the save fails with that reason.
+            self.path.rmdir()
         data = json.dumps(document, indent=2).encode("utf-8") + b"\n"
         write_atomically(self.path, data, private=True)
-        log.debug("Saved the session for %s", session.server_url)
+        self._location = location
+        log.debug("Saved the session for %s (token in the %s)", session.server_url, location.value)
 
     def clear(self) -> None:
-        """Forget the saved session; nothing saved is fine. Raises `OSError` on failure."""
+        """Forget the saved session; nothing saved is fine. Raises `OSError` on failure.
+
+        The keyring entry goes first: should the file then stay, it points at nothing
+        and loads as no session.
+        """
+        if self.vault.is_usable():
+            self._forget_vault_token()
         self.path.unlink(missing_ok=True)
+        self._location = None
+
+    def _token_from_vault(self) -> str | None:
+        if not self.vault.is_usable():
+            log.warning(
+                "The saved session %s keeps its token in the system keyring, which cannot "
+                "be used now; signing in again is needed",
+                self.path,
+            )
+            return None
+        try:
+            token = self.vault.fetch()
+        except VaultError as error:
+            log.warning("Cannot read the saved session's token from the keyring: %s", error)
+            return None
+        if not token:
+            log.warning(
+                "The keyring no longer has the token of the saved session %s; "
+                "signing in again is needed",
+                self.path,
+            )
+            return None
+        return token
+
+    def _forget_vault_token(self) -> None:
+        try:
+            self.vault.delete()
+        except VaultError as error:
+            log.warning("Cannot remove the token from the keyring: %s", error)
 
 
-def _parse(raw: bytes) -> StoredSession:
+def _parse(raw: bytes) -> _SavedFile:
     try:
         document: Any = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise CorruptSessionFile("not a JSON document") from error
     if not isinstance(document, dict):
         raise CorruptSessionFile("not a JSON object")
-    if document.get("version") != FORMAT_VERSION:
-        raise CorruptSessionFile(f"not format version {FORMAT_VERSION}")
-    texts: dict[str, str] = {}
-    for name in _TEXT_FIELDS:
-        value = document.get(name)
-        if not isinstance(value, str):
-            raise CorruptSessionFile(f"{name!r} is missing or not text")
-        if name in _REQUIRED_TEXT and not value.strip():
-            raise CorruptSessionFile(f"{name!r} is empty")
-        texts[name] = value
-    return StoredSession(
+    version = document.get("version")
+    # type() rather than isinstance(): JSON `true` is a bool, and bool is an int.
+    if type(version) is not int or version not in READABLE_VERSIONS:
+        raise CorruptSessionFile(f"not one of the format versions {READABLE_VERSIONS}")
+    texts = {name: _text(document, name) for name in _TEXT_FIELDS}
+    if not texts["server_url"].strip():
+        raise CorruptSessionFile("'server_url' is empty")
+    token: str | None
+    location = "file" if version == 1 else document.get("access_token_in")
+    if location == TokenLocation.FILE.value:
+        token = _text(document, "access_token")
+        if not token.strip():
+            raise CorruptSessionFile("'access_token' is empty")
+    elif location == TokenLocation.KEYRING.value:
+        token = None
+    else:
+        raise CorruptSessionFile("'access_token_in' is neither 'keyring' nor 'file'")
+    return _SavedFile(
         server_url=texts["server_url"],
         email=texts["email"],
-        access_token=texts["access_token"],
         session_id=texts["session_id"],
         expires_at=_parse_timestamp(document.get("expires_at")),
+        access_token=token,
     )
+
+
+def _text(document: dict[str, Any], name: str) -> str:
+    value = document.get(name)
+    if not isinstance(value, str):
+        raise CorruptSessionFile(f"{name!r} is missing or not text")
+    return value
 
 
 def _parse_timestamp(value: Any) -> datetime:

@@ -26,9 +26,19 @@ from PySide6.QtCore import (
     QSortFilterProxyModel,
     QStandardPaths,
     Qt,
+    QUrl,
     Signal,
 )
-from PySide6.QtGui import QAction, QCloseEvent, QFont, QIcon, QKeySequence, QPalette, QPixmap
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDesktopServices,
+    QFont,
+    QIcon,
+    QKeySequence,
+    QPalette,
+    QPixmap,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -53,6 +63,8 @@ from PySide6.QtWidgets import (
 
 from cardviewer import APP_NAME, __version__
 from cardviewer.api import ApiError, CardPage, CardViewerError, InvalidInput, NotAuthenticated
+from cardviewer.log_setup import log_file_path
+from cardviewer.paths import log_dir
 from cardviewer.services.csv_export import suggested_filename, write_csv
 from cardviewer.services.settings import Settings
 from cardviewer.ui.cards.avatar_delegate import AvatarDelegate
@@ -215,6 +227,12 @@ class MainWindow(QMainWindow):
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
         self.about_action.triggered.connect(self.show_about)
 
+        self.open_log_folder_action = QAction(self.tr("Open &Log Folder"), self)
+        self.open_log_folder_action.setToolTip(
+            self.tr("Show the folder with the log file, to attach it to a problem report")
+        )
+        self.open_log_folder_action.triggered.connect(self.open_log_folder)
+
     def _create_toolbar(self) -> None:
         toolbar = QToolBar(self.tr("Space"), self)
         toolbar.setObjectName("spaceToolbar")
@@ -278,6 +296,8 @@ class MainWindow(QMainWindow):
         view_menu = self.menuBar().addMenu(self.tr("&View"))
         view_menu.addAction(self.refresh_action)
         help_menu = self.menuBar().addMenu(self.tr("&Help"))
+        help_menu.addAction(self.open_log_folder_action)
+        help_menu.addSeparator()
         help_menu.addAction(self.about_action)
 
     def _create_central(self) -> None:
@@ -493,6 +513,16 @@ class MainWindow(QMainWindow):
             self.tr("CSV files (*.csv);;All files (*)"),
         )
         return Path(name) if name else None
+
+    def open_log_folder(self) -> None:
+        """Show the folder with cardviewer.log in the file manager."""
+        current = log_file_path()
+        folder = current.parent if current is not None else log_dir()
+        if not QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder))):
+            log.warning("could not open the log folder %s", folder)
+            self.statusBar().showMessage(
+                self.tr("Could not open the log folder %1").replace("%1", str(folder)), 8000
+            )
 
     def show_about(self) -> None:
         box = QMessageBox(self)

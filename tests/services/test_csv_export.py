@@ -1,6 +1,7 @@
 """CSV export: what Excel needs (BOM, CRLF), what survives, and what must never run."""
 
 import csv
+import errno
 import os
 import re
 from collections.abc import Iterator
@@ -75,12 +76,23 @@ def test_a_delimiter_that_cannot_separate_cells_is_refused(tmp_path, delimiter):
         (" =1+1", " =1+1"),
         ("'quoted", "'quoted"),
         ("", ""),
+        ("+49 30 1234567", "'+49 30 1234567"),
+        ("-", "'-"),
+        ("=", "'="),
+        ('=1+1,"two"\nthree', '\'=1+1,"two"\nthree'),
+        ("\t", "'\t"),
     ],
 )
 def test_formula_cells_are_neutralised_and_others_left_alone(tmp_path, cell, written):
     target = tmp_path / "cards.csv"
     write_csv(target, [cell], [[cell, "x"]])
     assert read_back(target) == [[written], [written, "x"]]
+
+
+def test_a_formula_cell_that_needs_quoting_is_guarded_inside_the_quotes(tmp_path):
+    target = tmp_path / "cards.csv"
+    write_csv(target, ["a"], [['=SUM(A1;A2) "x"']], delimiter=";")
+    assert target.read_bytes().decode("utf-8-sig") == 'a\r\n"\'=SUM(A1;A2) ""x"""\r\n'
 
 
 def test_rows_may_come_from_a_generator(tmp_path):
@@ -101,24 +113,131 @@ def test_text_that_utf8_cannot_hold_is_replaced_not_fatal(tmp_path):
     assert read_back(target) == [["name"], ["bad ? half"]]
 
 
-def test_a_vanished_folder_raises(tmp_path):
-    with pytest.raises(FileNotFoundError):
-        write_csv(tmp_path / "gone" / "cards.csv", HEADER, [["a", "b", "c"]])
+def test_a_vanished_folder_raises_in_plain_words(tmp_path):
+    folder = tmp_path / "gone"
+    with pytest.raises(FileNotFoundError, match=r"folder .*gone does not exist") as caught:
+        write_csv(folder / "cards.csv", HEADER, [["a", "b", "c"]])
+    assert caught.value.errno == errno.ENOENT
+    assert "[Errno" not in str(caught.value)
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_failed_write_keeps_the_earlier_file(tmp_path, monkeypatch):
+def test_a_folder_removed_after_an_export_raises_in_plain_words(tmp_path):
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    write_csv(folder / "cards.csv", HEADER, [])
+    (folder / "cards.csv").unlink()
+    folder.rmdir()
+    with pytest.raises(FileNotFoundError, match="does not exist"):
+        write_csv(folder / "cards.csv", HEADER, [])
+
+
+@pytest.fixture
+def earlier_export(tmp_path) -> tuple[Path, bytes]:
+    """A file exported before, and its bytes: a failed export must leave them as they are."""
     target = tmp_path / "cards.csv"
     write_csv(target, HEADER, [["earlier", "x", "y"]])
-    before = target.read_bytes()
+    return target, target.read_bytes()
+
+
+def failing_on_write(failure: OSError):
+    """`os.fdopen` whose files raise `failure` when written to (as a full disk does)."""
+    real_fdopen = os.fdopen
+
+    class FailingFile:
+        def __init__(self, file):
+            self._file = file
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *_exc):
+            self._file.close()
+
+        def write(self, _data):
+            raise failure
+
+        def __getattr__(self, name):
+            return getattr(self._file, name)
+
+    return lambda fd, *args, **kwargs: FailingFile(real_fdopen(fd, *args, **kwargs))
+
+
+def test_a_full_disk_while_writing_keeps_the_earlier_file(tmp_path, monkeypatch, earlier_export):
+    target, before = earlier_export
+    full = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    monkeypatch.setattr(os, "fdopen", failing_on_write(full))
+    with pytest.raises(OSError, match=r"^Could not save cards\.csv: the disk is full\.") as caught:
+        write_csv(target, HEADER, [["later", "x", "y"]])
+    assert caught.value.errno == errno.ENOSPC
+    assert caught.value.__cause__ is full
+    assert target.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["cards.csv"]
+
+
+def test_a_full_disk_while_flushing_keeps_the_earlier_file(tmp_path, monkeypatch, earlier_export):
+    target, before = earlier_export
 
     def disk_full(_fd):
-        raise OSError(28, "No space left on device")
+        raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(os, "fsync", disk_full)
-    with pytest.raises(OSError, match="No space left"):
+    with pytest.raises(OSError, match="the disk is full"):
         write_csv(target, HEADER, [["later", "x", "y"]])
     assert target.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["cards.csv"]
+
+
+def test_permission_denied_keeps_the_earlier_file(tmp_path, monkeypatch, earlier_export):
+    """Root may write anywhere, so the refusal is injected where the file is created."""
+    target, before = earlier_export
+    real_open = os.open
+
+    def refusing_open(path, flags, mode=0o777, **kwargs):
+        if Path(path).parent == tmp_path and Path(path).name.endswith(".tmp"):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real_open(path, flags, mode, **kwargs)
+
+    monkeypatch.setattr(os, "open", refusing_open)
+    with pytest.raises(PermissionError, match="not allowed to write to the folder") as caught:
+        write_csv(target, HEADER, [["later", "x", "y"]])
+    assert caught.value.errno == errno.EACCES
+    assert str(tmp_path) in str(caught.value)
+    assert target.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["cards.csv"]
+
+
+def test_a_read_only_disk_keeps_the_earlier_file(tmp_path, monkeypatch, earlier_export):
+    target, before = earlier_export
+
+    def read_only(_self, _target):
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(Path, "replace", read_only)
+    with pytest.raises(OSError, match="the disk is read-only"):
+        write_csv(target, HEADER, [["later", "x", "y"]])
+    assert target.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["cards.csv"]
+
+
+def test_any_other_failure_keeps_the_systems_reason(tmp_path, monkeypatch, earlier_export):
+    target, before = earlier_export
+    monkeypatch.setattr(os, "fdopen", failing_on_write(OSError(errno.EIO, "Input/output error")))
+    with pytest.raises(OSError, match=r"cards\.csv: input/output error") as caught:
+        write_csv(target, HEADER, [["later", "x", "y"]])
+    assert caught.value.errno == errno.EIO
+    assert target.read_bytes() == before
+
+
+def test_a_folder_in_the_way_raises_in_plain_words(tmp_path):
+    target = tmp_path / "cards.csv"
+    target.mkdir()
+    (target / "inside.txt").write_bytes(b"kept")
+    with pytest.raises(OSError, match=r"Could not save cards\.csv") as caught:
+        write_csv(target, HEADER, [])
+    if isinstance(caught.value, IsADirectoryError):  # Windows says "access denied"
+        assert "a folder of that name is in the way" in str(caught.value)
+    assert (target / "inside.txt").read_bytes() == b"kept"
     assert [p.name for p in tmp_path.iterdir()] == ["cards.csv"]
 
 
@@ -145,7 +264,7 @@ def test_a_read_only_folder_raises_and_keeps_the_earlier_file(tmp_path):
     before = target.read_bytes()
     tmp_path.chmod(0o500)
     try:
-        with pytest.raises(PermissionError):
+        with pytest.raises(PermissionError, match="not allowed to write"):
             write_csv(target, HEADER, [["later", "x", "y"]])
     finally:
         tmp_path.chmod(0o700)

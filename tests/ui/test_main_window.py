@@ -383,3 +383,24 @@ def test_about_opens_without_blocking(window, qtbot):
     assert len(boxes) == 1
     assert "CardViewer" in boxes[0].text()
     boxes[0].close()
+
+
+def test_the_log_folder_opens_from_the_help_menu(window, monkeypatch):
+    from PySide6.QtGui import QDesktopServices
+
+    from cardviewer.paths import log_dir
+
+    opened = []
+    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url) or True)
+    help_menu = window.menuBar().actions()[-1].menu()
+    assert window.open_log_folder_action in help_menu.actions()
+    window.open_log_folder_action.trigger()
+    assert [url.toLocalFile() for url in opened] == [str(log_dir())]
+
+
+def test_a_log_folder_that_cannot_be_opened_is_said(window, monkeypatch):
+    from PySide6.QtGui import QDesktopServices
+
+    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: False)
+    window.open_log_folder_action.trigger()
+    assert window.statusBar().currentMessage().startswith("Could not open the log folder")
