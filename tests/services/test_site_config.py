@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+from pathlib import Path
 
 import pytest
 
@@ -15,7 +16,7 @@ from cardviewer.services.site_config import (
 )
 
 
-def write(folder, content) -> object:
+def write(folder: Path, content: object) -> Path:
     path = folder / FILE_NAME
     path.write_text(content if isinstance(content, str) else json.dumps(content), "utf-8")
     return path

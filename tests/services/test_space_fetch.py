@@ -9,7 +9,7 @@ import pytest
 from cardviewer.api import CardPage, CardsClient
 from cardviewer.api.errors import ServerError
 from cardviewer.demo import EMPTY_SPACE_ID
-from cardviewer.services.space_fetch import FetchProgress, fetch_all_pages
+from cardviewer.services.space_fetch import FetchProgress, PageFetch, fetch_all_pages
 
 pytestmark = pytest.mark.anyio
 
@@ -26,7 +26,7 @@ async def client(demo_server):
         yield client
 
 
-def fetcher(client: CardsClient, space_id: str):
+def fetcher(client: CardsClient, space_id: str) -> PageFetch:
     async def fetch(number: int) -> CardPage:
         return await client.list_cards(space_id, number)
 
@@ -38,7 +38,7 @@ async def test_every_page_once_in_page_order(client, demo_server):
     assert [p.meta.current_page for p in pages] == list(range(1, 25))
     names = [card.display_name for page in pages for card in page.cards]
     assert len(names) == 240
-    sequential = []
+    sequential: list[str | None] = []
     for number in range(1, 25):
         page = await client.list_cards(demo_server.space_id, number)
         sequential.extend(card.display_name for card in page.cards)

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import errno
+import os
 from datetime import datetime
 
 import openpyxl
 import pytest
 
-from cardviewer.services import atomic_file
-from cardviewer.services.xlsx_export import MAX_WIDTH, write_xlsx
+from cardviewer.services.xlsx_export import MAX_WIDTH, CellValue, write_xlsx
 
 HEADER = ["Name", "Public", "Connects", "Created", "Note"]
-ROWS = [
+ROWS: list[list[CellValue]] = [
     ["José Sánchez Muñoz", True, 719, datetime(2019, 5, 9, 8, 30, 0), '=HYPERLINK("x")'],
     ["陈雪", False, 36, datetime(2019, 4, 18, 14, 0, 0), "line one\nline two"],
     ["Dr. Ana O'Neil, PhD", None, 2.5, None, "https://example.com"],
@@ -76,7 +76,7 @@ def test_a_failed_write_leaves_the_earlier_file(tmp_path, monkeypatch):
     def disk_full(*_args, **_kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(atomic_file.os, "fsync", disk_full)
+    monkeypatch.setattr(os, "fsync", disk_full)
     with pytest.raises(OSError, match="No space"):
         write_xlsx(path, HEADER, ROWS[:1])
     assert path.read_bytes() == before

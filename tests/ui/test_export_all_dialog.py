@@ -37,13 +37,14 @@ def fetcher(client: CardsClient, space_id: str, *, with_emails: bool = False):
 
 def all_names(arun, client, space_id) -> list[str]:
     async def collect() -> list[str]:
-        names = []
+        names: list[str] = []
         for number in range(1, 25):
             page = await client.list_cards(space_id, number)
             names.extend(card.display_name or "" for card in page.cards)
         return names
 
-    return arun(collect())
+    result: list[str] = arun(collect())
+    return result
 
 
 def test_csv_of_the_whole_space(qtbot, arun, client, demo_server, tmp_path):

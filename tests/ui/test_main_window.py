@@ -391,7 +391,12 @@ def test_the_log_folder_opens_from_the_help_menu(window, monkeypatch):
     from cardviewer.paths import log_dir
 
     opened = []
-    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url) or True)
+
+    def open_url(url):
+        opened.append(url)
+        return True
+
+    monkeypatch.setattr(QDesktopServices, "openUrl", open_url)
     help_menu = window.menuBar().actions()[-1].menu()
     assert window.open_log_folder_action in help_menu.actions()
     window.open_log_folder_action.trigger()

@@ -482,7 +482,7 @@ def test_a_fetched_page_is_shown_at_once_without_a_request(qtbot, prefetching, d
     load(qtbot, prefetching, demo_server.space_id, 1)
     settle(qtbot, prefetching)
     demo_server.clear_requests()
-    shown = []
+    shown: list[CardPage] = []
     prefetching.pageLoaded.connect(shown.append)
     prefetching.request_page(demo_server.space_id, 2, False)
     assert [p.meta.current_page for p in shown] == [2]  # before request_page returned
