@@ -21,6 +21,7 @@ from cardviewer.api.errors import (
     ApiError,
     InvalidCredentials,
     InvalidInput,
+    NetworkError,
     NotAuthenticated,
     RateLimited,
     ServerError,
@@ -30,6 +31,7 @@ from cardviewer.api.errors import (
     map_exceptions,
 )
 from cardviewer.api.models import CardPage, Session, parse_page
+from cardviewer.api.retry import NO_RETRY, RetryPolicy, parse_retry_after
 
 log = logging.getLogger(__name__)
 
@@ -39,12 +41,24 @@ JSON_HEADERS = {"Accept": "application/json", "Content-Type": "application/json"
 
 
 def tls_context() -> ssl.SSLContext:
-    """Verify certificates against the operating system's store (corporate roots work)."""
-    return truststore.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    """Verify certificates against the operating system's store (corporate roots work).
+
+    `PROTOCOL_TLS_CLIENT` requires a valid certificate for the host name; nothing in
+    the app turns that off.
+    """
+    context = truststore.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    return context
 
 
 class CardsClient:
-    """One connection pool to one server; holds the bearer token once signed in."""
+    """One connection pool to one server; holds the bearer token once signed in.
+
+    Reads are retried after failures that pass by themselves, as `retry` says (the
+    default `RetryPolicy()` unless given; `RetryPolicy(attempts=1)` never retries).
+    Login is sent once only: a second try could count as a second failed attempt.
+    Proxies set in the environment (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`) are used.
+    """
 
     def __init__(
         self,
@@ -53,16 +67,20 @@ class CardsClient:
         token: str | None = None,
         timeout: httpx.Timeout = DEFAULT_TIMEOUT,
         transport: httpx.AsyncBaseTransport | None = None,
+        retry: RetryPolicy | None = None,
     ) -> None:
         self.server_url = normalize_server_url(server_url)
         self.token = token
+        self.retry = retry if retry is not None else RetryPolicy()
+        self.ssl_context = tls_context()
         self._host = urlsplit(self.server_url).netloc
         self._http = httpx.AsyncClient(
             base_url=self.server_url,
             headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
             timeout=timeout,
-            verify=tls_context(),
+            verify=self.ssl_context,
             transport=transport,
+            trust_env=True,
             follow_redirects=False,
             limits=httpx.Limits(max_connections=8, max_keepalive_connections=8),
         )
@@ -96,12 +114,9 @@ class CardsClient:
             "/v1/auth/login",
             content=json.dumps({"email": email.strip(), "password": password}),
             headers=JSON_HEADERS,
+            retry=NO_RETRY,
         )
-        payload = self._json(response)
-        try:
-            session = Session.model_validate(payload)
-        except ValidationError as exc:
-            raise self._shape_error(response, exc) from exc
+        session = read_session(response)
         self.token = session.access_token
         return session
 
@@ -123,14 +138,37 @@ class CardsClient:
             f"/v1/spaces/{space_path_segment(space_id)}/cards",
             params=params,
             headers={"Authorization": f"Bearer {self.token}"},
+            retry=self.retry,
         )
-        payload = self._json(response)
-        try:
-            return parse_page(payload)
-        except ValidationError as exc:
-            raise self._shape_error(response, exc) from exc
+        return read_page(response)
 
-    async def _send(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+    async def _send(
+        self, method: str, path: str, *, retry: RetryPolicy, **kwargs: Any
+    ) -> httpx.Response:
+        """Send until an answer is 200 or `retry` gives up; raise the last error then."""
+        attempt = 1
+        while True:
+            try:
+                return await self._send_once(method, path, **kwargs)
+            except (ApiError, NetworkError) as error:
+                delay = retry.delay_before_retry(error, attempt)
+                if delay is None:
+                    raise
+                failure = _failure_name(error)
+            # The path has no query and no token; a space id in it is no secret.
+            log.info(
+                "%s %s: %s on attempt %d/%d; trying again in %.2f s",
+                method,
+                path,
+                failure,
+                attempt,
+                retry.attempts,
+                delay,
+            )
+            await retry.sleep(delay)
+            attempt += 1
+
+    async def _send_once(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
         started = time.perf_counter()
         with map_exceptions(self._host):
             response = await self._http.request(method, path, **kwargs)
@@ -144,27 +182,6 @@ class CardsClient:
         if response.status_code != 200:
             raise self._status_error(response)
         return response
-
-    def _json(self, response: httpx.Response) -> Any:
-        try:
-            return json.loads(response.content)
-        except ValueError as exc:
-            raise UnexpectedResponse(
-                "The server sent a reply that is not readable data. "
-                "It may be busy or misconfigured; please try again later.",
-                status=response.status_code,
-                detail=f"not JSON: {excerpt(response.text)!r}",
-            ) from exc
-
-    def _shape_error(self, response: httpx.Response, exc: ValidationError) -> UnexpectedResponse:
-        problems = "; ".join(
-            f"{'.'.join(map(str, e['loc'])) or 'body'}: {e['msg']}" for e in exc.errors()[:3]
-        )
-        return UnexpectedResponse(
-            "The server's reply does not look like the card platform's. Check the server address.",
-            status=response.status_code,
-            detail=f"{problems} in {excerpt(response.text)!r}",
-        )
 
     def _status_error(self, response: httpx.Response) -> ApiError:
         status = response.status_code
@@ -187,13 +204,21 @@ class CardsClient:
                 status,
                 detail,
             )
+        retry_after = parse_retry_after(response.headers.get("Retry-After"))
         if status == 429:
             return RateLimited(
                 "The server is busy with too many requests. Please wait a moment.",
                 status,
-                _retry_after(response.headers.get("Retry-After")),
+                retry_after,
                 detail,
             )
+        error = self._server_error(status, message, body, detail)
+        if status == 503:
+            error.retry_after = retry_after
+        return error
+
+    @staticmethod
+    def _server_error(status: int, message: str, body: Mapping[str, Any], detail: str) -> ApiError:
         if 500 <= status < 600 and message:
             exception = str(body.get("exception", ""))
             return ServerError(
@@ -217,20 +242,59 @@ class CardsClient:
     def _error_body(response: httpx.Response) -> Mapping[str, Any]:
         try:
             body = json.loads(response.content)
-        except ValueError:
+        except (ValueError, RecursionError):
             return {}
         return body if isinstance(body, dict) else {}
 
 
-def _retry_after(value: str | None) -> float | None:
-    """Read a `Retry-After` given in seconds; an HTTP date or junk means unknown."""
-    if value is None:
-        return None
+def read_page(response: httpx.Response) -> CardPage:
+    """The page of cards in a 200 answer; any other content is `UnexpectedResponse`."""
+    payload = read_json(response)
     try:
-        seconds = float(value)
-    except ValueError:
-        return None
-    return seconds if seconds >= 0 else None
+        return parse_page(payload)
+    except ValidationError as exc:
+        raise shape_error(response, exc) from exc
+
+
+def read_session(response: httpx.Response) -> Session:
+    """The session in a 200 answer to login; any other content is `UnexpectedResponse`."""
+    payload = read_json(response)
+    try:
+        return Session.model_validate(payload)
+    except ValidationError as exc:
+        raise shape_error(response, exc) from exc
+
+
+def read_json(response: httpx.Response) -> Any:
+    """The answer's JSON; a body that is not JSON is `UnexpectedResponse`."""
+    try:
+        return json.loads(response.content)
+    except (ValueError, RecursionError) as exc:  # nesting too deep for the parser
+        raise UnexpectedResponse(
+            "The server sent a reply that is not readable data. "
+            "It may be busy or misconfigured; please try again later.",
+            status=response.status_code,
+            detail=f"not JSON: {excerpt(response.text)!r}",
+        ) from exc
+
+
+def shape_error(response: httpx.Response, exc: ValidationError) -> UnexpectedResponse:
+    """JSON of the wrong shape, reported with the first few problems for the log."""
+    problems = "; ".join(
+        f"{'.'.join(map(str, e['loc'])) or 'body'}: {e['msg']}" for e in exc.errors()[:3]
+    )
+    return UnexpectedResponse(
+        "The server's reply does not look like the card platform's. Check the server address.",
+        status=response.status_code,
+        detail=f"{problems} in {excerpt(response.text)!r}",
+    )
+
+
+def _failure_name(error: ApiError | NetworkError) -> str:
+    """What went wrong, in a few words for the log: the status, or the transport error."""
+    if isinstance(error, ApiError):
+        return f"HTTP {error.status}"
+    return type(error.__cause__ or error).__name__
 
 
 def space_path_segment(space_id: str) -> str:

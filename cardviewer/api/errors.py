@@ -44,7 +44,12 @@ class InvalidInput(CardViewerError, ValueError):
 
 
 class ApiError(CardViewerError):
-    """The server answered with an error; `status` is its HTTP status."""
+    """The server answered with an error; `status` is its HTTP status.
+
+    `retry_after` is the wait in seconds the server asked for (`Retry-After`), if any.
+    """
+
+    retry_after: float | None = None
 
     def __init__(self, message: str, status: int, detail: str = "") -> None:
         super().__init__(message, detail)
@@ -133,6 +138,12 @@ def map_exceptions(host: str) -> Iterator[None]:
         raise ConnectFailed(
             f"Cannot reach the server at {host}. "
             "Check the server address and your network connection.",
+            detail=repr(exc),
+        ) from exc
+    except httpx.ProxyError as exc:
+        raise ConnectFailed(
+            f"The proxy server would not connect to {host}. Check the proxy settings "
+            "(HTTPS_PROXY, HTTP_PROXY) or ask your administrator.",
             detail=repr(exc),
         ) from exc
     except (httpx.UnsupportedProtocol, httpx.InvalidURL) as exc:

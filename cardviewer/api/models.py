@@ -154,17 +154,22 @@ class PageLinks(BaseModel):
     next: str | None = None
 
 
+# No space has more cards or pages; larger numbers are junk, and would overflow the
+# 32-bit integers of the widgets that show them.
+MAX_COUNT = 2**31 - 1
+
+
 class PageMeta(BaseModel):
     """The envelope's `meta`: where this page sits in the whole list."""
 
     model_config = ConfigDict(frozen=True, extra="ignore", populate_by_name=True)
 
-    current_page: int = Field(ge=1)
-    last_page: int = Field(ge=1)
-    per_page: int = Field(ge=1)
-    total: int = Field(ge=0)
-    from_: int | None = Field(default=None, alias="from")
-    to: int | None = None
+    current_page: int = Field(ge=1, le=MAX_COUNT)
+    last_page: int = Field(ge=1, le=MAX_COUNT)
+    per_page: int = Field(ge=1, le=MAX_COUNT)
+    total: int = Field(ge=0, le=MAX_COUNT)
+    from_: int | None = Field(default=None, alias="from", ge=0, le=MAX_COUNT)
+    to: int | None = Field(default=None, ge=0, le=MAX_COUNT)
     path: str | None = None
     links: tuple[PageLink, ...] = ()
 

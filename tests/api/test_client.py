@@ -1,4 +1,8 @@
-"""The API client against the demo server over real loopback HTTP."""
+"""The API client against the demo server over real loopback HTTP.
+
+These tests see how each failure is reported, so their client tries only once;
+tests/api/test_retry.py covers the retries.
+"""
 
 from __future__ import annotations
 
@@ -25,9 +29,12 @@ from cardviewer.api import (
     UnexpectedResponse,
 )
 from cardviewer.api.errors import CardViewerError
+from cardviewer.api.retry import RetryPolicy
 from cardviewer.demo import Fault
 
 pytestmark = pytest.mark.anyio
+
+ONE_TRY = RetryPolicy(attempts=1)
 
 
 @pytest.fixture
@@ -37,7 +44,7 @@ def anyio_backend():
 
 @pytest.fixture
 async def client(demo_server):
-    async with CardsClient(demo_server.base_url) as client:
+    async with CardsClient(demo_server.base_url, retry=ONE_TRY) as client:
         yield client
 
 
@@ -229,7 +236,9 @@ async def test_dropped_connection_is_a_network_error(signed_in, demo_server):
 
 
 async def test_slow_answer_is_a_timeout(demo_server):
-    async with CardsClient(demo_server.base_url, timeout=httpx.Timeout(0.3)) as client:
+    async with CardsClient(
+        demo_server.base_url, timeout=httpx.Timeout(0.3), retry=ONE_TRY
+    ) as client:
         await client.login(demo_server.email, demo_server.password)
         demo_server.faults.inject(Fault.SLOW, delay=2.0)
         with pytest.raises(RequestTimeout):
@@ -314,3 +323,42 @@ async def test_login_answer_without_a_token_is_unexpected():
         with pytest.raises(UnexpectedResponse) as info:
             await client.login("a@b.example", "pw")
     assert "access_token" in info.value.detail
+
+
+@pytest.mark.parametrize("status", [200, 500, 502])
+@pytest.mark.parametrize("body", [b"[" * 100_000, b'{"message":' * 5_000 + b"1" + b"}" * 5_000])
+async def test_json_nested_too_deep_for_the_parser_is_unexpected(status, body):
+    """Regression: the parser's RecursionError escaped as a crash instead of an error."""
+    transport = httpx.MockTransport(lambda request: httpx.Response(status, content=body))
+    async with CardsClient(
+        "https://api.example", token="t", transport=transport, retry=ONE_TRY
+    ) as client:
+        with pytest.raises(UnexpectedResponse) as info:
+            await client.list_cards("space")
+    assert info.value.status == status
+    assert len(info.value.detail) < 300
+
+
+async def test_page_numbers_too_large_to_show_are_unexpected():
+    """Regression: 2**31 pages parsed fine, then overflowed the page bar's spin box."""
+    body = {
+        "data": [],
+        "links": {},
+        "meta": {"current_page": 1, "last_page": 2**31, "per_page": 10, "total": 0},
+    }
+    transport = httpx.MockTransport(lambda request: httpx.Response(200, json=body))
+    async with CardsClient("https://api.example", token="t", transport=transport) as client:
+        with pytest.raises(UnexpectedResponse) as info:
+            await client.list_cards("space")
+    assert "meta.last_page" in info.value.detail
+
+
+async def test_a_proxy_refusing_the_tunnel_is_connect_failed():
+    def refuse(request: httpx.Request) -> httpx.Response:
+        raise httpx.ProxyError("403 Forbidden")
+
+    transport = httpx.MockTransport(refuse)
+    async with CardsClient("https://api.example", token="t", transport=transport) as client:
+        with pytest.raises(ConnectFailed) as info:
+            await client.list_cards("space")
+    assert "proxy" in str(info.value)

@@ -176,6 +176,17 @@ def test_wrong_envelope_is_rejected(payload):
         parse_page(payload)
 
 
+@pytest.mark.parametrize("field", ["current_page", "last_page", "per_page", "total", "from", "to"])
+def test_page_numbers_beyond_32_bits_are_rejected(field):
+    """Regression: such a page parsed, then overflowed the page bar's widgets."""
+    payload = envelope([card_json()])
+    payload["meta"][field] = 2**31
+    with pytest.raises(ValidationError):
+        parse_page(payload)
+    payload["meta"][field] = 2**31 - 1
+    parse_page(payload)
+
+
 def test_known_fields_cover_the_specification():
     spec_fields = {
         "uuid",
