@@ -7,13 +7,15 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 SCREENSHOT ?= demo-screenshot.png
 
-.PHONY: help setup demo test lint format typecheck pytest lock clean
+.PHONY: help setup demo test lint format typecheck pytest lock clean package package-test
 
 help:
 	@echo "make demo   set up, then run the viewer on the built-in demo server"
 	@echo "make test   set up, then run ruff, mypy and the test suite (headless)"
 	@echo "make lock   re-resolve the newest allowed versions into constraints.txt"
 	@echo "make clean  remove the virtual environment and caches"
+	@echo "make package       build the double-click app for this platform into dist/"
+	@echo "make package-test  build it in a temporary folder and smoke-test the frozen app"
 
 $(STAMP): pyproject.toml constraints.txt
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else \
@@ -61,4 +63,22 @@ lock:
 	rm -rf .lock-venv build
 
 clean:
-	rm -rf $(VENV) .lock-venv build *.egg-info .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) .venv-package .lock-venv build dist *.egg-info .mypy_cache .ruff_cache .pytest_cache
+
+# The double-click app (packaging/README.md). The packaging tools live in their own
+# environment, on top of the app's locked versions, so .venv and `make test` never see them.
+PKG_VENV  := .venv-package
+PKG_STAMP := $(PKG_VENV)/.installed
+
+$(PKG_STAMP): pyproject.toml constraints.txt packaging/requirements.txt
+	$(PYTHON) -m venv $(PKG_VENV)
+	$(PKG_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(PKG_VENV)/bin/python -m pip install --quiet --constraint constraints.txt \
+		--editable '.[demo]' --requirement packaging/requirements.txt
+	@touch $@
+
+package: $(PKG_STAMP)
+	$(PKG_VENV)/bin/python packaging/build.py
+
+package-test: $(PKG_STAMP)
+	$(PKG_VENV)/bin/python packaging/smoke_test.py

@@ -1,0 +1,456 @@
+"""Smoke test of the Linux bundle: build it in a temporary folder, check what is in it,
+run the frozen app on the demo server, and install it for a throw-away user.
+
+    python packaging/smoke_test.py [--keep] [--runs N]      # `make package-test`
+
+Checks, each reported and all of them run even when one fails:
+
+- the bundle holds no test code, test or lint tools, nor caches; only the Qt libraries,
+  plugins and translations the app uses; the package's resources;
+- `--version` prints the version;
+- `--demo --screenshot-login L --screenshot M` offscreen exits 0 after signing in and
+  writing window-sized PNGs with real content, with nothing logged at ERROR;
+- the frozen app creates the same files under the user's folders as `python main.py`;
+- install.sh from the .tar.gz installs into a fresh home, the installed app starts,
+  and `install.sh --uninstall` removes it again.
+
+Prints the figures: build time, bundle and archive size, and the time from start to
+exit after the screenshot for the frozen app and for `python main.py`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parent.parent
+RUN_TIMEOUT = 120.0
+"""Seconds one run of the app may take before it counts as hung."""
+
+FORBIDDEN_MODULES = frozenset(
+    {"tests", "pytest", "_pytest", "pytestqt", "pytest_timeout", "hypothesis", "mypy", "mypyc",
+     "ruff", "pip", "setuptools", "pkg_resources", "unittest", "tkinter", "PIL.ImageTk"}
+)  # fmt: skip
+"""Top-level modules (and packages) that must not be in the bundle's archive or folder."""
+FORBIDDEN_FOLDERS = frozenset(
+    {"__pycache__", ".pytest_cache", ".hypothesis", ".mypy_cache", ".ruff_cache", "tests"}
+)
+QT_LIBRARIES = frozenset(
+    {"Core", "Gui", "Widgets", "Svg", "DBus", "XcbQpa", "WaylandClient", "WlShellIntegration"}
+)
+"""The Qt libraries the Linux bundle may hold: the four the app imports, and what Qt's
+platform plugins for X11 and Wayland need (DBus for the portal and input methods)."""
+QT_PLUGIN_FOLDERS = frozenset(
+    {"platforms", "platformthemes", "platforminputcontexts", "iconengines", "imageformats",
+     "wayland-decoration-client", "wayland-shell-integration"}
+)  # fmt: skip
+LOG_PROBLEMS = ("Traceback", " ERROR ", " CRITICAL ", "Could not load the Qt platform plugin")
+
+
+def load_build_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "_cardviewer_build", ROOT / "packaging" / "build.py"
+    )
+    if spec is None or spec.loader is None:
+        raise ImportError("packaging/build.py cannot be loaded")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+BUILD = load_build_module()
+
+
+class Report:
+    """Collects pass/fail lines and figures, so one run shows every problem."""
+
+    def __init__(self) -> None:
+        self.failures: list[str] = []
+        self.figures: list[tuple[str, str]] = []
+
+    def check(self, ok: bool, what: str, detail: str = "") -> bool:
+        print(f"{'ok  ' if ok else 'FAIL'} {what}{f': {detail}' if detail and not ok else ''}")
+        if not ok:
+            self.failures.append(f"{what}: {detail}" if detail else what)
+        return ok
+
+    def figure(self, name: str, value: str) -> None:
+        self.figures.append((name, value))
+
+
+# What is in the bundle
+
+
+def bundle_files(bundle: Path) -> Iterator[Path]:
+    for path in bundle.rglob("*"):
+        if path.is_file() or path.is_symlink():
+            yield path.relative_to(bundle)
+
+
+def archive_modules(executable: Path) -> list[str]:
+    """The names of the modules frozen into the executable's archive (PYZ)."""
+    from PyInstaller.archive.readers import pkg_archive_contents  # type: ignore[import-untyped]
+
+    return list(pkg_archive_contents(str(executable)))
+
+
+def check_contents(report: Report, bundle: Path, executable: Path) -> None:
+    files = list(bundle_files(bundle))
+    internal = bundle / "_internal"
+
+    stray = sorted(
+        str(path)
+        for path in files
+        if FORBIDDEN_FOLDERS.intersection(path.parts)
+        or FORBIDDEN_MODULES.intersection(part.split("-")[0] for part in path.parts)
+    )
+    report.check(not stray, "no tests, test tools or caches among the files", ", ".join(stray[:10]))
+    dangling = sorted(
+        str(p) for p in files if (bundle / p).is_symlink() and not (bundle / p).exists()
+    )
+    report.check(not dangling, "no dangling symbolic links", ", ".join(dangling[:10]))
+
+    modules = archive_modules(executable)
+    frozen_stray = sorted(
+        name
+        for name in modules
+        if name.split(".")[0] in FORBIDDEN_MODULES or name in FORBIDDEN_MODULES
+    )
+    report.check(
+        not frozen_stray, "no tests or test tools in the archive", ", ".join(frozen_stray[:10])
+    )
+    needed = {"cardviewer.app", "cardviewer.resources", "cardviewer.demo.server", "PIL.Image"}
+    report.check(
+        needed <= set(modules), "the app, its resources package and the demo server are frozen",
+        f"missing {sorted(needed - set(modules))}",
+    )  # fmt: skip
+
+    qt_libraries = {
+        path.name.removeprefix("libQt6").split(".")[0]
+        for path in files
+        if path.name.startswith("libQt6")
+        and path.parts[:-1] == ("_internal", "PySide6", "Qt", "lib")
+    }
+    report.check(
+        {"Core", "Gui", "Widgets", "Svg"} <= qt_libraries <= QT_LIBRARIES,
+        "only the Qt libraries the app uses",
+        f"found {sorted(qt_libraries)}",
+    )
+    plugins = internal / "PySide6" / "Qt" / "plugins"
+    folders = {path.name for path in plugins.iterdir()} if plugins.is_dir() else set()
+    report.check(
+        folders <= QT_PLUGIN_FOLDERS and {"platforms", "iconengines", "imageformats"} <= folders,
+        "only the Qt plugin folders the app uses",
+        f"found {sorted(folders)}",
+    )
+    platforms = {p.name for p in (plugins / "platforms").glob("*.so")}
+    report.check(
+        {"libqxcb.so", "libqwayland.so", "libqoffscreen.so"} == platforms,
+        "platform plugins: X11, Wayland and offscreen",
+        f"found {sorted(platforms)}",
+    )
+    translations = sorted(p.name for p in (internal / "PySide6" / "Qt" / "translations").glob("*"))
+    report.check(
+        all(name.split("_", 1)[0] in {"qt", "qtbase"} for name in translations)
+        and all(name.rsplit("_", 1)[-1] in {"de.qm", "en.qm"} for name in translations),
+        "Qt translations only for the app's languages",
+        f"found {translations}",
+    )
+    wanted = sorted(
+        path.relative_to(ROOT / "resources")
+        for path in (ROOT / "resources").rglob("*")
+        if path.is_file() and path.suffix not in {".py", ".pyc"} and "__pycache__" not in path.parts
+    )
+    missing = [str(p) for p in wanted if not (internal / "cardviewer" / "resources" / p).is_file()]
+    report.check(
+        not missing and bool(wanted),
+        "every file of resources/ is in cardviewer/resources",
+        f"{missing}",
+    )
+
+
+# Running the app
+
+
+def private_environment(home: Path) -> dict[str, str]:
+    """A throw-away user: own home and XDG folders, no display, no settings of ours."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("XDG_", "QT_", "PYTHON"))
+        and key not in {"DISPLAY", "WAYLAND_DISPLAY"}
+    }
+    env.update(HOME=str(home), QT_QPA_PLATFORM="offscreen", LC_ALL="C.UTF-8", LANG="C.UTF-8")
+    home.mkdir(parents=True, exist_ok=True)
+    return env
+
+
+def user_files(home: Path) -> list[str]:
+    """The files and folders under `home`; hashed names (cache keys) as "<hash>"."""
+    names = {re.sub(r"[0-9a-f]{16,}", "<hash>", str(p.relative_to(home))) for p in home.rglob("*")}
+    return sorted(names)
+
+
+def screenshot_run(
+    command: Sequence[str], home: Path, shots: Path
+) -> tuple[float, subprocess.CompletedProcess[str]]:
+    shots.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+    result = subprocess.run(
+        [*command, "--demo", "--screenshot-login", str(shots / "login.png"),
+         "--screenshot", str(shots / "main.png")],
+        env=private_environment(home),
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT,
+        check=False,
+    )  # fmt: skip
+    return time.monotonic() - started, result
+
+
+def check_screenshot(report: Report, path: Path, what: str, least: tuple[int, int]) -> None:
+    from PIL import Image
+
+    if not report.check(path.is_file(), f"{what}: PNG written", str(path)):
+        return
+    with Image.open(path) as image:
+        size = image.size
+        colours = image.convert("RGB").getcolors(maxcolors=1 << 20)
+    report.check(image.format == "PNG", f"{what}: is a PNG", str(image.format))
+    report.check(
+        size[0] >= least[0] and size[1] >= least[1], f"{what}: window-sized", f"{size[0]}x{size[1]}"
+    )
+    # Text, avatars and anti-aliasing give hundreds of colours; a blank grab gives a few.
+    count = len(colours) if colours is not None else 1 << 20
+    report.check(count >= 64, f"{what}: has content", f"{count} colours")
+
+
+def check_runs(report: Report, executable: Path, scratch: Path, runs: int) -> None:
+    version = subprocess.run(
+        [str(executable), "--version"],
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT,
+        check=False,
+    )
+    meta = BUILD.app_metadata(ROOT)
+    expected = f"{meta.name} {meta.version}"
+    report.check(
+        version.returncode == 0 and version.stdout.strip() == expected,
+        f"--version prints {expected!r}",
+        f"exit {version.returncode}, {version.stdout.strip()!r} {version.stderr.strip()[-300:]}",
+    )
+
+    commands: dict[str, list[str]] = {
+        "frozen": [str(executable)],
+        "python main.py": [sys.executable, str(ROOT / "main.py")],
+    }
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    files: dict[str, list[str]] = {}
+    for attempt in range(runs):
+        for name, command in commands.items():
+            home = scratch / f"home-{name.split()[0]}-{attempt}"
+            shots = scratch / f"shots-{name.split()[0]}-{attempt}"
+            try:
+                seconds, result = screenshot_run(command, home, shots)
+            except subprocess.TimeoutExpired:
+                report.check(False, f"{name}: finishes", f"still running after {RUN_TIMEOUT:.0f} s")
+                continue
+            times[name].append(seconds)
+            files.setdefault(name, user_files(home))
+            if attempt == 0:
+                log = result.stderr
+                report.check(
+                    result.returncode == 0, f"{name}: exits 0", f"{result.returncode}: {log[-800:]}"
+                )
+                problems = [
+                    line for line in log.splitlines() if any(p in line for p in LOG_PROBLEMS)
+                ]
+                report.check(not problems, f"{name}: logs no errors", "\n".join(problems[:5]))
+                report.check(
+                    "signed in to" in log, f"{name}: signs in to the demo server", log[-400:]
+                )
+                report.check(
+                    "saved a screenshot of MainWindow" in log,
+                    f"{name}: shows the cards",
+                    log[-400:],
+                )
+                check_screenshot(report, shots / "login.png", f"{name}: sign-in dialog", (300, 200))
+                check_screenshot(report, shots / "main.png", f"{name}: main window", (640, 400))
+    if len(files) == len(commands):
+        frozen, source = files["frozen"], files["python main.py"]
+        report.check(
+            frozen == source and bool(frozen),
+            "the frozen app uses the same user folders and files as python main.py",
+            f"frozen {frozen}, source {source}",
+        )
+    for name, values in times.items():
+        if values:
+            report.figure(
+                f"start to screenshot, {name}",
+                f"median {statistics.median(values):.2f} s, min {min(values):.2f} s "
+                f"({len(values)} runs)",
+            )
+
+
+# Installing for a user
+
+
+def check_install(report: Report, archive: Path, scratch: Path) -> None:
+    unpacked = scratch / "unpacked"
+    with tarfile.open(archive) as tar:
+        tar.extractall(unpacked, filter="data")
+    (top,) = unpacked.iterdir()
+    home = scratch / "install-home"
+    env = private_environment(home)
+    install = subprocess.run(
+        ["sh", str(top / "install.sh")], env=env, capture_output=True, text=True, check=False
+    )
+    if not report.check(install.returncode == 0, "install.sh installs", install.stderr[-500:]):
+        return
+    local = home / ".local"
+    desktop = local / "share" / "applications" / "cardviewer.desktop"
+    expected = [
+        local / "lib" / "cardviewer" / "cardviewer",
+        local / "bin" / "cardviewer",
+        desktop,
+        local / "share" / "metainfo" / "io.github.cardviewer.CardViewer.metainfo.xml",
+        local / "share" / "icons" / "hicolor" / "48x48" / "apps" / "cardviewer.png",
+        local / "share" / "icons" / "hicolor" / "scalable" / "apps" / "cardviewer.svg",
+    ]
+    missing = [str(path.relative_to(home)) for path in expected if not path.exists()]
+    report.check(
+        not missing,
+        "install.sh puts app, link, menu entry, icons and metainfo in place",
+        f"missing {missing}",
+    )
+    if desktop.is_file():
+        exec_line = next(
+            (line for line in desktop.read_text("utf-8").splitlines() if line.startswith("Exec=")),
+            "",
+        )
+        report.check(
+            exec_line == f'Exec="{local / "lib" / "cardviewer" / "cardviewer"}"',
+            "the installed menu entry starts the installed app by its full path",
+            exec_line,
+        )
+        validate(
+            report, ["desktop-file-validate", str(desktop)], "the installed menu entry is valid"
+        )
+    started = subprocess.run(
+        [str(local / "bin" / "cardviewer"), "--version"],
+        env=env, capture_output=True, text=True, timeout=RUN_TIMEOUT, check=False,
+    )  # fmt: skip
+    report.check(
+        started.returncode == 0 and BUILD.app_metadata(ROOT).version in started.stdout,
+        "the installed app starts from ~/.local/bin",
+        started.stderr[-300:],
+    )
+    again = subprocess.run(
+        ["sh", str(top / "install.sh")], env=env, capture_output=True, text=True, check=False
+    )
+    report.check(
+        again.returncode == 0, "install.sh updates an existing install", again.stderr[-300:]
+    )
+    removed = subprocess.run(
+        ["sh", str(top / "install.sh"), "--uninstall"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    # The desktop's own caches (update-desktop-database, gtk-update-icon-cache) stay.
+    caches = {"mimeinfo.cache", "icon-theme.cache"}
+    left = [
+        str(p.relative_to(home))
+        for p in home.rglob("*")
+        if (p.is_file() or p.is_symlink()) and p.name not in caches
+    ]
+    report.check(
+        removed.returncode == 0 and not left,
+        "install.sh --uninstall removes every file",
+        f"left {left}",
+    )
+
+
+def validate(report: Report, command: list[str], what: str) -> None:
+    if shutil.which(command[0]) is None:
+        print(f"skip {what}: {command[0]} is not installed")
+        return
+    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    report.check(result.returncode == 0, what, (result.stdout + result.stderr)[-500:])
+
+
+# The whole test
+
+
+def du(path: Path) -> int:
+    """Bytes on disk, each file once (symbolic links are not followed), as `du` counts."""
+    return sum(p.lstat().st_blocks * 512 for p in path.rglob("*")) + path.lstat().st_blocks * 512
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    parser.add_argument("--runs", type=int, default=3, help="screenshot runs of each (default 3)")
+    args = parser.parse_args(argv)
+    if not sys.platform.startswith("linux"):
+        print("The smoke test runs on Linux; see packaging/README.md for the other platforms.")
+        return 2
+    build = BUILD
+    report = Report()
+    scratch = Path(tempfile.mkdtemp(prefix="cardviewer-package-test-"))
+    try:
+        print(f"building in {scratch} ...", flush=True)
+        started = time.monotonic()
+        bundle, archive = build.build(scratch / "dist", scratch / "build")
+        report.figure("build time", f"{time.monotonic() - started:.0f} s")
+        report.figure("bundle size (du)", f"{du(bundle) / 2**20:.1f} MiB")
+        report.figure("archive size (.tar.gz)", f"{archive.stat().st_size / 2**20:.1f} MiB")
+        executable = bundle / build.APP_ID
+        check_contents(report, bundle, executable)
+        check_runs(report, executable, scratch, args.runs)
+        check_install(report, archive, scratch)
+        validate(
+            report,
+            [
+                "appstreamcli",
+                "validate",
+                "--no-net",
+                str(build.LINUX / f"{build.METAINFO_ID}.metainfo.xml"),
+            ],
+            "the AppStream metainfo is valid",
+        )
+    finally:
+        if args.keep:
+            print(f"kept {scratch}")
+        else:
+            shutil.rmtree(scratch, ignore_errors=True)
+    print()
+    for name, value in report.figures:
+        print(f"{name + ':':40} {value}")
+    print()
+    if report.failures:
+        print(f"{len(report.failures)} check(s) failed:")
+        for failure in report.failures:
+            print(f"  - {failure}")
+        return 1
+    print("All checks passed.")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
