@@ -360,6 +360,8 @@ class AppController:
                     dialog.reject()
                 else:
                     dialog.submit()
+            elif self.screenshot is not None and self.demo is not None and parent is None:
+                dialog.submit()  # an unattended run of the demo: nobody is there to click
             code = await finished
         finally:
             self.login_dialog = None

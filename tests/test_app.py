@@ -471,6 +471,20 @@ def test_screenshots_of_the_demo(qapp, tmp_path):
     assert gc.isenabled() == collecting
 
 
+@pytest.mark.timeout(60)
+def test_a_screenshot_of_the_demo_alone_signs_in_by_itself(qapp, tmp_path):
+    """`make demo` without a display runs exactly this; nobody is there to click."""
+    main_png = tmp_path / "main.png"
+    assert main(["--demo", "--screenshot", str(main_png)]) == 0
+    assert QImage(str(main_png)).width() >= 800
+
+
+def test_a_screenshot_after_an_expired_session_fails_cleanly(qapp, tmp_path, demo_server):
+    save_session(demo_server, timedelta(seconds=-1))
+    assert main(["--screenshot", str(tmp_path / "main.png")]) == 2
+    assert not (tmp_path / "main.png").exists()
+
+
 def test_a_screenshot_without_a_way_to_sign_in_fails_cleanly(qapp, tmp_path):
     assert main(["--screenshot", str(tmp_path / "main.png")]) == 2
     assert not (tmp_path / "main.png").exists()
