@@ -67,10 +67,15 @@ def app_icon() -> QIcon:
 # Arguments and logging
 
 
+EXPORT_COMMAND = "export"
+"""The first argument that runs `cardviewer.cli` instead of the window."""
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog=APP_ID,
         description="Browse and export the digital business cards of your company's space.",
+        epilog=f"To export without a window, for scheduled jobs: {APP_ID} {EXPORT_COMMAND} --help",
     )
     parser.add_argument(
         "--demo",
@@ -535,8 +540,13 @@ class AppController:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run CardViewer; returns the exit code."""
-    args = parse_args(argv)
+    """Run CardViewer, or with `export` first its export without a window; returns the exit code."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == [EXPORT_COMMAND]:
+        from cardviewer import cli  # no window, no event loop on Qt
+
+        return cli.main(arguments[1:])
+    args = parse_args(arguments)
     if args.version:
         print(f"{APP_NAME} {__version__}")
         return 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from importlib.metadata import entry_points
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from cardviewer import __version__
+from cardviewer.app import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = Path(sys.executable).with_name("cardviewer")
@@ -35,3 +37,35 @@ def test_every_way_in_prints_the_same_version(command: list[str]) -> None:
 def test_the_gui_script_is_the_apps_main() -> None:
     (script,) = entry_points(group="gui_scripts", name="cardviewer")
     assert script.value == "cardviewer.app:main"
+
+
+def test_export_runs_without_a_window(demo_server, tmp_path) -> None:
+    """`cardviewer export …` reaches the headless export through every way in."""
+    target = tmp_path / "page.csv"
+    result = subprocess.run(
+        [
+            str(SCRIPT),
+            "export",
+            "--server",
+            demo_server.base_url,
+            "--email",
+            demo_server.email,
+            "--space",
+            demo_server.space_id,
+            "-o",
+            str(target),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, "CARDVIEWER_PASSWORD": demo_server.password, "QT_QPA_PLATFORM": ""},
+    )
+    assert result.returncode == 0, result.stderr
+    assert len(target.read_text(encoding="utf-8-sig").splitlines()) > 1
+
+
+def test_the_apps_help_points_to_the_export(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "cardviewer export --help" in capsys.readouterr().out
