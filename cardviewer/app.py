@@ -38,6 +38,7 @@ from cardviewer.paths import config_dir
 from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.session_store import SessionStore, StoredSession
 from cardviewer.services.settings import Settings
+from cardviewer.services.site_config import SiteConfig, load_site_config
 from cardviewer.tasks import TaskSet
 from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest
 from cardviewer.ui.login.login_dialog import LoginDialog, LoginResult
@@ -259,8 +260,10 @@ class AppController:
         demo: DemoServer | None = None,
         screenshot: Path | None = None,
         screenshot_login: Path | None = None,
+        site: SiteConfig | None = None,
     ) -> None:
         self.settings = settings
+        self.site = site or SiteConfig()
         self.session_store = session_store
         self.demo = demo
         self.screenshot = screenshot
@@ -277,8 +280,11 @@ class AppController:
 
     async def run(self) -> int:
         message = ""
-        server, email = self.settings.last_server, self.settings.last_email
+        server, email = self._preset_server(), self.settings.last_email
         stored = self._load_session()
+        if stored is not None and not self._may_use_server(stored.server_url):
+            log.info("the saved session is for %s, not the preset server", stored.server_url)
+            stored = None
         if stored is not None and stored.is_expired():
             log.info("the saved session for %s has expired", stored.server_url)
             server, email = stored.server_url, stored.email
@@ -311,6 +317,16 @@ class AppController:
             message = ""
         return self._exit_code
 
+    def _preset_server(self) -> str:
+        """The server the dialog starts with: the administrator's if locked or none is known."""
+        preset = self.site.server_url
+        if preset and (self.site.server_locked or not self.settings.last_server):
+            return preset
+        return self.settings.last_server
+
+    def _may_use_server(self, server_url: str) -> bool:
+        return not self.site.server_locked or server_url == self.site.server_url
+
     def _last_account(self, fallback: Account) -> tuple[str, str]:
         account = self.account or fallback
         self.account = None
@@ -335,8 +351,11 @@ class AppController:
     ) -> LoginResult | None:
         """Ask for the account; over `parent`, the server is fixed: its page is shown."""
         password = ""
+        site_locked = self.site.server_locked and self.demo is None
         if self.demo is not None:
             server, email, password = self.demo.base_url, self.demo.email, self.demo.password
+        elif site_locked and self.site.server_url:
+            server = self.site.server_url
         dialog = LoginDialog(
             self.authenticate,
             parent,
@@ -344,8 +363,12 @@ class AppController:
             email=email,
             password=password,
             keep_signed_in=self.session_store is not None,
-            server_locked=parent is not None,
+            server_locked=parent is not None or site_locked,
         )
+        if site_locked:
+            dialog.server_edit.setToolTip(
+                translate("The server is set by your administrator for this computer.")
+            )
         if message:
             dialog.set_message(message)
         finished: asyncio.Future[int] = asyncio.get_running_loop().create_future()
@@ -603,6 +626,7 @@ async def amain(args: argparse.Namespace, reporter: ErrorReporter, demo: DemoSer
     controller = AppController(
         settings,
         store,
+        site=load_site_config() if demo is None else None,
         demo=demo,
         screenshot=args.screenshot,
         screenshot_login=args.screenshot_login,

@@ -20,8 +20,10 @@ from cardviewer import __version__
 from cardviewer.api import Session
 from cardviewer.app import AppController, ErrorReporter, MainThreadGarbageCollector, main
 from cardviewer.demo import Fault
+from cardviewer.services import site_config
 from cardviewer.services.session_store import SessionStore, StoredSession
 from cardviewer.services.settings import Settings
+from cardviewer.services.site_config import SiteConfig
 from cardviewer.ui.cards.card_table_model import PageRequest
 from cardviewer.ui.login.login_dialog import LoginDialog
 from cardviewer.ui.main_window import MainWindow
@@ -550,3 +552,68 @@ def test_garbage_is_collected_on_the_gui_thread_only(qapp):
     finally:
         collector.stop()
     assert gc.isenabled()
+
+
+# Site configuration
+
+
+def test_a_locked_site_server_is_shown_read_only_and_used(demo_server, qtbot, run_app):
+    site = SiteConfig(server_url=demo_server.base_url, lock_server=True)
+    settings = Settings.load()
+    settings.last_server = "https://elsewhere.example.com"
+    controller = AppController(settings, SessionStore(), site=site)
+    task = run_app(controller)
+    dialog = dialog_of(qtbot, controller)
+    assert dialog.server_edit.text() == demo_server.base_url
+    assert dialog.server_edit.isReadOnly()
+    assert "administrator" in dialog.server_edit.toolTip()
+    assert dialog.email_edit.hasFocus()
+    dialog.email_edit.setText(demo_server.email)
+    sign_in(qtbot, dialog, demo_server.password)
+    window_of(qtbot, controller).close()
+    assert ended_with(qtbot, task) == 0
+
+
+def test_a_saved_session_for_another_server_is_not_used_when_the_site_locks_one(
+    demo_server, qtbot, run_app
+):
+    save_session(demo_server)
+    site = SiteConfig(server_url="https://cards.example.com", lock_server=True)
+    controller = AppController(Settings.load(), SessionStore(), site=site)
+    task = run_app(controller)
+    dialog = dialog_of(qtbot, controller)
+    assert dialog.server_edit.text() == "https://cards.example.com"
+    dialog.reject()
+    assert ended_with(qtbot, task) == 0
+
+
+@pytest.mark.parametrize(
+    ("last_server", "shown"),
+    [("", "https://cards.example.com"), ("https://mine.example.com", "https://mine.example.com")],
+)
+def test_an_unlocked_site_server_is_only_a_default(qtbot, run_app, last_server, shown):
+    settings = Settings.load()
+    settings.last_server = last_server
+    site = SiteConfig(server_url="https://cards.example.com")
+    controller = AppController(settings, SessionStore(), site=site)
+    task = run_app(controller)
+    dialog = dialog_of(qtbot, controller)
+    assert dialog.server_edit.text() == shown
+    assert not dialog.server_edit.isReadOnly()
+    dialog.reject()
+    assert ended_with(qtbot, task) == 0
+
+
+def test_the_app_reads_the_site_file(qapp, tmp_path, monkeypatch):
+    site_file = tmp_path / "cardviewer-site.json"
+    site_file.write_text('{"server_url": "https://cards.example.com", "lock_server": true}')
+    monkeypatch.setattr(site_config, "candidate_paths", lambda: [site_file])
+    seen: list[SiteConfig] = []
+
+    async def run(controller: AppController) -> int:
+        seen.append(controller.site)
+        return 0
+
+    monkeypatch.setattr(AppController, "run", run)
+    assert main([]) == 0
+    assert seen == [SiteConfig("https://cards.example.com", lock_server=True, source=site_file)]
