@@ -35,6 +35,7 @@ from cardviewer.api.errors import (
 )
 from cardviewer.api.models import Card, CardPage
 from cardviewer.services.session_store import SessionStore, StoredSession
+from cardviewer.services.site_config import load_site_config
 from cardviewer.services.space_fetch import DEFAULT_CONCURRENCY, FetchProgress, fetch_all_pages
 from cardviewer.ui.cards.card_export import ExportFormat, write_cards
 
@@ -74,7 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
         "terminal, else the session saved by the app is used. Exit codes: "
         + ", ".join(f"{code.value} {code.name.lower().replace('_', ' ')}" for code in ExitCode),
     )
-    parser.add_argument("--server", help="server address (default: the saved session's)")
+    parser.add_argument(
+        "--server", help="server address (default: the saved session's, else the site file's)"
+    )
     parser.add_argument("--email", help="e-mail address to sign in with")
     parser.add_argument("--space", required=True, help="id of the space to export")
     scope = parser.add_mutually_exclusive_group()
@@ -155,9 +158,9 @@ async def _export(args: argparse.Namespace, err: TextIO) -> int:
 async def _signed_in_client(args: argparse.Namespace, err: TextIO) -> CardsClient:
     saved = _saved_session(args)
     password = os.environ.get(PASSWORD_VARIABLE)
-    server = args.server or (saved.server_url if saved is not None else None)
+    server = args.server or (saved.server_url if saved is not None else None) or _site_server()
     if not server:
-        raise UsageError("--server is needed (no saved session to take it from)")
+        raise UsageError("--server is needed (no saved session or site file to take it from)")
     if password is None and saved is not None and (args.email in (None, saved.email)):
         log.debug("using the saved session for %s", saved.email)
         return CardsClient(saved.server_url, token=saved.access_token)
@@ -176,6 +179,11 @@ async def _signed_in_client(args: argparse.Namespace, err: TextIO) -> CardsClien
         await client.aclose()
         raise
     return client
+
+
+def _site_server() -> str | None:
+    """The server an administrator preset for this computer (see `site_config`)."""
+    return load_site_config().server_url
 
 
 def _saved_session(args: argparse.Namespace) -> StoredSession | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import socket
 
 import openpyxl
@@ -12,6 +13,7 @@ import pytest
 from cardviewer.api import Session
 from cardviewer.cli import PASSWORD_VARIABLE, ExitCode, main
 from cardviewer.demo import Fault
+from cardviewer.services import site_config
 from cardviewer.services.session_store import SessionStore, StoredSession
 
 
@@ -137,3 +139,22 @@ def test_bad_arguments_are_usage_errors(tmp_path, capsys):
     code, err = run("--space", "x", "-o", str(tmp_path / "x.csv"))
     assert code == ExitCode.USAGE
     assert "--server" in err
+
+
+def test_the_site_file_gives_the_server(demo_server, password, monkeypatch, tmp_path):
+    site_file = tmp_path / "cardviewer-site.json"
+    site_file.write_text(json.dumps({"server_url": demo_server.base_url}))
+    monkeypatch.setattr(site_config, "candidate_paths", lambda: [site_file])
+    target = tmp_path / "page.csv"
+    code, err = run(
+        "--email", demo_server.email, "--space", demo_server.space_id, "-o", str(target)
+    )
+    assert code == ExitCode.OK, err
+    assert len(read_csv(target)) > 1
+
+
+def test_without_a_server_anywhere_it_is_a_usage_error(password, monkeypatch, tmp_path):
+    monkeypatch.setattr(site_config, "candidate_paths", lambda: [tmp_path / "none.json"])
+    code, err = run("--email", "a@example.com", "--space", "s", "-o", str(tmp_path / "x.csv"))
+    assert code == ExitCode.USAGE
+    assert "--server is needed" in err
