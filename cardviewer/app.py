@@ -464,6 +464,7 @@ class AppController:
             email=account.email,
             server_url=account.server_url,
             avatar_size=avatars.size,
+            source=fetch,
         )
         ended: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
 
@@ -495,6 +496,7 @@ class AppController:
         finally:
             self.window = None
             await tasks.aclose()  # closes a sign-in dialog still open over the window
+            await window.aclose()  # an export still running writes nothing
             window.hide()
             await model.aclose()
             await avatars.aclose()

@@ -92,10 +92,14 @@ def _in_plain_words(error: OSError, path: Path) -> OSError:
     return plain
 
 
-def suggested_filename(space_id: str, page: int) -> str:
-    """A file name for one page of a space, safe on Windows, macOS and Linux."""
+def safe_file_stem(text: str) -> str:
+    """`text` usable as the start of a file name on Windows, macOS and Linux."""
     # Windows drops trailing dots and spaces; a leading dot would hide the file.
-    space = _UNSAFE_IN_FILE_NAMES.sub("_", space_id).strip(" .")
-    space = space.encode("utf-8", "ignore")[:_MAX_SPACE_BYTES].decode("utf-8", "ignore")
-    space = space.rstrip(" .") or "cards"
-    return f"{space}-page-{page}.csv"
+    stem = _UNSAFE_IN_FILE_NAMES.sub("_", text).strip(" .")
+    stem = stem.encode("utf-8", "ignore")[:_MAX_SPACE_BYTES].decode("utf-8", "ignore")
+    return stem.rstrip(" .") or "cards"
+
+
+def suggested_filename(space_id: str, page: int) -> str:
+    """A file name for one page of a space."""
+    return f"{safe_file_stem(space_id)}-page-{page}.csv"

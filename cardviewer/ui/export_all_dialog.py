@@ -13,6 +13,7 @@ import logging
 import math
 from pathlib import Path
 
+import shiboken6
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
@@ -51,9 +52,11 @@ class ExportAllDialog(QDialog):
         space_id: str,
         with_emails: bool,
         concurrency: int = DEFAULT_CONCURRENCY,
+        delimiter: str = ",",
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
+        self._delimiter = delimiter
         self._fetch = fetch
         self.path = path
         self._space_id = space_id
@@ -124,7 +127,8 @@ class ExportAllDialog(QDialog):
                 return None
             raise
         finally:
-            self.done(QDialog.DialogCode.Accepted)
+            if shiboken6.isValid(self):  # gone with its window when that closed first
+                self.done(QDialog.DialogCode.Accepted)
 
     async def _export(self) -> int:
         pages = await fetch_all_pages(
@@ -136,7 +140,11 @@ class ExportAllDialog(QDialog):
         # Writing cannot be interrupted half-way (the file is replaced in one step).
         self.cancel_button.setEnabled(False)
         count = await write_cards(
-            self.path, cards, with_emails=self._with_emails, title=self._space_id
+            self.path,
+            cards,
+            with_emails=self._with_emails,
+            title=self._space_id,
+            delimiter=self._delimiter,
         )
         log.info("exported %d cards of %s to %s", count, self._space_id, self.path)
         return count

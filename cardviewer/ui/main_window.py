@@ -18,6 +18,7 @@ import platform
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import shiboken6
 from PySide6 import __version__ as pyside_version
 from PySide6.QtCore import (
     QLocale,
@@ -67,9 +68,17 @@ from cardviewer.log_setup import log_file_path
 from cardviewer.paths import log_dir
 from cardviewer.services.csv_export import suggested_filename, write_csv
 from cardviewer.services.settings import Settings
+from cardviewer.services.space_fetch import DEFAULT_CONCURRENCY
+from cardviewer.tasks import TaskSet
 from cardviewer.ui.cards.avatar_delegate import AvatarDelegate
-from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest
+from cardviewer.ui.cards.card_export import (
+    ExportFormat,
+    suggested_space_filename,
+    write_cards_now,
+)
+from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest, PageSource
 from cardviewer.ui.error_bar import ErrorBar
+from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.page_bar import PageBar
 
 log = logging.getLogger(__name__)
@@ -142,9 +151,13 @@ class MainWindow(QMainWindow):
         email: str = "",
         server_url: str = "",
         avatar_size: int = 32,
+        source: PageSource | None = None,
     ) -> None:
         super().__init__(parent)
         self.model = model
+        self._source = source
+        self._tasks = TaskSet()
+        self.export_all_dialog: ExportAllDialog | None = None
         self.settings = settings
         self._avatar_size = avatar_size
         self._avatar_column: int | None = None
@@ -207,6 +220,13 @@ class MainWindow(QMainWindow):
         self.export_action.setIconText(self.tr("Export"))
         self.export_action.setToolTip(self.tr("Save the cards of this page as a CSV file (Ctrl+E)"))
         self.export_action.triggered.connect(self.export_page)
+
+        self.export_all_action = QAction(self.tr("Export &All Pages…"), self)
+        self.export_all_action.setShortcut(QKeySequence("Ctrl+Shift+E"))
+        self.export_all_action.setToolTip(
+            self.tr("Save every card of the space as a CSV or Excel file (Ctrl+Shift+E)")
+        )
+        self.export_all_action.triggered.connect(self.export_all)
 
         self.sign_out_action = QAction(self._icon(themed.SystemLogOut), self.tr("Sign &Out"), self)
         self.sign_out_action.triggered.connect(self.signOutRequested)
@@ -288,6 +308,7 @@ class MainWindow(QMainWindow):
         file_menu = self.menuBar().addMenu(self.tr("&File"))
         file_menu.addAction(self.focus_space_action)
         file_menu.addAction(self.export_action)
+        file_menu.addAction(self.export_all_action)
         file_menu.addSeparator()
         file_menu.addAction(self.sign_in_action)
         file_menu.addAction(self.sign_out_action)
@@ -472,7 +493,7 @@ class MainWindow(QMainWindow):
             self.model.retry()
 
     def export_page(self) -> None:
-        """Ask for a file name and save the page on screen as CSV."""
+        """Ask for a file name and save the page on screen as CSV or Excel workbook."""
         page, request = self.model.page, self.model.current_request
         if page is None or request is None or page.is_empty:
             self.statusBar().showMessage(self.tr("There are no cards to export."), 5000)
@@ -483,9 +504,17 @@ class MainWindow(QMainWindow):
             return
         if not path.suffix:
             path = path.with_suffix(".csv")
-        header, rows = self.model.export_rows()
         try:
-            count = write_csv(path, header, rows, delimiter=export_delimiter())
+            if ExportFormat.of(path) is ExportFormat.XLSX:
+                count = write_cards_now(
+                    path,
+                    list(page.cards),
+                    with_emails=request.with_emails,
+                    title=f"{request.space_id} {page.meta.current_page}",
+                )
+            else:
+                header, rows = self.model.export_rows()
+                count = write_csv(path, header, rows, delimiter=export_delimiter())
         except OSError as exc:
             log.warning("export to %s failed: %s", path, exc)
             message = self.tr("The page could not be saved as %1. %2")
@@ -504,15 +533,108 @@ class MainWindow(QMainWindow):
         message = message.replace("%1", str(path))
         self.statusBar().showMessage(message)
 
-    def ask_export_path(self, suggested: Path) -> Path | None:
-        """The file to export to, chosen by the person; None when they cancel."""
-        name, _ = QFileDialog.getSaveFileName(
-            self,
-            self.tr("Export Page"),
-            str(suggested),
-            self.tr("CSV files (*.csv);;All files (*)"),
+    def export_all(self) -> None:
+        """Ask for a file name and save every card of the space shown, page after page."""
+        request = self.model.current_request
+        if request is None or self._source is None:
+            self.statusBar().showMessage(self.tr("Open a space first."), 5000)
+            return
+        if self.export_all_dialog is not None:
+            self.export_all_dialog.raise_()  # one export at a time
+            return
+        suggested = self._export_dir / suggested_space_filename(request.space_id, ExportFormat.CSV)
+        path = self.ask_export_path(suggested, title=self.tr("Export All Pages"))
+        if path is None:
+            return
+        if not path.suffix:
+            path = path.with_suffix(ExportFormat.CSV.value)
+        self._tasks.start(self._export_all(request, path), name="export all")
+
+    async def _export_all(self, shown: PageRequest, path: Path) -> None:
+        source = self._source
+        assert source is not None
+
+        async def fetch(number: int) -> CardPage:
+            return await source(PageRequest(shown.space_id, number, shown.with_emails))
+
+        dialog = ExportAllDialog(
+            fetch,
+            path,
+            space_id=shown.space_id,
+            with_emails=shown.with_emails,
+            concurrency=DEFAULT_CONCURRENCY,
+            delimiter=export_delimiter(),
+            parent=self,
         )
-        return Path(name) if name else None
+        self.export_all_dialog = dialog
+        try:
+            count = await dialog.run()
+        except NotAuthenticated:
+            self._session_ended()
+            return
+        except CardViewerError as error:
+            log.warning("exporting all of %s failed: %s", shown.space_id, error.detail or error)
+            message = self.tr("The cards of %1 could not be exported. %2 Nothing was saved.")
+            self.error_bar.show_error(
+                message.replace("%1", shown.space_id).replace("%2", str(error)),
+                error.detail,
+                retryable=False,
+            )
+            return
+        except OSError as exc:
+            log.warning("export to %s failed: %s", path, exc)
+            message = self.tr("The cards could not be saved as %1. %2")
+            self.error_bar.show_error(
+                message.replace("%1", str(path)).replace("%2", self._explain(exc)),
+                detail=repr(exc),
+                retryable=False,
+            )
+            return
+        finally:
+            self.export_all_dialog = None
+            if shiboken6.isValid(dialog):
+                dialog.deleteLater()
+        if count is None:
+            self.statusBar().showMessage(self.tr("Export cancelled; nothing was saved."), 5000)
+            return
+        self._export_dir = path.parent
+        if count == 1:
+            message = self.tr("Exported 1 card to %1")
+        else:
+            message = self.tr("Exported %n cards to %1", "", count)
+        self.statusBar().showMessage(message.replace("%1", str(path)))
+
+    def ask_export_path(self, suggested: Path, title: str = "") -> Path | None:
+        """The file to export to, chosen by the person; None when they cancel.
+
+        The suffix follows the type chosen in the dialog when the name has none.
+        """
+        csv_filter = self.tr("CSV files (*.csv)")
+        xlsx_filter = self.tr("Excel workbooks (*.xlsx)")
+        chosen_filter = xlsx_filter if suggested.suffix == ExportFormat.XLSX.value else csv_filter
+        name, chosen_filter = QFileDialog.getSaveFileName(
+            self,
+            title or self.tr("Export Page"),
+            str(suggested),
+            ";;".join([csv_filter, xlsx_filter]),
+            chosen_filter,
+        )
+        if not name:
+            return None
+        path = Path(name)
+        if not path.suffix:
+            wanted = ExportFormat.XLSX if chosen_filter == xlsx_filter else ExportFormat.CSV
+            path = path.with_suffix(wanted.value)
+        return path
+
+    @property
+    def is_exporting(self) -> bool:
+        """True while "Export All Pages" runs."""
+        return self._tasks.running("export all")
+
+    async def aclose(self) -> None:
+        """Cancel an export still running; its file is then not written."""
+        await self._tasks.aclose()
 
     def open_log_folder(self) -> None:
         """Show the folder with cardviewer.log in the file manager."""
@@ -700,6 +822,9 @@ class MainWindow(QMainWindow):
         # Paging controls only make sense once a page is on screen.
         self.page_bar.setVisible(page is not None)
         self.export_action.setEnabled(page is not None and not page.is_empty)
+        self.export_all_action.setEnabled(
+            online and self._source is not None and self.model.current_request is not None
+        )
         # Signed out, what needs the server is disabled, except Refresh: it leads to sign-in.
         self.refresh_action.setEnabled(self._target() is not None)
         self.page_bar.setEnabled(online)
@@ -725,6 +850,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         super().closeEvent(event)
         if event.isAccepted():
+            self._tasks.cancel("export all")  # nothing is written; the file stays as it was
             self.closed.emit()
 
 

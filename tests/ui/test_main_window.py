@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 
+import openpyxl
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QToolBar
@@ -47,12 +48,16 @@ def make_window(qtbot, arun, client, settings, demo_server):
 
         model.set_source(fetch)
         window = MainWindow(
-            model, settings, email=demo_server.email, server_url=demo_server.base_url
+            model,
+            settings,
+            email=demo_server.email,
+            server_url=demo_server.base_url,
+            source=fetch,
         )
         qtbot.addWidget(window)
         window.show()
         qtbot.waitExposed(window)
-        closers.extend([model.aclose, avatars.aclose])
+        closers.extend([window.aclose, model.aclose, avatars.aclose])
         return window
 
     yield make
@@ -409,3 +414,111 @@ def test_a_log_folder_that_cannot_be_opened_is_said(window, monkeypatch):
     monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: False)
     window.open_log_folder_action.trigger()
     assert window.statusBar().currentMessage().startswith("Could not open the log folder")
+
+
+def read_rows(path) -> list[list[str]]:
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        return list(csv.reader(handle))
+
+
+def test_export_all_writes_every_card_of_the_space(
+    window, demo_server, qtbot, tmp_path, monkeypatch
+):
+    open_space(qtbot, window, demo_server.space_id)
+    asked = []
+
+    def ask(suggested, title=""):
+        asked.append((suggested, title))
+        return tmp_path / "everyone"
+
+    monkeypatch.setattr(window, "ask_export_path", ask)
+    assert window.export_all_action.shortcut().toString() == "Ctrl+Shift+E"
+    assert window.export_all_action in window.menuBar().actions()[0].menu().actions()
+    window.export_all_action.trigger()
+    assert [(suggested.name, title) for suggested, title in asked] == [
+        (f"{demo_server.space_id}-all.csv", "Export All Pages")
+    ]
+    target = tmp_path / "everyone.csv"
+    qtbot.waitUntil(lambda: not window.is_exporting, timeout=LOAD_TIMEOUT)
+    rows = read_rows(target)
+    assert rows[0][:2] == ["Avatar URL", "Name"]
+    assert len(rows) - 1 == window.model.page.meta.total
+    assert window.statusBar().currentMessage() == f"Exported {len(rows) - 1} cards to {target}"
+    assert window.error_bar.isHidden()
+
+
+def test_export_all_to_a_workbook(window, demo_server, qtbot, tmp_path, monkeypatch):
+    open_space(qtbot, window, demo_server.space_id)
+    target = tmp_path / "everyone.xlsx"
+    monkeypatch.setattr(window, "ask_export_path", lambda _suggested, title="": target)
+    window.export_all_action.trigger()
+    qtbot.waitUntil(lambda: not window.is_exporting, timeout=LOAD_TIMEOUT)
+    sheet = openpyxl.load_workbook(target, read_only=True).active
+    assert sheet is not None
+    assert sheet.max_row - 1 == window.model.page.meta.total
+
+
+def test_a_failed_export_all_is_explained_and_writes_nothing(
+    window, demo_server, qtbot, tmp_path, monkeypatch
+):
+    open_space(qtbot, window, demo_server.space_id)
+    target = tmp_path / "everyone.csv"
+    monkeypatch.setattr(window, "ask_export_path", lambda _suggested, title="": target)
+    demo_server.faults.inject(Fault.HTML_502, times=100)
+    window.export_all_action.trigger()
+    qtbot.waitUntil(lambda: not window.is_exporting, timeout=LOAD_TIMEOUT)
+    assert not window.error_bar.isHidden()
+    assert window.error_bar.message.startswith(
+        f"The cards of {demo_server.space_id} could not be exported."
+    )
+    assert window.error_bar.message.endswith("Nothing was saved.")
+    assert not target.exists()
+
+
+def test_a_cancelled_export_all_writes_nothing(window, demo_server, qtbot, tmp_path, monkeypatch):
+    open_space(qtbot, window, demo_server.space_id)
+    target = tmp_path / "everyone.csv"
+    monkeypatch.setattr(window, "ask_export_path", lambda _suggested, title="": target)
+    demo_server.faults.inject(Fault.SLOW, times=100, delay=1.0)
+    window.export_all_action.trigger()
+    qtbot.waitUntil(lambda: window.export_all_dialog is not None, timeout=LOAD_TIMEOUT)
+    dialog = window.export_all_dialog
+    assert dialog is not None
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: not window.is_exporting, timeout=LOAD_TIMEOUT)
+    assert window.statusBar().currentMessage() == "Export cancelled; nothing was saved."
+    assert not target.exists()
+
+
+def test_closing_the_window_stops_an_export_all(window, demo_server, qtbot, tmp_path, monkeypatch):
+    open_space(qtbot, window, demo_server.space_id)
+    target = tmp_path / "everyone.csv"
+    monkeypatch.setattr(window, "ask_export_path", lambda _suggested, title="": target)
+    demo_server.faults.inject(Fault.SLOW, times=100, delay=1.0)
+    window.export_all_action.trigger()
+    qtbot.waitUntil(lambda: window.export_all_dialog is not None, timeout=LOAD_TIMEOUT)
+    window.close()
+    qtbot.waitUntil(lambda: window.export_all_dialog is None, timeout=LOAD_TIMEOUT)
+    assert not window.is_exporting
+    assert not target.exists()
+
+
+def test_export_all_needs_an_open_space(window, monkeypatch):
+    assert not window.export_all_action.isEnabled()
+    monkeypatch.setattr(window, "ask_export_path", pytest.fail)
+    window.export_all()
+    assert window.statusBar().currentMessage() == "Open a space first."
+
+
+def test_a_page_exports_to_a_workbook(window, demo_server, qtbot, tmp_path, monkeypatch):
+    open_space(qtbot, window, demo_server.space_id)
+    target = tmp_path / "page.xlsx"
+    monkeypatch.setattr(window, "ask_export_path", lambda _suggested: target)
+    window.export_action.trigger()
+    sheet = openpyxl.load_workbook(target, read_only=True).active
+    assert sheet is not None
+    rows = list(sheet.iter_rows(values_only=True))
+    assert rows[0][:2] == ("Avatar URL", "Name")
+    assert [row[1] for row in rows[1:]] == [
+        window.model.card(row).display_name for row in range(window.model.rowCount())
+    ]

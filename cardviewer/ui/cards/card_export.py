@@ -1,23 +1,20 @@
 """Writing cards to a CSV or Excel file with every column they have.
 
-Shared by the "Export All Pages" dialog and the command-line export. The columns are
-decided from all the cards at once, so a field that only some cards have still gets
-its column; rows are made and written in a worker thread.
+Shared by the page export, the "Export All Pages" dialog and the command-line export.
+The columns are decided from all the cards at once, so a field that only some cards
+have still gets its column; many cards are written in a worker thread.
 """
 
 from __future__ import annotations
 
 import asyncio
-import re
 from enum import Enum
 from pathlib import Path
 
 from cardviewer.api.models import Card
-from cardviewer.services.csv_export import write_csv
+from cardviewer.services.csv_export import safe_file_stem, write_csv
 from cardviewer.services.xlsx_export import write_xlsx
-from cardviewer.ui.cards.columns import Column, build_columns, export_header
-
-_UNSAFE_IN_FILE_NAMES = re.compile(r'[\x00-\x1f\x7f<>:"/\\|?*]')
+from cardviewer.ui.cards.columns import build_columns, export_header
 
 
 class ExportFormat(Enum):
@@ -34,26 +31,34 @@ class ExportFormat(Enum):
 
 def suggested_space_filename(space_id: str, export_format: ExportFormat) -> str:
     """`<space>-all.csv` (or `.xlsx`), safe on Windows, macOS and Linux."""
-    space = _UNSAFE_IN_FILE_NAMES.sub("_", space_id).strip(" .")[:150].rstrip(" .") or "cards"
-    return f"{space}-all{export_format.value}"
+    return f"{safe_file_stem(space_id)}-all{export_format.value}"
 
 
-async def write_cards(path: Path, cards: list[Card], *, with_emails: bool, title: str = "") -> int:
+async def write_cards(
+    path: Path, cards: list[Card], *, with_emails: bool, title: str = "", delimiter: str = ","
+) -> int:
+    """Write `cards` in a worker thread, so many thousand do not freeze the window.
+
+    Returns the number of rows; see `write_cards_now()`.
+    """
+    return await asyncio.to_thread(
+        write_cards_now, path, cards, with_emails=with_emails, title=title, delimiter=delimiter
+    )
+
+
+def write_cards_now(
+    path: Path, cards: list[Card], *, with_emails: bool, title: str = "", delimiter: str = ","
+) -> int:
     """Write `cards` with every column they have; returns the number of rows.
 
-    The columns are decided here; the rows are made and written in a worker thread,
-    so a workbook of many thousand cards does not freeze the window.
+    The format follows the suffix of `path` (`ExportFormat.of`); `delimiter` separates
+    CSV cells and `title` names the workbook's sheet. Raises `OSError` when the file
+    cannot be written; an earlier file of that name then stays as it was.
     """
     columns = build_columns(cards, with_emails=with_emails)
     header = export_header(columns)
-    return await asyncio.to_thread(_write, path, header, columns, cards, title)
-
-
-def _write(
-    path: Path, header: list[str], columns: list[Column], cards: list[Card], title: str
-) -> int:
     if ExportFormat.of(path) is ExportFormat.XLSX:
         rows_typed = ([column.cell_value(card) for column in columns] for card in cards)
         return write_xlsx(path, header, rows_typed, title=title)
     rows = ([column.export(card) for column in columns] for card in cards)
-    return write_csv(path, header, rows)
+    return write_csv(path, header, rows, delimiter=delimiter)
