@@ -41,6 +41,7 @@ from PySide6.QtGui import (
     QPixmap,
 )
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QAbstractItemView,
     QCheckBox,
     QComboBox,
@@ -236,6 +237,19 @@ class MainWindow(QMainWindow):
         self.sign_in_action.setVisible(False)
         self.sign_in_action.triggered.connect(self.signInRequested)
 
+        self.first_page_action = QAction(self.tr("&First Page"), self)
+        self.first_page_action.setShortcut(QKeySequence("Alt+Home"))
+        self.previous_page_action = QAction(self.tr("&Previous Page"), self)
+        self.previous_page_action.setShortcut(QKeySequence("Ctrl+PgUp"))
+        self.next_page_action = QAction(self.tr("&Next Page"), self)
+        self.next_page_action.setShortcut(QKeySequence("Ctrl+PgDown"))
+        self.last_page_action = QAction(self.tr("&Last Page"), self)
+        self.last_page_action.setShortcut(QKeySequence("Alt+End"))
+        self.go_to_page_action = QAction(self.tr("&Go to Page…"), self)
+        self.go_to_page_action.setShortcut(QKeySequence("Ctrl+G"))
+        self.go_to_page_action.setStatusTip(self.tr("Type a page number and press Enter"))
+        self.go_to_page_action.triggered.connect(self.focus_page_field)
+
         self.quit_action = QAction(self._icon(themed.ApplicationExit), self.tr("&Quit"), self)
         self.quit_action.setShortcut(QKeySequence("Ctrl+Q"))
         self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
@@ -316,6 +330,17 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.quit_action)
         view_menu = self.menuBar().addMenu(self.tr("&View"))
         view_menu.addAction(self.refresh_action)
+        go_menu = self.menuBar().addMenu(self.tr("&Go"))
+        go_menu.addActions(
+            [
+                self.first_page_action,
+                self.previous_page_action,
+                self.next_page_action,
+                self.last_page_action,
+            ]
+        )
+        go_menu.addSeparator()
+        go_menu.addAction(self.go_to_page_action)
         help_menu = self.menuBar().addMenu(self.tr("&Help"))
         help_menu.addAction(self.open_log_folder_action)
         help_menu.addSeparator()
@@ -369,6 +394,9 @@ class MainWindow(QMainWindow):
         self.stack.addWidget(self.empty_page)
 
         self.page_bar = PageBar(self)
+        # The Go menu's actions press the bar's buttons, so both always agree.
+        for action, button in self._paging_actions():
+            action.triggered.connect(button.click)
 
         central = QWidget(self)
         layout = QVBoxLayout(central)
@@ -459,6 +487,11 @@ class MainWindow(QMainWindow):
     def focus_space_field(self) -> None:
         self.space_combo.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.space_edit.selectAll()
+
+    def focus_page_field(self) -> None:
+        """Put the cursor in the page number, ready to type another one."""
+        self.page_bar.page_spin.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.page_bar.page_spin.selectAll()
 
     def open_space(self, space_id: str | None = None) -> None:
         """Show the first page of `space_id` (default: the one typed in the toolbar)."""
@@ -802,6 +835,15 @@ class MainWindow(QMainWindow):
             width = min(header.sectionSize(index) + COLUMN_PADDING, MAX_COLUMN_WIDTH)
             header.resizeSection(index, width)
 
+    def _paging_actions(self) -> list[tuple[QAction, QAbstractButton]]:
+        bar = self.page_bar
+        return [
+            (self.first_page_action, bar.first_button),
+            (self.previous_page_action, bar.previous_button),
+            (self.next_page_action, bar.next_button),
+            (self.last_page_action, bar.last_button),
+        ]
+
     def _remember_space(self, space_id: str) -> None:
         if self.settings.recent_spaces[:1] == [space_id] and self.settings.last_space == space_id:
             return
@@ -828,6 +870,9 @@ class MainWindow(QMainWindow):
         # Signed out, what needs the server is disabled, except Refresh: it leads to sign-in.
         self.refresh_action.setEnabled(self._target() is not None)
         self.page_bar.setEnabled(online)
+        for action, button in self._paging_actions():
+            action.setEnabled(online and page is not None and button.isEnabled())
+        self.go_to_page_action.setEnabled(online and page is not None)
         self.space_combo.setEnabled(online)
         self.open_action.setEnabled(online)
         self.focus_space_action.setEnabled(online)

@@ -522,3 +522,30 @@ def test_a_page_exports_to_a_workbook(window, demo_server, qtbot, tmp_path, monk
     assert [row[1] for row in rows[1:]] == [
         window.model.card(row).display_name for row in range(window.model.rowCount())
     ]
+
+
+def test_the_keyboard_pages_through_the_space(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    window.table.setFocus()
+    last = window.model.page.meta.last_page
+    assert not window.previous_page_action.isEnabled()
+
+    def press(key: str) -> int:
+        with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+            qtbot.keySequence(window.table, key)
+        number: int = window.model.page.meta.current_page
+        return number
+
+    assert press("Ctrl+PgDown") == 2
+    assert press("Ctrl+PgUp") == 1
+    assert press("Alt+End") == last
+    assert not window.next_page_action.isEnabled()
+    assert press("Alt+Home") == 1
+    qtbot.keySequence(window.table, "Ctrl+G")
+    assert window.page_bar.page_spin.hasFocus()
+    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+        qtbot.keyClicks(window.page_bar.page_spin, "3")
+        qtbot.keyClick(window.page_bar.page_spin, Qt.Key.Key_Return)
+    assert window.model.page.meta.current_page == 3
+    go_menu = window.menuBar().actions()[2].menu()
+    assert window.go_to_page_action in go_menu.actions()
