@@ -1,15 +1,28 @@
-"""Remembered values: defaults, round trip, damaged files, and the recent-spaces list."""
+"""Remembered values: defaults, round trip, damaged files, ranges and the recent-spaces list."""
 
 import json
 import logging
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from cardviewer.paths import config_dir
-from cardviewer.services.settings import MAX_RECENT_SPACES, Settings
+from cardviewer.services.settings import (
+    MAX_EXPORT_CONCURRENCY,
+    MAX_RECENT_SPACES,
+    Settings,
+    decode_view_state,
+    encode_view_state,
+)
+from cardviewer.services.space_fetch import DEFAULT_CONCURRENCY, MAX_CONCURRENCY
+
+LOGGER = "cardviewer.services.settings"
+GEOMETRY = encode_view_state(b"\x01\xd9\xd0\xcb\x00\x03 saved geometry")
 
 
 @pytest.fixture
@@ -23,6 +36,18 @@ def test_nothing_saved_gives_the_defaults(path):
     assert (settings.last_server, settings.last_email, settings.last_space) == ("", "", "")
     assert settings.recent_spaces == []
     assert settings.include_emails is False
+    assert settings.export_format == "csv"
+    assert settings.csv_delimiter == ""
+    assert settings.export_concurrency == DEFAULT_CONCURRENCY
+    assert settings.language == ""
+    assert settings.window_geometry == settings.window_state == ""
+    assert settings.header_state == settings.splitter_state == ""
+    assert settings.details_visible is True
+
+
+def test_the_export_concurrency_default_is_the_fetchers():
+    assert Settings().export_concurrency == DEFAULT_CONCURRENCY
+    assert 1 <= DEFAULT_CONCURRENCY <= MAX_EXPORT_CONCURRENCY <= MAX_CONCURRENCY
 
 
 def test_saved_values_load_back(path):
@@ -51,6 +76,15 @@ def test_the_file_is_the_documented_json(path):
         "last_space": "space-1",
         "recent_spaces": ["space-1"],
         "include_emails": True,
+        "export_format": "csv",
+        "csv_delimiter": "",
+        "export_concurrency": DEFAULT_CONCURRENCY,
+        "language": "",
+        "window_geometry": "",
+        "window_state": "",
+        "header_state": "",
+        "splitter_state": "",
+        "details_visible": True,
     }
 
 
@@ -168,3 +202,187 @@ def test_recent_spaces_stay_a_short_list_of_distinct_names(remembered):
     used = [space.strip() for space in remembered if space.strip()]
     if used:
         assert spaces[0] == used[-1] == settings.last_space
+
+
+# Preferences and window layout
+
+
+PREFERENCES: dict[str, Any] = {
+    "export_format": "xlsx",
+    "csv_delimiter": ";",
+    "export_concurrency": 7,
+    "language": "de",
+    "window_geometry": GEOMETRY,
+    "window_state": encode_view_state(b"\x00\x00\x00\xff state"),
+    "header_state": encode_view_state(b"header"),
+    "splitter_state": encode_view_state(b"splitter"),
+    "details_visible": False,
+}
+
+
+def test_preferences_load_back(path):
+    settings = Settings(path=path, **PREFERENCES)
+    settings.save()
+    loaded = Settings.load(path)
+    assert loaded == settings
+    for name, value in PREFERENCES.items():
+        assert getattr(loaded, name) == value, name
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("export_format", "xlsx"),
+        ("export_format", "csv"),
+        ("csv_delimiter", ","),
+        ("csv_delimiter", ";"),
+        ("csv_delimiter", ""),
+        ("export_concurrency", 1),
+        ("export_concurrency", MAX_EXPORT_CONCURRENCY),
+        ("language", "en"),
+        ("language", "pt_BR"),
+        ("language", ""),
+        ("window_geometry", GEOMETRY),
+        ("window_state", GEOMETRY),
+        ("header_state", GEOMETRY),
+        ("splitter_state", GEOMETRY),
+        ("details_visible", False),
+        ("details_visible", True),
+    ],
+)
+def test_each_preference_round_trips_without_warnings(path, caplog, name, value):
+    path.write_text(json.dumps({name: value}), encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger=LOGGER):
+        settings = Settings.load(path)
+    assert getattr(settings, name) == value
+    assert not caplog.records
+    settings.save()
+    assert json.loads(path.read_text(encoding="utf-8"))[name] == value
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("export_format", 1),
+        ("export_format", None),
+        ("csv_delimiter", 44),
+        ("csv_delimiter", [";"]),
+        ("export_concurrency", "4"),
+        ("export_concurrency", 4.0),
+        ("export_concurrency", True),
+        ("language", 49),
+        ("language", {"de": True}),
+        ("window_geometry", 17),
+        ("window_state", ["AAAA"]),
+        ("header_state", None),
+        ("splitter_state", False),
+        ("details_visible", "no"),
+        ("details_visible", 0),
+    ],
+)
+def test_a_preference_of_the_wrong_type_gives_its_default_with_a_warning(path, caplog, name, value):
+    path.write_text(json.dumps({name: value, "last_email": "ada@example.com"}), encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger=LOGGER):
+        settings = Settings.load(path)
+    assert settings == Settings(path=path, last_email="ada@example.com")
+    assert any(name in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("export_format", "pdf"),
+        ("export_format", "XLSX"),
+        ("export_format", ""),
+        ("csv_delimiter", "\t"),
+        ("csv_delimiter", ",;"),
+        ("csv_delimiter", " "),
+        ("language", "German"),
+        ("language", "de/../../etc"),
+        ("language", " de"),
+        ("window_geometry", "not base64!"),
+        ("window_state", "AAA"),
+        ("header_state", "ü"),
+    ],
+)
+def test_a_preference_out_of_its_choices_gives_its_default_with_a_warning(
+    path, caplog, name, value
+):
+    path.write_text(json.dumps({name: value}), encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger=LOGGER):
+        settings = Settings.load(path)
+    assert settings == Settings(path=path)
+    assert any(name in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.parametrize(
+    ("stored", "used"),
+    [(0, 1), (-3, 1), (9, MAX_EXPORT_CONCURRENCY), (1000, MAX_EXPORT_CONCURRENCY)],
+)
+def test_the_export_concurrency_is_brought_into_range_with_a_warning(path, caplog, stored, used):
+    path.write_text(json.dumps({"export_concurrency": stored}), encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger=LOGGER):
+        assert Settings.load(path).export_concurrency == used
+    assert any("export_concurrency" in r.getMessage() for r in caplog.records)
+
+
+def test_values_set_out_of_range_are_saved_as_they_would_load(path, caplog):
+    settings = Settings(path=path, export_format="pdf", export_concurrency=99, language="?")
+    with caplog.at_level(logging.WARNING, logger=LOGGER):
+        settings.save()
+    document = json.loads(path.read_text(encoding="utf-8"))
+    assert document["export_format"] == "csv"
+    assert document["export_concurrency"] == MAX_EXPORT_CONCURRENCY
+    assert document["language"] == ""
+    assert len(caplog.records) == 3
+
+
+def test_unknown_keys_survive_beside_the_preferences(path):
+    path.write_text(
+        json.dumps({"theme": "dark", "export_format": "xlsx", "toolbar": [1, 2]}),
+        encoding="utf-8",
+    )
+    settings = Settings.load(path)
+    settings.export_concurrency = 2
+    settings.details_visible = False
+    settings.save()
+    document = json.loads(path.read_text(encoding="utf-8"))
+    assert document["theme"] == "dark"
+    assert document["toolbar"] == [1, 2]
+    assert document["export_format"] == "xlsx"
+    assert document["export_concurrency"] == 2
+    assert document["details_visible"] is False
+
+
+def test_a_bad_preference_does_not_cost_the_others(path, caplog):
+    path.write_text(
+        json.dumps({**PREFERENCES, "export_format": "pdf", "window_state": 5}), encoding="utf-8"
+    )
+    with caplog.at_level(logging.WARNING, logger=LOGGER):
+        settings = Settings.load(path)
+    assert settings == Settings(
+        path=path, **{**PREFERENCES, "export_format": "csv", "window_state": ""}
+    )
+
+
+@given(st.binary(max_size=300))
+def test_view_state_survives_the_text_form(data):
+    text = encode_view_state(data)
+    assert text.isascii()
+    assert decode_view_state(text) == data
+
+
+@pytest.mark.parametrize("text", ["", "not base64!", "AAA", "é"])
+def test_view_state_that_is_no_base64_decodes_to_nothing(text):
+    assert decode_view_state(text) == b""
+
+
+def test_reading_the_settings_needs_no_qt():
+    check = (
+        "import sys, cardviewer.services.settings\n"
+        "sys.exit(any(m.startswith(('PySide6', 'shiboken6')) for m in sys.modules))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", check], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr

@@ -1,0 +1,430 @@
+"""The Preferences dialog: server address, export choices, language, and two clean-ups.
+
+The dialog edits a `Settings` object and saves it when the person presses OK; Cancel
+leaves both the object and the file as they were. What the app does with a change is
+not the dialog's business: it emits `settings_changed` after a save, and asks for the
+two actions that act at once (clearing the avatar cache, signing out) by signals.
+
+The CSV delimiter "Automatic" is decided here from the locale, because the settings
+module stays free of Qt; `export_csv_delimiter()` is what an export should use.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from itertools import pairwise
+
+from PySide6.QtCore import QLocale, Qt, Signal
+from PySide6.QtGui import QIcon, QPalette
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPushButton,
+    QSpinBox,
+    QStyle,
+    QVBoxLayout,
+    QWidget,
+)
+
+from cardviewer import APP_NAME
+from cardviewer.api import InvalidInput, normalize_server_url
+from cardviewer.services.settings import (
+    MAX_EXPORT_CONCURRENCY,
+    MIN_EXPORT_CONCURRENCY,
+    Settings,
+)
+
+log = logging.getLogger(__name__)
+
+HINT_FONT_SCALE = 0.88
+MESSAGE_ICON_SIZE = 16
+MIN_FIELD_WIDTH = 380
+
+# The languages the app offers, by their own names: a person who cannot read the
+# current language still finds theirs, so these are never translated.
+LANGUAGES = (("en", "English"), ("de", "Deutsch"))
+
+
+def locale_csv_delimiter(locale: QLocale | None = None) -> str:
+    """The separator the locale's spreadsheets expect: `;` where `,` is the decimal mark.
+
+    Excel splits CSV files on the system's list separator, which is `;` in locales
+    that write decimals with a comma (German, French, ...). `locale` defaults to
+    the application's default locale.
+    """
+    locale = locale if locale is not None else QLocale()
+    return ";" if locale.decimalPoint() == "," else ","
+
+
+def export_csv_delimiter(settings: Settings, locale: QLocale | None = None) -> str:
+    """The separator CSV exports use: the person's choice, else the locale's."""
+    return settings.csv_delimiter or locale_csv_delimiter(locale)
+
+
+@dataclass(frozen=True)
+class _Edited:
+    """The values the dialog edits, to apply them in one go or put them back."""
+
+    last_server: str
+    export_format: str
+    csv_delimiter: str
+    export_concurrency: int
+    language: str
+
+    @classmethod
+    def of(cls, settings: Settings) -> _Edited:
+        return cls(
+            last_server=settings.last_server,
+            export_format=settings.export_format,
+            csv_delimiter=settings.csv_delimiter,
+            export_concurrency=settings.export_concurrency,
+            language=settings.language,
+        )
+
+    def apply_to(self, settings: Settings) -> None:
+        settings.last_server = self.last_server
+        settings.export_format = self.export_format
+        settings.csv_delimiter = self.csv_delimiter
+        settings.export_concurrency = self.export_concurrency
+        settings.language = self.language
+
+
+class PreferencesDialog(QDialog):
+    """Edits the preferences in `settings`; OK saves them, Cancel changes nothing.
+
+    `server_locked`: the administrator set the server address, so it is shown but
+    cannot be changed. `signed_in`: whether Sign Out has anything to do; the app
+    updates it with `set_signed_in()` once it has signed out.
+    """
+
+    settings_changed = Signal()
+    """The edited values were saved into the settings (and the file)."""
+    clear_avatar_cache_requested = Signal()
+    """The person asked to delete the stored profile pictures."""
+    sign_out_requested = Signal()
+    """The person asked to sign out; the dialog stays open until the app closes it."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        server_locked: bool = False,
+        signed_in: bool = False,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.settings = settings
+        self._server_locked = server_locked
+        self.setWindowTitle(self.tr("Preferences"))
+        self.setSizeGripEnabled(False)
+
+        self._create_fields()
+        self._create_buttons()
+        self._build_layout()
+        self._show_settings(settings)
+        self.set_signed_in(signed_in)
+        self._set_tab_order()
+        self._check_server()
+        (self.format_combo if server_locked else self.server_edit).setFocus()
+
+    # Building
+
+    def _create_fields(self) -> None:
+        self.server_edit = QLineEdit(self)
+        self.server_edit.setPlaceholderText(self.tr("https://cards.example.com"))
+        self.server_edit.setAccessibleName(self.tr("Server address"))
+        self.server_edit.setMinimumWidth(MIN_FIELD_WIDTH)
+        self.server_edit.textChanged.connect(self._check_server)
+        if self._server_locked:
+            self.server_edit.setReadOnly(True)
+            # Looks read-only too: the window's background instead of a field's.
+            palette = self.server_edit.palette()
+            palette.setColor(QPalette.ColorRole.Base, palette.color(QPalette.ColorRole.Window))
+            self.server_edit.setPalette(palette)
+            self.server_edit.setToolTip(self.tr("Set by your administrator"))
+            server_hint = self.tr("Set by your administrator.")
+        else:
+            server_hint = self.tr("The address of your card platform, used when you sign in.")
+        self.server_hint = self._hint(server_hint, self.server_edit)
+        self._create_server_message()
+
+        self.format_combo = QComboBox(self)
+        self.format_combo.addItem(self.tr("CSV"), "csv")
+        self.format_combo.addItem(self.tr("Excel workbook (.xlsx)"), "xlsx")
+        self.format_combo.setAccessibleName(self.tr("Default page export format"))
+        self.format_hint = self._hint(
+            self.tr("The file type Export Page suggests; you can still pick the other."),
+            self.format_combo,
+        )
+
+        automatic = self.tr("a comma") if locale_csv_delimiter() == "," else self.tr("a semicolon")
+        self.delimiter_combo = QComboBox(self)
+        self.delimiter_combo.addItem(self.tr("Automatic (from the language: ; or ,)"), "")
+        self.delimiter_combo.addItem(self.tr("Comma (,)"), ",")
+        self.delimiter_combo.addItem(self.tr("Semicolon (;)"), ";")
+        self.delimiter_combo.setAccessibleName(self.tr("CSV delimiter"))
+        self.delimiter_hint = self._hint(
+            self.tr(
+                "German Excel expects semicolons, English Excel commas. "
+                "Automatic uses {delimiter} here."
+            ).format(delimiter=automatic),
+            self.delimiter_combo,
+        )
+
+        self.concurrency_spin = QSpinBox(self)
+        self.concurrency_spin.setRange(MIN_EXPORT_CONCURRENCY, MAX_EXPORT_CONCURRENCY)
+        self.concurrency_spin.setAccessibleName(self.tr("Export concurrency"))
+        self.concurrency_hint = self._hint(
+            self.tr("Pages fetched at the same time by Export All Pages."),
+            self.concurrency_spin,
+        )
+
+        self.language_combo = QComboBox(self)
+        self.language_combo.addItem(self.tr("System default"), "")
+        for name, native_name in LANGUAGES:
+            self.language_combo.addItem(native_name, name)
+        self.language_combo.setAccessibleName(self.tr("Language"))
+        self.language_hint = self._hint(
+            self.tr("Takes effect after {app} is restarted.").format(app=APP_NAME),
+            self.language_combo,
+        )
+
+    def _create_server_message(self) -> None:
+        """A warning beside an address that cannot be used, like the sign-in dialog's."""
+        self.server_message_icon = QLabel(self)
+        icon = QIcon.fromTheme(
+            QIcon.ThemeIcon.DialogWarning,
+            self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning),
+        )
+        self.server_message_icon.setPixmap(icon.pixmap(MESSAGE_ICON_SIZE, MESSAGE_ICON_SIZE))
+        self.server_message_label = QLabel(self)
+        self.server_message_label.setObjectName("preferencesServerMessage")
+        self.server_message_label.setTextFormat(Qt.TextFormat.PlainText)  # echoes the input
+        self.server_message_label.setWordWrap(True)
+        self.server_message_label.setMinimumWidth(MIN_FIELD_WIDTH - MESSAGE_ICON_SIZE - 6)
+        self.server_message_frame = QFrame(self)
+        layout = QHBoxLayout(self.server_message_frame)
+        layout.setContentsMargins(0, 0, 0, 6)
+        layout.setSpacing(6)
+        layout.addWidget(self.server_message_icon, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addWidget(self.server_message_label, 1)
+
+    def _hint(self, text: str, field: QWidget) -> QLabel:
+        """A short explanation under a field, smaller and greyer than the labels."""
+        hint = QLabel(text, self)
+        hint.setTextFormat(Qt.TextFormat.PlainText)
+        hint.setWordWrap(True)
+        # Wrapped at the fields' width: left to itself a wrapped label picks a narrower
+        # one, and the form then reserves the height of that many lines.
+        hint.setMinimumWidth(MIN_FIELD_WIDTH)
+        font = hint.font()
+        font.setPointSizeF(font.pointSizeF() * HINT_FONT_SCALE)
+        hint.setFont(font)
+        hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        hint.setContentsMargins(0, 0, 0, 6)  # room before the next field
+        field.setAccessibleDescription(text)
+        return hint
+
+    def _create_buttons(self) -> None:
+        self.sign_out_button = QPushButton(self.tr("Sign &Out"), self)
+        self.sign_out_button.setAutoDefault(False)
+        self.sign_out_button.clicked.connect(self.sign_out_requested)
+        self.sign_out_hint = self._hint(
+            self.tr("Forgets the sign-in on this computer."), self.sign_out_button
+        )
+        self.clear_cache_button = QPushButton(self.tr("Clear &Avatar Cache"), self)
+        self.clear_cache_button.setAutoDefault(False)
+        self.clear_cache_button.clicked.connect(self.clear_avatar_cache_requested)
+        self.clear_cache_hint = self._hint(
+            self.tr("Profile pictures are downloaded again when they are next shown."),
+            self.clear_cache_button,
+        )
+
+        self.button_box = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        self.ok_button = self.button_box.button(QDialogButtonBox.StandardButton.Ok)
+        self.cancel_button = self.button_box.button(QDialogButtonBox.StandardButton.Cancel)
+        self.button_box.accepted.connect(self.accept)
+        self.button_box.rejected.connect(self.reject)
+
+    def _build_layout(self) -> None:
+        form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        form.setHorizontalSpacing(10)
+        form.setVerticalSpacing(4)
+        self._form = form
+        self._add_row(self.tr("&Server address:"), self.server_edit)
+        form.addRow("", self.server_message_frame)
+        form.addRow("", self.server_hint)
+        self._add_row(self.tr("Page e&xport format:"), self.format_combo, self.format_hint)
+        self._add_row(self.tr("CSV &delimiter:"), self.delimiter_combo, self.delimiter_hint)
+        self._add_row(
+            self.tr("Export co&ncurrency:"),
+            self.concurrency_spin,
+            self.concurrency_hint,
+            narrow=True,
+        )
+        self._add_row(self.tr("&Language:"), self.language_combo, self.language_hint)
+        # The buttons below act at once, not on OK: set apart from the preferences.
+        separator = QFrame(self)
+        separator.setFrameShape(QFrame.Shape.HLine)
+        separator.setFrameShadow(QFrame.Shadow.Sunken)
+        form.addRow(separator)
+        self._add_row(self.tr("Account:"), self.sign_out_button, self.sign_out_hint, narrow=True)
+        self._add_row(
+            self.tr("Pictures:"), self.clear_cache_button, self.clear_cache_hint, narrow=True
+        )
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(20, 18, 20, 16)
+        layout.setSpacing(14)
+        layout.addLayout(form)
+        layout.addStretch(1)
+        layout.addWidget(self.button_box)
+        layout.setSizeConstraint(QVBoxLayout.SizeConstraint.SetMinimumSize)
+
+    def _add_row(
+        self, text: str, field: QWidget, hint: QLabel | None = None, *, narrow: bool = False
+    ) -> None:
+        """A labelled row whose label is the field's buddy (its "&" letter focuses it).
+
+        A `narrow` field keeps its natural width: a spin box or button stretched across
+        the dialog looks odd.
+        """
+        label = QLabel(text, self)
+        label.setBuddy(field)
+        self._form.addRow(label, _at_natural_width(field) if narrow else field)
+        if hint is not None:
+            self._form.addRow("", hint)
+
+    def _set_tab_order(self) -> None:
+        chain = (
+            self.server_edit,
+            self.format_combo,
+            self.delimiter_combo,
+            self.concurrency_spin,
+            self.language_combo,
+            self.sign_out_button,
+            self.clear_cache_button,
+            self.ok_button,
+            self.cancel_button,
+        )
+        for first, second in pairwise(chain):
+            QWidget.setTabOrder(first, second)
+
+    def _show_settings(self, settings: Settings) -> None:
+        self.server_edit.setText(settings.last_server)
+        _select(self.format_combo, settings.export_format)
+        _select(self.delimiter_combo, settings.csv_delimiter)
+        self.concurrency_spin.setValue(settings.export_concurrency)
+        if self.language_combo.findData(settings.language) < 0:
+            # A language this version does not offer (set by a newer one) stays chosen.
+            native = QLocale(settings.language).nativeLanguageName() or settings.language
+            self.language_combo.addItem(native, settings.language)
+        _select(self.language_combo, settings.language)
+
+    # State
+
+    @property
+    def server_message(self) -> str:
+        """Why the address cannot be used, or "" when it can."""
+        return "" if self.server_message_frame.isHidden() else self.server_message_label.text()
+
+    def set_signed_in(self, signed_in: bool) -> None:
+        """Enable Sign Out only while there is a sign-in to end."""
+        self.sign_out_button.setEnabled(signed_in)
+
+    def _server_url(self) -> str:
+        """The address to save: "" for none, else normalized. Raises `InvalidInput`."""
+        text = self.server_edit.text().strip()
+        return normalize_server_url(text) if text else ""
+
+    def _check_server(self) -> None:
+        """Say at once why an address cannot be used, and keep OK disabled until it can."""
+        message = ""
+        if not self._server_locked:
+            try:
+                self._server_url()
+            except InvalidInput as exc:
+                message = str(exc)
+        self.server_message_label.setText(message)
+        self._form.setRowVisible(self.server_message_frame, bool(message))
+        self._form.setRowVisible(self.server_hint, not message)
+        self.ok_button.setEnabled(not message)
+
+    def _edited(self) -> _Edited:
+        """What the form holds. Raises `InvalidInput` for an unusable server address."""
+        return _Edited(
+            last_server=self.settings.last_server if self._server_locked else self._server_url(),
+            export_format=str(self.format_combo.currentData()),
+            csv_delimiter=str(self.delimiter_combo.currentData()),
+            export_concurrency=self.concurrency_spin.value(),
+            language=str(self.language_combo.currentData()),
+        )
+
+    # Closing
+
+    def accept(self) -> None:
+        """Save what the form holds; stay open when the address or the save fails."""
+        try:
+            edited = self._edited()
+        except InvalidInput as exc:
+            log.info("preferences refused: %s", exc)
+            self._check_server()
+            self.server_edit.setFocus()
+            self.server_edit.selectAll()
+            return
+        before = _Edited.of(self.settings)
+        edited.apply_to(self.settings)
+        try:
+            self.settings.save()
+        except OSError as exc:
+            before.apply_to(self.settings)  # Cancel after this must still change nothing
+            log.warning("preferences not saved to %s: %s", self.settings.path, exc)
+            self._tell_not_saved(exc)
+            return
+        log.info("preferences saved")
+        self.settings_changed.emit()
+        super().accept()
+
+    def _tell_not_saved(self, error: OSError) -> None:
+        """Say why, without waiting: the dialog stays open to try again or cancel."""
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            self.tr("Preferences Not Saved"),
+            self.tr("The preferences could not be saved to {path}.").format(
+                path=self.settings.path
+            ),
+            QMessageBox.StandardButton.Ok,
+            self,
+        )
+        box.setTextFormat(Qt.TextFormat.PlainText)  # a path may hold "<"
+        box.setInformativeText(error.strerror or str(error))
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+
+
+def _select(combo: QComboBox, data: str) -> None:
+    """Choose the item holding `data`; the first when none does."""
+    combo.setCurrentIndex(max(0, combo.findData(data)))
+
+
+def _at_natural_width(field: QWidget) -> QWidget:
+    """`field` in a box that lets it keep its own width, on the left."""
+    box = QWidget(field.parentWidget())
+    layout = QHBoxLayout(box)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.addWidget(field)
+    layout.addStretch(1)
+    field.setParent(box)
+    return box
