@@ -7,11 +7,12 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 SCREENSHOT ?= demo-screenshot.png
 
-.PHONY: help setup demo test lint format typecheck pytest lock clean package package-test
+.PHONY: help setup demo test bench lint format typecheck pytest lock clean package package-test
 
 help:
 	@echo "make demo   set up, then run the viewer on the built-in demo server"
 	@echo "make test   set up, then run ruff, mypy and the test suite (headless)"
+	@echo "make bench  set up, then measure speed and memory against the demo server"
 	@echo "make lock   re-resolve the newest allowed versions into constraints.txt"
 	@echo "make clean  remove the virtual environment and caches"
 	@echo "make package       build the double-click app for this platform into dist/"
@@ -52,6 +53,9 @@ pytest: setup
 	QT_QPA_PLATFORM=offscreen $(BIN)/pytest
 
 test: lint typecheck pytest
+
+bench: setup
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m bench
 
 lock:
 	rm -rf .lock-venv

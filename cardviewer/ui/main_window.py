@@ -21,7 +21,9 @@ from urllib.parse import urlsplit
 import shiboken6
 from PySide6 import __version__ as pyside_version
 from PySide6.QtCore import (
+    QByteArray,
     QLocale,
+    QPoint,
     QSignalBlocker,
     QSize,
     QSortFilterProxyModel,
@@ -51,6 +53,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QProgressBar,
     QPushButton,
@@ -68,7 +71,7 @@ from cardviewer.api import ApiError, CardPage, CardViewerError, InvalidInput, No
 from cardviewer.log_setup import log_file_path
 from cardviewer.paths import log_dir
 from cardviewer.services.csv_export import suggested_filename, write_csv
-from cardviewer.services.settings import Settings
+from cardviewer.services.settings import Settings, decode_view_state, encode_view_state
 from cardviewer.services.space_fetch import DEFAULT_CONCURRENCY
 from cardviewer.tasks import TaskSet
 from cardviewer.ui.cards.avatar_delegate import AvatarDelegate
@@ -78,6 +81,7 @@ from cardviewer.ui.cards.card_export import (
     write_cards_now,
 )
 from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest, PageSource
+from cardviewer.ui.cards.column_layout import ColumnLayout, reset_header
 from cardviewer.ui.error_bar import ErrorBar
 from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.page_bar import PageBar
@@ -163,6 +167,10 @@ class MainWindow(QMainWindow):
         self._avatar_size = avatar_size
         self._avatar_column: int | None = None
         self._column_keys: tuple[str, ...] = ()
+        self._column_layout = ColumnLayout.from_json(
+            decode_view_state(settings.header_state).decode("utf-8", "replace")
+        )
+        self._arranging_columns = False
         self._export_dir = _documents_dir()
         self._email = email
         self._server_url = server_url
@@ -176,6 +184,7 @@ class MainWindow(QMainWindow):
         self._create_central()
         self._create_status_bar()
         self.set_account(email, server_url)
+        self._restore_window_layout()
 
         model.loadingChanged.connect(self._on_loading_changed)
         model.pageLoaded.connect(self._on_page_loaded)
@@ -261,6 +270,12 @@ class MainWindow(QMainWindow):
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
         self.about_action.triggered.connect(self.show_about)
 
+        self.reset_view_action = QAction(self.tr("Reset &View"), self)
+        self.reset_view_action.setStatusTip(
+            self.tr("Show every column in its first order and width, and the window at its size")
+        )
+        self.reset_view_action.triggered.connect(self.reset_view)
+
         self.open_log_folder_action = QAction(self.tr("Open &Log Folder"), self)
         self.open_log_folder_action.setToolTip(
             self.tr("Show the folder with the log file, to attach it to a problem report")
@@ -330,6 +345,8 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.quit_action)
         view_menu = self.menuBar().addMenu(self.tr("&View"))
         view_menu.addAction(self.refresh_action)
+        view_menu.addSeparator()
+        view_menu.addAction(self.reset_view_action)
         go_menu = self.menuBar().addMenu(self.tr("&Go"))
         go_menu.addActions(
             [
@@ -376,6 +393,11 @@ class MainWindow(QMainWindow):
         header.setSortIndicatorClearable(True)
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.table.setSortingEnabled(True)
+        header.setSectionsMovable(True)
+        header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        header.customContextMenuRequested.connect(self._show_header_menu)
+        header.sectionResized.connect(self._remember_columns)
+        header.sectionMoved.connect(self._remember_columns)
         self.avatar_delegate = AvatarDelegate(self.table)
 
         app_icon = self.windowIcon()
@@ -813,10 +835,14 @@ class MainWindow(QMainWindow):
             return self.tr("You can try again in %n seconds.", "", round(seconds))
         return self.tr("You can try again in about %n minutes.", "", round(seconds / 60))
 
-    def _fit_columns(self) -> None:
-        """Size columns to their content when the set of columns changes, not every page."""
+    def _fit_columns(self, *, force: bool = False) -> None:
+        """Arrange the columns when the set of columns changes, not on every page.
+
+        Columns the person arranged before come back as they left them (`ColumnLayout`);
+        the others are sized to their content, within reason.
+        """
         keys = tuple(column.key for column in self.model.columns)
-        if keys == self._column_keys:
+        if keys == self._column_keys and not force:
             return
         self._column_keys = keys
         if self._avatar_column is not None:
@@ -825,15 +851,82 @@ class MainWindow(QMainWindow):
         if avatar is not None:
             self.table.setItemDelegateForColumn(avatar, self.avatar_delegate)
         header = self.table.horizontalHeader()
-        for index in range(len(keys)):
-            if index == avatar:
-                header.setSectionResizeMode(index, QHeaderView.ResizeMode.Fixed)
-                header.resizeSection(index, self._avatar_size + 16)
-                continue
-            header.setSectionResizeMode(index, QHeaderView.ResizeMode.Interactive)
-            self.table.resizeColumnToContents(index)
-            width = min(header.sectionSize(index) + COLUMN_PADDING, MAX_COLUMN_WIDTH)
-            header.resizeSection(index, width)
+        self._arranging_columns = True
+        try:
+            unknown = self._column_layout.apply(header, keys)
+            for index in range(len(keys)):
+                if index == avatar:
+                    header.setSectionResizeMode(index, QHeaderView.ResizeMode.Fixed)
+                    header.resizeSection(index, self._avatar_size + 16)
+                    continue
+                header.setSectionResizeMode(index, QHeaderView.ResizeMode.Interactive)
+                if index in unknown:
+                    self.table.resizeColumnToContents(index)
+                    width = min(header.sectionSize(index) + COLUMN_PADDING, MAX_COLUMN_WIDTH)
+                    header.resizeSection(index, width)
+        finally:
+            self._arranging_columns = False
+
+    def _remember_columns(self) -> None:
+        """Keep the person's column order and widths (not the window's own fitting)."""
+        if not self._arranging_columns and self._column_keys:
+            self._column_layout.capture(self.table.horizontalHeader(), self._column_keys)
+
+    def _show_header_menu(self, position: QPoint) -> None:
+        """Show or hide columns, or put them all back, from the header's context menu."""
+        header = self.table.horizontalHeader()
+        menu = QMenu(self)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        shown = [i for i in range(header.count()) if not header.isSectionHidden(i)]
+        for logical in sorted(range(len(self._column_keys)), key=header.visualIndex):
+            title = self.model.headerData(
+                logical, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole
+            )
+            action = menu.addAction(str(title))
+            action.setCheckable(True)
+            action.setChecked(not header.isSectionHidden(logical))
+            action.setEnabled(shown != [logical])  # the last column shown stays
+            action.toggled.connect(
+                lambda visible, logical=logical: self.set_column_visible(logical, visible)
+            )
+        menu.addSeparator()
+        menu.addAction(self.reset_view_action)
+        self.header_menu = menu
+        menu.popup(header.mapToGlobal(position))
+
+    def set_column_visible(self, logical: int, visible: bool) -> None:
+        header = self.table.horizontalHeader()
+        header.setSectionHidden(logical, not visible)
+        if visible and header.sectionSize(logical) == 0:
+            self.table.resizeColumnToContents(logical)
+        self._remember_columns()
+
+    def reset_view(self) -> None:
+        """Every column back in its first order and width, the window at its first size."""
+        self._column_layout.clear()
+        self._arranging_columns = True
+        try:
+            reset_header(self.table.horizontalHeader())
+        finally:
+            self._arranging_columns = False
+        self._fit_columns(force=True)
+        self.showNormal()
+        self.resize(DEFAULT_SIZE)
+        self._save_window_layout()
+
+    def _restore_window_layout(self) -> None:
+        geometry = decode_view_state(self.settings.window_geometry)
+        if geometry:
+            self.restoreGeometry(QByteArray(geometry))
+        state = decode_view_state(self.settings.window_state)
+        if state:
+            self.restoreState(QByteArray(state))
+
+    def _save_window_layout(self) -> None:
+        self.settings.window_geometry = encode_view_state(bytes(self.saveGeometry().data()))
+        self.settings.window_state = encode_view_state(bytes(self.saveState().data()))
+        self.settings.header_state = encode_view_state(self._column_layout.to_json().encode())
+        self._save_settings()
 
     def _paging_actions(self) -> list[tuple[QAction, QAbstractButton]]:
         bar = self.page_bar
@@ -895,6 +988,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         super().closeEvent(event)
         if event.isAccepted():
+            self._save_window_layout()
             self._tasks.cancel("export all")  # nothing is written; the file stays as it was
             self.closed.emit()
 

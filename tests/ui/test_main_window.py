@@ -14,7 +14,7 @@ from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.settings import Settings
 from cardviewer.ui.cards.avatar_delegate import AvatarDelegate
 from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest
-from cardviewer.ui.main_window import MainWindow
+from cardviewer.ui.main_window import DEFAULT_SIZE, MainWindow
 from tests.ui.clients import single_try_client
 
 LOAD_TIMEOUT = 10_000
@@ -549,3 +549,63 @@ def test_the_keyboard_pages_through_the_space(window, demo_server, qtbot):
     assert window.model.page.meta.current_page == 3
     go_menu = window.menuBar().actions()[2].menu()
     assert window.go_to_page_action in go_menu.actions()
+
+
+def test_the_column_layout_and_window_size_survive_a_restart(
+    make_window, demo_server, qtbot, settings
+):
+    window = make_window()
+    open_space(qtbot, window, demo_server.space_id)
+    header = window.table.horizontalHeader()
+    name, username = window.model.column_of("display_name"), window.model.column_of("username")
+    assert name is not None
+    assert username is not None
+    header.moveSection(header.visualIndex(username), 1)
+    header.resizeSection(name, 234)
+    window.set_column_visible(window.model.column_of("position") or 0, False)
+    window.resize(720, 480)  # within the offscreen screen's 800 × 600
+    window.close()
+
+    again = make_window(Settings.load())
+    assert (again.width(), again.height()) == (720, 480)
+    open_space(qtbot, again, demo_server.space_id)
+    header = again.table.horizontalHeader()
+    assert header.visualIndex(username) == 1
+    assert header.sectionSize(name) == 234
+    assert header.isSectionHidden(again.model.column_of("position") or 0)
+
+
+def test_the_header_menu_hides_columns_but_never_the_last(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    header = window.table.horizontalHeader()
+    window._show_header_menu(header.rect().center())
+    menu = window.header_menu
+    titles = [action.text() for action in menu.actions() if action.isCheckable()]
+    assert "Name" in titles
+    assert "Avatar" in titles
+    (position,) = [a for a in menu.actions() if a.text() == "Position"]
+    position.setChecked(False)
+    assert header.isSectionHidden(window.model.column_of("position") or 0)
+    assert window.reset_view_action in menu.actions()
+    menu.close()
+    for logical in range(header.count() - 1):
+        window.set_column_visible(logical, False)
+    window._show_header_menu(header.rect().center())
+    (last,) = [a for a in window.header_menu.actions() if a.isCheckable() and a.isChecked()]
+    assert not last.isEnabled()
+    window.header_menu.close()
+
+
+def test_reset_view_brings_every_column_back(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    header = window.table.horizontalHeader()
+    fitted = [header.sectionSize(i) for i in range(header.count())]
+    header.moveSection(1, 3)
+    header.resizeSection(2, 400)
+    window.set_column_visible(3, False)
+    window.resize(700, 500)
+    window.reset_view_action.trigger()
+    assert [header.logicalIndex(v) for v in range(header.count())] == list(range(header.count()))
+    assert not any(header.isSectionHidden(i) for i in range(header.count()))
+    assert [header.sectionSize(i) for i in range(header.count())] == fitted
+    assert window.size() == DEFAULT_SIZE
