@@ -465,6 +465,8 @@ class AppController:
             server_url=account.server_url,
             avatar_size=avatars.size,
             source=fetch,
+            avatars=avatars,
+            server_locked=self.site.server_locked,
         )
         ended: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
 

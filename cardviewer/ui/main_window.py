@@ -22,7 +22,6 @@ import shiboken6
 from PySide6 import __version__ as pyside_version
 from PySide6.QtCore import (
     QByteArray,
-    QLocale,
     QPoint,
     QSignalBlocker,
     QSize,
@@ -70,9 +69,9 @@ from cardviewer import APP_NAME, __version__
 from cardviewer.api import ApiError, CardPage, CardViewerError, InvalidInput, NotAuthenticated
 from cardviewer.log_setup import log_file_path
 from cardviewer.paths import log_dir
+from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.csv_export import suggested_filename, write_csv
 from cardviewer.services.settings import Settings, decode_view_state, encode_view_state
-from cardviewer.services.space_fetch import DEFAULT_CONCURRENCY
 from cardviewer.tasks import TaskSet
 from cardviewer.ui.cards.avatar_delegate import AvatarDelegate
 from cardviewer.ui.cards.card_export import (
@@ -85,6 +84,7 @@ from cardviewer.ui.cards.column_layout import ColumnLayout, reset_header
 from cardviewer.ui.error_bar import ErrorBar
 from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.page_bar import PageBar
+from cardviewer.ui.preferences_dialog import PreferencesDialog, export_csv_delimiter
 
 log = logging.getLogger(__name__)
 
@@ -157,10 +157,15 @@ class MainWindow(QMainWindow):
         server_url: str = "",
         avatar_size: int = 32,
         source: PageSource | None = None,
+        avatars: AvatarLoader | None = None,
+        server_locked: bool = False,
     ) -> None:
         super().__init__(parent)
         self.model = model
         self._source = source
+        self._avatars = avatars
+        self._server_locked = server_locked
+        self.preferences_dialog: PreferencesDialog | None = None
         self._tasks = TaskSet()
         self.export_all_dialog: ExportAllDialog | None = None
         self.settings = settings
@@ -270,6 +275,13 @@ class MainWindow(QMainWindow):
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
         self.about_action.triggered.connect(self.show_about)
 
+        self.preferences_action = QAction(
+            self._icon(QIcon.ThemeIcon.DocumentProperties), self.tr("&Preferences…"), self
+        )
+        self.preferences_action.setShortcut(QKeySequence("Ctrl+,"))
+        self.preferences_action.setMenuRole(QAction.MenuRole.PreferencesRole)
+        self.preferences_action.triggered.connect(self.open_preferences)
+
         self.reset_view_action = QAction(self.tr("Reset &View"), self)
         self.reset_view_action.setStatusTip(
             self.tr("Show every column in its first order and width, and the window at its size")
@@ -341,6 +353,8 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         file_menu.addAction(self.sign_in_action)
         file_menu.addAction(self.sign_out_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.preferences_action)
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
         view_menu = self.menuBar().addMenu(self.tr("&View"))
@@ -554,7 +568,7 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(self.tr("There are no cards to export."), 5000)
             return
         suggested = self._export_dir / suggested_filename(request.space_id, page.meta.current_page)
-        path = self.ask_export_path(suggested)
+        path = self.ask_export_path(suggested.with_suffix(self._export_format().value))
         if path is None:
             return
         if not path.suffix:
@@ -569,7 +583,7 @@ class MainWindow(QMainWindow):
                 )
             else:
                 header, rows = self.model.export_rows()
-                count = write_csv(path, header, rows, delimiter=export_delimiter())
+                count = write_csv(path, header, rows, delimiter=export_csv_delimiter(self.settings))
         except OSError as exc:
             log.warning("export to %s failed: %s", path, exc)
             message = self.tr("The page could not be saved as %1. %2")
@@ -597,7 +611,9 @@ class MainWindow(QMainWindow):
         if self.export_all_dialog is not None:
             self.export_all_dialog.raise_()  # one export at a time
             return
-        suggested = self._export_dir / suggested_space_filename(request.space_id, ExportFormat.CSV)
+        suggested = self._export_dir / suggested_space_filename(
+            request.space_id, self._export_format()
+        )
         path = self.ask_export_path(suggested, title=self.tr("Export All Pages"))
         if path is None:
             return
@@ -617,8 +633,8 @@ class MainWindow(QMainWindow):
             path,
             space_id=shown.space_id,
             with_emails=shown.with_emails,
-            concurrency=DEFAULT_CONCURRENCY,
-            delimiter=export_delimiter(),
+            concurrency=self.settings.export_concurrency,
+            delimiter=export_csv_delimiter(self.settings),
             parent=self,
         )
         self.export_all_dialog = dialog
@@ -658,6 +674,47 @@ class MainWindow(QMainWindow):
         else:
             message = self.tr("Exported %n cards to %1", "", count)
         self.statusBar().showMessage(message.replace("%1", str(path)))
+
+    def _export_format(self) -> ExportFormat:
+        """The file type an export suggests, as chosen in Preferences."""
+        return ExportFormat.XLSX if self.settings.export_format == "xlsx" else ExportFormat.CSV
+
+    def open_preferences(self) -> None:
+        """Show Preferences without waiting for it; its changes apply to the next export."""
+        if self.preferences_dialog is not None:
+            self.preferences_dialog.raise_()
+            self.preferences_dialog.activateWindow()
+            return
+        dialog = PreferencesDialog(
+            self.settings,
+            server_locked=self._server_locked,
+            signed_in=not self._signed_out,
+            parent=self,
+        )
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.clear_avatar_cache_requested.connect(self.clear_avatar_cache)
+        dialog.sign_out_requested.connect(dialog.reject)
+        dialog.sign_out_requested.connect(self.signOutRequested)
+        dialog.settings_changed.connect(
+            lambda: self.statusBar().showMessage(self.tr("Preferences saved."), 5000)
+        )
+        dialog.finished.connect(self._forget_preferences)
+        self.preferences_dialog = dialog
+        dialog.open()
+
+    def _forget_preferences(self) -> None:
+        self.preferences_dialog = None
+
+    def clear_avatar_cache(self) -> None:
+        """Forget every avatar, on disk too; those on screen are fetched again."""
+        if self._avatars is None:
+            return
+        self._avatars.clear()
+        if self._avatars.disk_cache is not None:
+            self._avatars.disk_cache.clear()
+        self.table.viewport().update()
+        log.info("the avatar cache was cleared")
+        self.statusBar().showMessage(self.tr("The avatar cache is cleared."), 5000)
 
     def ask_export_path(self, suggested: Path, title: str = "") -> Path | None:
         """The file to export to, chosen by the person; None when they cancel.
@@ -991,15 +1048,6 @@ class MainWindow(QMainWindow):
             self._save_window_layout()
             self._tasks.cancel("export all")  # nothing is written; the file stays as it was
             self.closed.emit()
-
-
-def export_delimiter() -> str:
-    """The separator the person's spreadsheet expects: `;` where `,` is the decimal mark.
-
-    Excel splits CSV files on the system's list separator, which is `;` in locales
-    that write decimals with a comma (German, French, ...).
-    """
-    return ";" if QLocale().decimalPoint() == "," else ","
 
 
 def _documents_dir() -> Path:

@@ -53,6 +53,7 @@ def make_window(qtbot, arun, client, settings, demo_server):
             email=demo_server.email,
             server_url=demo_server.base_url,
             source=fetch,
+            avatars=avatars,
         )
         qtbot.addWidget(window)
         window.show()
@@ -563,7 +564,7 @@ def test_the_column_layout_and_window_size_survive_a_restart(
     header.moveSection(header.visualIndex(username), 1)
     header.resizeSection(name, 234)
     window.set_column_visible(window.model.column_of("position") or 0, False)
-    window.resize(720, 480)  # within the offscreen screen's 800 × 600
+    window.resize(720, 480)  # within the offscreen screen's 800 x 600
     window.close()
 
     again = make_window(Settings.load())
@@ -609,3 +610,52 @@ def test_reset_view_brings_every_column_back(window, demo_server, qtbot):
     assert not any(header.isSectionHidden(i) for i in range(header.count()))
     assert [header.sectionSize(i) for i in range(header.count())] == fitted
     assert window.size() == DEFAULT_SIZE
+
+
+def test_preferences_choose_the_export_format_delimiter_and_concurrency(
+    window, demo_server, qtbot, tmp_path, monkeypatch, settings
+):
+    open_space(qtbot, window, demo_server.space_id)
+    assert window.preferences_action in window.menuBar().actions()[0].menu().actions()
+    window.preferences_action.trigger()
+    dialog = window.preferences_dialog
+    assert dialog is not None
+    settings.export_format, settings.csv_delimiter = "xlsx", ";"
+    dialog.reject()
+    qtbot.waitUntil(lambda: window.preferences_dialog is None)
+    asked = []
+
+    def ask(suggested, title=""):
+        asked.append(suggested.name)
+        return tmp_path / "page.csv"
+
+    monkeypatch.setattr(window, "ask_export_path", ask)
+    window.export_action.trigger()
+    assert asked == [f"{demo_server.space_id}-page-1.xlsx"]
+    assert (tmp_path / "page.csv").read_text(encoding="utf-8-sig").startswith("Avatar URL;Name;")
+
+
+def test_sign_out_from_preferences(window, qtbot):
+    window.preferences_action.trigger()
+    dialog = window.preferences_dialog
+    assert dialog is not None
+    with qtbot.waitSignal(window.signOutRequested):
+        dialog.sign_out_requested.emit()
+    qtbot.waitUntil(lambda: window.preferences_dialog is None)
+
+
+def test_clearing_the_avatar_cache_fetches_avatars_again(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    avatars = window._avatars
+    assert avatars is not None
+    url = next(u for row in range(window.model.rowCount()) if (u := avatar_url_of(window, row)))
+    qtbot.waitUntil(lambda: avatars.pixmap(url) is not None, timeout=LOAD_TIMEOUT)
+    window.clear_avatar_cache()
+    assert avatars.pixmap(url) is None
+    assert window.statusBar().currentMessage() == "The avatar cache is cleared."
+    qtbot.waitUntil(lambda: avatars.pixmap(url) is not None, timeout=LOAD_TIMEOUT)
+
+
+def avatar_url_of(window: MainWindow, row: int) -> str | None:
+    card = window.model.card(row)
+    return card.avatar.src if card is not None and card.avatar is not None else None
