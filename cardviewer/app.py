@@ -40,6 +40,7 @@ from cardviewer.services.session_store import SessionStore, StoredSession
 from cardviewer.services.settings import Settings
 from cardviewer.services.site_config import SiteConfig, load_site_config
 from cardviewer.tasks import TaskSet
+from cardviewer.ui.cards.card_details import AVATAR_SIZE as DETAILS_AVATAR_SIZE
 from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest
 from cardviewer.ui.login.login_dialog import LoginDialog, LoginResult
 from cardviewer.ui.main_window import MainWindow
@@ -440,6 +441,7 @@ class AppController:
     async def _browse(self, account: Account) -> Outcome:
         client = CardsClient(account.server_url, token=account.token)
         avatars = AvatarLoader()
+        details_avatars = AvatarLoader(size=DETAILS_AVATAR_SIZE)
         model = CardTableModel(avatars, prefetch=True)
         tasks = TaskSet()
         self.account = account
@@ -466,6 +468,7 @@ class AppController:
             avatar_size=avatars.size,
             source=fetch,
             avatars=avatars,
+            details_avatars=details_avatars,
             server_locked=self.site.server_locked,
         )
         ended: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
@@ -491,7 +494,9 @@ class AppController:
             if space:
                 window.open_space(space)
             if self.screenshot is not None:
-                await self._screenshot_main_window(window, model, avatars, self.screenshot)
+                await self._screenshot_main_window(
+                    window, model, [avatars, details_avatars], self.screenshot
+                )
                 self.screenshot = None
                 end(Outcome.CLOSED)
             return await ended
@@ -502,10 +507,12 @@ class AppController:
             window.hide()
             await model.aclose()
             await avatars.aclose()
+            await details_avatars.aclose()
             await client.aclose()
             window.deleteLater()
             model.deleteLater()
             avatars.deleteLater()
+            details_avatars.deleteLater()
 
     async def _sign_in_again(self, window: MainWindow, client: CardsClient) -> None:
         """Renew an ended session over the window, which keeps its page meanwhile.
@@ -530,17 +537,24 @@ class AppController:
     # Screenshots
 
     async def _screenshot_main_window(
-        self, window: MainWindow, model: CardTableModel, avatars: AvatarLoader, path: Path
+        self, window: MainWindow, model: CardTableModel, loaders: list[AvatarLoader], path: Path
     ) -> None:
+        """Wait for the page and its avatars, with the first card in the details pane."""
         settled = asyncio.Event()
         loop = asyncio.get_running_loop()
 
         def check() -> None:
-            if not (model.is_loading or model.pending_request or avatars.loading):
+            if model.page is not None and not window.table.currentIndex().isValid():
+                window.table.selectRow(0)
+            busy = model.is_loading or model.pending_request
+            if not (busy or any(loader.loading for loader in loaders)):
                 settled.set()
 
         # Checked once the emitting task has finished its step and updated its counts.
-        for signal_ in (model.loadingChanged, avatars.avatarReady, avatars.avatarFailed):
+        signals = [model.loadingChanged]
+        for loader in loaders:
+            signals.extend([loader.avatarReady, loader.avatarFailed])
+        for signal_ in signals:
             signal_.connect(lambda *_: loop.call_soon(check))
         check()
         try:

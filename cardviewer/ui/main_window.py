@@ -57,6 +57,7 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QSizePolicy,
+    QSplitter,
     QStackedWidget,
     QStyle,
     QTableView,
@@ -74,6 +75,7 @@ from cardviewer.services.csv_export import suggested_filename, write_csv
 from cardviewer.services.settings import Settings, decode_view_state, encode_view_state
 from cardviewer.tasks import TaskSet
 from cardviewer.ui.cards.avatar_delegate import AvatarDelegate
+from cardviewer.ui.cards.card_details import CardDetailsPane
 from cardviewer.ui.cards.card_export import (
     ExportFormat,
     suggested_space_filename,
@@ -89,6 +91,7 @@ from cardviewer.ui.preferences_dialog import PreferencesDialog, export_csv_delim
 log = logging.getLogger(__name__)
 
 DEFAULT_SIZE = QSize(1180, 720)
+DEFAULT_SPLITTER_SIZES = [800, 380]
 MAX_COLUMN_WIDTH = 280
 COLUMN_PADDING = 16
 """Room beside a column's widest text, so neighbouring headers never touch."""
@@ -158,12 +161,14 @@ class MainWindow(QMainWindow):
         avatar_size: int = 32,
         source: PageSource | None = None,
         avatars: AvatarLoader | None = None,
+        details_avatars: AvatarLoader | None = None,
         server_locked: bool = False,
     ) -> None:
         super().__init__(parent)
         self.model = model
         self._source = source
         self._avatars = avatars
+        self._details_avatars = details_avatars
         self._server_locked = server_locked
         self.preferences_dialog: PreferencesDialog | None = None
         self._tasks = TaskSet()
@@ -282,6 +287,12 @@ class MainWindow(QMainWindow):
         self.preferences_action.setMenuRole(QAction.MenuRole.PreferencesRole)
         self.preferences_action.triggered.connect(self.open_preferences)
 
+        self.details_action = QAction(self.tr("&Details Pane"), self)
+        self.details_action.setCheckable(True)
+        self.details_action.setShortcut(QKeySequence("Ctrl+I"))
+        self.details_action.setStatusTip(self.tr("Show the selected card at a readable size"))
+        self.details_action.toggled.connect(self._details_toggled)
+
         self.reset_view_action = QAction(self.tr("Reset &View"), self)
         self.reset_view_action.setStatusTip(
             self.tr("Show every column in its first order and width, and the window at its size")
@@ -360,6 +371,7 @@ class MainWindow(QMainWindow):
         view_menu = self.menuBar().addMenu(self.tr("&View"))
         view_menu.addAction(self.refresh_action)
         view_menu.addSeparator()
+        view_menu.addAction(self.details_action)
         view_menu.addAction(self.reset_view_action)
         go_menu = self.menuBar().addMenu(self.tr("&Go"))
         go_menu.addActions(
@@ -429,6 +441,23 @@ class MainWindow(QMainWindow):
         self.stack.addWidget(self.table)
         self.stack.addWidget(self.empty_page)
 
+        self.details_pane = CardDetailsPane(self._details_avatars, self)
+        self.details_pane.copied.connect(lambda text: self.statusBar().showMessage(text, 5000))
+        self.table.selectionModel().currentRowChanged.connect(self._show_current_card)
+        self.table.activated.connect(self._open_details)
+        self.model.modelReset.connect(self._show_current_card)
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.setObjectName("detailsSplitter")
+        self.splitter.addWidget(self.stack)
+        self.splitter.addWidget(self.details_pane)
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setStretchFactor(1, 0)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.setSizes(DEFAULT_SPLITTER_SIZES)
+        self.details_action.setChecked(self.settings.details_visible)
+        self.details_pane.setVisible(self.settings.details_visible)
+
         self.page_bar = PageBar(self)
         # The Go menu's actions press the bar's buttons, so both always agree.
         for action, button in self._paging_actions():
@@ -439,7 +468,7 @@ class MainWindow(QMainWindow):
         layout.setContentsMargins(8, 6, 8, 6)
         layout.setSpacing(6)
         layout.addWidget(self.error_bar)
-        layout.addWidget(self.stack, 1)
+        layout.addWidget(self.splitter, 1)
         layout.addWidget(self.page_bar)
         self.setCentralWidget(central)
 
@@ -924,6 +953,25 @@ class MainWindow(QMainWindow):
         finally:
             self._arranging_columns = False
 
+    def _show_current_card(self) -> None:
+        """The details pane follows the table's current row (nothing: its hint)."""
+        current = self.table.currentIndex()
+        card = None
+        if current.isValid():
+            card = self.model.card(self.proxy.mapToSource(current).row())
+        self.details_pane.set_card(card, self.model.columns)
+
+    def _open_details(self) -> None:
+        """Enter or a double-click on a card shows it in the details pane."""
+        self.details_action.setChecked(True)
+        self._show_current_card()
+
+    def _details_toggled(self, visible: bool) -> None:
+        self.details_pane.setVisible(visible)
+        if self.settings.details_visible != visible:
+            self.settings.details_visible = visible
+            self._save_settings()
+
     def _remember_columns(self) -> None:
         """Keep the person's column order and widths (not the window's own fitting)."""
         if not self._arranging_columns and self._column_keys:
@@ -969,6 +1017,8 @@ class MainWindow(QMainWindow):
         self._fit_columns(force=True)
         self.showNormal()
         self.resize(DEFAULT_SIZE)
+        self.splitter.setSizes(DEFAULT_SPLITTER_SIZES)
+        self.details_action.setChecked(True)
         self._save_window_layout()
 
     def _restore_window_layout(self) -> None:
@@ -978,10 +1028,15 @@ class MainWindow(QMainWindow):
         state = decode_view_state(self.settings.window_state)
         if state:
             self.restoreState(QByteArray(state))
+        splitter = decode_view_state(self.settings.splitter_state)
+        if splitter:
+            self.splitter.restoreState(QByteArray(splitter))
+            self.details_pane.setVisible(self.settings.details_visible)
 
     def _save_window_layout(self) -> None:
         self.settings.window_geometry = encode_view_state(bytes(self.saveGeometry().data()))
         self.settings.window_state = encode_view_state(bytes(self.saveState().data()))
+        self.settings.splitter_state = encode_view_state(bytes(self.splitter.saveState().data()))
         self.settings.header_state = encode_view_state(self._column_layout.to_json().encode())
         self._save_settings()
 

@@ -659,3 +659,33 @@ def test_clearing_the_avatar_cache_fetches_avatars_again(window, demo_server, qt
 def avatar_url_of(window: MainWindow, row: int) -> str | None:
     card = window.model.card(row)
     return card.avatar.src if card is not None and card.avatar is not None else None
+
+
+def test_the_details_pane_follows_the_selected_card(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    pane = window.details_pane
+    assert pane.showing_placeholder
+    window.table.selectRow(2)
+    second = window.model.card(window.proxy.mapToSource(window.proxy.index(2, 0)).row())
+    assert pane.card is second
+    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+        window.go_to_page(2)
+    assert pane.showing_placeholder  # the card shown before is not on this page
+
+
+def test_the_details_pane_hides_and_enter_brings_it_back(make_window, demo_server, qtbot):
+    window = make_window()
+    open_space(qtbot, window, demo_server.space_id)
+    window.details_action.trigger()
+    assert window.details_pane.isHidden()
+    assert Settings.load().details_visible is False
+    window.table.setFocus()
+    window.table.selectRow(0)
+    qtbot.keyClick(window.table, Qt.Key.Key_Return)
+    assert not window.details_pane.isHidden()
+    assert window.details_pane.card is window.model.card(
+        window.proxy.mapToSource(window.proxy.index(0, 0)).row()
+    )
+    window.details_action.trigger()
+    window.close()
+    assert make_window(Settings.load()).details_pane.isHidden()

@@ -1,0 +1,364 @@
+"""One card at a readable size: its picture, every field, and buttons to copy from it.
+
+A table row squeezes a card into one line; here each value gets room to wrap, can be
+selected, and nested values read as indented JSON. The copy buttons hand the handle,
+the e-mail addresses and the whole card to whatever the person pastes into next.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QPalette, QPixmap
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from cardviewer.api.models import Card
+from cardviewer.services.avatar_loader import AvatarLoader
+from cardviewer.ui.cards.card_table_model import avatar_url
+from cardviewer.ui.cards.columns import (
+    Column,
+    ValueKind,
+    build_columns,
+    compact_json,
+    iso_timestamp,
+)
+
+AVATAR_SIZE = 128
+"""Width and height of the picture in logical pixels; a loader of this size keeps it sharp."""
+NAME_KEY = "display_name"
+EMPTY = "\N{EM DASH}"
+SELECTABLE = Qt.TextInteractionFlag.TextSelectableByMouse | (
+    Qt.TextInteractionFlag.TextSelectableByKeyboard
+)
+
+
+def card_json(card: Card) -> str:
+    """The card as the server sent it, pretty-printed: unknown fields and bad values included.
+
+    Fields the server left out stay out; a value that did not validate is put back as
+    it came. Times are written as the platform writes them (UTC, microseconds, `Z`).
+    """
+    fields = card.model_dump(exclude_unset=True)
+    invalid = card.invalid_fields
+    ordered: dict[str, Any] = {}
+    for key in Card.model_fields:
+        if key in invalid:
+            ordered[key] = invalid[key]
+        elif key in fields:
+            ordered[key] = fields[key]
+    ordered.update(card.extra_fields)
+    return json.dumps(_plain(ordered), ensure_ascii=False, indent=2, default=str)
+
+
+def _plain(value: Any) -> Any:
+    """`value` with only JSON's types: times as ISO text, tuples as lists."""
+    if isinstance(value, datetime):
+        return iso_timestamp(value)
+    if isinstance(value, dict):
+        return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    return value
+
+
+def _pretty_json(value: Any) -> str:
+    return json.dumps(_plain(value), ensure_ascii=False, indent=2, default=str)
+
+
+class CardDetailsPane(QWidget):
+    """Shows the card given to `set_card()`, or a short hint while there is none.
+
+    `avatars` supplies the picture; one made with `size=AVATAR_SIZE` gives a sharp one,
+    a smaller one is scaled up smoothly. `copied` carries a line for the status bar.
+    """
+
+    copied = Signal(str)
+
+    def __init__(self, avatars: AvatarLoader | None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("cardDetailsPane")
+        self._avatars = avatars
+        self._card: Card | None = None
+        self._avatar_url: str | None = None
+        self._avatar_pixmap: QPixmap | None = None
+        self._value_labels: dict[str, QLabel] = {}
+        if avatars is not None:
+            avatars.avatarReady.connect(self._on_avatar_ready)
+
+        self.placeholder_label = QLabel(self.tr("Select a card to see its details."), self)
+        self.placeholder_label.setObjectName("cardDetailsPlaceholder")
+        self.placeholder_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.placeholder_label.setWordWrap(True)
+        self.placeholder_label.setMargin(24)
+        self.placeholder_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+
+        self.avatar_label = QLabel(self)
+        self.avatar_label.setObjectName("cardDetailsAvatar")
+        self.avatar_label.setFixedSize(AVATAR_SIZE, AVATAR_SIZE)
+        self.avatar_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.avatar_label.setAccessibleName(self.tr("Picture"))
+        self.avatar_label.setVisible(avatars is not None)
+
+        self.name_label = QLabel(self)
+        self.name_label.setObjectName("cardDetailsName")
+        self.name_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.name_label.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+        self.name_label.setWordWrap(True)
+        self.name_label.setTextInteractionFlags(SELECTABLE)
+        heading = QFont(self.name_label.font())
+        heading.setPointSizeF(heading.pointSizeF() * 1.4)
+        heading.setBold(True)
+        self.name_label.setFont(heading)
+
+        self.form = QFormLayout()
+        self.form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.form.setLabelAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.form.setFormAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.form.setHorizontalSpacing(16)
+        self.form.setVerticalSpacing(8)
+
+        content = QWidget()
+        content.setObjectName("cardDetailsContent")
+        content_layout = QVBoxLayout(content)
+        content_layout.setContentsMargins(16, 16, 16, 16)
+        content_layout.setSpacing(8)
+        content_layout.addWidget(self.avatar_label, 0, Qt.AlignmentFlag.AlignHCenter)
+        content_layout.addWidget(self.name_label)
+        content_layout.addSpacing(8)
+        content_layout.addLayout(self.form)
+        content_layout.addStretch(1)
+
+        self.scroll_area = QScrollArea(self)
+        self.scroll_area.setObjectName("cardDetailsScroll")
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.scroll_area.setWidget(content)
+
+        self.copy_handle_button = self._button(
+            self.tr("Copy Handle"), self.tr("Copy the handle"), self._copy_handle
+        )
+        self.copy_emails_button = self._button(
+            self.tr("Copy E-mails"), self.tr("Copy the e-mail addresses"), self._copy_emails
+        )
+        self.copy_json_button = self._button(
+            self.tr("Copy as JSON"), self.tr("Copy the card as JSON"), self._copy_json
+        )
+        self.copy_json_button.setToolTip(self.tr("All of the card's data, as the server sent it"))
+        buttons = QHBoxLayout()
+        buttons.setContentsMargins(12, 8, 12, 12)
+        buttons.setSpacing(6)
+        for button in (self.copy_handle_button, self.copy_emails_button, self.copy_json_button):
+            buttons.addWidget(button)
+
+        details = QWidget(self)
+        details_layout = QVBoxLayout(details)
+        details_layout.setContentsMargins(0, 0, 0, 0)
+        details_layout.setSpacing(0)
+        details_layout.addWidget(self.scroll_area, 1)
+        details_layout.addLayout(buttons)
+
+        self._stack = QStackedWidget(self)
+        self._stack.addWidget(self.placeholder_label)
+        self._stack.addWidget(details)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self._stack)
+        self.set_card(None)
+
+    def _button(self, text: str, accessible_name: str, slot: Callable[[], None]) -> QPushButton:
+        button = QPushButton(text, self)
+        button.setAccessibleName(accessible_name)
+        button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        button.clicked.connect(slot)
+        return button
+
+    # State
+
+    @property
+    def card(self) -> Card | None:
+        """The card on show."""
+        return self._card
+
+    @property
+    def showing_placeholder(self) -> bool:
+        return self._stack.currentWidget() is self.placeholder_label
+
+    @property
+    def avatar_pixmap(self) -> QPixmap | None:
+        """The picture on show, with the pixels of the screen the pane is on."""
+        return self._avatar_pixmap
+
+    def value_label(self, key: str) -> QLabel | None:
+        """The label showing the field `key`, if the card on show has a row for it."""
+        return self._value_labels.get(key)
+
+    def set_card(self, card: Card | None, columns: Sequence[Column] | None = None) -> None:
+        """Show `card` with the rows of `columns` (the table's), or the hint for None.
+
+        Without `columns` the card's own fields decide: e-mails if they were loaded,
+        and every field the specification does not list.
+        """
+        self._card = card
+        self._clear_rows()
+        if card is None:
+            self._avatar_url = None
+            self._avatar_pixmap = None
+            self.avatar_label.clear()
+            self.name_label.clear()
+            self._stack.setCurrentWidget(self.placeholder_label)
+            return
+        if columns is None:
+            columns = build_columns((card,), with_emails=card.emails is not None)
+        name = card.display_name if NAME_KEY not in card.invalid_fields else None
+        self.name_label.setText(name or self.tr("(no name)"))
+        for column in columns:
+            if column.kind is ValueKind.AVATAR or (column.key == NAME_KEY and name):
+                continue  # the picture and the heading already show these
+            self._add_row(column, card)
+        self._avatar_url = avatar_url(card)
+        if self._avatars is not None:
+            self._avatars.request(self._avatar_url)
+        self._show_avatar()
+        self._update_buttons(card)
+        self.scroll_area.verticalScrollBar().setValue(0)
+        self._stack.setCurrentIndex(1)
+
+    # Rows
+
+    def _clear_rows(self) -> None:
+        self._value_labels.clear()
+        while self.form.rowCount():
+            self.form.removeRow(0)
+
+    def _add_row(self, column: Column, card: Card) -> None:
+        text, description, monospace = self._value_text(column, card)
+        title = QLabel(column.title)
+        title.setTextFormat(Qt.TextFormat.PlainText)
+        title.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        title.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        value = QLabel(text)
+        value.setObjectName(f"value_{column.key}")
+        value.setTextFormat(Qt.TextFormat.PlainText)
+        value.setWordWrap(True)
+        value.setTextInteractionFlags(SELECTABLE)
+        value.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        value.setAccessibleName(column.title)
+        value.setAccessibleDescription(description)
+        if monospace:
+            value.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        if column.kind is ValueKind.TIMESTAMP or column.is_invalid(card):
+            value.setToolTip(column.tooltip(card) or "")
+        self.form.addRow(title, value)
+        self._value_labels[column.key] = value
+
+    def _value_text(self, column: Column, card: Card) -> tuple[str, str, bool]:
+        """The text a value shows, what a screen reader says for it, and if it is JSON."""
+        if column.is_invalid(card):
+            raw = card.invalid_fields[column.key]
+            marker = self.tr("(invalid)")
+            if isinstance(raw, dict | list):
+                return f"{marker}\n{_pretty_json(raw)}", f"{marker} {compact_json(raw)}", True
+            text = f"{marker} {compact_json(raw)}"
+            return text, text, False
+        value = column.value(card)
+        if value is None or value in ("", (), [], {}):
+            return EMPTY, self.tr("Not set"), False
+        if column.kind is ValueKind.EMAILS and isinstance(value, tuple | list):
+            text = "\n".join(map(str, value))
+            return text, text, False
+        if isinstance(value, dict | list | tuple):
+            text = _pretty_json(value)
+            return text, text, True
+        if isinstance(value, str):
+            return value, value, False  # its own line breaks kept, unlike in a table cell
+        text = column.display(card)
+        return text, text, False
+
+    # The picture
+
+    def _on_avatar_ready(self, url: str) -> None:
+        if url == self._avatar_url:
+            self._show_avatar()
+
+    def _show_avatar(self) -> None:
+        if self._avatars is None or self._card is None:
+            return
+        pixmap = self._avatars.pixmap(self._avatar_url) or self._avatars.placeholder()
+        self._avatar_pixmap = self._scaled(pixmap)
+        self.avatar_label.setPixmap(self._avatar_pixmap)
+
+    def _scaled(self, pixmap: QPixmap) -> QPixmap:
+        """`pixmap` at the picture's size with as many pixels as the screen has there."""
+        ratio = self.devicePixelRatioF()
+        side = max(1, math.ceil(AVATAR_SIZE * ratio))
+        if pixmap.width() != side or pixmap.height() != side:
+            pixmap = pixmap.scaled(
+                side,
+                side,
+                Qt.AspectRatioMode.KeepAspectRatio,
+                Qt.TransformationMode.SmoothTransformation,
+            )
+        pixmap.setDevicePixelRatio(ratio)
+        return pixmap
+
+    def changeEvent(self, event: QEvent) -> None:
+        # Moved to a screen of another pixel density: redraw the picture for it.
+        if event.type() == QEvent.Type.DevicePixelRatioChange:
+            self._show_avatar()
+        super().changeEvent(event)
+
+    # Copying
+
+    def _update_buttons(self, card: Card) -> None:
+        self.copy_handle_button.setEnabled(bool(card.username))
+        self.copy_handle_button.setToolTip(card.username or self.tr("This card has no handle."))
+        emails = card.emails
+        self.copy_emails_button.setEnabled(bool(emails))
+        if emails is None:
+            tip = self.tr("Turn on “Include e-mails” to load the cards' e-mail addresses.")
+        elif not emails:
+            tip = self.tr("This card has no e-mail addresses.")
+        else:
+            tip = "\n".join(emails)
+        self.copy_emails_button.setToolTip(tip)
+
+    def _copy_handle(self) -> None:
+        if self._card is None or not self._card.username:
+            return
+        self._copy(self._card.username, self.tr("Copied the handle"))
+
+    def _copy_emails(self) -> None:
+        emails = self._card.emails if self._card is not None else None
+        if not emails:
+            return
+        if len(emails) == 1:
+            message = self.tr("Copied the e-mail address")
+        else:
+            message = self.tr("Copied %n e-mail addresses", "", len(emails))
+        self._copy("\n".join(emails), message)
+
+    def _copy_json(self) -> None:
+        if self._card is not None:
+            self._copy(card_json(self._card), self.tr("Copied the card as JSON"))
+
+    def _copy(self, text: str, message: str) -> None:
+        QGuiApplication.clipboard().setText(text)
+        self.copied.emit(message)

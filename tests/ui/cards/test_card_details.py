@@ -1,0 +1,399 @@
+"""The card details pane: every field readable, copy buttons, and the picture as it arrives."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QLocale, QSizeF, Qt
+from PySide6.QtGui import QColor, QFontDatabase, QGuiApplication, QImage
+from PySide6.QtWidgets import QLabel
+
+from cardviewer.api import CardPage, CardsClient
+from cardviewer.api.models import Card, parse_card
+from cardviewer.demo.avatars import colour_for
+from cardviewer.services.avatar_loader import AvatarLoader
+from cardviewer.ui.cards.card_details import AVATAR_SIZE, EMPTY, CardDetailsPane, card_json
+from cardviewer.ui.cards.card_table_model import avatar_url
+from cardviewer.ui.cards.columns import build_columns, format_local_time
+
+WAIT = 15_000
+SELECTABLE = Qt.TextInteractionFlag.TextSelectableByMouse | (
+    Qt.TextInteractionFlag.TextSelectableByKeyboard
+)
+SPACE = {"uuid": "acme1EU01demo01", "name": "Acme Europe GmbH", "tags": ["sales", "emea"]}
+
+
+NOT_SENT = object()
+
+
+def raw_card(**fields: Any) -> dict[str, Any]:
+    """A card as the server sends it; a field given as `NOT_SENT` is left out."""
+    raw: dict[str, Any] = {
+        "uuid": "c1",
+        "avatar": {"uuid": None, "src": "https://cdn.example/avatars/default.png"},
+        "username": "max-mueller",
+        "display_name": 'Maximilian "Max" Müller',
+        "position": "Sales Engineer, DACH",
+        "public": True,
+        "connected_cards": 12,
+        "connects": 1234,
+        "subscriptions": None,
+        "created_at": "2024-04-19T22:53:03.000000Z",
+        "updated_at": "2024-04-20T08:00:00.500000Z",
+        "is_business": False,
+        "space": SPACE,
+        "emails": [
+            {"uuid": "e1", "email": "max.mueller@acme.example", "is_primary": True},
+            {"uuid": "e2", "email": "m.mueller@acme-europe.example", "is_primary": False},
+        ],
+    }
+    raw.update(fields)
+    return {key: value for key, value in raw.items() if value is not NOT_SENT}
+
+
+def card(**fields: Any) -> Card:
+    return parse_card(raw_card(**fields))
+
+
+def text(pane: CardDetailsPane, key: str) -> str:
+    label = pane.value_label(key)
+    assert label is not None, key
+    return label.text()
+
+
+def title(pane: CardDetailsPane, key: str) -> str:
+    field = pane.value_label(key)
+    assert field is not None, key
+    label = pane.form.labelForField(field)
+    assert isinstance(label, QLabel), key
+    return label.text()
+
+
+@pytest.fixture
+def avatars(qloop, arun):
+    loader = AvatarLoader(size=AVATAR_SIZE, use_disk_cache=False)
+    yield loader
+    arun(loader.aclose())
+
+
+@pytest.fixture
+def pane(qtbot, avatars):
+    widget = CardDetailsPane(avatars)
+    qtbot.addWidget(widget)
+    widget.resize(400, 700)
+    widget.show()
+    return widget
+
+
+@pytest.fixture
+def clipboard(qapp):
+    board = QGuiApplication.clipboard()
+    board.clear()
+    yield board
+    board.clear()
+
+
+# Nothing selected
+
+
+def test_without_a_card_a_calm_hint_is_shown(pane):
+    assert pane.showing_placeholder
+    assert pane.card is None
+    assert pane.placeholder_label.text() == "Select a card to see its details."
+    assert pane.placeholder_label.isVisible()
+    assert not pane.copy_json_button.isVisible()
+
+
+def test_a_card_then_none_shows_the_hint_again(pane):
+    pane.set_card(card())
+    assert not pane.showing_placeholder
+    assert pane.copy_json_button.isVisible()
+    pane.set_card(None)
+    assert pane.showing_placeholder
+    assert pane.card is None
+    assert pane.value_label("username") is None
+    assert pane.form.rowCount() == 0
+    assert pane.avatar_pixmap is None
+
+
+# Every field
+
+
+def test_every_field_is_shown_readably(pane):
+    shown = card()
+    pane.set_card(shown)
+    assert pane.card is shown
+    assert pane.name_label.text() == 'Maximilian "Max" Müller'
+    assert text(pane, "username") == "max-mueller"
+    assert title(pane, "username") == "Username"
+    assert text(pane, "position") == "Sales Engineer, DACH"
+    assert text(pane, "public") == "Yes"
+    assert text(pane, "is_business") == "No"
+    assert text(pane, "connected_cards") == QLocale().toString(12)
+    assert text(pane, "connects") == QLocale().toString(1234)
+    assert text(pane, "created_at") == format_local_time(shown.created_at)
+    assert pane.value_label("created_at").toolTip() == "2024-04-19T22:53:03.000000Z"
+    assert text(pane, "emails") == "max.mueller@acme.example\nm.mueller@acme-europe.example"
+    assert title(pane, "emails") == "E-mails"
+    # The heading and the picture show the name and the avatar; they get no row.
+    assert pane.value_label("display_name") is None
+    assert pane.value_label("avatar") is None
+
+
+def test_nested_values_read_as_indented_json_in_a_fixed_font(pane):
+    pane.set_card(card(subscriptions={"plan": "business", "renews_at": "2026-01-01"}))
+    space = pane.value_label("space")
+    assert title(pane, "space") == "Space"
+    assert json.loads(space.text()) == SPACE
+    assert '\n  "name": "Acme Europe GmbH"' in space.text()
+    fixed = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+    assert space.font().family() == fixed.family()
+    assert json.loads(text(pane, "subscriptions")) == {
+        "plan": "business",
+        "renews_at": "2026-01-01",
+    }
+    assert pane.value_label("position").font().family() != fixed.family()
+
+
+def test_values_are_plain_selectable_wrapped_text_with_accessible_names(pane):
+    pane.set_card(card(position="<b>Head</b> & <i>Legal</i>"))
+    for key in ("username", "position", "emails", "space", "created_at"):
+        label = pane.value_label(key)
+        assert label.textFormat() == Qt.TextFormat.PlainText
+        assert label.textInteractionFlags() == SELECTABLE
+        assert label.wordWrap()
+        assert label.accessibleName() == title(pane, key)
+        assert label.accessibleDescription() == label.text()
+    assert text(pane, "position") == "<b>Head</b> & <i>Legal</i>"
+
+
+def test_long_text_keeps_its_line_breaks(pane):
+    pane.set_card(card(position="Sales Engineer\nDACH"))
+    assert text(pane, "position") == "Sales Engineer\nDACH"
+
+
+def test_missing_values_show_a_dash_a_screen_reader_can_name(pane):
+    pane.set_card(card(position="", subscriptions=None, emails=[]))
+    for key in ("position", "subscriptions", "emails"):
+        assert text(pane, key) == EMPTY
+        assert pane.value_label(key).accessibleDescription() == "Not set"
+
+
+def test_without_a_name_the_heading_says_so(pane):
+    pane.set_card(card(display_name=None))
+    assert pane.name_label.text() == "(no name)"
+    assert text(pane, "display_name") == EMPTY
+
+
+def test_the_tables_columns_decide_the_rows(pane):
+    shown = card(emails=NOT_SENT)
+    other = parse_card({"uuid": "c2", "redirection": "https://www.acme.example/team/jane"})
+    pane.set_card(shown, build_columns([shown, other], with_emails=False))
+    assert text(pane, "redirection") == EMPTY  # a field of another card on the page
+    assert pane.value_label("emails") is None
+    assert text(pane, "space")
+
+
+def test_without_columns_emails_get_a_row_only_when_loaded(pane):
+    pane.set_card(card(emails=NOT_SENT))
+    assert pane.value_label("emails") is None
+    pane.set_card(card())
+    assert pane.value_label("emails") is not None
+
+
+def test_a_new_card_replaces_the_rows(pane):
+    pane.set_card(card())
+    pane.set_card(parse_card({"uuid": "c2", "username": "jane", "display_name": "Jane"}))
+    assert text(pane, "username") == "jane"
+    assert pane.value_label("space") is None
+    assert pane.form.rowCount() == len(build_columns([pane.card], with_emails=False)) - 2
+
+
+def test_long_cards_scroll(qtbot, avatars):
+    pane = CardDetailsPane(avatars)
+    qtbot.addWidget(pane)
+    pane.resize(360, 300)
+    pane.show()
+    pane.set_card(card(position="\n".join(f"Line {n}" for n in range(40))))
+    content, position = pane.scroll_area.widget(), pane.value_label("position")
+    assert content is not None
+    assert position is not None
+    assert content.isAncestorOf(position)
+    qtbot.waitUntil(lambda: pane.scroll_area.verticalScrollBar().maximum() > 0)
+
+
+# Invalid values
+
+
+def test_an_invalid_value_is_marked_with_what_was_sent(pane):
+    pane.set_card(card(connects="1.2k", public={"yes": 1}))
+    assert text(pane, "connects") == '(invalid) "1.2k"'
+    assert pane.value_label("connects").toolTip() == 'The server sent an invalid value: "1.2k"'
+    public = text(pane, "public")
+    assert public.startswith("(invalid)\n")
+    assert json.loads(public.removeprefix("(invalid)\n")) == {"yes": 1}
+    assert pane.value_label("public").accessibleDescription() == '(invalid) {"yes":1}'
+
+
+# Copying
+
+
+def test_copy_handle(pane, qtbot, clipboard):
+    pane.set_card(card())
+    assert pane.copy_handle_button.isEnabled()
+    assert pane.copy_handle_button.accessibleName() == "Copy the handle"
+    with qtbot.waitSignal(pane.copied) as copied:
+        qtbot.mouseClick(pane.copy_handle_button, Qt.MouseButton.LeftButton)
+    assert clipboard.text() == "max-mueller"
+    assert copied.args == ["Copied the handle"]
+
+
+def test_copy_emails_one_per_line(pane, qtbot, clipboard):
+    pane.set_card(card())
+    assert pane.copy_emails_button.accessibleName() == "Copy the e-mail addresses"
+    with qtbot.waitSignal(pane.copied) as copied:
+        qtbot.mouseClick(pane.copy_emails_button, Qt.MouseButton.LeftButton)
+    assert clipboard.text() == "max.mueller@acme.example\nm.mueller@acme-europe.example"
+    assert copied.args == ["Copied 2 e-mail addresses"]
+    pane.set_card(card(emails=["only@acme.example"]))
+    with qtbot.waitSignal(pane.copied) as copied:
+        qtbot.mouseClick(pane.copy_emails_button, Qt.MouseButton.LeftButton)
+    assert clipboard.text() == "only@acme.example"
+    assert copied.args == ["Copied the e-mail address"]
+
+
+def test_copy_as_json_gives_the_card_as_sent(pane, qtbot, clipboard):
+    pane.set_card(card(connects="1.2k"))
+    assert pane.copy_json_button.accessibleName() == "Copy the card as JSON"
+    with qtbot.waitSignal(pane.copied) as copied:
+        qtbot.mouseClick(pane.copy_json_button, Qt.MouseButton.LeftButton)
+    assert copied.args == ["Copied the card as JSON"]
+    copied_text = clipboard.text()
+    assert 'Maximilian \\"Max\\" Müller' in copied_text  # not escaped to \u00fc
+    assert copied_text.startswith('{\n  "uuid": "c1"')
+    data = json.loads(copied_text)
+    assert data["space"] == SPACE
+    assert data["is_business"] is False
+    assert data["connects"] == "1.2k"  # the invalid value as it came
+    assert data["created_at"] == "2024-04-19T22:53:03.000000Z"
+    assert data["updated_at"] == "2024-04-20T08:00:00.500000Z"
+    assert data["avatar"] == {"uuid": None, "src": "https://cdn.example/avatars/default.png"}
+    assert data["emails"] == ["max.mueller@acme.example", "m.mueller@acme-europe.example"]
+    expected = raw_card()
+    assert list(data) == [key for key in expected if key not in ("is_business", "space")] + [
+        "is_business",
+        "space",
+    ]
+
+
+def test_card_json_leaves_out_what_the_server_did_not_send():
+    data = json.loads(card_json(parse_card({"uuid": "c2", "username": "jane", "x": [1, {}]})))
+    assert data == {"uuid": "c2", "username": "jane", "x": [1, {}]}
+
+
+def test_buttons_are_disabled_when_there_is_nothing_to_copy(pane, qtbot, clipboard):
+    pane.set_card(card(username=NOT_SENT, emails=NOT_SENT))
+    assert not pane.copy_handle_button.isEnabled()
+    assert not pane.copy_emails_button.isEnabled()
+    assert pane.copy_json_button.isEnabled()
+    assert pane.copy_handle_button.toolTip() == "This card has no handle."
+    assert "Include e-mails" in pane.copy_emails_button.toolTip()
+    pane.set_card(card(username="", emails=[]))
+    assert not pane.copy_handle_button.isEnabled()
+    assert not pane.copy_emails_button.isEnabled()
+    assert pane.copy_emails_button.toolTip() == "This card has no e-mail addresses."
+    with qtbot.assertNotEmitted(pane.copied):
+        qtbot.mouseClick(pane.copy_handle_button, Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(pane.copy_emails_button, Qt.MouseButton.LeftButton)
+    assert clipboard.text() == ""
+
+
+def test_an_invalid_handle_cannot_be_copied(pane):
+    pane.set_card(card(username=["max"]))
+    assert not pane.copy_handle_button.isEnabled()
+    assert text(pane, "username") == '(invalid)\n[\n  "max"\n]'
+
+
+# The picture
+
+
+@pytest.fixture
+def page(demo_server, arun) -> CardPage:
+    """Page 1 of the demo space, with the addresses of pictures on the demo's image host."""
+
+    async def fetch() -> CardPage:
+        async with CardsClient(demo_server.base_url) as client:
+            await client.login(demo_server.email, demo_server.password)
+            return await client.list_cards(demo_server.space_id, 1, with_emails=True)
+
+    fetched: CardPage = arun(fetch())
+    return fetched
+
+
+def shown_image(pane: CardDetailsPane) -> QImage:
+    pixmap = pane.avatar_pixmap
+    assert pixmap is not None
+    assert pixmap.deviceIndependentSize() == QSizeF(AVATAR_SIZE, AVATAR_SIZE)
+    assert pane.avatar_label.pixmap().deviceIndependentSize() == QSizeF(AVATAR_SIZE, AVATAR_SIZE)
+    return pixmap.toImage()
+
+
+def close_to(colour: QColor, rgb: tuple[int, int, int], tolerance: int = 16) -> bool:
+    channels = (colour.red(), colour.green(), colour.blue())
+    return all(abs(a - b) <= tolerance for a, b in zip(channels, rgb, strict=True))
+
+
+def test_the_picture_arrives_from_the_image_host(pane, qtbot, avatars, page):
+    own = next(c for c in page.cards if avatar_url(c) is not None)
+    assert own.avatar is not None
+    assert own.avatar.uuid is not None
+    with qtbot.waitSignal(
+        avatars.avatarReady, timeout=WAIT, check_params_cb=lambda url: url == avatar_url(own)
+    ):
+        pane.set_card(own)
+        assert not close_to(shown_image(pane).pixelColor(16, 64), colour_for(own.avatar.uuid))
+    image = shown_image(pane)
+    # Left of the initials the picture shows the avatar's colour: the card's own picture.
+    assert close_to(image.pixelColor(16, 64), colour_for(own.avatar.uuid))
+    assert image.pixelColor(0, 0).alpha() == 0  # round, like the table's
+
+
+def test_a_picture_for_another_card_changes_nothing(pane, qtbot, avatars, page):
+    first, second = [c for c in page.cards if avatar_url(c) is not None][:2]
+    with qtbot.waitSignal(avatars.avatarReady, timeout=WAIT):
+        pane.set_card(first)
+    pane.set_card(second)
+    before = pane.avatar_pixmap
+    avatars.avatarReady.emit(avatar_url(first))
+    assert pane.avatar_pixmap is before
+
+
+def test_the_default_picture_is_the_placeholder_without_a_download(pane, avatars, page):
+    default = next(c for c in page.cards if c.avatar is not None and c.avatar.is_default)
+    pane.set_card(default)
+    assert avatars.loading == 0
+    expected = avatars.placeholder().toImage()
+    image = shown_image(pane)
+    assert image.pixelColor(64, 64) == expected.pixelColor(
+        expected.width() // 2, expected.height() // 2
+    )
+
+
+def test_the_picture_has_the_screens_pixels(pane, avatars, monkeypatch):
+    monkeypatch.setattr(CardDetailsPane, "devicePixelRatioF", lambda _self: 2.0)
+    pane.set_card(card())
+    pixmap = pane.avatar_pixmap
+    assert pixmap is not None
+    assert (pixmap.width(), pixmap.height()) == (2 * AVATAR_SIZE, 2 * AVATAR_SIZE)
+    assert pixmap.devicePixelRatio() == 2.0
+
+
+def test_without_a_loader_there_is_no_picture(qtbot):
+    pane = CardDetailsPane(None)
+    qtbot.addWidget(pane)
+    pane.show()
+    pane.set_card(card())
+    assert not pane.avatar_label.isVisible()
+    assert text(pane, "username") == "max-mueller"
