@@ -31,7 +31,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer
 from PySide6.QtGui import QIcon, QImageReader, QPixmap
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QWidget
 
-from cardviewer import APP_ID, APP_NAME, ORGANIZATION, __version__
+from cardviewer import APP_ID, APP_NAME, ORGANIZATION, __version__, i18n
 from cardviewer.api import CardPage, CardsClient, NotAuthenticated, Session
 from cardviewer.log_setup import LOG_FORMAT, RedactingFilter, install_file_log, remove_file_log
 from cardviewer.paths import config_dir
@@ -55,10 +55,6 @@ IMAGE_ALLOCATION_LIMIT_MB = 128
 SCREENSHOT_TIMEOUT = 30.0
 """Seconds a screenshot run waits for the page and its avatars."""
 DEMO_SETTINGS_FILE = "demo-settings.json"
-
-
-def translate(text: str) -> str:
-    return QCoreApplication.translate("App", text)
 
 
 def app_icon() -> QIcon:
@@ -154,10 +150,11 @@ class ErrorReporter:
             return
         box = QMessageBox(
             QMessageBox.Icon.Critical,
-            translate("Unexpected error"),
-            translate(
+            QCoreApplication.translate("App", "Unexpected error"),
+            QCoreApplication.translate(
+                "App",
                 "Something went wrong that CardViewer did not expect. "
-                "You can keep working; if the problem stays, restart the app."
+                "You can keep working; if the problem stays, restart the app.",
             ),
         )
         if error is not None:
@@ -289,7 +286,9 @@ class AppController:
         if stored is not None and stored.is_expired():
             log.info("the saved session for %s has expired", stored.server_url)
             server, email = stored.server_url, stored.email
-            message = translate("Your session has expired; please sign in again.")
+            message = QCoreApplication.translate(
+                "App", "Your session has expired; please sign in again."
+            )
             self._forget_session()
             stored = None
         if self.screenshot is not None and stored is None and self.demo is None:
@@ -368,7 +367,9 @@ class AppController:
         )
         if site_locked:
             dialog.server_edit.setToolTip(
-                translate("The server is set by your administrator for this computer.")
+                QCoreApplication.translate(
+                    "App", "The server is set by your administrator for this computer."
+                )
             )
         if message:
             dialog.set_message(message)
@@ -451,7 +452,9 @@ class AppController:
             if current.is_expired():
                 # Sending a token known to be dead only earns a 401; ask for a sign-in now.
                 raise NotAuthenticated(
-                    translate("Your sign-in has expired. Please sign in again."),
+                    QCoreApplication.translate(
+                        "App", "Your sign-in has expired. Please sign in again."
+                    ),
                     401,
                     detail=f"the session expired at {current.expires_at}",
                 )
@@ -524,7 +527,7 @@ class AppController:
         if account is None:
             return
         log.info("the session for %s has ended; asking to sign in again", account.server_url)
-        message = translate("Your session has ended; please sign in again.")
+        message = QCoreApplication.translate("App", "Your session has ended; please sign in again.")
         result = await self._sign_in(account.server_url, account.email, message, window)
         if result is None:
             log.info("signing in again was cancelled; the window stays signed out")
@@ -641,6 +644,9 @@ async def amain(args: argparse.Namespace, reporter: ErrorReporter, demo: DemoSer
     else:
         settings = Settings.load()
         store = SessionStore()
+    app = QCoreApplication.instance()
+    if app is not None:
+        i18n.install_translators(app, settings.language)
     controller = AppController(
         settings,
         store,

@@ -1,0 +1,1118 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de" sourcelanguage="en">
+<context>
+    <name>App</name>
+    <message>
+        <location filename="../cardviewer/app.py" line="+153"/>
+        <source>Unexpected error</source>
+        <translation>Unerwarteter Fehler</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Something went wrong that CardViewer did not expect. You can keep working; if the problem stays, restart the app.</source>
+        <translation>Etwas Unerwartetes ist schiefgegangen. Sie können weiterarbeiten; wenn das Problem bleibt, starten Sie CardViewer neu.</translation>
+    </message>
+    <message>
+        <location line="+135"/>
+        <source>Your session has expired; please sign in again.</source>
+        <translation>Ihre Sitzung ist abgelaufen; bitte melden Sie sich erneut an.</translation>
+    </message>
+    <message>
+        <location line="+81"/>
+        <source>The server is set by your administrator for this computer.</source>
+        <translation>Der Server ist von Ihrer Administration für diesen Computer festgelegt.</translation>
+    </message>
+    <message>
+        <location line="+85"/>
+        <source>Your sign-in has expired. Please sign in again.</source>
+        <translation>Ihre Anmeldung ist abgelaufen. Bitte melden Sie sich erneut an.</translation>
+    </message>
+    <message>
+        <location line="+75"/>
+        <source>Your session has ended; please sign in again.</source>
+        <translation>Ihre Sitzung wurde beendet; bitte melden Sie sich erneut an.</translation>
+    </message>
+</context>
+<context>
+    <name>CardColumns</name>
+    <message>
+        <location filename="../cardviewer/ui/cards/columns.py" line="+101"/>
+        <source>(invalid)</source>
+        <translation>(ungültig)</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>The server sent an invalid value: {raw}</source>
+        <translation>Der Server hat einen ungültigen Wert gesendet: {raw}</translation>
+    </message>
+    <message>
+        <location line="+101"/>
+        <source>Yes</source>
+        <translation>Ja</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No</source>
+        <translation>Nein</translation>
+    </message>
+    <message>
+        <location line="+46"/>
+        <source>Avatar</source>
+        <translation>Profilbild</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Username</source>
+        <translation>Benutzername</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Position</source>
+        <translation>Position</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Public</source>
+        <translation>Öffentlich</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Connected cards</source>
+        <translation>Verbundene Karten</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Connects</source>
+        <translation>Verbindungen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Subscriptions</source>
+        <translation>Abonnements</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Created</source>
+        <translation>Erstellt</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Updated</source>
+        <translation>Geändert</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Avatar URL</source>
+        <translation>Profilbild-URL</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>E-mails</source>
+        <translation>E-Mails</translation>
+    </message>
+</context>
+<context>
+    <name>CardDetailsPane</name>
+    <message>
+        <location filename="../cardviewer/ui/cards/card_details.py" line="+104"/>
+        <source>Select a card to see its details.</source>
+        <translation>Wählen Sie eine Karte aus, um ihre Details zu sehen.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Picture</source>
+        <translation>Profilbild</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>Copy Handle</source>
+        <translation>Benutzernamen kopieren</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Copy the handle</source>
+        <translation>Den Benutzernamen kopieren</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Copy E-mails</source>
+        <translation>E-Mails kopieren</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Copy the e-mail addresses</source>
+        <translation>Die E-Mail-Adressen kopieren</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Copy as JSON</source>
+        <translation>Als JSON kopieren</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Copy the card as JSON</source>
+        <translation>Die Karte als JSON kopieren</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>All of the card&apos;s data, as the server sent it</source>
+        <translation>Alle Daten der Karte, so wie der Server sie gesendet hat</translation>
+    </message>
+    <message>
+        <location line="+67"/>
+        <source>(no name)</source>
+        <translation>(ohne Namen)</translation>
+    </message>
+    <message>
+        <location line="+45"/>
+        <source>(invalid)</source>
+        <translation>(ungültig)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Not set</source>
+        <translation>Nicht angegeben</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>This card has no handle.</source>
+        <translation>Diese Karte hat keinen Benutzernamen.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Turn on “Include e-mails” to load the cards&apos; e-mail addresses.</source>
+        <translation>Schalten Sie „E-Mails laden“ ein, um die E-Mail-Adressen der Karten zu laden.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>This card has no e-mail addresses.</source>
+        <translation>Diese Karte hat keine E-Mail-Adressen.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Copied the handle</source>
+        <translation>Benutzername kopiert</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Copied the e-mail address</source>
+        <translation>E-Mail-Adresse kopiert</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>Copied %n e-mail addresses</source>
+        <translation>
+            <numerusform>%n E-Mail-Adresse kopiert</numerusform>
+            <numerusform>%n E-Mail-Adressen kopiert</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Copied the card as JSON</source>
+        <translation>Karte als JSON kopiert</translation>
+    </message>
+</context>
+<context>
+    <name>CardTableModel</name>
+    <message>
+        <location filename="../cardviewer/ui/cards/card_table_model.py" line="+236"/>
+        <source>Please sign in first.</source>
+        <translation>Bitte melden Sie sich zuerst an.</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Something went wrong while loading the page. Please try again.</source>
+        <translation>Beim Laden der Seite ist etwas schiefgegangen. Bitte versuchen Sie es erneut.</translation>
+    </message>
+    <message>
+        <location line="+208"/>
+        <source>Avatar URL</source>
+        <translation>Profilbild-URL</translation>
+    </message>
+</context>
+<context>
+    <name>ErrorBar</name>
+    <message>
+        <location filename="../cardviewer/ui/error_bar.py" line="+67"/>
+        <source>Retry</source>
+        <translation>Wiederholen</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Close this message</source>
+        <translation>Diese Meldung schließen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+</context>
+<context>
+    <name>ExportAllDialog</name>
+    <message>
+        <location filename="../cardviewer/ui/export_all_dialog.py" line="+67"/>
+        <source>Export All Pages</source>
+        <translation>Alle Seiten exportieren</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Exporting all cards of {space}</source>
+        <translation>Alle Karten von {space} werden exportiert</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>To {file}</source>
+        <translation>Nach {file}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Fetching the first page…</source>
+        <translation>Die erste Seite wird abgerufen…</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Page {done} of {total} · {cards} cards</source>
+        <translation>Seite {done} von {total} · {cards} Karten</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>about {n} s left</source>
+        <translation>noch etwa {n} s</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>about {n} min left</source>
+        <translation>noch etwa {n} min</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Writing {count} cards…</source>
+        <translation>{count} Karten werden geschrieben…</translation>
+    </message>
+</context>
+<context>
+    <name>Languages</name>
+    <message>
+        <location filename="../cardviewer/i18n.py" line="+75"/>
+        <source>System default</source>
+        <translation>Systemstandard</translation>
+    </message>
+</context>
+<context>
+    <name>LoginDialog</name>
+    <message>
+        <location filename="../cardviewer/ui/login/login_dialog.py" line="+83"/>
+        <location line="+64"/>
+        <source>Sign in to %1</source>
+        <translation>Bei %1 anmelden</translation>
+    </message>
+    <message>
+        <location line="-60"/>
+        <source>https://cards.example.com</source>
+        <translation>https://cards.example.com</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>name@example.com</source>
+        <translation>name@example.com</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Password</source>
+        <translation>Passwort</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Keep me signed in</source>
+        <translation>Angemeldet &amp;bleiben</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Remember the sign-in on this computer until it expires. Your password is never stored.</source>
+        <translation>Die Anmeldung bis zu ihrem Ablauf auf diesem Computer speichern. Ihr Passwort wird nie gespeichert.</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Signing in…</source>
+        <translation>Anmeldung läuft…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Sign in</source>
+        <translation>Anmelden</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Use the account of your card platform.</source>
+        <translation>Verwenden Sie das Konto Ihrer Kartenplattform.</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>&amp;Server:</source>
+        <translation>&amp;Server:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;E-mail:</source>
+        <translation>&amp;E-Mail:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Password:</source>
+        <translation>&amp;Passwort:</translation>
+    </message>
+    <message>
+        <location line="+139"/>
+        <source>Something went wrong while signing in. Please try again.</source>
+        <translation>Bei der Anmeldung ist etwas schiefgegangen. Bitte versuchen Sie es erneut.</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Sign-in cancelled.</source>
+        <translation>Anmeldung abgebrochen.</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../cardviewer/ui/main_window.py" line="+217"/>
+        <source>&amp;Open</source>
+        <translation>Ö&amp;ffnen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open the space whose id is entered</source>
+        <translation>Den Bereich mit der eingegebenen ID öffnen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open &amp;Space…</source>
+        <translation>Bereich ö&amp;ffnen…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Type the id of a space and press Enter</source>
+        <translation>Geben Sie die ID eines Bereichs ein und drücken Sie die Eingabetaste</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Refresh</source>
+        <translation>&amp;Aktualisieren</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Load the page again (F5)</source>
+        <translation>Die Seite neu laden (F5)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Export Page…</source>
+        <translation>Seite e&amp;xportieren…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Export</source>
+        <translation>Exportieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Save the cards of this page as a CSV file (Ctrl+E)</source>
+        <translation>Die Karten dieser Seite als CSV-Datei speichern (Strg+E)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Export &amp;All Pages…</source>
+        <translation>&amp;Alle Seiten exportieren…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Save every card of the space as a CSV or Excel file (Ctrl+Shift+E)</source>
+        <translation>Alle Karten des Bereichs als CSV- oder Excel-Datei speichern (Strg+Umschalt+E)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Sign &amp;Out</source>
+        <translation>Ab&amp;melden</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Sign &amp;In…</source>
+        <translation>A&amp;nmelden…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sign in again to load cards from the server</source>
+        <translation>Erneut anmelden, um Karten vom Server zu laden</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;First Page</source>
+        <translation>&amp;Erste Seite</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Previous Page</source>
+        <translation>&amp;Vorherige Seite</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Next Page</source>
+        <translation>&amp;Nächste Seite</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Last Page</source>
+        <translation>&amp;Letzte Seite</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Go to Page…</source>
+        <translation>&amp;Gehe zu Seite…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Type a page number and press Enter</source>
+        <translation>Geben Sie eine Seitenzahl ein und drücken Sie die Eingabetaste</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;About %1</source>
+        <translation>Ü&amp;ber %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Preferences…</source>
+        <translation>&amp;Einstellungen…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Details Pane</source>
+        <translation>&amp;Detailansicht</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Show the selected card at a readable size</source>
+        <translation>Die ausgewählte Karte gut lesbar anzeigen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Reset &amp;View</source>
+        <translation>Ansicht &amp;zurücksetzen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Show every column in its first order and width, and the window at its size</source>
+        <translation>Alle Spalten in ursprünglicher Reihenfolge und Breite und das Fenster in seiner ursprünglichen Größe zeigen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Open &amp;Log Folder</source>
+        <translation>&amp;Protokollordner öffnen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Show the folder with the log file, to attach it to a problem report</source>
+        <translation>Den Ordner mit der Protokolldatei zeigen, um sie einer Fehlermeldung beizufügen</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Space</source>
+        <translation>Bereich</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>S&amp;pace:</source>
+        <translation>&amp;Bereich:</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The id of the space whose cards to show</source>
+        <translation>Die ID des Bereichs, dessen Karten angezeigt werden sollen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Space id</source>
+        <translation>Bereichs-ID</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Include e-&amp;mails</source>
+        <translation>E-&amp;Mails laden</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Also load the cards&apos; e-mail addresses (shown as an extra column)</source>
+        <translation>Auch die E-Mail-Adressen der Karten laden (als zusätzliche Spalte)</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Go</source>
+        <translation>&amp;Gehe zu</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <location line="+45"/>
+        <source>No space open</source>
+        <translation>Kein Bereich geöffnet</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Enter a space id and press Open.</source>
+        <translation>Geben Sie eine Bereichs-ID ein und klicken Sie auf „Öffnen“.</translation>
+    </message>
+    <message>
+        <location line="+76"/>
+        <source>%1 on %2</source>
+        <translation>%1 bei %2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Signed out (%1)</source>
+        <translation>Abgemeldet (%1)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Signed out</source>
+        <translation>Abgemeldet</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>You are signed out because your session has ended. The cards shown stay here; sign in to load more.</source>
+        <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist. Die angezeigten Karten bleiben sichtbar; melden Sie sich an, um weitere zu laden.</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Enter the id of a space first.</source>
+        <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>There are no cards to export.</source>
+        <translation>Es gibt keine Karten zum Exportieren.</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>The page could not be saved as %1. %2</source>
+        <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <location line="+74"/>
+        <source>Exported 1 card to %1</source>
+        <translation>1 Karte nach %1 exportiert</translation>
+    </message>
+    <message numerus="yes">
+        <location line="-72"/>
+        <location line="+74"/>
+        <source>Exported %n cards to %1</source>
+        <translation>
+            <numerusform>%n Karte nach %1 exportiert</numerusform>
+            <numerusform>%n Karten nach %1 exportiert</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="-66"/>
+        <source>Open a space first.</source>
+        <translation>Öffnen Sie zuerst einen Bereich.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Export All Pages</source>
+        <translation>Alle Seiten exportieren</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
+        <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The cards could not be saved as %1. %2</source>
+        <translation>Die Karten konnten nicht als %1 gespeichert werden. %2</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Export cancelled; nothing was saved.</source>
+        <translation>Export abgebrochen; es wurde nichts gespeichert.</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>Preferences saved.</source>
+        <translation>Einstellungen gespeichert.</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>The avatar cache is cleared.</source>
+        <translation>Der Profilbild-Cache ist geleert.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV-Dateien (*.csv)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Excel workbooks (*.xlsx)</source>
+        <translation>Excel-Arbeitsmappen (*.xlsx)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Export Page</source>
+        <translation>Seite exportieren</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>Could not open the log folder %1</source>
+        <translation>Der Protokollordner %1 konnte nicht geöffnet werden</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>About %1</source>
+        <translation>Über %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Browse and export the digital business cards of your company&apos;s space.</source>
+        <translation>Die digitalen Visitenkarten im Bereich Ihres Unternehmens durchsuchen und exportieren.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Python %1, Qt %2</source>
+        <translation>Python %1, Qt %2</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>Loading page %1 of %2…</source>
+        <translation>Seite %1 von %2 wird geladen…</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>No cards</source>
+        <translation>Keine Karten</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>This space has no cards yet.</source>
+        <translation>Dieser Bereich hat noch keine Karten.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Nothing here</source>
+        <translation>Hier ist nichts</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>There are no cards on this page.</source>
+        <translation>Auf dieser Seite sind keine Karten.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Go to the Last Page (%1)</source>
+        <translation>Zur letzten Seite (%1)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 — %2</source>
+        <comment>window title: space id, app name</comment>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>1 entry on this page could not be read and is not shown.</source>
+        <translation>1 Eintrag auf dieser Seite konnte nicht gelesen werden und wird nicht angezeigt.</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%n entries on this page could not be read and are not shown.</source>
+        <translation>
+            <numerusform>%n Eintrag auf dieser Seite konnte nicht gelesen werden und wird nicht angezeigt.</numerusform>
+            <numerusform>%n Einträge auf dieser Seite konnten nicht gelesen werden und werden nicht angezeigt.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Some details on this page could not be read; they are marked “(invalid)”.</source>
+        <translation>Einige Angaben auf dieser Seite konnten nicht gelesen werden; sie sind mit „(ungültig)“ markiert.</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>Page %1 is still shown.</source>
+        <translation>Seite %1 wird weiterhin angezeigt.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The cards of %1 are still shown.</source>
+        <translation>Die Karten von %1 werden weiterhin angezeigt.</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+12"/>
+        <source>You can try again in %n seconds.</source>
+        <translation>
+            <numerusform>Sie können es in %n Sekunde erneut versuchen.</numerusform>
+            <numerusform>Sie können es in %n Sekunden erneut versuchen.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>You can try again in about %n minutes.</source>
+        <translation>
+            <numerusform>Sie können es in etwa %n Minute erneut versuchen.</numerusform>
+            <numerusform>Sie können es in etwa %n Minuten erneut versuchen.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+167"/>
+        <source>You are not allowed to write there; choose another folder.</source>
+        <translation>Sie dürfen dort nicht schreiben; wählen Sie einen anderen Ordner.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The folder does not exist (any more); choose another folder.</source>
+        <translation>Den Ordner gibt es nicht (mehr); wählen Sie einen anderen Ordner.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A folder of that name is in the way; choose another name.</source>
+        <translation>Ein Ordner mit diesem Namen ist im Weg; wählen Sie einen anderen Namen.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The disk is full.</source>
+        <translation>Der Datenträger ist voll.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The disk is read-only; choose another folder.</source>
+        <translation>Der Datenträger ist schreibgeschützt; wählen Sie einen anderen Ordner.</translation>
+    </message>
+</context>
+<context>
+    <name>PageBar</name>
+    <message>
+        <location filename="../cardviewer/ui/page_bar.py" line="+39"/>
+        <source>First page</source>
+        <translation>Erste Seite</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Previous page</source>
+        <translation>Vorherige Seite</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Next page</source>
+        <translation>Nächste Seite</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last page</source>
+        <translation>Letzte Seite</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Page</source>
+        <translation>Seite</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Type a page number and press Enter</source>
+        <translation>Geben Sie eine Seitenzahl ein und drücken Sie die Eingabetaste</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Page number</source>
+        <translation>Seitenzahl</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+46"/>
+        <source>of %Ln</source>
+        <translation>
+            <numerusform>von %Ln</numerusform>
+            <numerusform>von %Ln</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>No cards</source>
+        <translation>Keine Karten</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>No cards on this page (%Ln in total)</source>
+        <translation>
+            <numerusform>Keine Karten auf dieser Seite (insgesamt %Ln)</numerusform>
+            <numerusform>Keine Karten auf dieser Seite (insgesamt %Ln)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Showing 1 card</source>
+        <translation>1 Karte</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>Showing %1–%2 of %Ln cards</source>
+        <translation>
+            <numerusform>Karten %1–%2 von %Ln</numerusform>
+            <numerusform>Karten %1–%2 von %Ln</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>PreferencesDialog</name>
+    <message>
+        <location filename="../cardviewer/ui/preferences_dialog.py" line="+126"/>
+        <source>Preferences</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>https://cards.example.com</source>
+        <translation>https://cards.example.com</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Server address</source>
+        <translation>Serveradresse</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Set by your administrator</source>
+        <translation>Von Ihrer Administration festgelegt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Set by your administrator.</source>
+        <translation>Von Ihrer Administration festgelegt.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The address of your card platform, used when you sign in.</source>
+        <translation>Die Adresse Ihrer Kartenplattform, die bei der Anmeldung verwendet wird.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>CSV</source>
+        <translation>CSV</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Excel workbook (.xlsx)</source>
+        <translation>Excel-Arbeitsmappe (.xlsx)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Default page export format</source>
+        <translation>Standardformat für den Seitenexport</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The file type Export Page suggests; you can still pick the other.</source>
+        <translation>Der Dateityp, den „Seite exportieren“ vorschlägt; Sie können trotzdem den anderen wählen.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>a comma</source>
+        <translation>ein Komma</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>a semicolon</source>
+        <translation>ein Semikolon</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Automatic (from the language: ; or ,)</source>
+        <translation>Automatisch (nach Sprache: ; oder ,)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Comma (,)</source>
+        <translation>Komma (,)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Semicolon (;)</source>
+        <translation>Semikolon (;)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CSV delimiter</source>
+        <translation>CSV-Trennzeichen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>German Excel expects semicolons, English Excel commas. Automatic uses {delimiter} here.</source>
+        <translation>Deutsches Excel erwartet Semikolons, englisches Excel Kommas. „Automatisch“ verwendet hier {delimiter}.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Export concurrency</source>
+        <translation>Gleichzeitige Abrufe beim Export</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Pages fetched at the same time by Export All Pages.</source>
+        <translation>Seiten, die „Alle Seiten exportieren“ gleichzeitig abruft.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>System default</source>
+        <translation>Systemstandard</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Language</source>
+        <translation>Sprache</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Takes effect after {app} is restarted.</source>
+        <translation>Wird nach einem Neustart von {app} wirksam.</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>Sign &amp;Out</source>
+        <translation>Ab&amp;melden</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Forgets the sign-in on this computer.</source>
+        <translation>Vergisst die Anmeldung auf diesem Computer.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Clear &amp;Avatar Cache</source>
+        <translation>Profilbild-Cache &amp;leeren</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Profile pictures are downloaded again when they are next shown.</source>
+        <translation>Profilbilder werden neu heruntergeladen, wenn sie das nächste Mal angezeigt werden.</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>&amp;Server address:</source>
+        <translation>&amp;Serveradresse:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Page e&amp;xport format:</source>
+        <translation>E&amp;xportformat:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CSV &amp;delimiter:</source>
+        <translation>CSV-&amp;Trennzeichen:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Export co&amp;ncurrency:</source>
+        <translation>&amp;Gleichzeitige Abrufe:</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Language:</source>
+        <translation>S&amp;prache:</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Account:</source>
+        <translation>Konto:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Pictures:</source>
+        <translation>Bilder:</translation>
+    </message>
+    <message>
+        <location line="+119"/>
+        <source>Preferences Not Saved</source>
+        <translation>Einstellungen nicht gespeichert</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The preferences could not be saved to {path}.</source>
+        <translation>Die Einstellungen konnten nicht in {path} gespeichert werden.</translation>
+    </message>
+</context>
+<context>
+    <name>TableCopy</name>
+    <message>
+        <location filename="../cardviewer/ui/cards/table_copy.py" line="+260"/>
+        <source>Nothing to copy</source>
+        <translation>Nichts zu kopieren</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Copied 1 row</source>
+        <translation>1 Zeile kopiert</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copied %n rows</source>
+        <translation>%n Zeilen kopiert</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Copied 1 cell</source>
+        <translation>1 Zelle kopiert</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>This card has no e-mail address.</source>
+        <translation>Diese Karte hat keine E-Mail-Adresse.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copied the e-mail address %1</source>
+        <translation>E-Mail-Adresse %1 kopiert</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Copy Cell</source>
+        <translation>Zelle kopieren</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Copy Row</source>
+        <translation>Zeile kopieren</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Copy E-mail</source>
+        <translation>E-Mail kopieren</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Copy Selection</source>
+        <translation>Auswahl kopieren</translation>
+    </message>
+</context>
+</TS>
