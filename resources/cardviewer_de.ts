@@ -382,7 +382,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+217"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+219"/>
         <source>&amp;Open</source>
         <translation>Ö&amp;ffnen</translation>
     </message>
@@ -492,7 +492,27 @@
         <translation>Ü&amp;ber %1</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
+        <source>&amp;Copy</source>
+        <translation>&amp;Kopieren</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copy the selected cards for a spreadsheet</source>
+        <translation>Die ausgewählten Karten für eine Tabellenkalkulation kopieren</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Filter…</source>
+        <translation>&amp;Filtern…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Show only the cards that match what you type</source>
+        <translation>Nur die Karten zeigen, die zu Ihrer Eingabe passen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>&amp;Preferences…</source>
         <translation>&amp;Einstellungen…</translation>
     </message>
@@ -563,6 +583,11 @@
     </message>
     <message>
         <location line="+11"/>
+        <source>&amp;Edit</source>
+        <translation>Bea&amp;rbeiten</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
@@ -577,7 +602,12 @@
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+35"/>
+        <source>Cards</source>
+        <translation>Karten</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>No space open</source>
         <translation>Kein Bereich geöffnet</translation>
     </message>
@@ -587,7 +617,27 @@
         <translation>Geben Sie eine Bereichs-ID ein und klicken Sie auf „Öffnen“.</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+52"/>
+        <source>Filter the cards of this page (Ctrl+F)</source>
+        <translation>Karten dieser Seite filtern (Strg+F)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Shows the cards whose name, username, position or e-mail contain every word typed. Filtering and sorting apply to the page loaded.</source>
+        <translation>Zeigt die Karten, deren Name, Benutzername, Position oder E-Mail jedes eingegebene Wort enthält. Filtern und Sortieren gelten für die geladene Seite.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Filter cards</source>
+        <translation>Karten filtern</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>%1 of %2 shown</source>
+        <translation>%1 von %2 angezeigt</translation>
+    </message>
+    <message>
+        <location line="+55"/>
         <source>%1 on %2</source>
         <translation>%1 bei %2</translation>
     </message>
@@ -1065,7 +1115,7 @@
 <context>
     <name>TableCopy</name>
     <message>
-        <location filename="../cardviewer/ui/cards/table_copy.py" line="+260"/>
+        <location filename="../cardviewer/ui/cards/table_copy.py" line="+261"/>
         <source>Nothing to copy</source>
         <translation>Nichts zu kopieren</translation>
     </message>
@@ -1075,12 +1125,12 @@
         <translation>1 Zeile kopiert</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Copied %n rows</source>
-        <translation>%n Zeilen kopiert</translation>
+        <location line="+2"/>
+        <source>Copied %1 rows</source>
+        <translation>%1 Zeilen kopiert</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Copied 1 cell</source>
         <translation>1 Zelle kopiert</translation>
     </message>

@@ -22,10 +22,10 @@ import shiboken6
 from PySide6 import __version__ as pyside_version
 from PySide6.QtCore import (
     QByteArray,
+    QLocale,
     QPoint,
     QSignalBlocker,
     QSize,
-    QSortFilterProxyModel,
     QStandardPaths,
     Qt,
     QUrl,
@@ -81,8 +81,10 @@ from cardviewer.ui.cards.card_export import (
     suggested_space_filename,
     write_cards_now,
 )
+from cardviewer.ui.cards.card_filter_model import CardFilterModel
 from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest, PageSource
 from cardviewer.ui.cards.column_layout import ColumnLayout, reset_header
+from cardviewer.ui.cards.table_copy import build_context_menu, copy_selection
 from cardviewer.ui.error_bar import ErrorBar
 from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.page_bar import PageBar
@@ -280,6 +282,16 @@ class MainWindow(QMainWindow):
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
         self.about_action.triggered.connect(self.show_about)
 
+        self.copy_action = QAction(self._icon(QIcon.ThemeIcon.EditCopy), self.tr("&Copy"), self)
+        self.copy_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Copy))
+        self.copy_action.setStatusTip(self.tr("Copy the selected cards for a spreadsheet"))
+        self.copy_action.triggered.connect(self.copy_selection)
+
+        self.find_action = QAction(self._icon(QIcon.ThemeIcon.EditFind), self.tr("&Filter…"), self)
+        self.find_action.setShortcut(QKeySequence("Ctrl+F"))
+        self.find_action.setStatusTip(self.tr("Show only the cards that match what you type"))
+        self.find_action.triggered.connect(self.focus_filter)
+
         self.preferences_action = QAction(
             self._icon(QIcon.ThemeIcon.DocumentProperties), self.tr("&Preferences…"), self
         )
@@ -368,6 +380,9 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.preferences_action)
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
+        edit_menu = self.menuBar().addMenu(self.tr("&Edit"))
+        edit_menu.addAction(self.copy_action)
+        edit_menu.addAction(self.find_action)
         view_menu = self.menuBar().addMenu(self.tr("&View"))
         view_menu.addAction(self.refresh_action)
         view_menu.addSeparator()
@@ -392,11 +407,9 @@ class MainWindow(QMainWindow):
     def _create_central(self) -> None:
         self.error_bar = ErrorBar(self)
 
-        self.proxy = QSortFilterProxyModel(self)
+        self.proxy = CardFilterModel(self)
         self.proxy.setSourceModel(self.model)
-        self.proxy.setSortRole(CardTableModel.SortRole)
-        self.proxy.setSortCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-        self.proxy.setSortLocaleAware(True)
+        self._create_filter_row()
 
         self.table = QTableView(self)
         self.table.setModel(self.proxy)
@@ -419,6 +432,9 @@ class MainWindow(QMainWindow):
         header.setSortIndicatorClearable(True)
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.table.setSortingEnabled(True)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._show_table_menu)
+        self.table.setAccessibleName(self.tr("Cards"))
         header.setSectionsMovable(True)
         header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         header.customContextMenuRequested.connect(self._show_header_menu)
@@ -449,7 +465,13 @@ class MainWindow(QMainWindow):
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.setObjectName("detailsSplitter")
-        self.splitter.addWidget(self.stack)
+        cards = QWidget(self)
+        cards_layout = QVBoxLayout(cards)
+        cards_layout.setContentsMargins(0, 0, 0, 0)
+        cards_layout.setSpacing(4)
+        cards_layout.addWidget(self.filter_row)
+        cards_layout.addWidget(self.stack, 1)
+        self.splitter.addWidget(cards)
         self.splitter.addWidget(self.details_pane)
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 0)
@@ -471,6 +493,59 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.splitter, 1)
         layout.addWidget(self.page_bar)
         self.setCentralWidget(central)
+
+    def _create_filter_row(self) -> None:
+        """A search field over the table, and how many of the page's cards it lets through."""
+        self.filter_edit = QLineEdit(self)
+        self.filter_edit.setPlaceholderText(self.tr("Filter the cards of this page (Ctrl+F)"))
+        self.filter_edit.setToolTip(
+            self.tr(
+                "Shows the cards whose name, username, position or e-mail contain every "
+                "word typed. Filtering and sorting apply to the page loaded."
+            )
+        )
+        self.filter_edit.setAccessibleName(self.tr("Filter cards"))
+        self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.addAction(
+            self._icon(QIcon.ThemeIcon.EditFind), QLineEdit.ActionPosition.LeadingPosition
+        )
+        self.filter_edit.textChanged.connect(self.proxy.set_filter_text)
+        self.filter_count_label = QLabel(self)
+        self.filter_count_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.proxy.counts_changed.connect(self._show_filter_count)
+        self.filter_row = QWidget(self)
+        row = QHBoxLayout(self.filter_row)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(8)
+        row.addWidget(self.filter_edit, 1)
+        row.addWidget(self.filter_count_label)
+
+    def _show_filter_count(self, shown: int, total: int) -> None:
+        if not self.proxy.filter_text().strip():
+            self.filter_count_label.clear()
+            return
+        locale = QLocale()
+        text = self.tr("%1 of %2 shown").replace("%1", locale.toString(shown))
+        self.filter_count_label.setText(text.replace("%2", locale.toString(total)))
+
+    def focus_filter(self) -> None:
+        self.filter_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.filter_edit.selectAll()
+
+    def copy_selection(self) -> None:
+        """Copy the selected cells as a grid that pastes into a spreadsheet."""
+        self.statusBar().showMessage(copy_selection(self.table), 5000)
+
+    def _show_table_menu(self, position: QPoint) -> None:
+        menu = build_context_menu(
+            self.table,
+            self.table.indexAt(position),
+            self,
+            on_copied=lambda text: self.statusBar().showMessage(text, 5000),
+        )
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.table_menu = menu
+        menu.popup(self.table.viewport().mapToGlobal(position))
 
     def _create_status_bar(self) -> None:
         status = self.statusBar()
@@ -958,7 +1033,7 @@ class MainWindow(QMainWindow):
         current = self.table.currentIndex()
         card = None
         if current.isValid():
-            card = self.model.card(self.proxy.mapToSource(current).row())
+            card = self.proxy.card(current.row())
         self.details_pane.set_card(card, self.model.columns)
 
     def _open_details(self) -> None:

@@ -6,14 +6,15 @@ import csv
 
 import openpyxl
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox, QToolBar
+from PySide6.QtCore import QItemSelectionModel, Qt
+from PySide6.QtWidgets import QApplication, QMenu, QMessageBox, QToolBar
 
 from cardviewer.demo import Fault
 from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.settings import Settings
 from cardviewer.ui.cards.avatar_delegate import AvatarDelegate
 from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest
+from cardviewer.ui.cards.table_copy import COPY_CELL
 from cardviewer.ui.main_window import DEFAULT_SIZE, MainWindow
 from tests.ui.clients import single_try_client
 
@@ -76,6 +77,12 @@ def open_space(qtbot, window: MainWindow, space_id: str) -> None:
     qtbot.keyClicks(window.space_edit, space_id)
     with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
         qtbot.keyClick(window.space_edit, Qt.Key.Key_Return)
+
+
+def menu_titled(window: MainWindow, title: str) -> QMenu:
+    (menu,) = [a.menu() for a in window.menuBar().actions() if a.text() == title]
+    assert isinstance(menu, QMenu)
+    return menu
 
 
 def column_texts(window: MainWindow, key: str) -> list[str]:
@@ -548,7 +555,7 @@ def test_the_keyboard_pages_through_the_space(window, demo_server, qtbot):
         qtbot.keyClicks(window.page_bar.page_spin, "3")
         qtbot.keyClick(window.page_bar.page_spin, Qt.Key.Key_Return)
     assert window.model.page.meta.current_page == 3
-    go_menu = window.menuBar().actions()[2].menu()
+    go_menu = menu_titled(window, "&Go")
     assert window.go_to_page_action in go_menu.actions()
 
 
@@ -689,3 +696,57 @@ def test_the_details_pane_hides_and_enter_brings_it_back(make_window, demo_serve
     window.details_action.trigger()
     window.close()
     assert make_window(Settings.load()).details_pane.isHidden()
+
+
+def test_the_filter_narrows_the_page_and_counts(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    names = column_texts(window, "display_name")
+    qtbot.keySequence(window, "Ctrl+F")
+    assert window.filter_edit.hasFocus()
+    word = names[3].split()[-1]
+    qtbot.keyClicks(window.filter_edit, word.upper())
+    shown = column_texts(window, "display_name")
+    assert names[3] in shown
+    assert len(shown) < len(names)
+    assert window.filter_count_label.text() == f"{len(shown)} of {len(names)} shown"
+    assert "page" in window.filter_edit.placeholderText()
+    window.filter_edit.clear()
+    assert column_texts(window, "display_name") == names
+    assert window.filter_count_label.text() == ""
+
+
+def test_sorting_by_a_number_column_is_numeric(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    connects = window.model.column_of("connects")
+    assert connects is not None
+    window.table.sortByColumn(connects, Qt.SortOrder.AscendingOrder)
+    values = [int(text.replace(",", "")) for text in column_texts(window, "connects")]
+    assert values == sorted(values)
+
+
+def test_ctrl_c_copies_the_selected_rows_as_a_grid(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    window.table.setFocus()
+    window.table.selectRow(0)
+    window.table.selectionModel().select(
+        window.proxy.index(1, 0),
+        QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows,
+    )
+    qtbot.keySequence(window.table, "Ctrl+C")
+    lines = QApplication.clipboard().text().split("\n")
+    assert len(lines) == 2
+    assert lines[0].split("\t")[1] == column_texts(window, "display_name")[0]
+    assert window.statusBar().currentMessage() == "Copied 2 rows"
+    assert window.copy_action in menu_titled(window, "&Edit").actions()
+
+
+def test_the_table_menu_copies_a_cell(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    name = window.model.column_of("display_name")
+    assert name is not None
+    cell = window.proxy.index(2, name)
+    window._show_table_menu(window.table.visualRect(cell).center())
+    (copy_cell,) = [a for a in window.table_menu.actions() if a.objectName() == COPY_CELL]
+    copy_cell.trigger()
+    assert QApplication.clipboard().text() == cell.data()
+    window.table_menu.close()
