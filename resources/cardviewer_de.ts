@@ -442,7 +442,7 @@
         <translation>Ab&amp;melden</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Sign &amp;In…</source>
         <translation>A&amp;nmelden…</translation>
     </message>
@@ -452,7 +452,7 @@
         <translation>Erneut anmelden, um Karten vom Server zu laden</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>&amp;First Page</source>
         <translation>&amp;Erste Seite</translation>
     </message>
@@ -492,7 +492,7 @@
         <translation>Ü&amp;ber %1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>&amp;Copy</source>
         <translation>&amp;Kopieren</translation>
     </message>
@@ -532,7 +532,7 @@
         <translation>Ansicht &amp;zurücksetzen</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Show every column in its first order and width, and the window at its size</source>
         <translation>Alle Spalten in ursprünglicher Reihenfolge und Breite und das Fenster in seiner ursprünglichen Größe zeigen</translation>
     </message>
@@ -562,6 +562,7 @@
         <translation>Die ID des Bereichs, dessen Karten angezeigt werden sollen</translation>
     </message>
     <message>
+        <location line="+1"/>
         <location line="+3"/>
         <source>Space id</source>
         <translation>Bereichs-ID</translation>
@@ -637,7 +638,7 @@
         <translation>%1 von %2 angezeigt</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+62"/>
         <source>%1 on %2</source>
         <translation>%1 bei %2</translation>
     </message>

@@ -617,3 +617,85 @@ def test_the_app_reads_the_site_file(qapp, tmp_path, monkeypatch):
     monkeypatch.setattr(AppController, "run", run)
     assert main([]) == 0
     assert seen == [SiteConfig("https://cards.example.com", lock_server=True, source=site_file)]
+
+
+# The keyboard alone
+
+
+def type_into_focus(qtbot, text: str) -> None:
+    widget = QApplication.focusWidget()
+    assert widget is not None
+    qtbot.keyClicks(widget, text)
+
+
+def press(qtbot, keys: str) -> None:
+    widget = QApplication.focusWidget()
+    assert widget is not None
+    qtbot.keySequence(widget, keys)
+
+
+def test_the_main_flows_work_with_the_keyboard_alone(
+    demo_server, qtbot, run_app, tmp_path, monkeypatch
+):
+    controller = AppController(Settings.load(), SessionStore())
+    task = run_app(controller)
+    dialog = dialog_of(qtbot, controller)
+    assert dialog.server_edit.hasFocus()
+    type_into_focus(qtbot, demo_server.base_url)
+    press(qtbot, "Tab")
+    type_into_focus(qtbot, demo_server.email)
+    press(qtbot, "Tab")
+    type_into_focus(qtbot, demo_server.password)
+    press(qtbot, "Return")
+
+    window = window_of(qtbot, controller)
+    qtbot.waitUntil(lambda: window.space_edit.hasFocus(), timeout=WAIT)
+    type_into_focus(qtbot, demo_server.space_id)
+    with qtbot.waitSignal(window.model.pageLoaded, timeout=WAIT):
+        press(qtbot, "Return")
+    with qtbot.waitSignal(window.model.pageLoaded, timeout=WAIT):
+        press(qtbot, "Ctrl+PgDown")
+    assert window.model.page is not None
+    assert window.model.page.meta.current_page == 2
+
+    press(qtbot, "Ctrl+F")
+    assert window.filter_edit.hasFocus()
+    first = window.proxy.card(0)
+    assert first is not None
+    assert first.username is not None
+    assert first.display_name is not None
+    name = first.display_name
+    type_into_focus(qtbot, first.username)  # ASCII: what the test can type as keys
+    assert window.proxy.card(0) is first
+
+    press(qtbot, "Tab")
+    assert window.table.hasFocus()
+    press(qtbot, "Down")
+    press(qtbot, "Return")
+    assert window.details_pane.card is window.proxy.card(0)
+    press(qtbot, "Ctrl+C")
+    assert name in QApplication.clipboard().text()
+
+    target = tmp_path / "page.csv"
+    monkeypatch.setattr(window, "ask_export_path", lambda _suggested: target)
+    press(qtbot, "Ctrl+E")
+    assert target.exists()
+
+    press(qtbot, "Ctrl+Q")
+    assert ended_with(qtbot, task) == 0
+
+
+def test_every_menu_command_has_a_shortcut(demo_server, qtbot, run_app):
+    save_session(demo_server)
+    controller = AppController(Settings.load(), SessionStore())
+    task = run_app(controller)
+    window = window_of(qtbot, controller)
+    without = [
+        action.text()
+        for menu_action in window.menuBar().actions()
+        for action in menu_action.menu().actions()
+        if not action.isSeparator() and action.shortcut().isEmpty()
+    ]
+    assert without == ["Open &Log Folder"]
+    window.close()
+    assert ended_with(qtbot, task) == 0

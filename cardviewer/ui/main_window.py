@@ -251,10 +251,12 @@ class MainWindow(QMainWindow):
         self.export_all_action.triggered.connect(self.export_all)
 
         self.sign_out_action = QAction(self._icon(themed.SystemLogOut), self.tr("Sign &Out"), self)
+        self.sign_out_action.setShortcut(QKeySequence("Ctrl+Shift+L"))
         self.sign_out_action.triggered.connect(self.signOutRequested)
 
         self.sign_in_action = QAction(self._icon(themed.UserAvailable), self.tr("Sign &In…"), self)
         self.sign_in_action.setToolTip(self.tr("Sign in again to load cards from the server"))
+        self.sign_in_action.setShortcut(QKeySequence("Ctrl+L"))
         self.sign_in_action.setVisible(False)
         self.sign_in_action.triggered.connect(self.signInRequested)
 
@@ -279,6 +281,7 @@ class MainWindow(QMainWindow):
         self.about_action = QAction(
             self._icon(themed.HelpAbout), self.tr("&About %1").replace("%1", APP_NAME), self
         )
+        self.about_action.setShortcut(QKeySequence(QKeySequence.StandardKey.HelpContents))
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
         self.about_action.triggered.connect(self.show_about)
 
@@ -306,6 +309,7 @@ class MainWindow(QMainWindow):
         self.details_action.toggled.connect(self._details_toggled)
 
         self.reset_view_action = QAction(self.tr("Reset &View"), self)
+        self.reset_view_action.setShortcut(QKeySequence("Ctrl+0"))
         self.reset_view_action.setStatusTip(
             self.tr("Show every column in its first order and width, and the window at its size")
         )
@@ -337,6 +341,7 @@ class MainWindow(QMainWindow):
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
         self.space_combo.setToolTip(self.tr("The id of the space whose cards to show"))
+        self.space_combo.setAccessibleName(self.tr("Space id"))
         self.space_edit = QLineEdit(self.space_combo)
         self.space_combo.setLineEdit(self.space_edit)
         self.space_edit.setPlaceholderText(self.tr("Space id"))
@@ -533,7 +538,14 @@ class MainWindow(QMainWindow):
         self.filter_edit.selectAll()
 
     def copy_selection(self) -> None:
-        """Copy the selected cells as a grid that pastes into a spreadsheet."""
+        """Copy the selected cells as a grid that pastes into a spreadsheet.
+
+        With nothing selected, the current row is selected and copied: the keyboard
+        moves the current row without always selecting it.
+        """
+        current = self.table.currentIndex()
+        if not self.table.selectionModel().hasSelection() and current.isValid():
+            self.table.selectRow(current.row())
         self.statusBar().showMessage(copy_selection(self.table), 5000)
 
     def _show_table_menu(self, position: QPoint) -> None:
