@@ -511,9 +511,9 @@ class MainWindow(QMainWindow):
         )
         self.filter_edit.setAccessibleName(self.tr("Filter cards"))
         self.filter_edit.setClearButtonEnabled(True)
-        self.filter_edit.addAction(
-            self._icon(QIcon.ThemeIcon.EditFind), QLineEdit.ActionPosition.LeadingPosition
-        )
+        search_icon = self._icon(QIcon.ThemeIcon.EditFind)
+        if not search_icon.isNull():  # no room kept for an icon the desktop lacks
+            self.filter_edit.addAction(search_icon, QLineEdit.ActionPosition.LeadingPosition)
         self.filter_edit.textChanged.connect(self.proxy.set_filter_text)
         self.filter_count_label = QLabel(self)
         self.filter_count_label.setTextFormat(Qt.TextFormat.PlainText)
