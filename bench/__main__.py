@@ -1,4 +1,8 @@
-"""`python -m bench`: run every benchmark and print one Markdown table of the results."""
+"""`python -m bench [name …]`: run the benchmarks (all by default), print one Markdown table.
+
+Names: startup, first-page, paging, export-all, gui-stall, memory. The exit status is 1
+when a target is missed.
+"""
 
 from __future__ import annotations
 
@@ -27,6 +31,7 @@ BENCHMARKS: dict[str, Callable[[], Result | list[Result]]] = {
 
 
 def main(names: list[str]) -> int:
+    names = [name.replace("_", "-") for name in names]  # `first_page` reads as `first-page`
     unknown = [n for n in names if n not in BENCHMARKS]
     if unknown:
         print(f"unknown benchmark(s): {', '.join(unknown)}; known: {', '.join(BENCHMARKS)}")

@@ -13,7 +13,7 @@ from datetime import timedelta
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QMenu, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from cardviewer import __version__
@@ -690,12 +690,15 @@ def test_every_menu_command_has_a_shortcut(demo_server, qtbot, run_app):
     controller = AppController(Settings.load(), SessionStore())
     task = run_app(controller)
     window = window_of(qtbot, controller)
+    menus = [action.menu() for action in window.menuBar().actions()]
     without = [
         action.text()
-        for menu_action in window.menuBar().actions()
-        for action in menu_action.menu().actions()
+        for menu in menus
+        if isinstance(menu, QMenu)
+        for action in menu.actions()
         if not action.isSeparator() and action.shortcut().isEmpty()
     ]
+    assert len(menus) == 5
     assert without == ["Open &Log Folder"]
     window.close()
     assert ended_with(qtbot, task) == 0

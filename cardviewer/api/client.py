@@ -30,7 +30,7 @@ from cardviewer.api.errors import (
     excerpt,
     map_exceptions,
 )
-from cardviewer.api.models import CardPage, Session, parse_page
+from cardviewer.api.models import CardPage, Session, parse_page, parse_page_json
 from cardviewer.api.retry import NO_RETRY, RetryPolicy, parse_retry_after
 
 log = logging.getLogger(__name__)
@@ -248,7 +248,15 @@ class CardsClient:
 
 
 def read_page(response: httpx.Response) -> CardPage:
-    """The page of cards in a 200 answer; any other content is `UnexpectedResponse`."""
+    """The page of cards in a 200 answer; any other content is `UnexpectedResponse`.
+
+    A well-formed page is read straight from the bytes; anything else is read again
+    the slow way, which says exactly what is wrong with it.
+    """
+    try:
+        return parse_page_json(response.content)
+    except ValueError:
+        pass
     payload = read_json(response)
     try:
         return parse_page(payload)

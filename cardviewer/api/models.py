@@ -3,7 +3,8 @@
 Parsing is strict about the envelope (without `meta` there is no page) and lenient
 about single cards: a field with a wrong type becomes `None` and is remembered in
 `Card.invalid_fields`, so one bad value never hides a card or the rest of the page.
-Fields the specification does not list are kept in `Card.extra_fields`.
+Fields the specification does not list are kept in `Card.extra_fields`. The
+paginator's `meta.links` is read only when used, and its bad entries are left out.
 """
 
 from __future__ import annotations
@@ -20,10 +21,14 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    ModelWrapValidatorHandler,
     PrivateAttr,
     Strict,
     StringConstraints,
+    TypeAdapter,
     ValidationError,
+    computed_field,
+    model_validator,
 )
 
 log = logging.getLogger(__name__)
@@ -110,7 +115,17 @@ class Card(BaseModel):
     @property
     def invalid_fields(self) -> dict[str, Any]:
         """Fields whose value had the wrong type, with the raw value that was sent."""
-        return dict(self._invalid)
+        return dict(self._invalid_values())
+
+    def is_invalid(self, key: str) -> bool:
+        """The server sent the field `key` with a value of the wrong type."""
+        return key in self._invalid_values()
+
+    def _invalid_values(self) -> dict[str, Any]:
+        # Straight from the instance: pydantic's lookup of a private attribute by name
+        # takes microseconds, and tables and exports ask once per cell.
+        private = self.__pydantic_private__
+        return private["_invalid"] if private else {}
 
 
 KNOWN_CARD_FIELDS: tuple[str, ...] = tuple(Card.model_fields)
@@ -159,8 +174,8 @@ class PageLinks(BaseModel):
 MAX_COUNT = 2**31 - 1
 
 
-class PageMeta(BaseModel):
-    """The envelope's `meta`: where this page sits in the whole list."""
+class _PagePosition(BaseModel):
+    """The numbers of `meta`: where a page sits in the whole list."""
 
     model_config = ConfigDict(frozen=True, extra="ignore", populate_by_name=True)
 
@@ -171,7 +186,59 @@ class PageMeta(BaseModel):
     from_: int | None = Field(default=None, alias="from", ge=0, le=MAX_COUNT)
     to: int | None = Field(default=None, ge=0, le=MAX_COUNT)
     path: str | None = None
-    links: tuple[PageLink, ...] = ()
+
+
+class _LazyLinks:
+    """`meta.links`, kept as it came until someone asks for it.
+
+    The list has an entry per page of the space (a thousand for 10,000 cards) and
+    nothing in a page's cards depends on it; reading it every time was most of the
+    work of reading a page. Read from a response, it stays in the body's bytes, which
+    the garbage collector never has to look at, instead of thousands of small objects.
+    """
+
+    __slots__ = ("_body", "_links", "_raw")
+
+    def __init__(self, raw: Any = (), *, body: bytes | None = None) -> None:
+        self._raw = list(raw) if isinstance(raw, list | tuple) else raw
+        self._body = body
+        self._links: tuple[PageLink, ...] | None = None
+
+    def get(self, page: int) -> tuple[PageLink, ...]:
+        if self._links is None:
+            raw = self._raw if self._body is None else _links_in_body(self._body)
+            self._links = _page_links(raw, page)
+            self._raw = self._body = None
+        return self._links
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _LazyLinks) and self.get(0) == other.get(0)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class PageMeta(_PagePosition):
+    """The envelope's `meta`: where this page sits in the whole list.
+
+    `links` is read when first used. An entry that is not a page link is left out
+    (and logged) rather than failing the page: the cards do not depend on it.
+    """
+
+    _links: _LazyLinks = PrivateAttr(default_factory=_LazyLinks)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _keep_links_raw(cls, data: Any, handler: ModelWrapValidatorHandler[PageMeta]) -> PageMeta:
+        meta = handler(data)
+        if isinstance(data, Mapping) and "links" in data:
+            meta._links = _LazyLinks(data["links"])
+        return meta
+
+    @computed_field(repr=False)  # type: ignore[prop-decorator]
+    @property
+    def links(self) -> tuple[PageLink, ...]:
+        """The paginator's links: previous, one per page, next."""
+        return self._links.get(self.current_page)
 
     @property
     def has_previous(self) -> bool:
@@ -182,6 +249,51 @@ class PageMeta(BaseModel):
         return self.current_page < self.last_page
 
 
+_PAGE_LINKS: TypeAdapter[tuple[PageLink, ...]] = TypeAdapter(tuple[PageLink, ...])
+
+
+def _page_links(raw: Any, page: int) -> tuple[PageLink, ...]:
+    """Every entry of `raw` that is a page link; the others are logged and left out."""
+    if raw is None:
+        return ()
+    try:
+        return _PAGE_LINKS.validate_python(raw)
+    except ValidationError:
+        pass
+    if not isinstance(raw, list):
+        log.warning("page %d: ignored meta.links, which is not a list", page)
+        return ()
+    links: list[PageLink] = []
+    for entry in raw:
+        try:
+            links.append(PageLink.model_validate(entry))
+        except ValidationError:
+            continue
+    log.warning("page %d: ignored %d entries of meta.links", page, len(raw) - len(links))
+    return tuple(links)
+
+
+def _links_in_body(body: bytes) -> Any:
+    try:
+        return _LinksOnly.model_validate_json(body).meta.links
+    except ValidationError:
+        return None
+
+
+class _LinksOfMeta(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    links: Any = ()
+
+
+class _LinksOnly(BaseModel):
+    """Just `meta.links` of a body; everything else in it is skipped."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    meta: _LinksOfMeta
+
+
 class _Envelope(BaseModel):
     """The paginator as sent; cards stay raw so each is parsed on its own."""
 
@@ -190,6 +302,16 @@ class _Envelope(BaseModel):
     data: list[Any]
     links: PageLinks = PageLinks()
     meta: PageMeta
+
+
+class _BodyEnvelope(BaseModel):
+    """The paginator read straight from the body, without `meta.links` (see `_LazyLinks`)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    data: list[Any]
+    links: PageLinks = PageLinks()
+    meta: _PagePosition
 
 
 class CardPage(BaseModel):
@@ -211,10 +333,25 @@ class CardPage(BaseModel):
 def parse_page(payload: Any) -> CardPage:
     """Build a `CardPage`; raises `ValidationError` when the envelope itself is wrong."""
     envelope = _Envelope.model_validate(payload)
-    cards = [parse_card(item) for item in envelope.data if isinstance(item, Mapping)]
-    skipped = len(envelope.data) - len(cards)
+    return _page(envelope.data, envelope.meta, envelope.links)
+
+
+def parse_page_json(body: bytes) -> CardPage:
+    """`parse_page` of a response body, without building `meta.links` until it is used.
+
+    Raises `ValidationError` for a body that is not JSON, or not UTF-8, as well; then
+    `json.loads` and `parse_page` tell exactly what is wrong (see `client.read_page`).
+    """
+    envelope = _BodyEnvelope.model_validate_json(body)
+    position = envelope.meta
+    meta = PageMeta.model_construct(position.model_fields_set, **dict(position))
+    meta._links = _LazyLinks(body=body)
+    return _page(envelope.data, meta, envelope.links)
+
+
+def _page(data: list[Any], meta: PageMeta, links: PageLinks) -> CardPage:
+    cards = [parse_card(item) for item in data if isinstance(item, Mapping)]
+    skipped = len(data) - len(cards)
     if skipped:
-        log.warning(
-            "page %d: skipped %d entries that are not cards", envelope.meta.current_page, skipped
-        )
-    return CardPage(cards=tuple(cards), meta=envelope.meta, links=envelope.links, skipped=skipped)
+        log.warning("page %d: skipped %d entries that are not cards", meta.current_page, skipped)
+    return CardPage.model_construct(cards=tuple(cards), meta=meta, links=links, skipped=skipped)

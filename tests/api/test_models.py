@@ -1,11 +1,20 @@
 """Parsing of the API's JSON into typed models."""
 
+import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from pydantic import ValidationError
 
-from cardviewer.api.models import KNOWN_CARD_FIELDS, Card, Session, parse_card, parse_page
+from cardviewer.api.models import (
+    KNOWN_CARD_FIELDS,
+    Card,
+    PageMeta,
+    Session,
+    parse_card,
+    parse_page,
+    parse_page_json,
+)
 
 
 def card_json(**overrides):
@@ -203,3 +212,86 @@ def test_known_fields_cover_the_specification():
     }
     assert spec_fields <= set(KNOWN_CARD_FIELDS)
     assert isinstance(Card(), Card)
+
+
+# meta.links, read when first used
+
+
+def body(payload) -> bytes:
+    return json.dumps(payload).encode()
+
+
+def test_a_body_reads_as_its_json_does():
+    payload = envelope([card_json(), card_json(connects="x", is_business=True), 7])
+    fast, slow = parse_page_json(body(payload)), parse_page(payload)
+    assert fast == slow
+    assert fast.cards == slow.cards
+    assert fast.cards[1].invalid_fields == {"connects": "x"}
+    assert fast.skipped == slow.skipped == 1
+    assert fast.meta == slow.meta
+    assert fast.links == slow.links
+    assert [link.text for link in fast.meta.links] == ["« Previous", "1", "Next »"]
+
+
+def test_links_are_part_of_the_meta_dump():
+    meta = parse_page_json(body(envelope([card_json()]))).meta
+    assert meta.model_dump()["links"][1] == {"url": "u?page=1", "label": "1", "active": True}
+    assert "links" not in repr(meta)  # a thousand entries would drown the rest
+
+
+@pytest.mark.parametrize("parse", [parse_page, lambda payload: parse_page_json(body(payload))])
+@pytest.mark.parametrize(
+    ("links", "labels"),
+    [
+        ("not a list", []),
+        (None, []),
+        ({"url": "u"}, []),
+        ([{"url": None, "label": "1", "active": "maybe"}, {"label": "2"}], ["2"]),
+        ([7, {"label": "1", "active": True}, [], None], ["1"]),
+        ([], []),
+    ],
+)
+def test_bad_links_leave_the_page_readable(parse, links, labels, caplog):
+    payload = envelope([card_json()])
+    payload["meta"]["links"] = links
+    page = parse(payload)  # the cards do not depend on the links
+    assert len(page.cards) == 1
+    assert page.meta.current_page == 1
+    assert [link.label for link in page.meta.links] == labels
+    assert ("meta.links" in caplog.text) == (links not in (None, []))
+
+
+def test_a_missing_links_list_is_empty():
+    payload = envelope([card_json()])
+    del payload["meta"]["links"]
+    assert parse_page(payload).meta.links == ()
+    assert parse_page_json(body(payload)).meta.links == ()
+
+
+def test_meta_alone_keeps_its_links():
+    meta = PageMeta.model_validate(
+        {"current_page": 2, "last_page": 2, "per_page": 10, "total": 12, "links": [{"label": "1"}]}
+    )
+    assert [link.label for link in meta.links] == ["1"]
+    assert PageMeta.model_validate(meta.model_dump(by_alias=True)) == meta
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"not json",
+        b"\xef\xbb\xbf" + body(envelope([])),  # a byte order mark, which Python's JSON reads
+        body(envelope([])).decode().encode("utf-16"),
+        b'{"data": [], "meta": {"current_page": "\\ud800"}}',
+    ],
+)
+def test_a_body_the_fast_reader_refuses_raises_validation_error(raw):
+    with pytest.raises(ValidationError):
+        parse_page_json(raw)
+
+
+def test_is_invalid_names_the_fields_set_aside():
+    card = parse_card(card_json(connects="many"))
+    assert card.is_invalid("connects")
+    assert not card.is_invalid("username")
+    assert not Card().is_invalid("connects")

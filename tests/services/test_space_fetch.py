@@ -75,7 +75,10 @@ async def test_no_more_than_the_concurrency_at_once():
 async def test_progress_counts_pages_and_cards(client, demo_server):
     seen: list[FetchProgress] = []
     await fetch_all_pages(
-        fetcher(client, demo_server.space_id), concurrency=2, on_progress=seen.append
+        fetcher(client, demo_server.space_id),
+        concurrency=2,
+        on_progress=seen.append,
+        progress_interval=0,
     )
     assert [p.pages_done for p in seen] == list(range(1, 25))
     assert {p.pages_total for p in seen} == {24}
@@ -97,6 +100,22 @@ async def test_a_failing_page_fails_the_fetch_and_stops_the_rest(client, demo_se
     with pytest.raises(ServerError):
         await fetch_all_pages(failing, concurrency=2)
     assert len(calls) < 24
+
+
+async def test_progress_is_reported_first_and_last_and_not_for_every_page():
+    seen: list[FetchProgress] = []
+    meta = {"current_page": 1, "last_page": 30, "per_page": 10, "total": 300}
+
+    async def fetch(number: int) -> CardPage:
+        await asyncio.sleep(0)
+        return CardPage.model_validate(
+            {"cards": (), "meta": {**meta, "current_page": number}, "links": {}}
+        )
+
+    # An interval no test run reaches: only the reports that always come.
+    await fetch_all_pages(fetch, concurrency=4, on_progress=seen.append, progress_interval=3600)
+    assert [p.pages_done for p in seen] == [1, 30]
+    assert seen[-1].seconds_left == 0.0
 
 
 def test_time_left_is_a_guess_from_the_pace():

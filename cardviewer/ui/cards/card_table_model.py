@@ -8,6 +8,10 @@ With `prefetch`, the pages before and after the one shown are fetched quietly in
 background and kept in a small `PageCache`, so paging on paints at once. The cache is
 dropped on `retry()` (refresh really asks the server again), on a new source (another
 sign-in) and when another space is opened.
+
+A view asks `data()` for every visible cell in seven or so roles on each repaint. The
+text of a cell (what it shows, its tooltip, its sort value) is made once per page, on
+first request, and then looked up; pictures are looked up live, since they arrive later.
 """
 
 from __future__ import annotations
@@ -41,7 +45,17 @@ ModelIndex = QModelIndex | QPersistentModelIndex
 
 CARD_ROLE = int(Qt.ItemDataRole.UserRole) + 1
 SORT_ROLE = int(Qt.ItemDataRole.UserRole) + 2
-AVATAR_KEY = "avatar"
+
+# Roles as plain integers: comparing with the enum members costs more than the lookups.
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole)
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
+_ALIGNMENT = int(Qt.ItemDataRole.TextAlignmentRole)
+_DECORATION = int(Qt.ItemDataRole.DecorationRole)
+_TEXT_ROLES = frozenset((_DISPLAY, _TOOLTIP, SORT_ROLE))
+_HORIZONTAL = Qt.Orientation.Horizontal
+_CELL_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+_NOT_YET = object()
+"""A cell whose text has not been made yet (None is a tooltip's proper value)."""
 
 
 @dataclass(frozen=True)
@@ -94,6 +108,9 @@ class CardTableModel(QAbstractTableModel):
         self._page: CardPage | None = None
         self._cards: tuple[Card, ...] = ()
         self._columns: list[Column] = build_columns((), with_emails=False)
+        self._alignments: list[Qt.AlignmentFlag] = []
+        self._avatar_column: int | None = None
+        self._texts: dict[int, list[list[Any]]] = {}
         self._avatar_rows: dict[str, list[int]] = {}
         self._current: PageRequest | None = None
         self._pending: PageRequest | None = None
@@ -193,7 +210,7 @@ class CardTableModel(QAbstractTableModel):
         self._page = None
         self._current = None
         self._cards = ()
-        self._columns = build_columns((), with_emails=False)
+        self._set_columns(build_columns((), with_emails=False))
         self._avatar_rows = {}
         self.endResetModel()
 
@@ -253,7 +270,7 @@ class CardTableModel(QAbstractTableModel):
         self._page = page
         self._current = request
         self._cards = page.cards
-        self._columns = build_columns(page.cards, with_emails=request.with_emails)
+        self._set_columns(build_columns(page.cards, with_emails=request.with_emails))
         self._avatar_rows = {}
         for row, card in enumerate(page.cards):
             url = avatar_url(card)
@@ -268,6 +285,29 @@ class CardTableModel(QAbstractTableModel):
         self.pageLoaded.emit(page)
         if self._prefetch:
             self._prefetch_neighbours(request, page)
+
+    def _set_columns(self, columns: list[Column]) -> None:
+        """New columns (with a new page): the cells' texts are made again when asked for."""
+        self._columns = columns
+        self._alignments = [column.alignment for column in columns]
+        self._avatar_column = next(
+            (n for n, column in enumerate(columns) if column.kind is ValueKind.AVATAR), None
+        )
+        self._texts = {}
+
+    def refresh_texts(self) -> None:
+        """Make every cell's text again, e.g. after the locale or the translations changed.
+
+        The app sets both before it shows a window (a new language takes effect after
+        a restart), so only a caller that changes them while a page is shown needs this.
+        """
+        self._texts = {}
+        if self._cards and self._columns:
+            self.dataChanged.emit(
+                self.index(0, 0),
+                self.index(len(self._cards) - 1, len(self._columns) - 1),
+                [Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, SORT_ROLE],
+            )
 
     # The page cache
 
@@ -334,7 +374,7 @@ class CardTableModel(QAbstractTableModel):
 
     def _on_avatar_ready(self, url: str) -> None:
         """Repaint the avatar cells of the page on screen that show this picture."""
-        column = self.column_of(AVATAR_KEY)
+        column = self._avatar_column
         if column is None:
             return
         for row in self._avatar_rows.get(url, ()):
@@ -350,25 +390,38 @@ class CardTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self._columns)
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or index.parent().isValid():
+        # A table's valid index has no parent: no need to ask for it on every call.
+        if not index.isValid():
             return None
         row, col = index.row(), index.column()
         if not (0 <= row < len(self._cards) and 0 <= col < len(self._columns)):
             return None
-        card, column = self._cards[row], self._columns[col]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return column.display(card)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return column.tooltip(card)
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            return column.alignment
-        if role == Qt.ItemDataRole.DecorationRole and column.kind is ValueKind.AVATAR:
-            return self._avatar(card)
+        if role in _TEXT_ROLES:
+            return self._text(role, row, col)
+        if role == _ALIGNMENT:
+            return self._alignments[col]
+        if role == _DECORATION:
+            return self._avatar(self._cards[row]) if col == self._avatar_column else None
         if role == CARD_ROLE:
-            return card
-        if role == SORT_ROLE:
-            return column.sort_value(card)
+            return self._cards[row]
         return None
+
+    def _text(self, role: int, row: int, col: int) -> Any:
+        """A cell's text in `role`, made on first request and kept while the page is shown."""
+        texts = self._texts.get(role)
+        if texts is None:
+            texts = self._texts[role] = [[_NOT_YET] * len(self._columns) for _ in self._cards]
+        text = texts[row][col]
+        if text is _NOT_YET:
+            column, card = self._columns[col], self._cards[row]
+            if role == _DISPLAY:
+                text = column.display(card)
+            elif role == _TOOLTIP:
+                text = column.tooltip(card)
+            else:
+                text = column.sort_value(card)
+            texts[row][col] = text
+        return text
 
     def _avatar(self, card: Card) -> Any:
         if self._avatars is None:
@@ -384,24 +437,23 @@ class CardTableModel(QAbstractTableModel):
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
-        if orientation != Qt.Orientation.Horizontal:
+        if orientation != _HORIZONTAL:
             return super().headerData(section, orientation, role)
         if not 0 <= section < len(self._columns):
             return None
-        column = self._columns[section]
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == _DISPLAY:
             # The avatar column is as narrow as a picture; its title lives in the tooltip.
-            return "" if column.kind is ValueKind.AVATAR else column.title
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return column.title
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            return column.alignment
+            return "" if section == self._avatar_column else self._columns[section].title
+        if role == _TOOLTIP:
+            return self._columns[section].title
+        if role == _ALIGNMENT:
+            return self._alignments[section]
         return None
 
     def flags(self, index: ModelIndex) -> Qt.ItemFlag:
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        return _CELL_FLAGS
 
     # Export
 

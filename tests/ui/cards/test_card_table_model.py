@@ -7,7 +7,7 @@ import logging
 import re
 
 import pytest
-from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QLocale, QModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QPixmap
 
 from cardviewer.api import CardPage, CardsClient, CardViewerError, SpaceUnavailable
@@ -551,3 +551,90 @@ def test_a_failed_prefetch_is_silent_and_the_page_is_asked_for_again(
     page = load(qtbot, prefetching, demo_server.space_id, 2)
     assert page.meta.current_page == 2
     assert any("page=2" in p for p in page_requests(demo_server))
+
+
+# Texts made once per page
+
+
+TOOLTIP = Qt.ItemDataRole.ToolTipRole
+
+
+@pytest.fixture
+def c_locale():
+    previous = QLocale()
+    QLocale.setDefault(QLocale.c())
+    yield
+    QLocale.setDefault(previous)
+
+
+def every_cell(model: CardTableModel):
+    for row in range(model.rowCount()):
+        card = model.card(row)
+        assert card is not None
+        for n, column in enumerate(model.columns):
+            yield model.index(row, n), column, card
+
+
+def test_cells_read_as_their_columns_say_and_stay_the_same(qtbot, model, demo_server):
+    demo_server.faults.inject(Fault.WRONG_TYPES)  # invalid cells too
+    load(qtbot, model, demo_server.space_id, 1)
+    for _ in range(2):  # made on the first request, looked up on the second
+        for index, column, card in every_cell(model):
+            assert model.data(index, DISPLAY) == column.display(card)
+            assert model.data(index, TOOLTIP) == column.tooltip(card)
+            assert model.data(index, SORT_ROLE) == column.sort_value(card)
+            assert model.data(index, Qt.ItemDataRole.TextAlignmentRole) == column.alignment
+            assert model.data(index, CARD_ROLE) is card
+            assert model.data(index, Qt.ItemDataRole.FontRole) is None
+
+
+def test_a_new_page_is_read_in_the_locale_of_now(qtbot, model, demo_server, c_locale):
+    load(qtbot, model, demo_server.space_id, 1)
+    iso = cell(model, 0, "created_at")
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", iso)
+    QLocale.setDefault(QLocale("de_DE"))
+    load(qtbot, model, demo_server.space_id, 2)
+    load(qtbot, model, demo_server.space_id, 1)  # the same page again: its texts anew
+    german = cell(model, 0, "created_at")
+    assert german != iso
+    assert re.fullmatch(r"\d\d\.\d\d\.\d\d \d\d:\d\d", german)
+
+
+def test_refresh_texts_reads_the_page_on_screen_again(qtbot, model, demo_server, c_locale):
+    load(qtbot, model, demo_server.space_id, 1)
+    before = [model.data(index, DISPLAY) for index, _, _ in every_cell(model)]
+    QLocale.setDefault(QLocale("de_DE"))
+    changed: list[tuple[int, int, int, int, list[int]]] = []
+    model.dataChanged.connect(
+        lambda top, bottom, roles: changed.append(
+            (top.row(), top.column(), bottom.row(), bottom.column(), list(roles))
+        )
+    )
+    model.refresh_texts()
+    last_row, last_column = model.rowCount() - 1, model.columnCount() - 1
+    assert changed == [(0, 0, last_row, last_column, [DISPLAY, TOOLTIP, SORT_ROLE])]
+    after = [model.data(index, DISPLAY) for index, _, _ in every_cell(model)]
+    assert after != before
+    assert after == [column.display(card) for _, column, card in every_cell(model)]
+
+
+def test_refresh_texts_of_an_empty_table_changes_nothing(qloop):
+    model = CardTableModel()
+    changed: list[object] = []
+    model.dataChanged.connect(lambda *args: changed.append(args))
+    model.refresh_texts()
+    assert changed == []
+
+
+def test_an_avatar_is_looked_up_anew_not_kept_with_the_texts(qtbot, model, demo_server, avatars):
+    demo_server.config.avatar_latency = 0.3
+    load(qtbot, model, demo_server.space_id)
+    row = next(r for r in range(model.rowCount()) if avatar_url(model.card(r)) is not None)
+    url = avatar_url(model.card(row))
+    assert cell(model, row, "display_name")  # the row's texts are made now
+    before = cell(model, row, "avatar", DECORATION)
+    assert before.cacheKey() == avatars.placeholder().cacheKey()
+    qtbot.waitUntil(lambda: avatars.pixmap(url) is not None, timeout=WAIT)
+    after = cell(model, row, "avatar", DECORATION)
+    assert after.cacheKey() == avatars.pixmap(url).cacheKey()
+    assert after.cacheKey() != before.cacheKey()
