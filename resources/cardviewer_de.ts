@@ -221,7 +221,7 @@
 <context>
     <name>CardTableModel</name>
     <message>
-        <location filename="../cardviewer/ui/cards/card_table_model.py" line="+236"/>
+        <location filename="../cardviewer/ui/cards/card_table_model.py" line="+271"/>
         <source>Please sign in first.</source>
         <translation>Bitte melden Sie sich zuerst an.</translation>
     </message>
@@ -257,17 +257,27 @@
 <context>
     <name>ExportAllDialog</name>
     <message>
-        <location filename="../cardviewer/ui/export_all_dialog.py" line="+67"/>
+        <location filename="../cardviewer/ui/export_all_dialog.py" line="+73"/>
+        <source>Load All Pages</source>
+        <translation>Alle Seiten laden</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Loading all cards of {space}</source>
+        <translation>Alle Karten von {space} werden geladen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Export All Pages</source>
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>Exporting all cards of {space}</source>
         <translation>Alle Karten von {space} werden exportiert</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+11"/>
         <source>To {file}</source>
         <translation>Nach {file}</translation>
     </message>
@@ -292,7 +302,7 @@
         <translation>noch etwa {n} min</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+51"/>
         <source>Writing {count} cards…</source>
         <translation>{count} Karten werden geschrieben…</translation>
     </message>
@@ -382,7 +392,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+219"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+220"/>
         <source>&amp;Open</source>
         <translation>Ö&amp;ffnen</translation>
     </message>
@@ -518,6 +528,21 @@
     </message>
     <message>
         <location line="+6"/>
+        <source>Load &amp;All Pages into the Table</source>
+        <translation>Alle Seiten in die Tabelle &amp;laden</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Load All Pages</source>
+        <translation>Alle Seiten laden</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Show every card of the space at once, so filtering and sorting cover them all</source>
+        <translation>Alle Karten des Bereichs auf einmal zeigen, damit Filtern und Sortieren alle erfassen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>&amp;Details Pane</source>
         <translation>&amp;Detailansicht</translation>
     </message>
@@ -593,7 +618,7 @@
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>&amp;Go</source>
         <translation>&amp;Gehe zu</translation>
     </message>
@@ -618,12 +643,17 @@
         <translation>Geben Sie eine Bereichs-ID ein und klicken Sie auf „Öffnen“.</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+82"/>
+        <source>Filter all cards of the space (Ctrl+F)</source>
+        <translation>Alle Karten des Bereichs filtern (Strg+F)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Filter the cards of this page (Ctrl+F)</source>
         <translation>Karten dieser Seite filtern (Strg+F)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-30"/>
         <source>Shows the cards whose name, username, position or e-mail contain every word typed. Filtering and sorting apply to the page loaded.</source>
         <translation>Zeigt die Karten, deren Name, Benutzername, Position oder E-Mail jedes eingegebene Wort enthält. Filtern und Sortieren gelten für die geladene Seite.</translation>
     </message>
@@ -633,7 +663,7 @@
         <translation>Karten filtern</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+34"/>
         <source>%1 of %2 shown</source>
         <translation>%1 von %2 angezeigt</translation>
     </message>
@@ -674,13 +704,13 @@
     </message>
     <message>
         <location line="+10"/>
-        <location line="+74"/>
+        <location line="+123"/>
         <source>Exported 1 card to %1</source>
         <translation>1 Karte nach %1 exportiert</translation>
     </message>
     <message numerus="yes">
-        <location line="-72"/>
-        <location line="+74"/>
+        <location line="-121"/>
+        <location line="+123"/>
         <source>Exported %n cards to %1</source>
         <translation>
             <numerusform>%n Karte nach %1 exportiert</numerusform>
@@ -688,17 +718,36 @@
         </translation>
     </message>
     <message>
-        <location line="-66"/>
+        <location line="-115"/>
+        <location line="+66"/>
         <source>Open a space first.</source>
         <translation>Öffnen Sie zuerst einen Bereich.</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="-50"/>
+        <source>Not every page of %1 could be loaded. %2 The page shown stays.</source>
+        <translation>Nicht alle Seiten von %1 konnten geladen werden. %2 Die angezeigte Seite bleibt.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Loading cancelled; the page shown stays.</source>
+        <translation>Laden abgebrochen; die angezeigte Seite bleibt.</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>All %n cards of the space are shown; filtering and sorting cover them all. Refresh (F5) returns to pages.</source>
+        <translation>
+            <numerusform>%n Karte des Bereichs wird angezeigt; Filtern und Sortieren erfassen alle. Aktualisieren (F5) kehrt zu den Seiten zurück.</numerusform>
+            <numerusform>Alle %n Karten des Bereichs werden angezeigt; Filtern und Sortieren erfassen alle. Aktualisieren (F5) kehrt zu den Seiten zurück.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+43"/>
         <source>Export All Pages</source>
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+16"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>
@@ -708,7 +757,7 @@
         <translation>Die Karten konnten nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+10"/>
         <source>Export cancelled; nothing was saved.</source>
         <translation>Export abgebrochen; es wurde nichts gespeichert.</translation>
     </message>
@@ -763,7 +812,7 @@
         <translation>Seite %1 von %2 wird geladen…</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>No cards</source>
         <translation>Keine Karten</translation>
     </message>
@@ -838,7 +887,7 @@
         </translation>
     </message>
     <message>
-        <location line="+167"/>
+        <location line="+169"/>
         <source>You are not allowed to write there; choose another folder.</source>
         <translation>Sie dürfen dort nicht schreiben; wählen Sie einen anderen Ordner.</translation>
     </message>

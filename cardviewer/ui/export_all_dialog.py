@@ -1,4 +1,4 @@
-"""Exporting every page of a space to CSV or Excel, with progress and Cancel.
+"""Exporting every page of a space to CSV or Excel, or loading them all, with progress and Cancel.
 
 Pages are fetched a few at a time (`fetch_all_pages`); the columns are decided once
 every card is in, so a field that only appears on page 40 still gets its column. The
@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+from collections.abc import Coroutine
 from pathlib import Path
+from typing import Any
 
 import shiboken6
 from PySide6.QtCore import Qt
@@ -24,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from cardviewer.api.models import CardPage
 from cardviewer.services.space_fetch import (
     DEFAULT_CONCURRENCY,
     FetchProgress,
@@ -40,6 +43,8 @@ class ExportAllDialog(QDialog):
 
     `run()` returns the number of cards written, or None when the person cancelled.
     It raises the client's errors (`CardViewerError`) and `OSError` from writing.
+    Without a `path` the dialog only fetches: `fetch_pages()` returns every page (or
+    None when cancelled), for the table to show the whole space.
     A plain dialog rather than `QProgressDialog`, whose modal `setValue()` spins a
     nested event loop under the running asyncio loop.
     """
@@ -47,7 +52,7 @@ class ExportAllDialog(QDialog):
     def __init__(
         self,
         fetch: PageFetch,
-        path: Path,
+        path: Path | None,
         *,
         space_id: str,
         with_emails: bool,
@@ -62,19 +67,27 @@ class ExportAllDialog(QDialog):
         self._space_id = space_id
         self._with_emails = with_emails
         self._concurrency = concurrency
-        self._task: asyncio.Task[int] | None = None
+        self._task: asyncio.Task[Any] | None = None
         self.cancelled = False
-        self.setWindowTitle(self.tr("Export All Pages"))
+        if path is None:
+            self.setWindowTitle(self.tr("Load All Pages"))
+            heading = self.tr("Loading all cards of {space}").format(space=space_id)
+        else:
+            self.setWindowTitle(self.tr("Export All Pages"))
+            heading = self.tr("Exporting all cards of {space}").format(space=space_id)
         self.setWindowModality(Qt.WindowModality.WindowModal)
         self.setMinimumWidth(440)
-        self.title_label = QLabel(self.tr("Exporting all cards of {space}").format(space=space_id))
+        self.title_label = QLabel(heading)
         self.title_label.setTextFormat(Qt.TextFormat.PlainText)
         font = self.title_label.font()
         font.setBold(True)
         self.title_label.setFont(font)
-        self.file_label = QLabel(self.tr("To {file}").format(file=path.name))
+        self.file_label = QLabel()
         self.file_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.file_label.setToolTip(str(path))
+        if path is not None:
+            self.file_label.setText(self.tr("To {file}").format(file=path.name))
+            self.file_label.setToolTip(str(path))
+        self.file_label.setVisible(path is not None)
         self.progress_label = QLabel(self.tr("Fetching the first page…"))
         self.progress_bar = QProgressBar()
         self.progress_bar.setRange(0, 0)
@@ -117,23 +130,37 @@ class ExportAllDialog(QDialog):
         self.progress_label.setText(self.describe(progress))
 
     async def run(self) -> int | None:
-        self._task = asyncio.ensure_future(self._export())
+        """Fetch every page and write the file; the number of cards, None if cancelled."""
+        result: int | None = await self._run(self._export())
+        return result
+
+    async def fetch_pages(self) -> list[CardPage] | None:
+        """Fetch every page, in order; None if cancelled."""
+        result: list[CardPage] | None = await self._run(self._fetch_pages())
+        return result
+
+    async def _run(self, work: Coroutine[Any, Any, Any]) -> Any:
+        self._task = asyncio.ensure_future(work)
         self.open()
         try:
             return await self._task
         except asyncio.CancelledError:
             if self.cancelled:
-                log.info("the export of %s was cancelled", self._space_id)
+                log.info("fetching all pages of %s was cancelled", self._space_id)
                 return None
             raise
         finally:
             if shiboken6.isValid(self):  # gone with its window when that closed first
                 self.done(QDialog.DialogCode.Accepted)
 
-    async def _export(self) -> int:
-        pages = await fetch_all_pages(
+    async def _fetch_pages(self) -> list[CardPage]:
+        return await fetch_all_pages(
             self._fetch, concurrency=self._concurrency, on_progress=self._on_progress
         )
+
+    async def _export(self) -> int:
+        assert self.path is not None, "an export needs a file"
+        pages = await self._fetch_pages()
         cards = [card for page in pages for card in page.cards]
         self.progress_bar.setRange(0, 0)
         self.progress_label.setText(self.tr("Writing {count} cards…").format(count=len(cards)))

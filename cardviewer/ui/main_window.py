@@ -62,6 +62,7 @@ from PySide6.QtWidgets import (
     QStyle,
     QTableView,
     QToolBar,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -302,6 +303,14 @@ class MainWindow(QMainWindow):
         self.preferences_action.setMenuRole(QAction.MenuRole.PreferencesRole)
         self.preferences_action.triggered.connect(self.open_preferences)
 
+        self.load_all_action = QAction(self.tr("Load &All Pages into the Table"), self)
+        self.load_all_action.setShortcut(QKeySequence("Ctrl+Shift+A"))
+        self.load_all_action.setIconText(self.tr("Load All Pages"))
+        self.load_all_action.setToolTip(
+            self.tr("Show every card of the space at once, so filtering and sorting cover them all")
+        )
+        self.load_all_action.triggered.connect(self.load_all_pages)
+
         self.details_action = QAction(self.tr("&Details Pane"), self)
         self.details_action.setCheckable(True)
         self.details_action.setShortcut(QKeySequence("Ctrl+I"))
@@ -390,6 +399,7 @@ class MainWindow(QMainWindow):
         edit_menu.addAction(self.find_action)
         view_menu = self.menuBar().addMenu(self.tr("&View"))
         view_menu.addAction(self.refresh_action)
+        view_menu.addAction(self.load_all_action)
         view_menu.addSeparator()
         view_menu.addAction(self.details_action)
         view_menu.addAction(self.reset_view_action)
@@ -502,7 +512,6 @@ class MainWindow(QMainWindow):
     def _create_filter_row(self) -> None:
         """A search field over the table, and how many of the page's cards it lets through."""
         self.filter_edit = QLineEdit(self)
-        self.filter_edit.setPlaceholderText(self.tr("Filter the cards of this page (Ctrl+F)"))
         self.filter_edit.setToolTip(
             self.tr(
                 "Shows the cards whose name, username, position or e-mail contain every "
@@ -511,6 +520,7 @@ class MainWindow(QMainWindow):
         )
         self.filter_edit.setAccessibleName(self.tr("Filter cards"))
         self.filter_edit.setClearButtonEnabled(True)
+        self._describe_filter_scope()
         search_icon = self._icon(QIcon.ThemeIcon.EditFind)
         if not search_icon.isNull():  # no room kept for an icon the desktop lacks
             self.filter_edit.addAction(search_icon, QLineEdit.ActionPosition.LeadingPosition)
@@ -524,6 +534,18 @@ class MainWindow(QMainWindow):
         row.setSpacing(8)
         row.addWidget(self.filter_edit, 1)
         row.addWidget(self.filter_count_label)
+        self.load_all_button = QToolButton(self)
+        self.load_all_button.setDefaultAction(self.load_all_action)
+        self.load_all_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        row.addWidget(self.load_all_button)
+
+    def _describe_filter_scope(self) -> None:
+        """Say whether filtering covers the page or, once all are loaded, the whole space."""
+        if self.model.shows_whole_space:
+            text = self.tr("Filter all cards of the space (Ctrl+F)")
+        else:
+            text = self.tr("Filter the cards of this page (Ctrl+F)")
+        self.filter_edit.setPlaceholderText(text)
 
     def _show_filter_count(self, shown: int, total: int) -> None:
         if not self.proxy.filter_text().strip():
@@ -718,6 +740,72 @@ class MainWindow(QMainWindow):
         message = message.replace("%1", str(path))
         self.statusBar().showMessage(message)
 
+    def load_all_pages(self) -> None:
+        """Fetch every page of the space shown and show all its cards in the table."""
+        request = self.model.current_request
+        if request is None or self._source is None:
+            self.statusBar().showMessage(self.tr("Open a space first."), 5000)
+            return
+        if self.export_all_dialog is not None:
+            self.export_all_dialog.raise_()  # one whole-space fetch at a time
+            return
+        self._tasks.start(self._load_all_pages(request), name="load all")
+
+    async def _load_all_pages(self, shown: PageRequest) -> None:
+        dialog = self._fetch_all_dialog(shown, None)
+        try:
+            pages = await dialog.fetch_pages()
+        except NotAuthenticated:
+            self._session_ended()
+            return
+        except CardViewerError as error:
+            log.warning("loading all of %s failed: %s", shown.space_id, error.detail or error)
+            message = self.tr("Not every page of %1 could be loaded. %2 The page shown stays.")
+            self.error_bar.show_error(
+                message.replace("%1", shown.space_id).replace("%2", str(error)),
+                error.detail,
+                retryable=False,
+            )
+            return
+        finally:
+            self._forget_fetch_all_dialog(dialog)
+        if pages is None:
+            self.statusBar().showMessage(self.tr("Loading cancelled; the page shown stays."), 5000)
+            return
+        self.model.show_whole_space(shown.space_id, shown.with_emails, pages)
+        count = sum(len(page.cards) for page in pages)
+        message = self.tr(
+            "All %n cards of the space are shown; filtering and sorting cover them all. "
+            "Refresh (F5) returns to pages.",
+            "",
+            count,
+        )
+        self.statusBar().showMessage(message)
+
+    def _fetch_all_dialog(self, shown: PageRequest, path: Path | None) -> ExportAllDialog:
+        source = self._source
+        assert source is not None
+
+        async def fetch(number: int) -> CardPage:
+            return await source(PageRequest(shown.space_id, number, shown.with_emails))
+
+        dialog = ExportAllDialog(
+            fetch,
+            path,
+            space_id=shown.space_id,
+            with_emails=shown.with_emails,
+            concurrency=self.settings.export_concurrency,
+            delimiter=export_csv_delimiter(self.settings),
+            parent=self,
+        )
+        self.export_all_dialog = dialog
+        return dialog
+
+    def _forget_fetch_all_dialog(self, dialog: ExportAllDialog) -> None:
+        self.export_all_dialog = None
+        if shiboken6.isValid(dialog):
+            dialog.deleteLater()
+
     def export_all(self) -> None:
         """Ask for a file name and save every card of the space shown, page after page."""
         request = self.model.current_request
@@ -738,22 +826,7 @@ class MainWindow(QMainWindow):
         self._tasks.start(self._export_all(request, path), name="export all")
 
     async def _export_all(self, shown: PageRequest, path: Path) -> None:
-        source = self._source
-        assert source is not None
-
-        async def fetch(number: int) -> CardPage:
-            return await source(PageRequest(shown.space_id, number, shown.with_emails))
-
-        dialog = ExportAllDialog(
-            fetch,
-            path,
-            space_id=shown.space_id,
-            with_emails=shown.with_emails,
-            concurrency=self.settings.export_concurrency,
-            delimiter=export_csv_delimiter(self.settings),
-            parent=self,
-        )
-        self.export_all_dialog = dialog
+        dialog = self._fetch_all_dialog(shown, path)
         try:
             count = await dialog.run()
         except NotAuthenticated:
@@ -778,9 +851,7 @@ class MainWindow(QMainWindow):
             )
             return
         finally:
-            self.export_all_dialog = None
-            if shiboken6.isValid(dialog):
-                dialog.deleteLater()
+            self._forget_fetch_all_dialog(dialog)
         if count is None:
             self.statusBar().showMessage(self.tr("Export cancelled; nothing was saved."), 5000)
             return
@@ -857,8 +928,8 @@ class MainWindow(QMainWindow):
 
     @property
     def is_exporting(self) -> bool:
-        """True while "Export All Pages" runs."""
-        return self._tasks.running("export all")
+        """True while "Export All Pages" or "Load All Pages" runs."""
+        return self._tasks.running("export all") or self._tasks.running("load all")
 
     async def aclose(self) -> None:
         """Cancel an export still running; its file is then not written."""
@@ -925,6 +996,7 @@ class MainWindow(QMainWindow):
 
     def _on_page_loaded(self, page: CardPage) -> None:
         request = self.model.current_request
+        self._describe_filter_scope()
         self.error_bar.hide()
         self.page_bar.set_meta(page.meta)
         if page.is_empty:
@@ -1156,9 +1228,11 @@ class MainWindow(QMainWindow):
         # Paging controls only make sense once a page is on screen.
         self.page_bar.setVisible(page is not None)
         self.export_action.setEnabled(page is not None and not page.is_empty)
-        self.export_all_action.setEnabled(
+        whole_space_possible = (
             online and self._source is not None and self.model.current_request is not None
         )
+        self.export_all_action.setEnabled(whole_space_possible)
+        self.load_all_action.setEnabled(whole_space_possible and not self.model.shows_whole_space)
         # Signed out, what needs the server is disabled, except Refresh: it leads to sign-in.
         self.refresh_action.setEnabled(self._target() is not None)
         self.page_bar.setEnabled(online)
@@ -1189,6 +1263,7 @@ class MainWindow(QMainWindow):
         if event.isAccepted():
             self._save_window_layout()
             self._tasks.cancel("export all")  # nothing is written; the file stays as it was
+            self._tasks.cancel("load all")
             self.closed.emit()
 
 

@@ -750,3 +750,50 @@ def test_the_table_menu_copies_a_cell(window, demo_server, qtbot):
     copy_cell.trigger()
     assert QApplication.clipboard().text() == cell.data()
     window.table_menu.close()
+
+
+def test_load_all_pages_lets_the_filter_cover_the_whole_space(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    total = window.model.page.meta.total
+    last_name = None
+    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+        window.go_to_page(window.model.page.meta.last_page)
+    last_card = window.model.card(0)
+    assert last_card is not None
+    last_name = last_card.username
+    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+        window.go_to_page(1)
+    assert window.load_all_action in menu_titled(window, "&View").actions()
+    assert window.load_all_button.defaultAction() is window.load_all_action
+
+    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+        qtbot.keySequence(window, "Ctrl+Shift+A")
+    qtbot.waitUntil(lambda: not window.is_exporting, timeout=LOAD_TIMEOUT)
+    assert window.model.shows_whole_space
+    assert window.model.rowCount() == total
+    assert window.page_bar.summary_label.text() == f"Showing 1\u2013{total} of {total} cards"
+    assert "Refresh (F5) returns to pages" in window.statusBar().currentMessage()
+    assert "all cards of the space" in window.filter_edit.placeholderText()
+    assert not window.load_all_action.isEnabled()
+    assert last_name is not None
+    window.filter_edit.setText(last_name)
+    assert window.proxy.rowCount() >= 1
+    assert window.filter_count_label.text() == f"{window.proxy.rowCount()} of {total} shown"
+
+    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+        window.refresh()
+    assert not window.model.shows_whole_space
+    assert window.model.rowCount() < total
+    assert "this page" in window.filter_edit.placeholderText()
+
+
+def test_a_failed_load_all_keeps_the_page(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    shown = [window.model.card(row) for row in range(window.model.rowCount())]
+    demo_server.faults.inject(Fault.HTML_502, times=100)
+    window.load_all_action.trigger()
+    qtbot.waitUntil(lambda: window.export_all_dialog is None, timeout=LOAD_TIMEOUT)
+    qtbot.waitUntil(lambda: not window.error_bar.isHidden(), timeout=LOAD_TIMEOUT)
+    assert window.error_bar.message.startswith(f"Not every page of {demo_server.space_id}")
+    assert [window.model.card(row) for row in range(window.model.rowCount())] == shown
+    assert not window.model.shows_whole_space

@@ -33,7 +33,7 @@ from PySide6.QtCore import (
 )
 
 from cardviewer.api.errors import CardViewerError
-from cardviewer.api.models import Card, CardPage
+from cardviewer.api.models import Card, CardPage, PageLinks, PageMeta
 from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.page_cache import PageCache, PageKey
 from cardviewer.tasks import TaskSet
@@ -115,6 +115,7 @@ class CardTableModel(QAbstractTableModel):
         self._current: PageRequest | None = None
         self._pending: PageRequest | None = None
         self._last: PageRequest | None = None
+        self._whole_space = False
         self._generation = 0
         self._loading = False
         self._closed = False
@@ -142,6 +143,11 @@ class CardTableModel(QAbstractTableModel):
     @property
     def is_loading(self) -> bool:
         return self._loading
+
+    @property
+    def shows_whole_space(self) -> bool:
+        """True while every card of the space is shown as one page (`show_whole_space()`)."""
+        return self._whole_space
 
     @property
     def is_prefetching(self) -> bool:
@@ -178,6 +184,7 @@ class CardTableModel(QAbstractTableModel):
         """
         request = PageRequest(space_id, page, with_emails)
         self._last = request
+        self._whole_space = False
         if self._closed:
             log.debug("page %s not requested: the model is closed", request)
             return
@@ -195,6 +202,34 @@ class CardTableModel(QAbstractTableModel):
         self._tasks.start(self._load(request, self._generation), name="page")
         self._set_loading(True)
 
+    def show_whole_space(self, space_id: str, with_emails: bool, pages: list[CardPage]) -> None:
+        """Show the cards of every page of the space at once, as one page.
+
+        Filtering and sorting then cover the whole space. The one page is page 1 of 1;
+        it is not cached, and Refresh or any other page returns to paging.
+        """
+        cards = tuple(card for page in pages for card in page.cards)
+        count = len(cards)
+        meta = PageMeta(
+            current_page=1,
+            last_page=1,
+            per_page=max(count, 1),
+            total=count,
+            from_=1 if count else None,
+            to=count or None,
+        )
+        whole = CardPage(
+            cards=cards, meta=meta, links=PageLinks(), skipped=sum(p.skipped for p in pages)
+        )
+        if space_id != self._space:
+            self._drop_cache()
+            self._space = space_id
+        self._abandon_load()
+        request = PageRequest(space_id, 1, with_emails)
+        self._last = request
+        self._whole_space = True
+        self._show(request, whole)
+
     def retry(self) -> None:
         """Request the most recent page again from the server (after a failure, or F5)."""
         self._drop_cache()
@@ -206,6 +241,7 @@ class CardTableModel(QAbstractTableModel):
         self._drop_cache()
         self._abandon_load()
         self._last = None
+        self._whole_space = False
         self.beginResetModel()
         self._page = None
         self._current = None
