@@ -7,12 +7,13 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 SCREENSHOT ?= demo-screenshot.png
 
-.PHONY: help setup demo test bench lint format typecheck pytest lock clean package package-test
+.PHONY: help setup demo test bench translations lint format typecheck pytest lock clean package package-test
 
 help:
 	@echo "make demo   set up, then run the viewer on the built-in demo server"
 	@echo "make test   set up, then run ruff, mypy and the test suite (headless)"
 	@echo "make bench  set up, then measure speed and memory against the demo server"
+	@echo "make translations  extract new texts into resources/*.ts and compile the .qm files"
 	@echo "make lock   re-resolve the newest allowed versions into constraints.txt"
 	@echo "make clean  remove the virtual environment and caches"
 	@echo "make package       build the double-click app for this platform into dist/"
@@ -56,6 +57,9 @@ test: lint typecheck pytest
 
 bench: setup
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m bench
+
+translations: setup
+	$(BIN)/python -m cardviewer.i18n update
 
 lock:
 	rm -rf .lock-venv
