@@ -18,13 +18,13 @@ import httpx
 import pytest
 from PySide6.QtCore import Qt
 
-from cardviewer.api import CardPage, CardsClient
+from cardviewer.api import CardsClient
 from cardviewer.demo import DemoServer, Fault
-from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.settings import Settings
-from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest
+from cardviewer.ui.cards.card_table_model import PageRequest
 from cardviewer.ui.main_window import MainWindow
 from tests.ui.clients import single_try_client
+from tests.ui.windows import Closer, open_window
 
 WAIT = 15_000
 CLIENT_TIMEOUT = 1.0
@@ -42,26 +42,12 @@ MakeWindow = Callable[[CardsClient], MainWindow]
 @pytest.fixture
 def make_window(qtbot, arun, demo_server) -> Iterator[MakeWindow]:
     """A window showing pages fetched by the given client, signed in to the demo server."""
-    closers: list[Callable[[], Any]] = []
+    closers: list[Closer] = []
 
     def make(client: CardsClient) -> MainWindow:
         arun(client.login(demo_server.email, demo_server.password))
-        avatars = AvatarLoader(use_disk_cache=False)  # the API is under test, not the disk
-        model = CardTableModel(avatars)
-
-        async def fetch(request: PageRequest) -> CardPage:
-            return await client.list_cards(
-                request.space_id, request.page, with_emails=request.with_emails
-            )
-
-        model.set_source(fetch)
-        window = MainWindow(
-            model, Settings.load(), email=demo_server.email, server_url=demo_server.base_url
-        )
-        qtbot.addWidget(window)
-        window.show()
-        qtbot.waitExposed(window)
-        closers.extend([model.aclose, avatars.aclose, client.aclose])
+        window = open_window(qtbot, client, Settings.load(), demo_server, closers)
+        closers.append(client.aclose)  # after the window's model, which uses it
         return window
 
     yield make

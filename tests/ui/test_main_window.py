@@ -10,13 +10,13 @@ from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtWidgets import QApplication, QMenu, QMessageBox, QToolBar
 
 from cardviewer.demo import Fault
-from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.settings import Settings
 from cardviewer.ui.cards.avatar_delegate import AvatarDelegate
-from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest
+from cardviewer.ui.cards.card_table_model import PageRequest
 from cardviewer.ui.cards.table_copy import COPY_CELL
 from cardviewer.ui.main_window import DEFAULT_SIZE, MainWindow
 from tests.ui.clients import single_try_client
+from tests.ui.windows import Closer, open_window
 
 LOAD_TIMEOUT = 10_000
 
@@ -36,31 +36,10 @@ def settings():
 
 @pytest.fixture
 def make_window(qtbot, arun, client, settings, demo_server):
-    closers = []
+    closers: list[Closer] = []
 
     def make(settings: Settings = settings) -> MainWindow:
-        avatars = AvatarLoader(use_disk_cache=False)  # the API is under test, not the disk
-        model = CardTableModel(avatars)
-
-        async def fetch(request: PageRequest):
-            return await client.list_cards(
-                request.space_id, request.page, with_emails=request.with_emails
-            )
-
-        model.set_source(fetch)
-        window = MainWindow(
-            model,
-            settings,
-            email=demo_server.email,
-            server_url=demo_server.base_url,
-            source=fetch,
-            avatars=avatars,
-        )
-        qtbot.addWidget(window)
-        window.show()
-        qtbot.waitExposed(window)
-        closers.extend([window.aclose, model.aclose, avatars.aclose])
-        return window
+        return open_window(qtbot, client, settings, demo_server, closers)
 
     yield make
     for close in closers:
@@ -483,13 +462,17 @@ def test_a_failed_export_all_is_explained_and_writes_nothing(
     assert not target.exists()
 
 
-def test_a_cancelled_export_all_writes_nothing(window, demo_server, qtbot, tmp_path, monkeypatch):
+def start_a_slow_export_all(window, demo_server, qtbot, target, monkeypatch) -> None:
     open_space(qtbot, window, demo_server.space_id)
-    target = tmp_path / "everyone.csv"
     monkeypatch.setattr(window, "ask_export_path", lambda _suggested, title="": target)
     demo_server.faults.inject(Fault.SLOW, times=100, delay=1.0)
     window.export_all_action.trigger()
     qtbot.waitUntil(lambda: window.export_all_dialog is not None, timeout=LOAD_TIMEOUT)
+
+
+def test_a_cancelled_export_all_writes_nothing(window, demo_server, qtbot, tmp_path, monkeypatch):
+    target = tmp_path / "everyone.csv"
+    start_a_slow_export_all(window, demo_server, qtbot, target, monkeypatch)
     dialog = window.export_all_dialog
     assert dialog is not None
     qtbot.keyClick(dialog, Qt.Key.Key_Escape)
@@ -499,12 +482,8 @@ def test_a_cancelled_export_all_writes_nothing(window, demo_server, qtbot, tmp_p
 
 
 def test_closing_the_window_stops_an_export_all(window, demo_server, qtbot, tmp_path, monkeypatch):
-    open_space(qtbot, window, demo_server.space_id)
     target = tmp_path / "everyone.csv"
-    monkeypatch.setattr(window, "ask_export_path", lambda _suggested, title="": target)
-    demo_server.faults.inject(Fault.SLOW, times=100, delay=1.0)
-    window.export_all_action.trigger()
-    qtbot.waitUntil(lambda: window.export_all_dialog is not None, timeout=LOAD_TIMEOUT)
+    start_a_slow_export_all(window, demo_server, qtbot, target, monkeypatch)
     window.close()
     qtbot.waitUntil(lambda: window.export_all_dialog is None, timeout=LOAD_TIMEOUT)
     assert not window.is_exporting

@@ -1,0 +1,48 @@
+"""A main window over a real client of the demo server, as the UI tests use it."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from pytestqt.qtbot import QtBot
+
+from cardviewer.api import CardPage, CardsClient
+from cardviewer.demo import DemoServer
+from cardviewer.services.avatar_loader import AvatarLoader
+from cardviewer.services.settings import Settings
+from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest
+from cardviewer.ui.main_window import MainWindow
+
+Closer = Callable[[], Awaitable[object]]
+
+
+def open_window(
+    qtbot: QtBot,
+    client: CardsClient,
+    settings: Settings,
+    demo_server: DemoServer,
+    closers: list[Closer],
+) -> MainWindow:
+    """Show a window whose pages come from `client`; what to close afterwards goes to `closers`."""
+    avatars = AvatarLoader(use_disk_cache=False)  # the API is under test, not the disk
+    model = CardTableModel(avatars)
+
+    async def fetch(request: PageRequest) -> CardPage:
+        return await client.list_cards(
+            request.space_id, request.page, with_emails=request.with_emails
+        )
+
+    model.set_source(fetch)
+    window = MainWindow(
+        model,
+        settings,
+        email=demo_server.email,
+        server_url=demo_server.base_url,
+        source=fetch,
+        avatars=avatars,
+    )
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    closers.extend([window.aclose, model.aclose, avatars.aclose])
+    return window
