@@ -162,16 +162,26 @@ class Column:
 
 
 def format_local_time(value: datetime) -> str:
-    """A timestamp in the user's time zone and locale, short form.
+    """A timestamp in the user's time zone and locale, short form with a four-digit year.
 
     Without a configured locale (the "C" locale of a bare system) Qt's short form is
-    "5 04 2019 14:03", which nobody reads well; ISO 8601 is used there instead.
+    "5 04 2019 14:03", which nobody reads well; ISO 8601 is used there instead. Many
+    locales' short form writes the year in two digits ("05.04.19"), which reads as a
+    day or month in a table of dates; the year is written in full.
     """
     local = QDateTime.fromMSecsSinceEpoch(round(value.timestamp() * 1000))
     locale = QLocale()
     if locale.language() == QLocale.Language.C:
         return local.toString("yyyy-MM-dd HH:mm")
-    return locale.toString(local, QLocale.FormatType.ShortFormat)
+    return locale.toString(local, full_year_format(locale))
+
+
+_TWO_DIGIT_YEAR = re.compile(r"(?<!y)yy(?!y)")
+
+
+def full_year_format(locale: QLocale) -> str:
+    """The locale's short date-time format, with `yy` widened to `yyyy`."""
+    return _TWO_DIGIT_YEAR.sub("yyyy", locale.dateTimeFormat(QLocale.FormatType.ShortFormat))
 
 
 def iso_timestamp(value: datetime) -> str:

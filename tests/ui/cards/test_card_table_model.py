@@ -597,7 +597,7 @@ def test_a_new_page_is_read_in_the_locale_of_now(qtbot, model, demo_server, c_lo
     load(qtbot, model, demo_server.space_id, 1)  # the same page again: its texts anew
     german = cell(model, 0, "created_at")
     assert german != iso
-    assert re.fullmatch(r"\d\d\.\d\d\.\d\d \d\d:\d\d", german)
+    assert re.fullmatch(r"\d\d\.\d\d\.\d{4} \d\d:\d\d", german)
 
 
 def test_refresh_texts_reads_the_page_on_screen_again(qtbot, model, demo_server, c_locale):

@@ -18,6 +18,7 @@ from cardviewer.ui.cards.columns import (
     Column,
     ValueKind,
     build_columns,
+    full_year_format,
     title_from_key,
 )
 
@@ -185,7 +186,7 @@ def test_numbers_read_in_the_users_locale_and_export_plain(qapp, german_berlin):
 def test_times_read_in_local_time_and_locale(qapp, german_berlin):
     created = column("created_at")
     jane = card(created_at="2024-04-19T22:53:03.000000Z")
-    assert created.display(jane) == "20.04.24 00:53"  # CEST is UTC+2
+    assert created.display(jane) == "20.04.2024 00:53"  # CEST is UTC+2; the year in full
     assert created.export(jane) == "2024-04-20 00:53:03"
     assert created.tooltip(jane) == "2024-04-19T22:53:03.000000Z"
 
@@ -332,3 +333,17 @@ def test_any_unknown_field_reads_and_exports(qapp, extra):
         value = col.value(raw_card)
         if col.extra and isinstance(value, dict | list):
             assert json.loads(col.export(raw_card)) == value
+
+
+@pytest.mark.parametrize(
+    ("name", "year"),
+    [("de_DE", "2024"), ("en_US", "2024"), ("fr_FR", "2024"), ("ja_JP", "2024")],
+)
+def test_every_locale_writes_the_year_in_full(qapp, name, year):
+    QLocale.setDefault(QLocale(name))
+    try:
+        shown = column("created_at").display(card(created_at="2024-04-19T12:00:00Z"))
+    finally:
+        QLocale.setDefault(QLocale.system())
+    assert year in shown
+    assert "yyyy" in full_year_format(QLocale(name))
