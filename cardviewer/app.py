@@ -1,60 +1,54 @@
-"""The application: arguments, logging, Qt and its event loop, and the way from sign-in
-to the main window and back.
+"""The application's entry point: arguments, logging, Qt and its event loop.
 
-This is the one module that knows every piece. `main()` sets up the process; the
-`AppController` runs the flow as a coroutine on the qasync loop, so dialogs are opened
-with `open()` and awaited, never run in a nested event loop with `exec()`.
+`main()` sets up the process and hands over to the `AppController`
+(`cardviewer.controller`), which runs the way from sign-in to the main window and back
+as a coroutine on the qasync loop.
 
-When the session ends while the window is open, the sign-in dialog opens over the
-window, which keeps its page; after signing in the failed request is repeated.
+What this module imports is what painting the sign-in dialog needs, and no more:
+without a saved session the dialog is painted before the event loop, the API client,
+pydantic and the main window are imported (they follow while the person types).
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
-import enum
 import gc
 import importlib.resources
 import logging
-import signal
 import sys
-import threading
+import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer
-from PySide6.QtGui import QIcon, QImageReader, QPixmap
-from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QWidget
+from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QObject, Qt, QTimer
+from PySide6.QtGui import QIcon, QImageReader
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from cardviewer import APP_ID, APP_NAME, ORGANIZATION, __version__, i18n
-from cardviewer.api import CardPage, CardsClient, NotAuthenticated, Session
+
+# Re-exported: the flow lived here before and is still imported from here.
+from cardviewer.controller import AppController as AppController
+from cardviewer.controller import amain
 from cardviewer.log_setup import LOG_FORMAT, RedactingFilter, install_file_log, remove_file_log
 from cardviewer.paths import config_dir
-from cardviewer.services.avatar_loader import AvatarLoader
-from cardviewer.services.session_store import SessionStore, StoredSession
+from cardviewer.services.session_store import SessionStore
 from cardviewer.services.settings import Settings
 from cardviewer.services.site_config import SiteConfig, load_site_config
-from cardviewer.tasks import TaskSet
-from cardviewer.ui.cards.card_details import AVATAR_SIZE as DETAILS_AVATAR_SIZE
-from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest
-from cardviewer.ui.login.login_dialog import LoginDialog, LoginResult
-from cardviewer.ui.main_window import MainWindow
 
 if TYPE_CHECKING:
+    import asyncio
+
     from cardviewer.demo import DemoServer
 
 log = logging.getLogger(__name__)
 
 IMAGE_ALLOCATION_LIMIT_MB = 128
 """Qt refuses to decode images that would need more memory than this (process-wide)."""
-SCREENSHOT_TIMEOUT = 30.0
-"""Seconds a screenshot run waits for the page and its avatars."""
 DEMO_SETTINGS_FILE = "demo-settings.json"
+PAINT_TIMEOUT = 0.2
+"""Seconds the start waits for the early sign-in dialog to paint before going on."""
 
 
 def app_icon() -> QIcon:
@@ -211,375 +205,6 @@ class MainThreadGarbageCollector(QObject):
                     gc.collect(2)
 
 
-# The flow from sign-in to the main window
-
-
-class Outcome(enum.Enum):
-    """How a main window ended."""
-
-    CLOSED = "closed"
-    SIGNED_OUT = "signed out"
-
-
-@dataclass(frozen=True)
-class Account:
-    """Who is signed in where, with the token the client sends and when it stops working."""
-
-    server_url: str
-    email: str
-    token: str
-    expires_at: datetime | None = None
-
-    def is_expired(self, now: datetime | None = None) -> bool:
-        return self.expires_at is not None and (now or datetime.now(UTC)) >= self.expires_at
-
-    @classmethod
-    def from_result(cls, result: LoginResult) -> Account:
-        session = result.session
-        return cls(result.server_url, result.email, session.access_token, session.expires_at)
-
-
-class AppController:
-    """Signs in, shows the main window, signs out and in again, until the window closes.
-
-    A session that ends while the window is open (401, or past its expiry) is renewed
-    over the window: see `_sign_in_again()`.
-
-    `run()` returns the process's exit code. With `demo`, the dialog is filled in for
-    the demo server and its space opens after signing in; nothing is remembered then,
-    because the demo server gets new ports and tokens on every start.
-    """
-
-    def __init__(
-        self,
-        settings: Settings,
-        session_store: SessionStore | None,
-        *,
-        demo: DemoServer | None = None,
-        screenshot: Path | None = None,
-        screenshot_login: Path | None = None,
-        site: SiteConfig | None = None,
-    ) -> None:
-        self.settings = settings
-        self.site = site or SiteConfig()
-        self.session_store = session_store
-        self.demo = demo
-        self.screenshot = screenshot
-        self.screenshot_login = screenshot_login
-        self.login_dialog: LoginDialog | None = None
-        self.window: MainWindow | None = None
-        self.model: CardTableModel | None = None
-        self.avatars: AvatarLoader | None = None
-        self.account: Account | None = None
-        self._quitting = False
-        self._exit_code = 0
-
-    # Running
-
-    async def run(self) -> int:
-        message = ""
-        server, email = self._preset_server(), self.settings.last_email
-        stored = self._load_session()
-        if stored is not None and not self._may_use_server(stored.server_url):
-            log.info("the saved session is for %s, not the preset server", stored.server_url)
-            stored = None
-        if stored is not None and stored.is_expired():
-            log.info("the saved session for %s has expired", stored.server_url)
-            server, email = stored.server_url, stored.email
-            message = QCoreApplication.translate(
-                "App", "Your session has expired; please sign in again."
-            )
-            self._forget_session()
-            stored = None
-        if self.screenshot is not None and stored is None and self.demo is None:
-            log.error("--screenshot needs --demo or a saved sign-in")
-            self._exit_code = 2
-            if self.screenshot_login is None:
-                return self._exit_code
-        while not self._quitting:
-            if stored is not None:
-                account = Account(
-                    stored.server_url, stored.email, stored.access_token, stored.expires_at
-                )
-                stored = None
-            else:
-                result = await self._sign_in(server, email, message)
-                if result is None:
-                    break
-                account = Account.from_result(result)
-                self._remember_sign_in(result)
-            outcome = await self._browse(account)
-            # A sign-in over the window may have changed the account.
-            server, email = self._last_account(account)
-            if outcome is Outcome.CLOSED:
-                break
-            self._forget_session()
-            message = ""
-        return self._exit_code
-
-    def _preset_server(self) -> str:
-        """The server the dialog starts with: the administrator's if locked or none is known."""
-        preset = self.site.server_url
-        if preset and (self.site.server_locked or not self.settings.last_server):
-            return preset
-        return self.settings.last_server
-
-    def _may_use_server(self, server_url: str) -> bool:
-        return not self.site.server_locked or server_url == self.site.server_url
-
-    def _last_account(self, fallback: Account) -> tuple[str, str]:
-        account = self.account or fallback
-        self.account = None
-        return account.server_url, account.email
-
-    def quit(self) -> None:
-        """End the app as if its window were closed (used on Ctrl+C)."""
-        self._quitting = True
-        if self.login_dialog is not None:
-            self.login_dialog.reject()
-        if self.window is not None:
-            self.window.close()
-
-    # Signing in
-
-    async def authenticate(self, server_url: str, email: str, password: str) -> Session:
-        async with CardsClient(server_url) as client:
-            return await client.login(email, password)
-
-    async def _sign_in(
-        self, server: str, email: str, message: str, parent: QWidget | None = None
-    ) -> LoginResult | None:
-        """Ask for the account; over `parent`, the server is fixed: its page is shown."""
-        password = ""
-        site_locked = self.site.server_locked and self.demo is None
-        if self.demo is not None:
-            server, email, password = self.demo.base_url, self.demo.email, self.demo.password
-        elif site_locked and self.site.server_url:
-            server = self.site.server_url
-        dialog = LoginDialog(
-            self.authenticate,
-            parent,
-            server=server,
-            email=email,
-            password=password,
-            keep_signed_in=self.session_store is not None,
-            server_locked=parent is not None or site_locked,
-        )
-        if site_locked:
-            dialog.server_edit.setToolTip(
-                QCoreApplication.translate(
-                    "App", "The server is set by your administrator for this computer."
-                )
-            )
-        if message:
-            dialog.set_message(message)
-        finished: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-
-        def done(code: int) -> None:
-            if not finished.done():
-                finished.set_result(code)
-
-        dialog.finished.connect(done)
-        self.login_dialog = dialog
-        try:
-            dialog.open()
-            if self.screenshot_login is not None:
-                await self._save_screenshot(dialog, self.screenshot_login)
-                self.screenshot_login = None
-                if self.screenshot is None or self._exit_code:
-                    dialog.reject()
-                else:
-                    dialog.submit()
-            elif self.screenshot is not None and self.demo is not None and parent is None:
-                dialog.submit()  # an unattended run of the demo: nobody is there to click
-            code = await finished
-        finally:
-            self.login_dialog = None
-            dialog.hide()
-            await dialog.aclose()
-            dialog.deleteLater()
-        if code != QDialog.DialogCode.Accepted:
-            return None
-        return dialog.result_value
-
-    def _load_session(self) -> StoredSession | None:
-        if self.session_store is None:
-            return None
-        return self.session_store.load()
-
-    def _remember_sign_in(self, result: LoginResult) -> None:
-        if self.session_store is not None:
-            try:
-                if result.keep_signed_in:
-                    self.session_store.save(
-                        StoredSession.from_session(result.server_url, result.email, result.session)
-                    )
-                else:
-                    self.session_store.clear()
-            except OSError as exc:
-                log.warning("the sign-in could not be saved: %s", exc)
-        if self.demo is None:
-            self.settings.last_server = result.server_url
-            self.settings.last_email = result.email
-        self._save_settings()
-
-    def _forget_session(self) -> None:
-        if self.session_store is None:
-            return
-        try:
-            self.session_store.clear()
-        except OSError as exc:
-            log.warning("the saved sign-in could not be removed: %s", exc)
-
-    def _save_settings(self) -> None:
-        try:
-            self.settings.save()
-        except OSError as exc:
-            log.warning("settings not saved: %s", exc)
-
-    # The main window
-
-    async def _browse(self, account: Account) -> Outcome:
-        client = CardsClient(account.server_url, token=account.token)
-        avatars = AvatarLoader()
-        details_avatars = AvatarLoader(size=DETAILS_AVATAR_SIZE)
-        model = CardTableModel(avatars, prefetch=True)
-        tasks = TaskSet()
-        self.account = account
-
-        async def fetch(request: PageRequest) -> CardPage:
-            current = self.account or account
-            if current.is_expired():
-                # Sending a token known to be dead only earns a 401; ask for a sign-in now.
-                raise NotAuthenticated(
-                    QCoreApplication.translate(
-                        "App", "Your sign-in has expired. Please sign in again."
-                    ),
-                    401,
-                    detail=f"the session expired at {current.expires_at}",
-                )
-            return await client.list_cards(
-                request.space_id, request.page, with_emails=request.with_emails
-            )
-
-        model.set_source(fetch, scope=account.server_url)
-        window = MainWindow(
-            model,
-            self.settings,
-            email=account.email,
-            server_url=account.server_url,
-            avatar_size=avatars.size,
-            source=fetch,
-            avatars=avatars,
-            details_avatars=details_avatars,
-            server_locked=self.site.server_locked,
-        )
-        ended: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
-
-        def end(outcome: Outcome) -> None:
-            if not ended.done():
-                ended.set_result(outcome)
-
-        def sign_in_again() -> None:
-            if tasks.running("sign-in again"):
-                if self.login_dialog is not None:
-                    self.login_dialog.raise_()
-            elif not ended.done():
-                tasks.start(self._sign_in_again(window, client), name="sign-in again")
-
-        window.closed.connect(lambda: end(Outcome.CLOSED))
-        window.signOutRequested.connect(lambda: end(Outcome.SIGNED_OUT))
-        window.signInRequested.connect(sign_in_again)
-        self.window, self.model, self.avatars = window, model, avatars
-        try:
-            window.show()
-            space = self.demo.space_id if self.demo is not None else self.settings.last_space
-            if space:
-                window.open_space(space)
-            if self.screenshot is not None:
-                await self._screenshot_main_window(
-                    window, model, [avatars, details_avatars], self.screenshot
-                )
-                self.screenshot = None
-                end(Outcome.CLOSED)
-            return await ended
-        finally:
-            self.window = None
-            await tasks.aclose()  # closes a sign-in dialog still open over the window
-            await window.aclose()  # an export still running writes nothing
-            window.hide()
-            await model.aclose()
-            await avatars.aclose()
-            await details_avatars.aclose()
-            await client.aclose()
-            window.deleteLater()
-            model.deleteLater()
-            avatars.deleteLater()
-            details_avatars.deleteLater()
-
-    async def _sign_in_again(self, window: MainWindow, client: CardsClient) -> None:
-        """Renew an ended session over the window, which keeps its page meanwhile.
-
-        Signed in, the client sends the new token and the window repeats the request
-        that failed; cancelled, the window stays signed out until asked again.
-        """
-        account = self.account
-        if account is None:
-            return
-        log.info("the session for %s has ended; asking to sign in again", account.server_url)
-        message = QCoreApplication.translate("App", "Your session has ended; please sign in again.")
-        result = await self._sign_in(account.server_url, account.email, message, window)
-        if result is None:
-            log.info("signing in again was cancelled; the window stays signed out")
-            return
-        client.token = result.session.access_token
-        self.account = Account.from_result(result)
-        self._remember_sign_in(result)
-        window.signed_in_again(result.email, result.server_url)
-
-    # Screenshots
-
-    async def _screenshot_main_window(
-        self, window: MainWindow, model: CardTableModel, loaders: list[AvatarLoader], path: Path
-    ) -> None:
-        """Wait for the page and its avatars, with the first card in the details pane."""
-        settled = asyncio.Event()
-        loop = asyncio.get_running_loop()
-
-        def check() -> None:
-            if model.page is not None and not window.table.currentIndex().isValid():
-                window.table.selectRow(0)
-            busy = model.is_loading or model.pending_request
-            if not (busy or any(loader.loading for loader in loaders)):
-                settled.set()
-
-        # Checked once the emitting task has finished its step and updated its counts.
-        signals = [model.loadingChanged]
-        for loader in loaders:
-            signals.extend([loader.avatarReady, loader.avatarFailed])
-        for signal_ in signals:
-            signal_.connect(lambda *_: loop.call_soon(check))
-        check()
-        try:
-            async with asyncio.timeout(SCREENSHOT_TIMEOUT):
-                await settled.wait()
-        except TimeoutError:
-            log.warning("the page or its avatars did not arrive in time for the screenshot")
-        if model.page is None:
-            log.error("no page was loaded for the screenshot")
-            self._exit_code = 1
-        await self._save_screenshot(window, path)
-
-    async def _save_screenshot(self, widget: QWidget, path: Path) -> None:
-        await asyncio.sleep(0.2)  # let layouts settle and pending paints run
-        pixmap: QPixmap = widget.grab()
-        if pixmap.save(str(path), "PNG"):
-            log.info("saved a screenshot of %s to %s", type(widget).__name__, path)
-        else:
-            log.error("could not save the screenshot to %s", path)
-            self._exit_code = 1
-
-
 # Process setup
 
 
@@ -616,69 +241,87 @@ def _run_app(args: argparse.Namespace) -> int:
     app.setQuitOnLastWindowClosed(False)
     QImageReader.setAllocationLimit(IMAGE_ALLOCATION_LIMIT_MB)
 
-    # Imported only now that PySide6 is loaded: qasync binds to the Qt it finds.
-    import qasync
-
     reporter = ErrorReporter()
     sys.excepthook = reporter.excepthook
     demo = _start_demo() if args.demo else None
     if args.demo and demo is None:
         return 2
+    settings, store, site = load_user_state(demo)
+    # Before any widget is built: widgets keep the text they were made with.
+    i18n.install_translators(app, settings.language)
+    controller = AppController(
+        settings,
+        store,
+        site=site,
+        demo=demo,
+        screenshot=args.screenshot,
+        screenshot_login=args.screenshot_login,
+    )
+    if controller.can_show_sign_in_early():
+        paint_now(controller.show_sign_in_early())
+
+    # Imported only now: qasync binds to the Qt it finds, and painting the sign-in
+    # dialog needs neither it nor asyncio.
+    import asyncio
+
+    import qasync
+
     collector = MainThreadGarbageCollector()
     collector.start()
     try:
         with asyncio.Runner(loop_factory=lambda: qasync.QEventLoop(app)) as runner:
-            return runner.run(amain(args, reporter, demo))
+            return runner.run(amain(controller, reporter))
     finally:
+        controller.discard_early_dialog()
         collector.stop()  # the closed loop's Qt objects are freed here, on this thread
         if demo is not None:
             demo.stop()
 
 
-async def amain(args: argparse.Namespace, reporter: ErrorReporter, demo: DemoServer | None) -> int:
-    """Load what was remembered and run the app's flow on the running loop."""
-    asyncio.get_running_loop().set_exception_handler(reporter.loop_exception)
+def load_user_state(demo: DemoServer | None) -> tuple[Settings, SessionStore | None, SiteConfig]:
+    """The settings, the session store and the administrator's presets for this run.
+
+    A demo run keeps its own settings and no session, and ignores the site file.
+    """
     if demo is not None:
-        settings = Settings.load(config_dir() / DEMO_SETTINGS_FILE)
-        store = None
-    else:
-        settings = Settings.load()
-        store = SessionStore()
-    app = QCoreApplication.instance()
-    if app is not None:
-        i18n.install_translators(app, settings.language)
-    controller = AppController(
-        settings,
-        store,
-        site=load_site_config() if demo is None else None,
-        demo=demo,
-        screenshot=args.screenshot,
-        screenshot_login=args.screenshot_login,
-    )
-    reporter.on_interrupt = controller.quit
-    # Python runs signal handlers only between bytecodes; a timer lets it in regularly.
-    ticker = QTimer()
-    ticker.timeout.connect(lambda: None)
-    ticker.start(200)
-    restore_sigint = _on_sigint(controller.quit)
+        return Settings.load(config_dir() / DEMO_SETTINGS_FILE), None, SiteConfig()
+    return Settings.load(), SessionStore(), load_site_config()
+
+
+class _PaintWatch(QObject):
+    """Notes when a widget has painted."""
+
+    def __init__(self, widget: QWidget) -> None:
+        super().__init__()
+        self.painted = False
+        self._widget = widget
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._widget and event.type() == QEvent.Type.Paint:
+            self.painted = True
+        return False
+
+
+def paint_now(widget: QWidget, timeout: float = PAINT_TIMEOUT) -> bool:
+    """Let the shown `widget` paint before the slower part of the start; True once it has.
+
+    Input is held back meanwhile (Qt keeps it queued until the event loop runs), so
+    nothing the person does can start work that needs the loop before it exists. Gives
+    up after `timeout` seconds, for a window system that is slow to show the window:
+    then the window paints when the loop runs.
+    """
+    watch = _PaintWatch(widget)
+    deadline = time.monotonic() + timeout
+    flags = QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents
     try:
-        return await controller.run()
+        while not watch.painted and time.monotonic() < deadline:
+            QCoreApplication.processEvents(flags)
+            if not watch.painted:
+                time.sleep(0.001)
     finally:
-        ticker.stop()
-        restore_sigint()
-
-
-def _on_sigint(handler: Callable[[], None]) -> Callable[[], None]:
-    """Make Ctrl+C end the app cleanly; returns a function that restores the old handler."""
-    if threading.current_thread() is not threading.main_thread():
-        return lambda: None
-    previous = signal.getsignal(signal.SIGINT)
-    signal.signal(signal.SIGINT, lambda _signum, _frame: handler())
-
-    def restore() -> None:
-        signal.signal(signal.SIGINT, previous)
-
-    return restore
+        widget.removeEventFilter(watch)
+    return watch.painted
 
 
 def _start_demo() -> DemoServer | None:

@@ -7,10 +7,12 @@ failures instead of letting them vanish, and cancels and awaits everything on cl
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import asyncio
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +35,8 @@ class TaskSet:
             raise RuntimeError("TaskSet is closed")
         if name is not None:
             self.cancel(name)
+        import asyncio  # here, not above: a dialog that owns a TaskSet paints before the loop
+
         task = asyncio.get_event_loop().create_task(coro, name=name)
         self._tasks.add(task)
         if name is not None:
@@ -74,4 +78,6 @@ class TaskSet:
         for task in tasks:
             task.cancel()
         if tasks:
+            import asyncio
+
             await asyncio.gather(*tasks, return_exceptions=True)

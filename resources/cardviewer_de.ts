@@ -4,7 +4,7 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../cardviewer/app.py" line="+153"/>
+        <location filename="../cardviewer/app.py" line="+147"/>
         <source>Unexpected error</source>
         <translation>Unerwarteter Fehler</translation>
     </message>
@@ -14,17 +14,17 @@
         <translation>Etwas Unerwartetes ist schiefgegangen. Sie können weiterarbeiten; wenn das Problem bleibt, starten Sie CardViewer neu.</translation>
     </message>
     <message>
-        <location line="+135"/>
+        <location filename="../cardviewer/controller.py" line="+198"/>
         <source>Your session has expired; please sign in again.</source>
         <translation>Ihre Sitzung ist abgelaufen; bitte melden Sie sich erneut an.</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+85"/>
         <source>The server is set by your administrator for this computer.</source>
         <translation>Der Server ist von Ihrer Administration für diesen Computer festgelegt.</translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+119"/>
         <source>Your sign-in has expired. Please sign in again.</source>
         <translation>Ihre Anmeldung ist abgelaufen. Bitte melden Sie sich erneut an.</translation>
     </message>
@@ -47,7 +47,7 @@
         <translation>Der Server hat einen ungültigen Wert gesendet: {raw}</translation>
     </message>
     <message>
-        <location line="+101"/>
+        <location line="+111"/>
         <source>Yes</source>
         <translation>Ja</translation>
     </message>
@@ -379,7 +379,7 @@
         <translation>&amp;Passwort:</translation>
     </message>
     <message>
-        <location line="+139"/>
+        <location line="+141"/>
         <source>Something went wrong while signing in. Please try again.</source>
         <translation>Bei der Anmeldung ist etwas schiefgegangen. Bitte versuchen Sie es erneut.</translation>
     </message>

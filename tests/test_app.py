@@ -18,7 +18,8 @@ from pytestqt.qtbot import QtBot
 
 from cardviewer import __version__
 from cardviewer.api import Session
-from cardviewer.app import AppController, ErrorReporter, MainThreadGarbageCollector, main
+from cardviewer.app import ErrorReporter, MainThreadGarbageCollector, main
+from cardviewer.controller import AppController
 from cardviewer.demo import Fault
 from cardviewer.services import site_config
 from cardviewer.services.session_store import SessionStore, StoredSession
@@ -668,6 +669,8 @@ def test_the_main_flows_work_with_the_keyboard_alone(
     type_into_focus(qtbot, first.username)  # ASCII: what the test can type as keys
     assert window.proxy.card(0) is first
 
+    press(qtbot, "Tab")
+    assert window.load_all_button.hasFocus()
     press(qtbot, "Tab")
     assert window.table.hasFocus()
     press(qtbot, "Down")

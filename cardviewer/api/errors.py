@@ -7,10 +7,7 @@ reads; `detail` carries what a log or a tooltip needs (status, excerpt, exceptio
 from __future__ import annotations
 
 import contextlib
-import ssl
 from collections.abc import Iterator
-
-import httpx
 
 EXCERPT_LENGTH = 200
 
@@ -108,6 +105,8 @@ class TlsError(NetworkError):
 
 
 def _is_tls_failure(exc: BaseException) -> bool:
+    import ssl  # only once a connection has failed; reading an address does not need it
+
     seen: set[int] = set()
     current: BaseException | None = exc
     while current is not None and id(current) not in seen:
@@ -121,6 +120,10 @@ def _is_tls_failure(exc: BaseException) -> bool:
 @contextlib.contextmanager
 def map_exceptions(host: str) -> Iterator[None]:
     """Turn httpx's transport errors into the client's own, most specific first."""
+    # Imported here, not above: the sign-in window and the settings need these errors
+    # long before anything is sent, and httpx takes tens of milliseconds to import.
+    import httpx
+
     try:
         yield
     except httpx.TimeoutException as exc:

@@ -29,12 +29,15 @@ import logging
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cardviewer.api.models import Session
 from cardviewer.paths import config_dir
 from cardviewer.services.atomic_file import write_atomically
 from cardviewer.services.token_vault import KeyringVault, TokenLocation, VaultError
+
+if TYPE_CHECKING:
+    # Only named: deciding whether a session is saved must not import pydantic.
+    from cardviewer.api.models import Session
 
 log = logging.getLogger(__name__)
 

@@ -10,11 +10,14 @@ from __future__ import annotations
 import asyncio
 from enum import Enum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from cardviewer.api.models import Card
 from cardviewer.services.csv_export import safe_file_stem, write_csv
 from cardviewer.services.xlsx_export import write_xlsx
 from cardviewer.ui.cards.columns import build_columns, export_header
+
+if TYPE_CHECKING:
+    from cardviewer.api.models import Card
 
 
 class ExportFormat(Enum):

@@ -7,10 +7,10 @@ demo server. While a sign-in runs the form is locked, and Cancel stops the attem
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QCloseEvent, QFont, QIcon, QPalette, QPixmap
@@ -26,24 +26,24 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QSizePolicy,
-    QStyle,
     QVBoxLayout,
     QWidget,
 )
 
 from cardviewer import APP_NAME
-from cardviewer.api import (
-    CardViewerError,
-    InvalidCredentials,
-    InvalidInput,
-    Session,
-    normalize_server_url,
-)
+
+# The address rules and the errors are light; the models (pydantic) and the client
+# (httpx) are not, and painting this dialog needs neither.
+from cardviewer.api.address import normalize_server_url
+from cardviewer.api.errors import CardViewerError, InvalidCredentials, InvalidInput
 from cardviewer.tasks import TaskSet
+
+if TYPE_CHECKING:
+    from cardviewer.api.models import Session
 
 log = logging.getLogger(__name__)
 
-Authenticate = Callable[[str, str, str], Awaitable[Session]]
+Authenticate = Callable[[str, str, str], Awaitable["Session"]]
 """`authenticate(server_url, email, password)` signs in and returns the session."""
 
 HEADER_ICON_SIZE = 48
@@ -214,22 +214,22 @@ class LoginDialog(QDialog):
 
     def set_message(self, text: str) -> None:
         """Show a note above the buttons, e.g. why the user has to sign in again."""
-        self._show_message(
-            text, QIcon.ThemeIcon.DialogInformation, QStyle.StandardPixmap.SP_MessageBoxInformation
-        )
+        self._show_message(text, warning=False)
 
     def _show_error(self, text: str, detail: str = "") -> None:
-        self._show_message(
-            text, QIcon.ThemeIcon.DialogWarning, QStyle.StandardPixmap.SP_MessageBoxWarning, detail
-        )
+        self._show_message(text, warning=True, detail=detail)
 
-    def _show_message(
-        self,
-        text: str,
-        icon: QIcon.ThemeIcon,
-        fallback: QStyle.StandardPixmap,
-        detail: str = "",
-    ) -> None:
+    def _show_message(self, text: str, *, warning: bool, detail: str = "") -> None:
+        # Imported here: setting up QStyle's Python type takes about 4 ms, which the
+        # first paint of the dialog does not need.
+        from PySide6.QtWidgets import QStyle
+
+        if warning:
+            icon = QIcon.ThemeIcon.DialogWarning
+            fallback = QStyle.StandardPixmap.SP_MessageBoxWarning
+        else:
+            icon = QIcon.ThemeIcon.DialogInformation
+            fallback = QStyle.StandardPixmap.SP_MessageBoxInformation
         themed = QIcon.fromTheme(icon, self.style().standardIcon(fallback))
         pixmap = themed.pixmap(MESSAGE_ICON_SIZE, MESSAGE_ICON_SIZE)
         self.message_icon.setPixmap(pixmap)
@@ -284,6 +284,8 @@ class LoginDialog(QDialog):
         self._tasks.start(self._sign_in(server_url, email, password), name="sign-in")
 
     async def _sign_in(self, server_url: str, email: str, password: str) -> None:
+        import asyncio  # loaded by the event loop by now; not needed to paint the dialog
+
         try:
             session = await self._authenticate(server_url, email, password)
         except asyncio.CancelledError:

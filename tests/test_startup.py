@@ -1,0 +1,301 @@
+"""A fast start: the sign-in dialog paints before the event loop and the network stack."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from collections.abc import Iterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+import shiboken6
+from PySide6.QtCore import QLocale
+from PySide6.QtWidgets import QApplication, QWidget
+
+from cardviewer import app as app_module
+from cardviewer import i18n
+from cardviewer.api import Session
+from cardviewer.controller import AppController, Outcome
+from cardviewer.services.session_store import SessionStore, StoredSession
+from cardviewer.services.settings import Settings
+from cardviewer.services.site_config import SiteConfig
+from cardviewer.ui.login.login_dialog import LoginDialog
+
+WAIT = 10_000
+HEAVY = (
+    "httpx",
+    "httpcore",
+    "pydantic",
+    "truststore",
+    "xlsxwriter",
+    "qasync",
+    "cardviewer.api.client",
+    "cardviewer.api.models",
+    "cardviewer.ui.main_window",
+    "cardviewer.ui.cards.card_table_model",
+    "cardviewer.services.avatar_loader",
+)
+
+
+def loaded_after(statement: str) -> list[str]:
+    """Which of the heavy modules a fresh process has loaded after `statement`."""
+    check = f"import sys\n{statement}\nprint(' '.join(m for m in {HEAVY!r} if m in sys.modules))\n"
+    result = subprocess.run(
+        [sys.executable, "-c", check], capture_output=True, text=True, timeout=60, check=True
+    )
+    return result.stdout.split()
+
+
+def test_starting_loads_neither_the_network_stack_nor_the_main_window() -> None:
+    """What `main()` needs to paint the sign-in dialog: the app module and the dialog."""
+    assert loaded_after("import cardviewer.app, cardviewer.ui.login.login_dialog") == []
+
+
+def test_the_controller_is_still_reachable_from_the_app_module() -> None:
+    assert app_module.AppController is AppController
+
+
+@pytest.fixture
+def english_afterwards() -> Iterator[None]:
+    yield
+    i18n.remove_translators()
+    QLocale.setDefault(QLocale.system())
+
+
+def save_session(demo_server: Any, lifetime: timedelta | None = None) -> None:
+    session = Session.model_validate(demo_server.issue_token(lifetime))
+    SessionStore().save(
+        StoredSession.from_session(demo_server.base_url, demo_server.email, session)
+    )
+
+
+# Deciding to show the dialog early
+
+
+def test_without_a_saved_session_the_dialog_can_be_shown_early() -> None:
+    assert AppController(Settings.load(), SessionStore()).can_show_sign_in_early()
+    assert AppController(Settings.load(), None).can_show_sign_in_early()
+
+
+def test_with_a_saved_session_the_loop_decides(demo_server) -> None:
+    save_session(demo_server, timedelta(minutes=-1))  # even an expired one: its message
+    assert not AppController(Settings.load(), SessionStore()).can_show_sign_in_early()
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"screenshot": "main.png"}, {"screenshot_login": "login.png"}],
+)
+def test_unattended_runs_are_not_shown_early(tmp_path, options) -> None:
+    paths = {name: tmp_path / file for name, file in options.items()}
+    assert not AppController(Settings.load(), SessionStore(), **paths).can_show_sign_in_early()
+
+
+def test_the_demo_is_not_shown_early(demo_server, tmp_path) -> None:
+    settings = Settings.load(tmp_path / "demo-settings.json")
+    assert not AppController(settings, None, demo=demo_server).can_show_sign_in_early()
+
+
+# The controller adopts the dialog
+
+
+@pytest.fixture
+def run_controller(qloop, qtbot):
+    tasks: list[asyncio.Task[int]] = []
+
+    def run(controller: AppController) -> asyncio.Task[int]:
+        task: asyncio.Task[int] = qloop.create_task(controller.run())
+        tasks.append(task)
+        return task
+
+    yield run
+    for task in tasks:
+        task.cancel()
+    qtbot.waitUntil(lambda: all(t.done() for t in tasks), timeout=WAIT)
+
+
+def test_the_dialog_shown_early_is_the_one_the_controller_uses(demo_server, qtbot, run_controller):
+    settings = Settings.load()
+    settings.last_server, settings.last_email = demo_server.base_url, demo_server.email
+    controller = AppController(settings, SessionStore())
+    early = controller.show_sign_in_early()
+    assert early.isVisible()
+    assert early.server_edit.text() == demo_server.base_url
+    assert early.email_edit.text() == demo_server.email
+    assert early.password_edit.text() == ""
+    assert early.keep_signed_in_check.isChecked()
+    assert early.focusWidget() is early.password_edit
+    task = run_controller(controller)
+    qtbot.wait(50)
+    assert controller.login_dialog is early
+    assert visible_dialogs() == [early]
+    early.reject()
+    qtbot.waitUntil(task.done, timeout=WAIT)
+    assert task.result() == 0
+    assert controller.window is None
+
+
+def test_the_early_dialog_keeps_the_site_lock(qtbot, run_controller):
+    site = SiteConfig(server_url="https://cards.example.com", lock_server=True)
+    settings = Settings.load()
+    settings.last_server = "https://elsewhere.example.com"
+    controller = AppController(settings, SessionStore(), site=site)
+    early = controller.show_sign_in_early()
+    assert early.server_edit.text() == "https://cards.example.com"
+    assert early.server_edit.isReadOnly()
+    assert "administrator" in early.server_edit.toolTip()
+    task = run_controller(controller)
+    qtbot.waitUntil(lambda: controller.login_dialog is early, timeout=WAIT)
+    controller.quit()
+    qtbot.waitUntil(task.done, timeout=WAIT)
+    assert task.result() == 0
+
+
+def test_signing_in_in_the_early_dialog_opens_the_window(demo_server, qtbot, run_controller):
+    settings = Settings.load()
+    settings.last_server, settings.last_email = demo_server.base_url, demo_server.email
+    controller = AppController(settings, SessionStore())
+    early = controller.show_sign_in_early()
+    task = run_controller(controller)
+    qtbot.waitUntil(lambda: controller.login_dialog is early, timeout=WAIT)
+    early.password_edit.setText(demo_server.password)
+    early.submit()
+    qtbot.waitUntil(
+        lambda: controller.window is not None and controller.window.isVisible(), timeout=WAIT
+    )
+    assert gone(early)
+    assert visible_dialogs() == []
+    assert SessionStore().load() is not None
+    window = controller.window
+    assert window is not None
+    window.close()
+    qtbot.waitUntil(task.done, timeout=WAIT)
+    assert task.result() == 0
+
+
+def gone(widget: QWidget) -> bool:
+    """Hidden, or already deleted."""
+    return not shiboken6.isValid(widget) or not widget.isVisible()
+
+
+def visible_dialogs() -> list[LoginDialog]:
+    return [
+        w for w in QApplication.topLevelWidgets() if isinstance(w, LoginDialog) and w.isVisible()
+    ]
+
+
+def test_an_early_dialog_closed_before_the_loop_ends_the_app(qtbot, run_controller):
+    controller = AppController(Settings.load(), SessionStore())
+    controller.show_sign_in_early().reject()
+    task = run_controller(controller)
+    qtbot.waitUntil(task.done, timeout=WAIT)
+    assert task.result() == 0
+    assert controller.window is None
+    assert controller.login_dialog is None
+
+
+def test_a_session_saved_meanwhile_wins_and_the_early_dialog_goes(
+    demo_server, qtbot, run_controller
+):
+    controller = AppController(Settings.load(), SessionStore())
+    early = controller.show_sign_in_early()
+    save_session(demo_server)
+    task = run_controller(controller)
+    qtbot.waitUntil(
+        lambda: controller.window is not None and controller.window.isVisible(), timeout=WAIT
+    )
+    assert gone(early)
+    assert controller.login_dialog is None
+    window = controller.window
+    assert window is not None
+    window.close()
+    qtbot.waitUntil(task.done, timeout=WAIT)
+
+
+# The whole start, through main()
+
+
+def test_main_paints_the_dialog_before_the_loop_and_signs_in_with_it(
+    demo_server, qapp, monkeypatch
+):
+    settings = Settings.load()
+    settings.last_server, settings.last_email = demo_server.base_url, demo_server.email
+    settings.save()
+    seen: dict[str, Any] = {}
+    show, paint_now, sign_in = (
+        AppController.show_sign_in_early,
+        app_module.paint_now,
+        AppController._sign_in,
+    )
+
+    def show_early(self: AppController) -> LoginDialog:
+        seen["loop when shown"] = asyncio.events._get_running_loop()
+        dialog = seen["early"] = show(self)
+        return dialog
+
+    def paint(widget: QWidget, *args: Any) -> bool:
+        painted = seen["painted"] = paint_now(widget, *args)
+        return painted
+
+    async def sign_in_by_hand(self: AppController, *args: Any) -> Any:
+        task = asyncio.ensure_future(sign_in(self, *args))
+        while self.login_dialog is None or not self.login_dialog.isVisible():  # noqa: ASYNC110
+            await asyncio.sleep(0.01)
+        seen["used"] = self.login_dialog
+        self.login_dialog.password_edit.setText(demo_server.password)
+        self.login_dialog.submit()
+        return await task
+
+    async def browse(self: AppController, account: Any) -> Outcome:
+        seen["account"] = account
+        return Outcome.CLOSED
+
+    monkeypatch.setattr(AppController, "show_sign_in_early", show_early)
+    monkeypatch.setattr(app_module, "paint_now", paint)
+    monkeypatch.setattr(AppController, "_sign_in", sign_in_by_hand)
+    monkeypatch.setattr(AppController, "_browse", browse)
+    assert app_module.main([]) == 0
+    assert seen["loop when shown"] is None
+    assert seen["painted"] is True
+    assert seen["used"] is seen["early"]
+    assert seen["account"].email == demo_server.email
+    assert SessionStore().load() is not None
+
+
+def test_the_early_dialog_speaks_the_language_of_the_settings(
+    qapp, monkeypatch, english_afterwards
+):
+    settings = Settings.load()
+    settings.language = "de"
+    settings.save()
+    seen: list[tuple[str, str]] = []
+
+    async def run(self: AppController) -> int:
+        dialog = self.login_dialog
+        assert dialog is not None
+        seen.append((dialog.windowTitle(), dialog.sign_in_button.text()))
+        return 0
+
+    monkeypatch.setattr(AppController, "run", run)
+    assert app_module.main([]) == 0
+    assert seen == [("Bei CardViewer anmelden", "Anmelden")]
+
+
+def test_an_unused_early_dialog_is_closed_when_the_app_ends(qapp, monkeypatch):
+    dialogs: list[LoginDialog] = []
+    show = AppController.show_sign_in_early
+
+    def show_early(self: AppController) -> LoginDialog:
+        dialogs.append(show(self))
+        return dialogs[-1]
+
+    async def run(self: AppController) -> int:
+        return 0
+
+    monkeypatch.setattr(AppController, "show_sign_in_early", show_early)
+    monkeypatch.setattr(AppController, "run", run)
+    assert app_module.main([]) == 0
+    assert len(dialogs) == 1
+    assert not dialogs[0].isVisible()
