@@ -25,6 +25,7 @@ from cardviewer.ui.login.login_dialog import LoginDialog
 
 WAIT = 10_000
 HEAVY = (
+    "asyncio",
     "httpx",
     "httpcore",
     "pydantic",

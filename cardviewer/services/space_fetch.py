@@ -9,7 +9,6 @@ cancels them too, so nothing keeps running after an export is abandoned.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -93,6 +92,8 @@ async def fetch_all_pages(
             pages[number] = page
             cards += len(page.cards)
             report()
+
+    import asyncio  # here: the settings read this module's default before the sign-in paints
 
     try:
         async with asyncio.TaskGroup() as group:
