@@ -767,7 +767,7 @@
         <translation>Einstellungen gespeichert.</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+21"/>
         <source>The avatar cache is cleared.</source>
         <translation>Der Profilbild-Cache ist geleert.</translation>
     </message>
@@ -787,7 +787,7 @@
         <translation>Seite exportieren</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+34"/>
         <source>Could not open the log folder %1</source>
         <translation>Der Protokollordner %1 konnte nicht geöffnet werden</translation>
     </message>
@@ -887,7 +887,7 @@
         </translation>
     </message>
     <message>
-        <location line="+169"/>
+        <location line="+187"/>
         <source>You are not allowed to write there; choose another folder.</source>
         <translation>Sie dürfen dort nicht schreiben; wählen Sie einen anderen Ordner.</translation>
     </message>

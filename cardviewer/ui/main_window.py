@@ -453,7 +453,7 @@ class MainWindow(QMainWindow):
         header.setSectionsMovable(True)
         header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         header.customContextMenuRequested.connect(self._show_header_menu)
-        header.sectionResized.connect(self._remember_columns)
+        header.sectionResized.connect(self._remember_column_width)
         header.sectionMoved.connect(self._remember_columns)
         self.avatar_delegate = AvatarDelegate(self.table)
 
@@ -897,6 +897,9 @@ class MainWindow(QMainWindow):
         if self._avatars is None:
             return
         self._avatars.clear()
+        if self._details_avatars is not None:
+            self._details_avatars.clear()
+            self._show_current_card()
         if self._avatars.disk_cache is not None:
             self._avatars.disk_cache.clear()
         self.table.viewport().update()
@@ -932,7 +935,12 @@ class MainWindow(QMainWindow):
         return self._tasks.running("export all") or self._tasks.running("load all")
 
     async def aclose(self) -> None:
-        """Cancel an export still running; its file is then not written."""
+        """Keep the window's layout, and cancel a whole-space fetch still running.
+
+        The app ends a window this way whether it was closed or signed out of.
+        """
+        if shiboken6.isValid(self):
+            self._save_window_layout()
         await self._tasks.aclose()
 
     def open_log_folder(self) -> None:
@@ -1133,8 +1141,25 @@ class MainWindow(QMainWindow):
 
     def _remember_columns(self) -> None:
         """Keep the person's column order and widths (not the window's own fitting)."""
-        if not self._arranging_columns and self._column_keys:
-            self._column_layout.capture(self.table.horizontalHeader(), self._column_keys)
+        header = self.table.horizontalHeader()
+        # During a model reset the header already has the new page's columns.
+        if self._arranging_columns or header.count() != len(self._column_keys):
+            return
+        self._column_layout.capture(header, self._column_keys)
+
+    def _remember_column_width(self, logical: int) -> None:
+        """Keep a width the person chose, not the stretch of the last column."""
+        header = self.table.horizontalHeader()
+        if self._arranging_columns or header.count() != len(self._column_keys):
+            return
+        last_shown = max(
+            (i for i in range(header.count()) if not header.isSectionHidden(i)),
+            key=header.visualIndex,
+            default=None,
+        )
+        if logical == last_shown or header.isSectionHidden(logical):
+            return
+        self._column_layout.capture(header, self._column_keys, only=logical)
 
     def _show_header_menu(self, position: QPoint) -> None:
         """Show or hide columns, or put them all back, from the header's context menu."""
@@ -1232,6 +1257,7 @@ class MainWindow(QMainWindow):
             online and self._source is not None and self.model.current_request is not None
         )
         self.export_all_action.setEnabled(whole_space_possible)
+        self._describe_filter_scope()
         self.load_all_action.setEnabled(whole_space_possible and not self.model.shows_whole_space)
         # Signed out, what needs the server is disabled, except Refresh: it leads to sign-in.
         self.refresh_action.setEnabled(self._target() is not None)

@@ -776,3 +776,25 @@ def test_a_failed_load_all_keeps_the_page(window, demo_server, qtbot):
     assert window.error_bar.message.startswith(f"Not every page of {demo_server.space_id}")
     assert [window.model.card(row) for row in range(window.model.rowCount())] == shown
     assert not window.model.shows_whole_space
+
+
+def test_signing_out_keeps_the_column_layout(make_window, demo_server, qtbot, arun):
+    window = make_window()
+    open_space(qtbot, window, demo_server.space_id)
+    name = window.model.column_of("display_name")
+    assert name is not None
+    window.table.horizontalHeader().resizeSection(name, 246)
+    arun(window.aclose())  # how the app ends a window it signs out of: no close event
+    again = make_window(Settings.load())
+    open_space(qtbot, again, demo_server.space_id)
+    assert again.table.horizontalHeader().sectionSize(name) == 246
+
+
+def test_only_widths_the_person_chose_are_remembered(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    window.resize(760, 520)  # the stretched last column follows the window
+    qtbot.wait(50)
+    assert window._column_layout.places == {}
+    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+        window.include_emails_check.setChecked(True)  # a new set of columns
+    assert window._column_layout.places == {}

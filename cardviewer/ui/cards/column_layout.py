@@ -73,9 +73,14 @@ class ColumnLayout:
 
     # Reading and arranging a header
 
-    def capture(self, header: QHeaderView, keys: Sequence[str]) -> None:
-        """Remember how `header`, whose logical sections are `keys`, is arranged now."""
+    def capture(self, header: QHeaderView, keys: Sequence[str], only: int | None = None) -> None:
+        """Remember how `header`, whose logical sections are `keys`, is arranged now.
+
+        With `only`, just that section is remembered (a width the person dragged).
+        """
         for logical, key in enumerate(keys):
+            if only is not None and logical != only:
+                continue
             size = header.sectionSize(logical)
             if header.isSectionHidden(logical):
                 # A hidden section reports 0; keep the width it had when shown.
