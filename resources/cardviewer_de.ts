@@ -287,12 +287,20 @@
         <translation>Die erste Seite wird abgerufen…</translation>
     </message>
     <message>
-        <location line="+16"/>
-        <source>Page {done} of {total} · {cards} cards</source>
-        <translation>Seite {done} von {total} · {cards} Karten</translation>
+        <location line="+17"/>
+        <source>Page %1 of %2 · 1 card</source>
+        <translation>Seite %1 von %2 · 1 Karte</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>Page %1 of %2 · %n cards</source>
+        <translation>
+            <numerusform>Seite %1 von %2 · %n Karte</numerusform>
+            <numerusform>Seite %1 von %2 · %n Karten</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>about {n} s left</source>
         <translation>noch etwa {n} s</translation>
     </message>

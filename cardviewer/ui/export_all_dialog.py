@@ -104,9 +104,11 @@ class ExportAllDialog(QDialog):
 
     def describe(self, progress: FetchProgress) -> str:
         """'Page 12 of 24 · 120 cards · about 3 s left'."""
-        text = self.tr("Page {done} of {total} · {cards} cards").format(
-            done=progress.pages_done, total=progress.pages_total, cards=progress.cards
-        )
+        if progress.cards == 1:
+            text = self.tr("Page %1 of %2 · 1 card")
+        else:
+            text = self.tr("Page %1 of %2 · %n cards", "", progress.cards)
+        text = text.replace("%1", str(progress.pages_done)).replace("%2", str(progress.pages_total))
         left = progress.seconds_left
         if left is not None and progress.pages_done < progress.pages_total:
             if left < 60:

@@ -167,6 +167,7 @@ def test_progress_reads_as_pages_cards_and_time_left(qtbot, tmp_path):
     )
     assert dialog.describe(FetchProgress(1, 1000, 10, 1.0)).endswith("about 17 min left")
     assert dialog.describe(FetchProgress(24, 24, 240, 6.0)) == "Page 24 of 24 · 240 cards"
+    assert dialog.describe(FetchProgress(1, 1, 1, 0.1)) == "Page 1 of 1 · 1 card"
 
 
 @pytest.mark.parametrize(
