@@ -443,6 +443,7 @@ def test_demo_mode_end_to_end(demo_server, qtbot, run_app, tmp_path, monkeypatch
     target = tmp_path / "export.csv"
     monkeypatch.setattr(window, "ask_export_path", lambda suggested: target)
     window.export_action.trigger()
+    qtbot.waitUntil(lambda: not window.is_exporting, timeout=10_000)
     with target.open(encoding="utf-8-sig", newline="") as handle:
         rows = list(csv.reader(handle))
     header, cards = rows[0], rows[1:]
@@ -682,6 +683,7 @@ def test_the_main_flows_work_with_the_keyboard_alone(
     target = tmp_path / "page.csv"
     monkeypatch.setattr(window, "ask_export_path", lambda _suggested: target)
     press(qtbot, "Ctrl+E")
+    qtbot.waitUntil(lambda: not window.is_exporting, timeout=10_000)
     assert target.exists()
 
     press(qtbot, "Ctrl+Q")

@@ -68,11 +68,18 @@ from PySide6.QtWidgets import (
 )
 
 from cardviewer import APP_NAME, __version__
-from cardviewer.api import ApiError, CardPage, CardViewerError, InvalidInput, NotAuthenticated
+from cardviewer.api import (
+    ApiError,
+    Card,
+    CardPage,
+    CardViewerError,
+    InvalidInput,
+    NotAuthenticated,
+)
 from cardviewer.log_setup import log_file_path
 from cardviewer.paths import log_dir
 from cardviewer.services.avatar_loader import AvatarLoader
-from cardviewer.services.csv_export import suggested_filename, write_csv
+from cardviewer.services.csv_export import suggested_filename
 from cardviewer.services.settings import Settings, decode_view_state, encode_view_state
 from cardviewer.tasks import TaskSet
 from cardviewer.ui.cards.avatar_delegate import AvatarDelegate
@@ -80,7 +87,7 @@ from cardviewer.ui.cards.card_details import CardDetailsPane
 from cardviewer.ui.cards.card_export import (
     ExportFormat,
     suggested_space_filename,
-    write_cards_now,
+    write_cards,
 )
 from cardviewer.ui.cards.card_filter_model import CardFilterModel
 from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest, PageSource
@@ -710,18 +717,24 @@ class MainWindow(QMainWindow):
         if path is None:
             return
         if not path.suffix:
-            path = path.with_suffix(".csv")
+            path = path.with_suffix(ExportFormat.CSV.value)
+        # In a worker thread: after "Load All Pages" the page may be the whole space.
+        self._tasks.start(
+            self._export_page(path, list(page.cards), request, page.meta.current_page),
+            name="export page",
+        )
+
+    async def _export_page(
+        self, path: Path, cards: list[Card], request: PageRequest, number: int
+    ) -> None:
         try:
-            if ExportFormat.of(path) is ExportFormat.XLSX:
-                count = write_cards_now(
-                    path,
-                    list(page.cards),
-                    with_emails=request.with_emails,
-                    title=f"{request.space_id} {page.meta.current_page}",
-                )
-            else:
-                header, rows = self.model.export_rows()
-                count = write_csv(path, header, rows, delimiter=export_csv_delimiter(self.settings))
+            count = await write_cards(
+                path,
+                cards,
+                with_emails=request.with_emails,
+                title=f"{request.space_id} {number}",
+                delimiter=export_csv_delimiter(self.settings),
+            )
         except OSError as exc:
             log.warning("export to %s failed: %s", path, exc)
             message = self.tr("The page could not be saved as %1. %2")
@@ -931,8 +944,8 @@ class MainWindow(QMainWindow):
 
     @property
     def is_exporting(self) -> bool:
-        """True while "Export All Pages" or "Load All Pages" runs."""
-        return self._tasks.running("export all") or self._tasks.running("load all")
+        """True while an export or "Load All Pages" runs."""
+        return any(self._tasks.running(name) for name in ("export page", "export all", "load all"))
 
     async def aclose(self) -> None:
         """Keep the window's layout, and cancel a whole-space fetch still running.

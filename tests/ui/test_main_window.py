@@ -314,6 +314,7 @@ def test_export_writes_the_page_as_csv(window, demo_server, qtbot, tmp_path, mon
 
     monkeypatch.setattr(window, "ask_export_path", ask)
     window.export_action.trigger()
+    qtbot.waitUntil(lambda: not window.is_exporting, timeout=10_000)
     assert asked[0].name == f"{demo_server.space_id}-page-1.csv"
     target = tmp_path / "cards.csv"
     with target.open(encoding="utf-8-sig", newline="") as handle:
@@ -331,6 +332,7 @@ def test_export_writes_the_page_as_csv(window, demo_server, qtbot, tmp_path, mon
     assert window.export_action in toolbar.actions()
     # The next export starts in the folder chosen last.
     window.export_action.trigger()
+    qtbot.waitUntil(lambda: not window.is_exporting, timeout=10_000)
     assert asked[1].parent == tmp_path
 
 
@@ -339,6 +341,7 @@ def test_a_failed_export_is_explained(window, demo_server, qtbot, tmp_path, monk
     target = tmp_path / "gone" / "cards.csv"
     monkeypatch.setattr(window, "ask_export_path", lambda _suggested: target)
     window.export_action.trigger()
+    qtbot.waitUntil(lambda: not window.is_exporting, timeout=10_000)
     assert not window.error_bar.isHidden()
     assert window.error_bar.message.startswith(f"The page could not be saved as {target}.")
     assert "folder does not exist" in window.error_bar.message
@@ -350,6 +353,7 @@ def test_a_cancelled_export_writes_nothing(window, demo_server, qtbot, tmp_path,
     open_space(qtbot, window, demo_server.space_id)
     monkeypatch.setattr(window, "ask_export_path", lambda _suggested: None)
     window.export_action.trigger()
+    qtbot.waitUntil(lambda: not window.is_exporting, timeout=10_000)
     assert list(tmp_path.iterdir()) == []
     assert window.error_bar.isHidden()
 
@@ -502,6 +506,7 @@ def test_a_page_exports_to_a_workbook(window, demo_server, qtbot, tmp_path, monk
     target = tmp_path / "page.xlsx"
     monkeypatch.setattr(window, "ask_export_path", lambda _suggested: target)
     window.export_action.trigger()
+    qtbot.waitUntil(lambda: not window.is_exporting, timeout=10_000)
     sheet = openpyxl.load_workbook(target, read_only=True).active
     assert sheet is not None
     rows = list(sheet.iter_rows(values_only=True))
@@ -617,6 +622,7 @@ def test_preferences_choose_the_export_format_delimiter_and_concurrency(
 
     monkeypatch.setattr(window, "ask_export_path", ask)
     window.export_action.trigger()
+    qtbot.waitUntil(lambda: not window.is_exporting, timeout=10_000)
     assert asked == [f"{demo_server.space_id}-page-1.xlsx"]
     assert (tmp_path / "page.csv").read_text(encoding="utf-8-sig").startswith("Avatar URL;Name;")
 
