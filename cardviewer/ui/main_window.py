@@ -1301,7 +1301,8 @@ class MainWindow(QMainWindow):
         super().closeEvent(event)
         if event.isAccepted():
             self._save_window_layout()
-            self._tasks.cancel("export all")  # nothing is written; the file stays as it was
+            # Fetching stops; a file already being written is still finished.
+            self._tasks.cancel("export all")
             self._tasks.cancel("load all")
             self.closed.emit()
 
