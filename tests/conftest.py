@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import pytest
 
 if TYPE_CHECKING:
+    from cardviewer.controller import AppController
     from cardviewer.demo import DemoServer
 
 T = TypeVar("T")
@@ -109,6 +110,22 @@ def arun(qloop, qtbot) -> Callable[..., Any]:
         return result
 
     return run
+
+
+@pytest.fixture
+def run_app(qloop, qtbot) -> Iterator[Callable[[AppController], asyncio.Task[int]]]:
+    """Start an `AppController` as the app does; the test drives its windows."""
+    tasks: list[asyncio.Task[int]] = []
+
+    def run(controller: AppController) -> asyncio.Task[int]:
+        task: asyncio.Task[int] = qloop.create_task(controller.run())
+        tasks.append(task)
+        return task
+
+    yield run
+    for task in tasks:
+        task.cancel()
+    qtbot.waitUntil(lambda: all(t.done() for t in tasks), timeout=10_000)
 
 
 @pytest.fixture(scope="session")

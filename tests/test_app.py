@@ -49,22 +49,6 @@ def save_session(demo_server, lifetime: timedelta | None = None) -> StoredSessio
     return stored
 
 
-@pytest.fixture
-def run_app(qloop, qtbot):
-    """Start an `AppController` as the app does; the test drives its windows."""
-    tasks = []
-
-    def run(controller: AppController):
-        task = qloop.create_task(controller.run())
-        tasks.append(task)
-        return task
-
-    yield run
-    for task in tasks:
-        task.cancel()
-    qtbot.waitUntil(lambda: all(t.done() for t in tasks), timeout=WAIT)
-
-
 def dialog_of(qtbot, controller: AppController) -> LoginDialog:
     qtbot.waitUntil(
         lambda: controller.login_dialog is not None and controller.login_dialog.isVisible(),

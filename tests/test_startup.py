@@ -102,22 +102,7 @@ def test_the_demo_is_not_shown_early(demo_server, tmp_path) -> None:
 # The controller adopts the dialog
 
 
-@pytest.fixture
-def run_controller(qloop, qtbot):
-    tasks: list[asyncio.Task[int]] = []
-
-    def run(controller: AppController) -> asyncio.Task[int]:
-        task: asyncio.Task[int] = qloop.create_task(controller.run())
-        tasks.append(task)
-        return task
-
-    yield run
-    for task in tasks:
-        task.cancel()
-    qtbot.waitUntil(lambda: all(t.done() for t in tasks), timeout=WAIT)
-
-
-def test_the_dialog_shown_early_is_the_one_the_controller_uses(demo_server, qtbot, run_controller):
+def test_the_dialog_shown_early_is_the_one_the_controller_uses(demo_server, qtbot, run_app):
     settings = Settings.load()
     settings.last_server, settings.last_email = demo_server.base_url, demo_server.email
     controller = AppController(settings, SessionStore())
@@ -128,7 +113,7 @@ def test_the_dialog_shown_early_is_the_one_the_controller_uses(demo_server, qtbo
     assert early.password_edit.text() == ""
     assert early.keep_signed_in_check.isChecked()
     assert early.focusWidget() is early.password_edit
-    task = run_controller(controller)
+    task = run_app(controller)
     qtbot.wait(50)
     assert controller.login_dialog is early
     assert visible_dialogs() == [early]
@@ -138,7 +123,7 @@ def test_the_dialog_shown_early_is_the_one_the_controller_uses(demo_server, qtbo
     assert controller.window is None
 
 
-def test_the_early_dialog_keeps_the_site_lock(qtbot, run_controller):
+def test_the_early_dialog_keeps_the_site_lock(qtbot, run_app):
     site = SiteConfig(server_url="https://cards.example.com", lock_server=True)
     settings = Settings.load()
     settings.last_server = "https://elsewhere.example.com"
@@ -147,19 +132,19 @@ def test_the_early_dialog_keeps_the_site_lock(qtbot, run_controller):
     assert early.server_edit.text() == "https://cards.example.com"
     assert early.server_edit.isReadOnly()
     assert "administrator" in early.server_edit.toolTip()
-    task = run_controller(controller)
+    task = run_app(controller)
     qtbot.waitUntil(lambda: controller.login_dialog is early, timeout=WAIT)
     controller.quit()
     qtbot.waitUntil(task.done, timeout=WAIT)
     assert task.result() == 0
 
 
-def test_signing_in_in_the_early_dialog_opens_the_window(demo_server, qtbot, run_controller):
+def test_signing_in_in_the_early_dialog_opens_the_window(demo_server, qtbot, run_app):
     settings = Settings.load()
     settings.last_server, settings.last_email = demo_server.base_url, demo_server.email
     controller = AppController(settings, SessionStore())
     early = controller.show_sign_in_early()
-    task = run_controller(controller)
+    task = run_app(controller)
     qtbot.waitUntil(lambda: controller.login_dialog is early, timeout=WAIT)
     early.password_edit.setText(demo_server.password)
     early.submit()
@@ -187,23 +172,21 @@ def visible_dialogs() -> list[LoginDialog]:
     ]
 
 
-def test_an_early_dialog_closed_before_the_loop_ends_the_app(qtbot, run_controller):
+def test_an_early_dialog_closed_before_the_loop_ends_the_app(qtbot, run_app):
     controller = AppController(Settings.load(), SessionStore())
     controller.show_sign_in_early().reject()
-    task = run_controller(controller)
+    task = run_app(controller)
     qtbot.waitUntil(task.done, timeout=WAIT)
     assert task.result() == 0
     assert controller.window is None
     assert controller.login_dialog is None
 
 
-def test_a_session_saved_meanwhile_wins_and_the_early_dialog_goes(
-    demo_server, qtbot, run_controller
-):
+def test_a_session_saved_meanwhile_wins_and_the_early_dialog_goes(demo_server, qtbot, run_app):
     controller = AppController(Settings.load(), SessionStore())
     early = controller.show_sign_in_early()
     save_session(demo_server)
-    task = run_controller(controller)
+    task = run_app(controller)
     qtbot.waitUntil(
         lambda: controller.window is not None and controller.window.isVisible(), timeout=WAIT
     )

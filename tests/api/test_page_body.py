@@ -8,8 +8,6 @@ Whatever the body, both ways must agree: the same page, or the same error.
 from __future__ import annotations
 
 import json
-import logging
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -29,15 +27,7 @@ from tests.api.test_parsing_properties import (
     bodies,
 )
 
-
-@pytest.fixture(scope="module", autouse=True)
-def fewer_logs() -> Iterator[None]:
-    """Thousands of expected warnings about set-aside fields would only slow the run."""
-    logger = logging.getLogger("cardviewer.api")
-    level = logger.level
-    logger.setLevel(logging.ERROR)
-    yield
-    logger.setLevel(level)
+pytestmark = pytest.mark.usefixtures("fewer_logs")
 
 
 def seen(page: CardPage) -> str:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import math
 from collections.abc import Iterator
 from typing import Any
@@ -291,14 +290,7 @@ class Answers:
         self.loop.close()
 
 
-@pytest.fixture(scope="module", autouse=True)
-def fewer_logs() -> Iterator[None]:
-    """Thousands of expected warnings about set-aside fields would only slow the run."""
-    logger = logging.getLogger("cardviewer.api")
-    level = logger.level
-    logger.setLevel(logging.ERROR)
-    yield
-    logger.setLevel(level)
+pytestmark = pytest.mark.usefixtures("fewer_logs")
 
 
 @pytest.fixture(scope="module")
