@@ -400,7 +400,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+227"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+228"/>
         <source>&amp;Open</source>
         <translation>Ö&amp;ffnen</translation>
     </message>
@@ -651,7 +651,7 @@
         <translation>Geben Sie eine Bereichs-ID ein und klicken Sie auf „Öffnen“.</translation>
     </message>
     <message>
-        <location line="+82"/>
+        <location line="+81"/>
         <source>Filter all cards of the space (Ctrl+F)</source>
         <translation>Alle Karten des Bereichs filtern (Strg+F)</translation>
     </message>
@@ -661,7 +661,7 @@
         <translation>Karten dieser Seite filtern (Strg+F)</translation>
     </message>
     <message>
-        <location line="-30"/>
+        <location line="-29"/>
         <source>Shows the cards whose name, username, position or e-mail contain every word typed. Filtering and sorting apply to the page loaded.</source>
         <translation>Zeigt die Karten, deren Name, Benutzername, Position oder E-Mail jedes eingegebene Wort enthält. Filtern und Sortieren gelten für die geladene Seite.</translation>
     </message>
@@ -671,7 +671,7 @@
         <translation>Karten filtern</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+33"/>
         <source>%1 of %2 shown</source>
         <translation>%1 von %2 angezeigt</translation>
     </message>
@@ -775,7 +775,7 @@
         <translation>Einstellungen gespeichert.</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
         <source>The avatar cache is cleared.</source>
         <translation>Der Profilbild-Cache ist geleert.</translation>
     </message>
@@ -820,7 +820,7 @@
         <translation>Seite %1 von %2 wird geladen…</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+15"/>
         <source>No cards</source>
         <translation>Keine Karten</translation>
     </message>

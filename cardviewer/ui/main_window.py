@@ -12,6 +12,7 @@ stays and keeps its page: it turns "signed out", asks for a sign-in with
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import logging
 import platform
@@ -527,7 +528,6 @@ class MainWindow(QMainWindow):
         )
         self.filter_edit.setAccessibleName(self.tr("Filter cards"))
         self.filter_edit.setClearButtonEnabled(True)
-        self._describe_filter_scope()
         search_icon = self._icon(QIcon.ThemeIcon.EditFind)
         if not search_icon.isNull():  # no room kept for an icon the desktop lacks
             self.filter_edit.addAction(search_icon, QLineEdit.ActionPosition.LeadingPosition)
@@ -914,7 +914,8 @@ class MainWindow(QMainWindow):
             self._details_avatars.clear()
             self._show_current_card()
         if self._avatars.disk_cache is not None:
-            self._avatars.disk_cache.clear()
+            # Off the GUI thread: a cache of many pictures takes a while to delete.
+            self._tasks.start(asyncio.to_thread(self._avatars.disk_cache.clear))
         self.table.viewport().update()
         log.info("the avatar cache was cleared")
         self.statusBar().showMessage(self.tr("The avatar cache is cleared."), 5000)
@@ -1017,7 +1018,6 @@ class MainWindow(QMainWindow):
 
     def _on_page_loaded(self, page: CardPage) -> None:
         request = self.model.current_request
-        self._describe_filter_scope()
         self.error_bar.hide()
         self.page_bar.set_meta(page.meta)
         if page.is_empty:
