@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import importlib.resources
 import logging
 import sys
 import time
@@ -22,7 +21,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QObject, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QObject, QTimer
 from PySide6.QtGui import QIcon, QImageReader
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
@@ -31,8 +30,14 @@ from cardviewer import APP_ID, APP_NAME, ORGANIZATION, __version__, i18n
 # Re-exported: the flow lived here before and is still imported from here.
 from cardviewer.controller import AppController as AppController
 from cardviewer.controller import amain
-from cardviewer.log_setup import LOG_FORMAT, RedactingFilter, install_file_log, remove_file_log
-from cardviewer.paths import config_dir
+from cardviewer.log_setup import (
+    LOG_FORMAT,
+    RedactingFilter,
+    hold_records,
+    install_file_log,
+    remove_file_log,
+)
+from cardviewer.paths import config_dir, resource_path
 from cardviewer.services.session_store import SessionStore
 from cardviewer.services.settings import Settings
 from cardviewer.services.site_config import SiteConfig, load_site_config
@@ -53,7 +58,7 @@ PAINT_TIMEOUT = 0.2
 
 def app_icon() -> QIcon:
     """The app's icon, shipped in `cardviewer.resources`."""
-    return QIcon(str(importlib.resources.files("cardviewer.resources") / "cardviewer.svg"))
+    return QIcon(str(resource_path("cardviewer.svg")))
 
 
 # Arguments and logging
@@ -93,7 +98,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def configure_logging(verbose: bool) -> logging.Handler:
-    """Log to stderr and to the log file, both without secrets; returns the stderr handler."""
+    """Log to stderr, and hold records for the log file; returns the stderr handler.
+
+    `_run_app` opens the log file once the sign-in window has painted (opening it
+    imports `logging.handlers` and more); nothing logged before is lost.
+    """
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter(LOG_FORMAT))
     handler.addFilter(RedactingFilter())
@@ -103,7 +112,7 @@ def configure_logging(verbose: bool) -> logging.Handler:
     # httpx names every request at INFO; httpcore's trace is never needed in this log.
     logging.getLogger("httpx").setLevel(logging.DEBUG if verbose else logging.WARNING)
     logging.getLogger("httpcore").setLevel(logging.WARNING)
-    install_file_log()  # None when the folder cannot be written; a warning says why
+    hold_records()
     return handler
 
 
@@ -153,6 +162,10 @@ class ErrorReporter:
         )
         if error is not None:
             box.setDetailedText(f"{type(error).__name__}: {error}")
+        # Imported here, as everywhere on the way to the first paint: its Python type
+        # sets up every enum of the namespace at once (about 12 ms).
+        from PySide6.QtCore import Qt
+
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.destroyed.connect(self._forget_box)
         self._box = box
@@ -259,6 +272,7 @@ def _run_app(args: argparse.Namespace) -> int:
     )
     if controller.can_show_sign_in_early():
         paint_now(controller.show_sign_in_early())
+    install_file_log()  # None when the folder cannot be written; a warning says why
 
     # Imported only now: qasync binds to the Qt it finds, and painting the sign-in
     # dialog needs neither it nor asyncio.

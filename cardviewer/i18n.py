@@ -21,15 +21,15 @@ then translate what Qt Linguist (or an editor) shows as unfinished and run `rele
 from __future__ import annotations
 
 import argparse
-import importlib.resources
 import logging
 import re
-import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+
+from cardviewer.paths import resource_path, resources_folder
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +38,6 @@ CATALOG = "cardviewer"
 """The app's catalogs are `cardviewer_de.ts` / `cardviewer_de.qm`, one per language."""
 QT_CATALOG = "qtbase"
 """Qt's own catalog: standard buttons (OK, Cancel), file and message dialogs."""
-RESOURCES = "cardviewer.resources"
 NATIVE_NAMES = {"en": "English", "de": "Deutsch"}
 """Each language by its own name, so a person who cannot read the current one finds it."""
 
@@ -60,7 +59,7 @@ def shipped_languages() -> list[str]:
     """The languages the interface can speak: English and each one with a catalog."""
     found = {
         match[1]
-        for entry in importlib.resources.files(RESOURCES).iterdir()
+        for entry in resources_folder().iterdir()
         if (match := _CATALOG_FILE.fullmatch(entry.name))
     }
     found.discard(SOURCE_LANGUAGE)
@@ -154,12 +153,10 @@ def _install(app: QCoreApplication, translator: QTranslator) -> None:
 
 
 def _load_own_catalog(code: str) -> QTranslator | None:
-    resource = importlib.resources.files(RESOURCES) / f"{CATALOG}_{code}.qm"
+    resource = resource_path(f"{CATALOG}_{code}.qm")
     translator = QTranslator()
-    if resource.is_file():
-        with importlib.resources.as_file(resource) as path:
-            if translator.load(str(path)):
-                return translator
+    if resource.is_file() and translator.load(str(resource)):
+        return translator
     log.warning("the %s translation (%s) is missing or damaged; using English", code, resource)
     return None
 
@@ -184,8 +181,7 @@ def source_files() -> list[Path]:
 
 def catalog_sources() -> list[Path]:
     """The `.ts` files, which exist in a checkout only (wheels ship the `.qm` files)."""
-    folder = Path(str(importlib.resources.files(RESOURCES)))
-    return sorted(folder.glob(f"{CATALOG}_*.ts"))
+    return sorted(resources_folder().glob(f"{CATALOG}_*.ts"))
 
 
 def qt_tool(name: str) -> Path:
@@ -223,6 +219,8 @@ def compile_catalog(ts_file: Path, qm_file: Path | None = None) -> Path:
 
 
 def _run(tool: Path, *args: str) -> None:
+    import subprocess  # maintenance only; the app's start does without it
+
     subprocess.run([str(tool), *args], check=True)
 
 
@@ -244,8 +242,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     catalogs = catalog_sources()
     if args.add:
-        folder = Path(str(importlib.resources.files(RESOURCES)))
-        new = folder / f"{CATALOG}_{language_code(args.add)}.ts"
+        new = resource_path(f"{CATALOG}_{language_code(args.add)}.ts")
         catalogs = sorted({*catalogs, new})
     if not catalogs:
         parser.error("no .ts files found; run this from a checkout of the source")

@@ -6,15 +6,16 @@ app installs, so a token, password or Authorization header never reaches a log,
 whichever library logged it and whether in the message, its arguments or the text of
 an exception. A log file that cannot be created is skipped with a warning: logging is
 never a reason for the app not to start.
+
+The app opens the file once its sign-in window has painted; `hold_records()` keeps
+what is logged before then, and `install_file_log()` writes it to the file first.
 """
 
 from __future__ import annotations
 
-import io
 import logging
-import os
 import re
-from logging.handlers import RotatingFileHandler
+from collections import deque
 from pathlib import Path
 
 from cardviewer.paths import log_dir
@@ -26,6 +27,8 @@ LOG_FILE_NAME = "cardviewer.log"
 MAX_BYTES = 1_000_000
 BACKUP_COUNT = 5
 REDACTED = "[redacted]"
+HELD_RECORDS = 1000
+"""At most this many records wait for the log file (the newest are kept)."""
 
 # Where a value follows a name, any quoting: JSON "…", an escaped \"…\" inside a
 # JSON string, Python '…', or bare up to the next separator (form and query data).
@@ -64,7 +67,8 @@ _REDACTIONS: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 _exception_formatter = logging.Formatter()
-_file_handler: RotatingFileHandler | None = None
+_file_handler: logging.FileHandler | None = None
+_held: HeldRecords | None = None
 
 
 def redact(text: str) -> str:
@@ -99,14 +103,32 @@ class RedactingFilter(logging.Filter):
         return True
 
 
-class _PrivateRotatingFileHandler(RotatingFileHandler):
-    """Creates each log file readable by this user only: logs name people and servers."""
+class HeldRecords(logging.Handler):
+    """Keeps records, redacted, until the log file is open (`hold_records()`)."""
 
-    def _open(self) -> io.TextIOWrapper:
-        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_BINARY", 0)
-        fd = os.open(self.baseFilename, flags, 0o600)
-        # The handler owns the stream and closes it.
-        return os.fdopen(fd, "a", encoding=self.encoding, errors=self.errors)
+    def __init__(self, capacity: int = HELD_RECORDS) -> None:
+        super().__init__()
+        self.records: deque[logging.LogRecord] = deque(maxlen=capacity)
+        self.addFilter(RedactingFilter())
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+def hold_records() -> None:
+    """Keep what is logged from now on for the log file `install_file_log()` opens later."""
+    global _held
+    _drop_held()
+    _held = HeldRecords()
+    logging.getLogger().addHandler(_held)
+
+
+def _drop_held() -> HeldRecords | None:
+    global _held
+    held, _held = _held, None
+    if held is not None:
+        logging.getLogger().removeHandler(held)
+    return held
 
 
 def install_file_log(
@@ -118,14 +140,18 @@ def install_file_log(
     """Log to `directory`/cardviewer.log (default: the platform's log folder).
 
     Returns the file's path, or None when it cannot be written (a warning says why).
-    Installing again replaces the earlier file handler.
+    Records held since `hold_records()` are written first. Installing again replaces
+    the earlier file handler.
     """
     global _file_handler
+    held = _drop_held()
     remove_file_log()
     try:
+        from cardviewer.private_log_file import PrivateRotatingFileHandler
+
         folder = directory if directory is not None else log_dir()
         folder.mkdir(parents=True, exist_ok=True)
-        handler = _PrivateRotatingFileHandler(
+        handler = PrivateRotatingFileHandler(
             folder / LOG_FILE_NAME,
             maxBytes=max_bytes,
             backupCount=backup_count,
@@ -137,14 +163,21 @@ def install_file_log(
         return None
     handler.setFormatter(logging.Formatter(LOG_FORMAT))
     handler.addFilter(RedactingFilter())
+    for record in held.records if held is not None else ():
+        if record.levelno >= handler.level:
+            handler.handle(record)
     logging.getLogger().addHandler(handler)
     _file_handler = handler
     return Path(handler.baseFilename)
 
 
 def remove_file_log() -> None:
-    """Stop logging to the file (at shutdown, or after a test); none installed is fine."""
+    """Stop logging to the file (at shutdown, or after a test); none installed is fine.
+
+    Records still held for a file that was never opened are dropped.
+    """
     global _file_handler
+    _drop_held()
     handler, _file_handler = _file_handler, None
     if handler is not None:
         logging.getLogger().removeHandler(handler)

@@ -3,10 +3,13 @@
 Each folder is created the first time it is asked for, so callers can write into
 it at once. The folders are looked up on every call rather than cached, because
 they follow the environment (`XDG_CONFIG_HOME`, `HOME`, …) at that moment.
+
+Also where the files it ships are: `resource_path()`.
 """
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 from platformdirs import PlatformDirs
@@ -38,3 +41,18 @@ def cache_dir() -> Path:
 def log_dir() -> Path:
     """Log files to attach to a problem report."""
     return _created(_dirs().user_log_path)
+
+
+def resources_folder() -> Path:
+    """The folder of `cardviewer.resources`: the images, icons and translations shipped.
+
+    They are plain files in a checkout, an installed wheel and a frozen bundle alike,
+    and Qt opens files by path. (`importlib.resources` finds them too, but importing it
+    with its zip support costs the start milliseconds before the sign-in window paints.)
+    """
+    return Path(importlib.import_module("cardviewer.resources").__path__[0])
+
+
+def resource_path(name: str) -> Path:
+    """The shipped file `name` (it may be missing from a damaged installation)."""
+    return resources_folder() / name

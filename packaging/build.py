@@ -122,8 +122,8 @@ def render_icons(output: Path) -> Path:
 def package_data(site: Path) -> list[tuple[str, str]]:
     """(file, folder in the bundle) for every file of the package that is not code.
 
-    These are what `importlib.resources.files("cardviewer.resources")` reads: the
-    SVGs, and any translations and images added there later.
+    These are what `cardviewer.paths.resource_path()` finds beside the package's modules:
+    the SVGs, the compiled translations, and any images added there later.
     """
     found = []
     for path in sorted((site / APP_ID).rglob("*")):

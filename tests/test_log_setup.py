@@ -11,9 +11,12 @@ import pytest
 
 from cardviewer.api import CardsClient
 from cardviewer.log_setup import (
+    HELD_RECORDS,
     LOG_FILE_NAME,
     REDACTED,
+    HeldRecords,
     RedactingFilter,
+    hold_records,
     install_file_log,
     log_file_path,
     redact,
@@ -97,6 +100,53 @@ def test_installing_again_replaces_the_handler(tmp_path, debug_everywhere):
     log.info("only once")
     assert "only once" not in (first / LOG_FILE_NAME).read_text(encoding="utf-8")
     assert read_log(second).count("only once") == 1
+
+
+# Before the file opens (the start opens it after the sign-in window paints)
+
+
+def test_records_logged_before_the_file_opens_are_written_first(tmp_path, debug_everywhere):
+    hold_records()
+    log.warning("early %s", "warning")
+    log.info("signed in with password=%s", PASSWORD)
+    install_file_log(tmp_path)
+    log.info("after")
+    lines = read_log(tmp_path).splitlines()
+    assert [line.split(": ", 1)[1] for line in lines] == [
+        "early warning",
+        f"signed in with password={REDACTED}",
+        "after",
+    ]
+    assert PASSWORD not in read_log(tmp_path)
+
+
+def test_records_are_held_once(tmp_path, debug_everywhere):
+    hold_records()
+    log.info("once")
+    install_file_log(tmp_path / "first")
+    remove_file_log()
+    install_file_log(tmp_path / "second")
+    assert read_log(tmp_path / "first").count("once") == 1
+    assert "once" not in read_log(tmp_path / "second")
+
+
+def test_held_records_are_bounded_and_the_newest_kept(tmp_path, debug_everywhere):
+    hold_records()
+    for n in range(HELD_RECORDS + 5):
+        log.info("record %d", n)
+    install_file_log(tmp_path)
+    lines = read_log(tmp_path).splitlines()
+    assert len(lines) == HELD_RECORDS
+    assert lines[-1].endswith(f"record {HELD_RECORDS + 4}")
+
+
+def test_removing_drops_records_held_for_a_file_never_opened(tmp_path, debug_everywhere):
+    hold_records()
+    log.info("never written")
+    remove_file_log()
+    install_file_log(tmp_path)
+    assert "never written" not in read_log(tmp_path)
+    assert not any(isinstance(h, HeldRecords) for h in logging.getLogger().handlers)
 
 
 def test_removing_stops_the_file_log(tmp_path, debug_everywhere):

@@ -127,9 +127,9 @@ def test_windows_version_numbers_come_from_the_version(version, numbers):
     assert build.AppMetadata(APP_NAME, version, "").version_tuple == numbers
 
 
-def test_package_data_is_what_importlib_resources_reads(tmp_path):
-    # The bundle gets every non-code file of the installed package, where
-    # importlib.resources.files("cardviewer.resources") looks for it.
+def test_package_data_is_what_the_resources_package_reads(tmp_path):
+    # The bundle gets every non-code file of the installed package, beside its
+    # modules, where cardviewer.paths.resource_path() looks for it.
     build = load_packaging_script("build")
     site = tmp_path / "site"
     (site / "cardviewer" / "resources" / "__pycache__").mkdir(parents=True)

@@ -6,7 +6,7 @@ import sys
 import pytest
 
 from cardviewer import APP_NAME
-from cardviewer.paths import cache_dir, config_dir, log_dir
+from cardviewer.paths import cache_dir, config_dir, log_dir, resource_path, resources_folder
 
 FOLDERS = [config_dir, cache_dir, log_dir]
 
@@ -42,3 +42,9 @@ def test_folders_follow_the_xdg_variables_of_the_moment(tmp_path, monkeypatch):
 @pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
 def test_the_config_folder_is_private_because_it_holds_the_session():
     assert config_dir().stat().st_mode & 0o077 == 0
+
+
+def test_shipped_files_are_found_by_path():
+    for name in ("cardviewer.svg", "avatar-placeholder.svg", "cardviewer_de.qm"):
+        assert resource_path(name).is_file(), name
+    assert resource_path("cardviewer.svg").parent == resources_folder()

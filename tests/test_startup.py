@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -52,6 +53,44 @@ def loaded_after(statement: str) -> list[str]:
 def test_starting_loads_neither_the_network_stack_nor_the_main_window() -> None:
     """What `main()` needs to paint the sign-in dialog: the app module and the dialog."""
     assert loaded_after("import cardviewer.app, cardviewer.ui.login.login_dialog") == []
+
+
+LATER = (
+    *HEAVY,
+    "logging.handlers",  # the log file opens after the paint
+    "socket",
+    "subprocess",
+    "importlib.resources",
+    "secrets",
+)
+
+BEFORE_PAINT = f"""
+import os, sys
+import PySide6.QtCore
+from cardviewer import app
+
+def stop(widget, *args):
+    later = {LATER!r}
+    loaded = [name for name in later if name in sys.modules]
+    # PySide sets up a class's Python type when it is first used; for `Qt` that means
+    # every enum of the namespace at once.
+    if "Qt" in vars(PySide6.QtCore):
+        loaded.append("PySide6.QtCore.Qt")
+    print(type(widget).__name__, *loaded)
+    sys.stdout.flush()
+    os._exit(0)
+
+app.paint_now = stop
+app.main([])
+"""
+
+
+def test_before_the_first_paint_only_what_the_dialog_needs_is_set_up() -> None:
+    """A real start without a saved session, up to the moment the dialog paints."""
+    result = subprocess.run(
+        [sys.executable, "-c", BEFORE_PAINT], capture_output=True, text=True, timeout=60
+    )
+    assert result.stdout.split() == ["LoginDialog"], result.stderr
 
 
 def test_the_controller_is_still_reachable_from_the_app_module() -> None:
@@ -283,3 +322,29 @@ def test_an_unused_early_dialog_is_closed_when_the_app_ends(qapp, monkeypatch):
     assert app_module.main([]) == 0
     assert len(dialogs) == 1
     assert not dialogs[0].isVisible()
+
+
+def test_the_log_file_opens_after_the_paint_and_keeps_what_came_before(qapp, monkeypatch):
+    from cardviewer.log_setup import LOG_FILE_NAME, log_file_path
+    from cardviewer.paths import log_dir
+
+    seen: dict[str, Any] = {}
+    paint_now = app_module.paint_now
+
+    def paint(widget: QWidget, *args: Any) -> bool:
+        logging.getLogger("cardviewer.tests").warning("before the paint")
+        seen["file while painting"] = log_file_path()
+        return paint_now(widget, *args)
+
+    async def run(self: AppController) -> int:
+        seen["file while running"] = log_file_path()
+        return 0
+
+    monkeypatch.setattr(app_module, "paint_now", paint)
+    monkeypatch.setattr(AppController, "run", run)
+    assert app_module.main([]) == 0
+    assert seen == {
+        "file while painting": None,
+        "file while running": log_dir() / LOG_FILE_NAME,
+    }
+    assert "before the paint" in (log_dir() / LOG_FILE_NAME).read_text(encoding="utf-8")

@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import secrets
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -27,7 +26,8 @@ def write_atomically(path: Path, data: bytes, *, private: bool = False) -> None:
     the earlier file at `path`, if any, is then left untouched.
     """
     path = Path(path)
-    temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    # A random name (os.urandom: `secrets` would pull in hashlib and random at start).
+    temporary = path.with_name(f".{path.name}.{os.urandom(4).hex()}.tmp")
     fd = os.open(temporary, _CREATE_FLAGS, 0o600 if private else 0o666)
     try:
         with os.fdopen(fd, "wb") as file:

@@ -20,7 +20,6 @@ import logging
 import math
 from collections import OrderedDict
 from http.cookiejar import CookieJar, DefaultCookiePolicy
-from importlib.resources import files
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -30,7 +29,7 @@ from PySide6.QtGui import QBrush, QColor, QGuiApplication, QImage, QImageReader,
 from PySide6.QtSvg import QSvgRenderer
 
 from cardviewer.api.client import USER_AGENT, tls_context
-from cardviewer.paths import cache_dir
+from cardviewer.paths import cache_dir, resource_path
 from cardviewer.services.avatar_disk_cache import AvatarDiskCache
 from cardviewer.tasks import TaskSet
 
@@ -425,7 +424,7 @@ class AvatarLoader(QObject):
         side = max(1, math.ceil(self._size * ratio))
         square = QImage(side, side, QImage.Format.Format_ARGB32_Premultiplied)
         square.fill(QColor(PLACEHOLDER_FALLBACK))
-        source = files("cardviewer.resources") / PLACEHOLDER_RESOURCE
+        source = resource_path(PLACEHOLDER_RESOURCE)
         renderer: QSvgRenderer | None
         try:
             renderer = QSvgRenderer(QByteArray(source.read_bytes()))

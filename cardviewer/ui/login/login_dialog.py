@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QSize
 from PySide6.QtGui import QCloseEvent, QFont, QIcon, QPalette, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -103,18 +103,17 @@ class LoginDialog(QDialog):
             edit.setMinimumWidth(300)
             edit.textChanged.connect(self._update_buttons)
 
+        # The message area is finished by `_show_message`, the first time it shows text.
         self.message_icon = QLabel(self)
         self.message_label = QLabel(self)
         self.message_label.setObjectName("loginMessage")
-        self.message_label.setTextFormat(Qt.TextFormat.PlainText)  # server text, never markup
         self.message_label.setWordWrap(True)
-        self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.message_frame = QFrame(self)
-        message_layout = QHBoxLayout(self.message_frame)
-        message_layout.setContentsMargins(0, 0, 0, 0)
-        message_layout.setSpacing(8)
-        message_layout.addWidget(self.message_icon, 0, Qt.AlignmentFlag.AlignTop)
-        message_layout.addWidget(self.message_label, 1)
+        self._message_layout = QHBoxLayout(self.message_frame)
+        self._message_layout.setContentsMargins(0, 0, 0, 0)
+        self._message_layout.setSpacing(8)
+        self._message_layout.addWidget(self.message_icon)
+        self._message_layout.addWidget(self.message_label, 1)
 
         self.busy_indicator = QProgressBar(self)
         self.busy_indicator.setRange(0, 0)  # indeterminate
@@ -125,7 +124,9 @@ class LoginDialog(QDialog):
         self.busy_indicator.hide()
         self.busy_label.hide()
 
-        self.button_box = QDialogButtonBox(self)
+        # By keyword: given by position, PySide would also try it as a `Qt.Orientation`,
+        # setting up the whole `Qt` namespace to find out.
+        self.button_box = QDialogButtonBox(parent=self)
         self.sign_in_button = QPushButton(self.tr("Sign in"), self)
         self.sign_in_button.setDefault(True)
         self.sign_in_button.setAutoDefault(True)
@@ -166,9 +167,9 @@ class LoginDialog(QDialog):
         header.addWidget(icon)
         header.addLayout(heading, 1)
 
+        # Labels align as the platform's style says (right on macOS, left elsewhere).
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
-        form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         form.setHorizontalSpacing(10)
         form.setVerticalSpacing(8)
         form.addRow(self.tr("&Server:"), self.server_edit)
@@ -181,8 +182,8 @@ class LoginDialog(QDialog):
 
         buttons = QHBoxLayout()
         buttons.setSpacing(8)
-        buttons.addWidget(self.busy_indicator, 0, Qt.AlignmentFlag.AlignVCenter)
-        buttons.addWidget(self.busy_label, 0, Qt.AlignmentFlag.AlignVCenter)
+        buttons.addWidget(self.busy_indicator)  # a layout centres what it does not stretch
+        buttons.addWidget(self.busy_label)
         buttons.addStretch(1)
         buttons.addWidget(self.button_box)
 
@@ -220,10 +221,15 @@ class LoginDialog(QDialog):
         self._show_message(text, warning=True, detail=detail)
 
     def _show_message(self, text: str, *, warning: bool, detail: str = "") -> None:
-        # Imported here: setting up QStyle's Python type takes about 4 ms, which the
-        # first paint of the dialog does not need.
+        # Imported here: setting up the Python types of QStyle (about 4 ms) and of Qt's
+        # `Qt` namespace (about 12 ms: all its enums at once) is work the first paint
+        # of the dialog does without.
+        from PySide6.QtCore import Qt
         from PySide6.QtWidgets import QStyle
 
+        self.message_label.setTextFormat(Qt.TextFormat.PlainText)  # server text, never markup
+        self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._message_layout.setAlignment(self.message_icon, Qt.AlignmentFlag.AlignTop)
         if warning:
             icon = QIcon.ThemeIcon.DialogWarning
             fallback = QStyle.StandardPixmap.SP_MessageBoxWarning

@@ -244,6 +244,21 @@ def test_set_message_explains_why_to_sign_in(make_dialog):
     assert dialog.focusWidget() is dialog.email_edit
 
 
+@pytest.mark.parametrize("warning", [False, True])
+def test_messages_are_plain_selectable_text(make_dialog, warning):
+    dialog = make_dialog()
+    text = "<b>Access</b> data do not match!"
+    if warning:
+        dialog._show_error(text)
+    else:
+        dialog.set_message(text)
+    label = dialog.message_label
+    assert label.textFormat() == Qt.TextFormat.PlainText
+    assert label.textInteractionFlags() & Qt.TextInteractionFlag.TextSelectableByMouse
+    assert label.text() == text
+    assert dialog.message_frame.layout().itemAt(0).alignment() == Qt.AlignmentFlag.AlignTop
+
+
 def test_the_password_never_reaches_the_log(filled, demo_server, qtbot, caplog):
     caplog.set_level(logging.DEBUG)
     type_password(qtbot, filled, "Sup3r-Secret!")
