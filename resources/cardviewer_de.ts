@@ -2,9 +2,132 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de" sourcelanguage="en">
 <context>
+    <name>ApiErrors</name>
+    <message>
+        <location filename="../cardviewer/api/address.py" line="+30"/>
+        <source>Please enter the server address.</source>
+        <translation>Bitte geben Sie die Serveradresse ein.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>“{address}” is not a web address (it should start with https://).</source>
+        <translation>„{address}“ ist keine Webadresse (sie sollte mit https:// beginnen).</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The address {address} is not encrypted (http://). Use https:// so that your password and sign-in token cannot be read on the network.</source>
+        <translation>Die Adresse {address} ist nicht verschlüsselt (http://). Verwenden Sie https://, damit Ihr Passwort und Ihr Anmelde-Token im Netzwerk nicht mitgelesen werden können.</translation>
+    </message>
+    <message>
+        <location filename="../cardviewer/api/client.py" line="+112"/>
+        <source>Please enter your e-mail address.</source>
+        <translation>Bitte geben Sie Ihre E-Mail-Adresse ein.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Please enter your password.</source>
+        <translation>Bitte geben Sie Ihr Passwort ein.</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Please enter the id of a space.</source>
+        <translation>Bitte geben Sie die ID eines Bereichs ein.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>There is no page {page}; pages start at 1.</source>
+        <translation>Es gibt keine Seite {page}; die Seiten beginnen bei 1.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Please sign in first.</source>
+        <translation>Bitte melden Sie sich zuerst an.</translation>
+    </message>
+    <message>
+        <location line="+65"/>
+        <source>The e-mail address or password is not correct.</source>
+        <translation>Die E-Mail-Adresse oder das Passwort ist nicht richtig.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Your sign-in has expired or was ended. Please sign in again.</source>
+        <translation>Ihre Anmeldung ist abgelaufen oder wurde beendet. Bitte melden Sie sich erneut an.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>This space was not found, or your account has no access to it. Check the space id.</source>
+        <translation>Dieser Bereich wurde nicht gefunden, oder Ihr Konto hat keinen Zugriff darauf. Prüfen Sie die ID des Bereichs.</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>The server is busy with too many requests. Please wait a moment.</source>
+        <translation>Der Server ist mit zu vielen Anfragen ausgelastet. Bitte warten Sie einen Moment.</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>The server ran into a problem and could not answer (“{message}”). Please try again later.</source>
+        <translation>Auf dem Server ist ein Problem aufgetreten, er konnte nicht antworten („{message}“). Bitte versuchen Sie es später erneut.</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>The server is unavailable right now (error {status}). Please try again later.</source>
+        <translation>Der Server ist gerade nicht erreichbar (Fehler {status}). Bitte versuchen Sie es später erneut.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The server answered with an unexpected error (HTTP {status}).</source>
+        <translation>Der Server hat mit einem unerwarteten Fehler geantwortet (HTTP {status}).</translation>
+    </message>
+    <message>
+        <location line="+51"/>
+        <source>The server sent a reply that is not readable data. It may be busy or misconfigured; please try again later.</source>
+        <translation>Der Server hat eine Antwort gesendet, die keine lesbaren Daten enthält. Er ist vielleicht ausgelastet oder falsch eingerichtet; bitte versuchen Sie es später erneut.</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>The server&apos;s reply does not look like the card platform&apos;s. Check the server address.</source>
+        <translation>Die Antwort des Servers sieht nicht wie die der Kartenplattform aus. Prüfen Sie die Serveradresse.</translation>
+    </message>
+    <message>
+        <location filename="../cardviewer/api/errors.py" line="+157"/>
+        <source>The server at {host} did not answer in time. Please try again.</source>
+        <translation>Der Server {host} hat nicht rechtzeitig geantwortet. Bitte versuchen Sie es erneut.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>A secure connection to {host} could not be established. Its certificate is not trusted by this computer.</source>
+        <translation>Zu {host} konnte keine sichere Verbindung hergestellt werden. Sein Zertifikat wird von diesem Computer nicht als vertrauenswürdig eingestuft.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Cannot reach the server at {host}. Check the server address and your network connection.</source>
+        <translation>Der Server {host} ist nicht erreichbar. Prüfen Sie die Serveradresse und Ihre Netzwerkverbindung.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The proxy server would not connect to {host}. Check the proxy settings (HTTPS_PROXY, HTTP_PROXY) or ask your administrator.</source>
+        <translation>Der Proxyserver hat keine Verbindung zu {host} aufgebaut. Prüfen Sie die Proxy-Einstellungen (HTTPS_PROXY, HTTP_PROXY) oder fragen Sie Ihre Administration.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The server address {host} is not valid.</source>
+        <translation>Die Serveradresse {host} ist ungültig.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The secure connection to {host} failed.</source>
+        <translation>Die sichere Verbindung zu {host} ist fehlgeschlagen.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The connection to {host} was interrupted. Please try again.</source>
+        <translation>Die Verbindung zu {host} wurde unterbrochen. Bitte versuchen Sie es erneut.</translation>
+    </message>
+</context>
+<context>
     <name>App</name>
     <message>
-        <location filename="../cardviewer/app.py" line="+147"/>
+        <location filename="../cardviewer/app.py" line="+156"/>
         <source>Unexpected error</source>
         <translation>Unerwarteter Fehler</translation>
     </message>
@@ -318,7 +441,7 @@
 <context>
     <name>Languages</name>
     <message>
-        <location filename="../cardviewer/i18n.py" line="+75"/>
+        <location filename="../cardviewer/i18n.py" line="+74"/>
         <source>System default</source>
         <translation>Systemstandard</translation>
     </message>
@@ -326,13 +449,13 @@
 <context>
     <name>LoginDialog</name>
     <message>
-        <location filename="../cardviewer/ui/login/login_dialog.py" line="+83"/>
-        <location line="+64"/>
+        <location filename="../cardviewer/ui/login/login_dialog.py" line="+84"/>
+        <location line="+65"/>
         <source>Sign in to %1</source>
         <translation>Bei %1 anmelden</translation>
     </message>
     <message>
-        <location line="-60"/>
+        <location line="-61"/>
         <source>https://cards.example.com</source>
         <translation>https://cards.example.com</translation>
     </message>
@@ -357,12 +480,12 @@
         <translation>Die Anmeldung bis zu ihrem Ablauf auf diesem Computer speichern. Ihr Passwort wird nie gespeichert.</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+25"/>
         <source>Signing in…</source>
         <translation>Anmeldung läuft…</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>Sign in</source>
         <translation>Anmelden</translation>
     </message>
@@ -387,7 +510,7 @@
         <translation>&amp;Passwort:</translation>
     </message>
     <message>
-        <location line="+141"/>
+        <location line="+146"/>
         <source>Something went wrong while signing in. Please try again.</source>
         <translation>Bei der Anmeldung ist etwas schiefgegangen. Bitte versuchen Sie es erneut.</translation>
     </message>
@@ -400,7 +523,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+228"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+229"/>
         <source>&amp;Open</source>
         <translation>Ö&amp;ffnen</translation>
     </message>

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ipaddress
 from urllib.parse import urlsplit, urlunsplit
 
-from cardviewer.api.errors import InvalidInput
+from cardviewer.api.errors import QT_TRANSLATE_NOOP, InvalidInput, Sentence
 
 
 def is_loopback_host(host: str) -> bool:
@@ -26,17 +26,32 @@ def normalize_server_url(text: str) -> str:
     """
     text = text.strip()
     if not text:
-        raise InvalidInput("Please enter the server address.")
+        raise InvalidInput(
+            Sentence(QT_TRANSLATE_NOOP("ApiErrors", "Please enter the server address."))
+        )
     if "://" not in text:
         text = "https://" + text
     parts = urlsplit(text)
     scheme = parts.scheme.lower()
     if scheme not in ("http", "https") or not parts.hostname:
-        raise InvalidInput(f"“{text}” is not a web address (it should start with https://).")
+        raise InvalidInput(
+            Sentence(
+                QT_TRANSLATE_NOOP(
+                    "ApiErrors", "“{address}” is not a web address (it should start with https://)."
+                ),
+                address=text,
+            )
+        )
     if scheme == "http" and not is_loopback_host(parts.hostname):
         raise InvalidInput(
-            f"The address {text} is not encrypted (http://). Use https:// so that your "
-            "password and sign-in token cannot be read on the network."
+            Sentence(
+                QT_TRANSLATE_NOOP(
+                    "ApiErrors",
+                    "The address {address} is not encrypted (http://). Use https:// so that "
+                    "your password and sign-in token cannot be read on the network.",
+                ),
+                address=text,
+            )
         )
     path = parts.path.rstrip("/")
     if path.endswith("/v1"):

@@ -18,12 +18,14 @@ from pydantic import ValidationError
 from cardviewer import __version__
 from cardviewer.api.address import normalize_server_url
 from cardviewer.api.errors import (
+    QT_TRANSLATE_NOOP,
     ApiError,
     InvalidCredentials,
     InvalidInput,
     NetworkError,
     NotAuthenticated,
     RateLimited,
+    Sentence,
     ServerError,
     SpaceUnavailable,
     UnexpectedResponse,
@@ -106,9 +108,13 @@ class CardsClient:
     async def login(self, email: str, password: str) -> Session:
         """Exchange e-mail and password for a session; the client keeps its token."""
         if not email.strip():
-            raise InvalidInput("Please enter your e-mail address.")
+            raise InvalidInput(
+                Sentence(QT_TRANSLATE_NOOP("ApiErrors", "Please enter your e-mail address."))
+            )
         if not password:
-            raise InvalidInput("Please enter your password.")
+            raise InvalidInput(
+                Sentence(QT_TRANSLATE_NOOP("ApiErrors", "Please enter your password."))
+            )
         response = await self._send(
             "POST",
             "/v1/auth/login",
@@ -125,11 +131,20 @@ class CardsClient:
     ) -> CardPage:
         """Fetch one page of the space's cards (the server decides the page size)."""
         if not space_id:
-            raise InvalidInput("Please enter the id of a space.")
+            raise InvalidInput(
+                Sentence(QT_TRANSLATE_NOOP("ApiErrors", "Please enter the id of a space."))
+            )
         if page < 1:
-            raise InvalidInput(f"There is no page {page}; pages start at 1.")
+            raise InvalidInput(
+                Sentence(
+                    QT_TRANSLATE_NOOP("ApiErrors", "There is no page {page}; pages start at 1."),
+                    page=page,
+                )
+            )
         if not self.token:
-            raise NotAuthenticated("Please sign in first.", status=401)
+            raise NotAuthenticated(
+                Sentence(QT_TRANSLATE_NOOP("ApiErrors", "Please sign in first.")), status=401
+            )
         params: dict[str, str | int] = {"page": page}
         if with_emails:
             params["with"] = "emails"
@@ -191,23 +206,44 @@ class CardsClient:
         path = response.request.url.path
         if status == 422 and path.endswith("/auth/login"):
             return InvalidCredentials(
-                message or "The e-mail address or password is not correct.", status, detail
+                message
+                or Sentence(
+                    QT_TRANSLATE_NOOP("ApiErrors", "The e-mail address or password is not correct.")
+                ),
+                status,
+                detail,
             )
         if status == 401:
             return NotAuthenticated(
-                "Your sign-in has expired or was ended. Please sign in again.", status, detail
+                Sentence(
+                    QT_TRANSLATE_NOOP(
+                        "ApiErrors", "Your sign-in has expired or was ended. Please sign in again."
+                    )
+                ),
+                status,
+                detail,
             )
         if status in (403, 404) and "/spaces/" in path:
             return SpaceUnavailable(
-                "This space was not found, or your account has no access to it. "
-                "Check the space id.",
+                Sentence(
+                    QT_TRANSLATE_NOOP(
+                        "ApiErrors",
+                        "This space was not found, or your account has no access to it. "
+                        "Check the space id.",
+                    )
+                ),
                 status,
                 detail,
             )
         retry_after = parse_retry_after(response.headers.get("Retry-After"))
         if status == 429:
             return RateLimited(
-                "The server is busy with too many requests. Please wait a moment.",
+                Sentence(
+                    QT_TRANSLATE_NOOP(
+                        "ApiErrors",
+                        "The server is busy with too many requests. Please wait a moment.",
+                    )
+                ),
                 status,
                 retry_after,
                 detail,
@@ -222,20 +258,40 @@ class CardsClient:
         if 500 <= status < 600 and message:
             exception = str(body.get("exception", ""))
             return ServerError(
-                "The server ran into a problem and could not answer "
-                f"(“{excerpt(message, 120)}”). Please try again later.",
+                Sentence(
+                    QT_TRANSLATE_NOOP(
+                        "ApiErrors",
+                        "The server ran into a problem and could not answer (“{message}”). "
+                        "Please try again later.",
+                    ),
+                    message=excerpt(message, 120),
+                ),
                 status,
                 exception,
                 detail,
             )
         if 500 <= status < 600:
             return UnexpectedResponse(
-                f"The server is unavailable right now (error {status}). Please try again later.",
+                Sentence(
+                    QT_TRANSLATE_NOOP(
+                        "ApiErrors",
+                        "The server is unavailable right now (error {status}). "
+                        "Please try again later.",
+                    ),
+                    status=status,
+                ),
                 status,
                 detail,
             )
         return UnexpectedResponse(
-            f"The server answered with an unexpected error (HTTP {status}).", status, detail
+            Sentence(
+                QT_TRANSLATE_NOOP(
+                    "ApiErrors", "The server answered with an unexpected error (HTTP {status})."
+                ),
+                status=status,
+            ),
+            status,
+            detail,
         )
 
     @staticmethod
@@ -279,8 +335,13 @@ def read_json(response: httpx.Response) -> Any:
         return json.loads(response.content)
     except (ValueError, RecursionError) as exc:  # nesting too deep for the parser
         raise UnexpectedResponse(
-            "The server sent a reply that is not readable data. "
-            "It may be busy or misconfigured; please try again later.",
+            Sentence(
+                QT_TRANSLATE_NOOP(
+                    "ApiErrors",
+                    "The server sent a reply that is not readable data. "
+                    "It may be busy or misconfigured; please try again later.",
+                )
+            ),
             status=response.status_code,
             detail=f"not JSON: {excerpt(response.text)!r}",
         ) from exc
@@ -292,7 +353,13 @@ def shape_error(response: httpx.Response, exc: ValidationError) -> UnexpectedRes
         f"{'.'.join(map(str, e['loc'])) or 'body'}: {e['msg']}" for e in exc.errors()[:3]
     )
     return UnexpectedResponse(
-        "The server's reply does not look like the card platform's. Check the server address.",
+        Sentence(
+            QT_TRANSLATE_NOOP(
+                "ApiErrors",
+                "The server's reply does not look like the card platform's. "
+                "Check the server address.",
+            )
+        ),
         status=response.status_code,
         detail=f"{problems} in {excerpt(response.text)!r}",
     )

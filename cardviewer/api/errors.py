@@ -10,6 +10,31 @@ import contextlib
 from collections.abc import Iterator
 
 EXCERPT_LENGTH = 200
+TRANSLATION_CONTEXT = "ApiErrors"
+"""The catalogs' context of the sentences below (the interface translates them)."""
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name lupdate knows
+    """Marks `text` for the translation catalogs and returns it; this layer has no Qt."""
+    return text
+
+
+class Sentence(str):
+    """A sentence for people: as a `str` it is English, and the interface can translate it.
+
+    `template` is the English text with `{name}` fields, as the catalogs hold it, and
+    `values` fill the fields. A message from the server itself is a plain `str`.
+    """
+
+    template: str
+    values: dict[str, str]
+
+    def __new__(cls, template: str, **values: object) -> Sentence:
+        texts = {name: str(value) for name, value in values.items()}
+        sentence = super().__new__(cls, template.format(**texts))
+        sentence.template = template
+        sentence.values = texts
+        return sentence
 
 
 def excerpt(text: str, limit: int = EXCERPT_LENGTH) -> str:
@@ -128,33 +153,72 @@ def map_exceptions(host: str) -> Iterator[None]:
         yield
     except httpx.TimeoutException as exc:
         raise RequestTimeout(
-            f"The server at {host} did not answer in time. Please try again.",
+            Sentence(
+                QT_TRANSLATE_NOOP(
+                    "ApiErrors", "The server at {host} did not answer in time. Please try again."
+                ),
+                host=host,
+            ),
             detail=repr(exc),
         ) from exc
     except httpx.ConnectError as exc:
         if _is_tls_failure(exc):
             raise TlsError(
-                f"A secure connection to {host} could not be established. "
-                "Its certificate is not trusted by this computer.",
+                Sentence(
+                    QT_TRANSLATE_NOOP(
+                        "ApiErrors",
+                        "A secure connection to {host} could not be established. "
+                        "Its certificate is not trusted by this computer.",
+                    ),
+                    host=host,
+                ),
                 detail=repr(exc),
             ) from exc
         raise ConnectFailed(
-            f"Cannot reach the server at {host}. "
-            "Check the server address and your network connection.",
+            Sentence(
+                QT_TRANSLATE_NOOP(
+                    "ApiErrors",
+                    "Cannot reach the server at {host}. "
+                    "Check the server address and your network connection.",
+                ),
+                host=host,
+            ),
             detail=repr(exc),
         ) from exc
     except httpx.ProxyError as exc:
         raise ConnectFailed(
-            f"The proxy server would not connect to {host}. Check the proxy settings "
-            "(HTTPS_PROXY, HTTP_PROXY) or ask your administrator.",
+            Sentence(
+                QT_TRANSLATE_NOOP(
+                    "ApiErrors",
+                    "The proxy server would not connect to {host}. Check the proxy settings "
+                    "(HTTPS_PROXY, HTTP_PROXY) or ask your administrator.",
+                ),
+                host=host,
+            ),
             detail=repr(exc),
         ) from exc
     except (httpx.UnsupportedProtocol, httpx.InvalidURL) as exc:
-        raise InvalidInput(f"The server address {host} is not valid.", detail=repr(exc)) from exc
+        raise InvalidInput(
+            Sentence(
+                QT_TRANSLATE_NOOP("ApiErrors", "The server address {host} is not valid."), host=host
+            ),
+            detail=repr(exc),
+        ) from exc
     except (httpx.TransportError, httpx.DecodingError) as exc:
         if _is_tls_failure(exc):
-            raise TlsError(f"The secure connection to {host} failed.", detail=repr(exc)) from exc
+            raise TlsError(
+                Sentence(
+                    QT_TRANSLATE_NOOP("ApiErrors", "The secure connection to {host} failed."),
+                    host=host,
+                ),
+                detail=repr(exc),
+            ) from exc
         raise NetworkError(
-            f"The connection to {host} was interrupted. Please try again.",
+            Sentence(
+                QT_TRANSLATE_NOOP(
+                    "ApiErrors", "The connection to {host} was interrupted. Please try again."
+                ),
+                host=host,
+            ),
             detail=repr(exc),
         ) from exc

@@ -95,6 +95,7 @@ from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest, Pa
 from cardviewer.ui.cards.column_layout import ColumnLayout, reset_header
 from cardviewer.ui.cards.table_copy import build_context_menu, copy_selection
 from cardviewer.ui.error_bar import ErrorBar
+from cardviewer.ui.error_text import error_text
 from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.page_bar import PageBar
 from cardviewer.ui.preferences_dialog import PreferencesDialog, export_csv_delimiter
@@ -775,7 +776,7 @@ class MainWindow(QMainWindow):
             log.warning("loading all of %s failed: %s", shown.space_id, error.detail or error)
             message = self.tr("Not every page of %1 could be loaded. %2 The page shown stays.")
             self.error_bar.show_error(
-                message.replace("%1", shown.space_id).replace("%2", str(error)),
+                message.replace("%1", shown.space_id).replace("%2", error_text(error)),
                 error.detail,
                 retryable=False,
             )
@@ -849,7 +850,7 @@ class MainWindow(QMainWindow):
             log.warning("exporting all of %s failed: %s", shown.space_id, error.detail or error)
             message = self.tr("The cards of %1 could not be exported. %2 Nothing was saved.")
             self.error_bar.show_error(
-                message.replace("%1", shown.space_id).replace("%2", str(error)),
+                message.replace("%1", shown.space_id).replace("%2", error_text(error)),
                 error.detail,
                 retryable=False,
             )
@@ -1076,7 +1077,7 @@ class MainWindow(QMainWindow):
 
     def _failure_message(self, request: PageRequest, error: CardViewerError) -> str:
         """The error's own sentence, plus how long to wait and what is still on screen."""
-        parts = [str(error)]
+        parts = [error_text(error)]
         wait = self._server_wait(error)
         if wait is not None:
             parts.append(wait)

@@ -37,6 +37,7 @@ from cardviewer import APP_NAME
 from cardviewer.api.address import normalize_server_url
 from cardviewer.api.errors import CardViewerError, InvalidCredentials, InvalidInput
 from cardviewer.tasks import TaskSet
+from cardviewer.ui.error_text import error_text
 
 if TYPE_CHECKING:
     from cardviewer.api.models import Session
@@ -279,7 +280,7 @@ class LoginDialog(QDialog):
             server_url = normalize_server_url(self.server_edit.text())
         except InvalidInput as exc:
             log.info("sign-in refused: %s", exc)
-            self._show_error(str(exc), exc.detail)
+            self._show_error(error_text(exc), exc.detail)
             self.server_edit.setFocus()
             self.server_edit.selectAll()
             return
@@ -300,20 +301,20 @@ class LoginDialog(QDialog):
         except InvalidCredentials as exc:
             log.info("sign-in to %s refused: %s", server_url, exc.detail or exc)
             self._set_busy(False)
-            self._show_error(str(exc), exc.detail)
+            self._show_error(error_text(exc), exc.detail)
             self.password_edit.clear()
             self.password_edit.setFocus()
             return
         except InvalidInput as exc:
             log.info("sign-in to %s refused: %s", server_url, exc)
             self._set_busy(False)
-            self._show_error(str(exc), exc.detail)
+            self._show_error(error_text(exc), exc.detail)
             self._focus_first_empty()
             return
         except CardViewerError as exc:
             log.warning("sign-in to %s failed: %s (%s)", server_url, exc, exc.detail)
             self._set_busy(False)
-            self._show_error(str(exc), exc.detail)
+            self._show_error(error_text(exc), exc.detail)
             self.sign_in_button.setFocus()
             return
         except Exception as exc:

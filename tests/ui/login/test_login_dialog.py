@@ -7,9 +7,10 @@ import socket
 
 import httpx
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QLocale, Qt
 from PySide6.QtWidgets import QDialog, QLineEdit
 
+from cardviewer import i18n
 from cardviewer.api import CardsClient, Session
 from cardviewer.demo import Fault
 from cardviewer.ui.login.login_dialog import LoginDialog, LoginResult
@@ -195,6 +196,19 @@ def test_an_unusable_address_is_refused_before_anything_is_sent(make_dialog, qtb
     assert "not encrypted" in dialog.message
     assert dialog.focusWidget() is dialog.server_edit
     assert calls == []
+
+
+def test_in_german_the_clients_messages_are_german(make_dialog, qtbot, qapp):
+    i18n.install_translators(qapp, "de")
+    try:
+        port = closed_port()
+        dialog = make_dialog(server=f"http://127.0.0.1:{port}", email="a@example.com", password="x")
+        dialog.submit()
+        qtbot.waitUntil(lambda: not dialog.is_busy, timeout=10_000)
+        assert dialog.message.startswith(f"Der Server 127.0.0.1:{port} ist nicht erreichbar.")
+    finally:
+        i18n.remove_translators()
+        QLocale.setDefault(QLocale.system())
 
 
 def test_unexpected_failure_is_reported_not_raised(make_dialog, qtbot, caplog):

@@ -1,0 +1,106 @@
+"""The API layer's sentences, shown in the interface's language."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from PySide6.QtCore import QLocale
+
+from cardviewer import i18n
+from cardviewer.api import CardsClient
+from cardviewer.api.address import normalize_server_url
+from cardviewer.api.errors import (
+    CardViewerError,
+    ConnectFailed,
+    InvalidCredentials,
+    InvalidInput,
+    Sentence,
+    map_exceptions,
+)
+from cardviewer.ui import error_text as error_text_module
+from cardviewer.ui.error_text import error_text
+
+
+@pytest.fixture
+def german(qapp) -> Iterator[None]:
+    i18n.install_translators(qapp, "de")
+    yield
+    i18n.remove_translators()
+    QLocale.setDefault(QLocale.system())
+
+
+def raised(statement) -> CardViewerError:
+    with pytest.raises(CardViewerError) as caught:
+        statement()
+    return caught.value
+
+
+def test_a_sentence_is_english_text_with_its_template() -> None:
+    sentence = Sentence("There is no page {page}; pages start at 1.", page=0)
+    assert sentence == "There is no page 0; pages start at 1."
+    assert sentence.template == "There is no page {page}; pages start at 1."
+    assert sentence.values == {"page": "0"}
+
+
+def test_in_english_the_sentence_is_shown_as_it_is(qapp) -> None:
+    error = raised(lambda: normalize_server_url("http://cards.example.com"))
+    assert error_text(error) == str(error)
+    assert "is not encrypted" in error_text(error)
+
+
+def test_in_german_the_sentence_is_translated_with_its_values(german) -> None:
+    error = raised(lambda: normalize_server_url("http://cards.example.com"))
+    assert error_text(error) == (
+        "Die Adresse http://cards.example.com ist nicht verschlüsselt (http://). "
+        "Verwenden Sie https://, damit Ihr Passwort und Ihr Anmelde-Token im Netzwerk "
+        "nicht mitgelesen werden können."
+    )
+    assert "is not encrypted" in str(error), "the log keeps the English"
+
+
+def test_a_network_failure_is_translated(german) -> None:
+    def fail() -> None:
+        with map_exceptions("cards.example.com"):
+            raise httpx.ConnectError("refused")
+
+    error = raised(fail)
+    assert isinstance(error, ConnectFailed)
+    assert error_text(error) == (
+        "Der Server cards.example.com ist nicht erreichbar. "
+        "Prüfen Sie die Serveradresse und Ihre Netzwerkverbindung."
+    )
+
+
+def test_the_clients_own_checks_are_translated(german, arun) -> None:
+    async def sign_in_without_an_address() -> None:
+        async with CardsClient("https://cards.example.com") as client:
+            await client.login("", "secret")
+
+    with pytest.raises(InvalidInput) as caught:
+        arun(sign_in_without_an_address())
+    assert error_text(caught.value) == "Bitte geben Sie Ihre E-Mail-Adresse ein."
+
+
+def test_the_servers_own_words_are_shown_as_they_came(german) -> None:
+    error = InvalidCredentials("Access data do not match!", 422)
+    assert error_text(error) == "Access data do not match!"
+
+
+def test_other_errors_are_their_text(german) -> None:
+    assert error_text(OSError("disk full")) == "disk full"
+
+
+def test_a_translation_that_does_not_fit_falls_back_to_english(qapp, monkeypatch, caplog):
+    class BrokenCatalog:
+        @staticmethod
+        def translate(context: str, text: str) -> str:
+            return "Keine Seite {seite}"
+
+    monkeypatch.setattr(error_text_module, "QCoreApplication", BrokenCatalog)
+    error = InvalidInput(Sentence("There is no page {page}; pages start at 1.", page=0))
+    with caplog.at_level(logging.WARNING):
+        assert error_text(error) == "There is no page 0; pages start at 1."
+    assert "does not fit" in caplog.text
