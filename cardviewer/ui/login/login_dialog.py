@@ -231,6 +231,8 @@ class LoginDialog(QDialog):
         self.message_label.setTextFormat(Qt.TextFormat.PlainText)  # server text, never markup
         self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self._message_layout.setAlignment(self.message_icon, Qt.AlignmentFlag.AlignTop)
+        # Wrapped text may get a taller row than it fills: start it level with the icon.
+        self.message_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         if warning:
             icon = QIcon.ThemeIcon.DialogWarning
             fallback = QStyle.StandardPixmap.SP_MessageBoxWarning

@@ -271,6 +271,7 @@ def test_messages_are_plain_selectable_text(make_dialog, warning):
     assert label.textInteractionFlags() & Qt.TextInteractionFlag.TextSelectableByMouse
     assert label.text() == text
     assert dialog.message_frame.layout().itemAt(0).alignment() == Qt.AlignmentFlag.AlignTop
+    assert label.alignment() & Qt.AlignmentFlag.AlignTop, "level with the icon"
 
 
 def test_the_password_never_reaches_the_log(filled, demo_server, qtbot, caplog):
