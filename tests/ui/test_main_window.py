@@ -588,6 +588,21 @@ def test_the_header_menu_hides_columns_but_never_the_last(window, demo_server, q
     window.header_menu.close()
 
 
+@pytest.mark.parametrize("with_emails", [False, True])
+def test_columns_fit_their_content_as_the_view_would_size_them(
+    window, demo_server, qtbot, with_emails
+):
+    window.include_emails_check.setChecked(with_emails)
+    open_space(qtbot, window, demo_server.space_id)
+    header = window.table.horizontalHeader()
+    avatar = window.model.column_of("avatar")
+    for column in range(header.count()):
+        if column == avatar:
+            continue
+        window.table.resizeColumnToContents(column)
+        assert window._content_width(column) == header.sectionSize(column), column
+
+
 def test_reset_view_brings_every_column_back(window, demo_server, qtbot):
     open_space(qtbot, window, demo_server.space_id)
     header = window.table.horizontalHeader()
