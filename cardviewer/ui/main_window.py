@@ -1141,8 +1141,8 @@ class MainWindow(QMainWindow):
         """The width `resizeColumnToContents()` gives a text column, found more cheaply.
 
         The view asks the delegate for each cell's size hint, which asks the model for
-        about eight roles per cell: some 11 ms for a new page's twelve columns, on the
-        way to its first paint. Measuring the display texts takes a fraction of that.
+        about eight roles per cell, on the way to a new page's first paint; measuring the
+        display texts gives the same widths and lets that page paint 2 to 3 ms sooner.
         """
         table, header = self.table, self.table.horizontalHeader()
         metrics = QFontMetricsF(table.font())
