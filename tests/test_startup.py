@@ -19,6 +19,8 @@ from cardviewer import app as app_module
 from cardviewer import i18n
 from cardviewer.api import Session
 from cardviewer.controller import AppController, Outcome
+from cardviewer.log_setup import LOG_FILE_NAME, log_file_path
+from cardviewer.paths import log_dir
 from cardviewer.services.session_store import SessionStore, StoredSession
 from cardviewer.services.settings import Settings
 from cardviewer.services.site_config import SiteConfig
@@ -325,9 +327,6 @@ def test_an_unused_early_dialog_is_closed_when_the_app_ends(qapp, monkeypatch):
 
 
 def test_the_log_file_opens_after_the_paint_and_keeps_what_came_before(qapp, monkeypatch):
-    from cardviewer.log_setup import LOG_FILE_NAME, log_file_path
-    from cardviewer.paths import log_dir
-
     seen: dict[str, Any] = {}
     paint_now = app_module.paint_now
 
