@@ -2,6 +2,12 @@
 
 `bare` shows an empty QWidget; `app` runs CardViewer's `main()` until its sign-in window
 paints. Both start the same way: this script, a QApplication, an event filter.
+
+The filter watches the whole app only until a window is about to show, then that window
+alone. Watching every object for longer costs what the app does not: PySide makes a
+Python object for each receiver it has not seen, and Qt's style object, told when the
+sign-in dialog's first field takes focus, is the costliest of them (its type's enums
+are set up on first use, 13 ms measured on the same machine as the other figures).
 """
 
 from __future__ import annotations
@@ -15,14 +21,24 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 
 class FirstPaint(QObject):
-    """Prints the time when a top-level window paints for the first time, then exits."""
+    """Prints the time when the first top-level window paints for the first time, then exits.
+
+    Installed on the application; once a window shows, it moves to that window.
+    """
+
+    def __init__(self, app: QApplication) -> None:
+        super().__init__()
+        self._app = app
+        self._window: QWidget | None = None
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if (
-            event.type() == QEvent.Type.Paint
-            and isinstance(watched, QWidget)
-            and watched.isWindow()
-        ):
+        kind = event.type()
+        if self._window is None:
+            if kind == QEvent.Type.Show and isinstance(watched, QWidget) and watched.isWindow():
+                self._window = watched
+                self._app.removeEventFilter(self)
+                watched.installEventFilter(self)
+        elif kind == QEvent.Type.Paint and watched is self._window:
             print(f"{time.time():.6f} {type(watched).__name__}", flush=True)
             os._exit(0)
         return False
@@ -31,7 +47,7 @@ class FirstPaint(QObject):
 def main() -> None:
     kind = sys.argv[1]
     app = QApplication(sys.argv[:1])
-    watcher = FirstPaint()
+    watcher = FirstPaint(app)
     app.installEventFilter(watcher)
     if kind == "bare":
         window = QWidget()
