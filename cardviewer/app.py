@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QObject, QTimer
 from PySide6.QtGui import QIcon, QImageReader
-from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
+from PySide6.QtWidgets import QApplication, QWidget
 
 from cardviewer import APP_ID, APP_NAME, ORGANIZATION, __version__, i18n
 
@@ -44,6 +44,8 @@ from cardviewer.services.site_config import SiteConfig, load_site_config
 
 if TYPE_CHECKING:
     import asyncio
+
+    from PySide6.QtWidgets import QMessageBox
 
     from cardviewer.demo import DemoServer
 
@@ -68,7 +70,25 @@ EXPORT_COMMAND = "export"
 """The first argument that runs `cardviewer.cli` instead of the window."""
 
 
+NO_ARGUMENTS = argparse.Namespace(
+    demo=False, screenshot=None, screenshot_login=None, version=False, verbose=False
+)
+"""What `parse_args([])` returns, without building the parser (a test keeps them equal)."""
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command line; none at all, as when the app is double-clicked, costs nothing.
+
+    Building the parser costs 2 to 3 ms of the start (argparse asks gettext for its
+    words and the terminal for its width, importing `shutil` and `locale` to do so).
+    """
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if not arguments:
+        return argparse.Namespace(**vars(NO_ARGUMENTS))
+    return argument_parser().parse_args(arguments)
+
+
+def argument_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=APP_ID,
         description="Browse and export the digital business cards of your company's space.",
@@ -94,7 +114,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--version", action="store_true", help="print the version and quit")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debugging details")
-    return parser.parse_args(argv)
+    return parser
 
 
 def configure_logging(verbose: bool) -> logging.Handler:
@@ -151,6 +171,11 @@ class ErrorReporter:
         """One message box at a time, opened with `open()` so nothing waits for it."""
         if QApplication.instance() is None or (self._box is not None and self._box.isVisible()):
             return
+        # Imported here, as everywhere on the way to the first paint: `Qt`'s Python type
+        # sets up every enum of the namespace at once (about 12 ms), QMessageBox's its own.
+        from PySide6.QtCore import Qt
+        from PySide6.QtWidgets import QMessageBox
+
         box = QMessageBox(
             QMessageBox.Icon.Critical,
             QCoreApplication.translate("App", "Unexpected error"),
@@ -162,9 +187,6 @@ class ErrorReporter:
         )
         if error is not None:
             box.setDetailedText(f"{type(error).__name__}: {error}")
-        # Imported here, as everywhere on the way to the first paint: its Python type
-        # sets up every enum of the namespace at once (about 12 ms).
-        from PySide6.QtCore import Qt
 
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.destroyed.connect(self._forget_box)

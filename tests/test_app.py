@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication, QMenu, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from cardviewer import __version__
+from cardviewer import app as app_module
 from cardviewer.api import Session
 from cardviewer.app import ErrorReporter, MainThreadGarbageCollector, main
 from cardviewer.controller import AppController
@@ -439,6 +440,14 @@ def test_demo_mode_end_to_end(demo_server, qtbot, run_app, tmp_path, monkeypatch
     window.close()
     assert ended_with(qtbot, task) == 0
     assert not SessionStore().path.exists()  # a demo sign-in is never kept
+
+
+def test_no_arguments_are_what_the_parser_gives_for_none():
+    """The start skips building the parser when there is nothing to parse."""
+    assert app_module.argument_parser().parse_args([]) == app_module.NO_ARGUMENTS
+    assert app_module.parse_args([]) == app_module.NO_ARGUMENTS
+    assert app_module.parse_args([]) is not app_module.NO_ARGUMENTS  # callers may change it
+    assert app_module.parse_args(["--demo"]).demo is True
 
 
 def test_version(capsys):

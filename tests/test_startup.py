@@ -64,20 +64,25 @@ LATER = (
     "subprocess",
     "importlib.resources",
     "secrets",
+    "cardviewer.api.errors",  # needed once a sign-in starts, or to read a site file
+    "cardviewer.api.address",
+    "cardviewer.ui.error_text",
 )
+LATER_QT_TYPES = ("QtCore.Qt", "QtWidgets.QMessageBox", "QtWidgets.QSizePolicy")
+"""Python types PySide sets up on first use; `Qt` sets up every enum of the namespace."""
 
 BEFORE_PAINT = f"""
 import os, sys
-import PySide6.QtCore
+import PySide6.QtCore, PySide6.QtWidgets
 from cardviewer import app
 
 def stop(widget, *args):
     later = {LATER!r}
     loaded = [name for name in later if name in sys.modules]
-    # PySide sets up a class's Python type when it is first used; for `Qt` that means
-    # every enum of the namespace at once.
-    if "Qt" in vars(PySide6.QtCore):
-        loaded.append("PySide6.QtCore.Qt")
+    for name in {LATER_QT_TYPES!r}:
+        module, _, type_name = name.partition(".")
+        if type_name in vars(getattr(PySide6, module)):
+            loaded.append(name)
     print(type(widget).__name__, *loaded)
     sys.stdout.flush()
     os._exit(0)

@@ -25,8 +25,6 @@ from pathlib import Path
 from platformdirs import PlatformDirs
 
 from cardviewer import APP_NAME
-from cardviewer.api.address import normalize_server_url
-from cardviewer.api.errors import InvalidInput
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +88,11 @@ def _parse(path: Path) -> SiteConfig:
         log.warning("the site configuration %s has unknown keys: %s", path, ", ".join(unknown))
     url = None
     if server:
+        # Here, not at the top: most computers have no site file, and the sign-in
+        # dialog paints sooner without the address rules.
+        from cardviewer.api.address import normalize_server_url
+        from cardviewer.api.errors import InvalidInput
+
         try:
             url = normalize_server_url(server)
         except InvalidInput as exc:

@@ -25,19 +25,12 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QProgressBar,
     QPushButton,
-    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
 from cardviewer import APP_NAME
-
-# The address rules and the errors are light; the models (pydantic) and the client
-# (httpx) are not, and painting this dialog needs neither.
-from cardviewer.api.address import normalize_server_url
-from cardviewer.api.errors import CardViewerError, InvalidCredentials, InvalidInput
 from cardviewer.tasks import TaskSet
-from cardviewer.ui.error_text import error_text
 
 if TYPE_CHECKING:
     from cardviewer.api.models import Session
@@ -196,7 +189,6 @@ class LoginDialog(QDialog):
         layout.addStretch(1)
         layout.addLayout(buttons)
         layout.setSizeConstraint(QVBoxLayout.SizeConstraint.SetMinimumSize)
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
 
     def _header_pixmap(self) -> QPixmap:
         """The app's icon (set on the application), large, beside the title."""
@@ -278,6 +270,13 @@ class LoginDialog(QDialog):
         """Sign in with what the form holds; does nothing while busy or incomplete."""
         if self._busy or not self._fields_filled():
             return
+        # Imported on the first sign-in, as in `_sign_in`: painting the dialog needs
+        # neither the address rules nor the API's errors (the client and its models,
+        # pydantic and httpx, follow while the person types).
+        from cardviewer.api.address import normalize_server_url
+        from cardviewer.api.errors import InvalidInput
+        from cardviewer.ui.error_text import error_text
+
         try:
             server_url = normalize_server_url(self.server_edit.text())
         except InvalidInput as exc:
@@ -294,6 +293,9 @@ class LoginDialog(QDialog):
 
     async def _sign_in(self, server_url: str, email: str, password: str) -> None:
         import asyncio  # loaded by the event loop by now; not needed to paint the dialog
+
+        from cardviewer.api.errors import CardViewerError, InvalidCredentials, InvalidInput
+        from cardviewer.ui.error_text import error_text
 
         try:
             session = await self._authenticate(server_url, email, password)
