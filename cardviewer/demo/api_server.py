@@ -9,8 +9,8 @@ from urllib.parse import SplitResult, parse_qs, quote, unquote
 
 from cardviewer.demo.auth import bearer_token
 from cardviewer.demo.faults import ActiveFault, Fault, RequestKind, corrupt_cards, wrong_session
-from cardviewer.demo.handler import DemoHandler
-from cardviewer.demo.pagination import envelope, page_number, page_slice
+from cardviewer.demo.handler import JSON_HEADERS, JSON_TYPE, DemoHandler, laravel_json
+from cardviewer.demo.pagination import envelope_json, page_number, page_slice
 
 LOGIN_PATH = "/v1/auth/login"
 CARDS_PATH = re.compile(r"/v1/spaces/([^/]+)/cards/?")
@@ -129,7 +129,12 @@ class ApiHandler(DemoHandler):
         if wrong_types:
             corrupt_cards(data)
         path = f"http://{self._host()}/v1/spaces/{quote(space_id, safe='')}/cards"
-        self.send_json(
-            200,
-            envelope(data, page=page, per_page=per_page, total=len(space.cards), path=path),
+        body = envelope_json(
+            data,
+            page=page,
+            per_page=per_page,
+            total=len(space.cards),
+            path=path,
+            encode=laravel_json,
         )
+        self.send_bytes(200, body, JSON_TYPE, JSON_HEADERS)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from cardviewer.demo.handler import laravel_json
 from cardviewer.demo.pagination import (
     NEXT_LABEL,
     PREVIOUS_LABEL,
     envelope,
+    envelope_json,
     last_page,
     page_number,
     page_slice,
@@ -64,3 +66,27 @@ def test_envelope_of_a_single_page():
         {"url": None, "label": NEXT_LABEL, "active": False},
     ]
     assert (body["meta"]["from"], body["meta"]["to"]) == (1, 2)
+
+
+@pytest.mark.parametrize(
+    ("page", "total"),
+    [
+        (1, 0),  # an empty space still has page 1
+        (1, 7),
+        (1, 240),
+        (7, 240),
+        (24, 240),
+        (25, 240),  # past the last page: no entry is active
+        (500, 10_000),
+        (1000, 10_000),
+    ],
+)
+def test_the_encoded_envelope_is_the_envelope_encoded(page, total):
+    """The server writes pages with `envelope_json`; its bytes must not differ at all."""
+    path = "http://127.0.0.1:8000/v1/spaces/acme%2Fsales/cards"
+    data = [{"uuid": str(n), "display_name": "Zoë/Ø"} for n in range(min(10, total))]
+    arguments = {"page": page, "per_page": 10, "total": total, "path": path}
+    expected = laravel_json(envelope(data, **arguments))
+    assert envelope_json(data, **arguments, encode=laravel_json) == expected
+    # Again, with the page entries from the cache.
+    assert envelope_json(data, **arguments, encode=laravel_json) == expected
