@@ -187,13 +187,14 @@ class CardsClient:
         started = time.perf_counter()
         with map_exceptions(self._host):
             response = await self._http.request(method, path, **kwargs)
-        log.debug(
-            "%s %s -> %d in %.0f ms",
-            method,
-            response.request.url.copy_with(query=None),
-            response.status_code,
-            (time.perf_counter() - started) * 1000,
-        )
+        if log.isEnabledFor(logging.DEBUG):  # the address is parsed again to drop the query
+            log.debug(
+                "%s %s -> %d in %.0f ms",
+                method,
+                response.request.url.copy_with(query=None),
+                response.status_code,
+                (time.perf_counter() - started) * 1000,
+            )
         if response.status_code != 200:
             raise self._status_error(response)
         return response
