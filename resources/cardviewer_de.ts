@@ -44,7 +44,7 @@
         <translation>Bitte melden Sie sich zuerst an.</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+66"/>
         <source>The e-mail address or password is not correct.</source>
         <translation>Die E-Mail-Adresse oder das Passwort ist nicht richtig.</translation>
     </message>
@@ -127,7 +127,7 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../cardviewer/app.py" line="+156"/>
+        <location filename="../cardviewer/app.py" line="+181"/>
         <source>Unexpected error</source>
         <translation>Unerwarteter Fehler</translation>
     </message>
@@ -137,7 +137,7 @@
         <translation>Etwas Unerwartetes ist schiefgegangen. Sie können weiterarbeiten; wenn das Problem bleibt, starten Sie CardViewer neu.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/controller.py" line="+198"/>
+        <location filename="../cardviewer/controller.py" line="+196"/>
         <source>Your session has expired; please sign in again.</source>
         <translation>Ihre Sitzung ist abgelaufen; bitte melden Sie sich erneut an.</translation>
     </message>
@@ -449,7 +449,7 @@
 <context>
     <name>LoginDialog</name>
     <message>
-        <location filename="../cardviewer/ui/login/login_dialog.py" line="+84"/>
+        <location filename="../cardviewer/ui/login/login_dialog.py" line="+77"/>
         <location line="+65"/>
         <source>Sign in to %1</source>
         <translation>Bei %1 anmelden</translation>
@@ -510,7 +510,7 @@
         <translation>&amp;Passwort:</translation>
     </message>
     <message>
-        <location line="+146"/>
+        <location line="+157"/>
         <source>Something went wrong while signing in. Please try again.</source>
         <translation>Bei der Anmeldung ist etwas schiefgegangen. Bitte versuchen Sie es erneut.</translation>
     </message>
@@ -523,7 +523,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+229"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+236"/>
         <source>&amp;Open</source>
         <translation>Ö&amp;ffnen</translation>
     </message>
@@ -814,12 +814,12 @@
         <translation>Abgemeldet</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+38"/>
         <source>You are signed out because your session has ended. The cards shown stay here; sign in to load more.</source>
         <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist. Die angezeigten Karten bleiben sichtbar; melden Sie sich an, um weitere zu laden.</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+25"/>
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
@@ -835,13 +835,13 @@
     </message>
     <message>
         <location line="+10"/>
-        <location line="+123"/>
+        <location line="+136"/>
         <source>Exported 1 card to %1</source>
         <translation>1 Karte nach %1 exportiert</translation>
     </message>
     <message numerus="yes">
-        <location line="-121"/>
-        <location line="+123"/>
+        <location line="-134"/>
+        <location line="+136"/>
         <source>Exported %n cards to %1</source>
         <translation>
             <numerusform>%n Karte nach %1 exportiert</numerusform>
@@ -849,13 +849,18 @@
         </translation>
     </message>
     <message>
-        <location line="-115"/>
-        <location line="+66"/>
+        <location line="-128"/>
+        <location line="+71"/>
         <source>Open a space first.</source>
         <translation>Öffnen Sie zuerst einen Bereich.</translation>
     </message>
     <message>
-        <location line="-50"/>
+        <location line="-55"/>
+        <source>Loading all pages stopped; it starts again once you have signed in.</source>
+        <translation>Das Laden aller Seiten wurde angehalten; es beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Not every page of %1 could be loaded. %2 The page shown stays.</source>
         <translation>Nicht alle Seiten von %1 konnten geladen werden. %2 Die angezeigte Seite bleibt.</translation>
     </message>
@@ -878,7 +883,12 @@
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
+        <source>The export of all pages stopped and saved nothing; it starts again once you have signed in.</source>
+        <translation>Der Export aller Seiten wurde angehalten und hat nichts gespeichert; er beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>
@@ -1018,7 +1028,7 @@
         </translation>
     </message>
     <message>
-        <location line="+187"/>
+        <location line="+205"/>
         <source>You are not allowed to write there; choose another folder.</source>
         <translation>Sie dürfen dort nicht schreiben; wählen Sie einen anderen Ordner.</translation>
     </message>

@@ -277,6 +277,45 @@ def test_a_401_from_the_server_asks_to_sign_in_and_refreshes_the_same_page(
     assert ended_with(qtbot, task) == 0
 
 
+def test_an_export_of_all_pages_stopped_by_the_end_of_the_session_starts_again_after_sign_in(
+    demo_server, qtbot, run_app, tmp_path, monkeypatch
+):
+    controller, task, window = browsing(demo_server, qtbot, run_app, page=2)
+    target = tmp_path / "all.csv"
+    monkeypatch.setattr(window, "ask_export_path", lambda _suggested, title="": target)
+    demo_server.revoke_all_tokens()
+    window.export_all_action.trigger()
+    dialog = dialog_of(qtbot, controller)
+    assert window.is_signed_out
+    assert "export of all pages stopped and saved nothing" in window.error_bar.message
+    assert not target.exists()
+    sign_in(qtbot, dialog, demo_server.password)
+    qtbot.waitUntil(lambda: target.exists() and window.export_all_dialog is None, timeout=WAIT)
+    with target.open(encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.reader(handle))
+    assert len(rows) == 1 + len(demo_server.spaces[demo_server.space_id].cards)
+    assert window.statusBar().currentMessage() == f"Exported {len(rows) - 1} cards to {target}"
+    assert not window.is_signed_out
+    window.close()
+    assert ended_with(qtbot, task) == 0
+
+
+def test_loading_all_pages_stopped_by_the_end_of_the_session_starts_again_after_sign_in(
+    demo_server, qtbot, run_app
+):
+    controller, task, window = browsing(demo_server, qtbot, run_app, page=2)
+    demo_server.revoke_all_tokens()
+    window.load_all_action.trigger()
+    dialog = dialog_of(qtbot, controller)
+    assert "Loading all pages stopped" in window.error_bar.message
+    assert not window.model.shows_whole_space
+    sign_in(qtbot, dialog, demo_server.password)
+    qtbot.waitUntil(lambda: window.model.shows_whole_space, timeout=WAIT)
+    assert window.model.rowCount() == len(demo_server.spaces[demo_server.space_id].cards)
+    window.close()
+    assert ended_with(qtbot, task) == 0
+
+
 def test_cancelling_leaves_the_window_signed_out_and_sign_in_works_from_the_bar(
     demo_server, qtbot, run_app
 ):

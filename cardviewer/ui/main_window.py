@@ -17,6 +17,7 @@ import errno
 import logging
 import math
 import platform
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -201,6 +202,8 @@ class MainWindow(QMainWindow):
         self._email = email
         self._server_url = server_url
         self._signed_out = False
+        # A whole-space fetch the end of the session stopped; it starts again on sign-in.
+        self._after_sign_in: Callable[[], object] | None = None
         self.setWindowTitle(APP_NAME)
         self.resize(DEFAULT_SIZE)
 
@@ -640,13 +643,20 @@ class MainWindow(QMainWindow):
         return self._signed_out
 
     def signed_in_again(self, email: str, server_url: str) -> None:
-        """Leave the signed-out state and repeat the request that failed (if one did)."""
+        """Leave the signed-out state and repeat what the end of the session stopped.
+
+        That is the page request that failed, if one did, and an export or a load of
+        all pages, which starts again from the first page.
+        """
         self._set_signed_out(False)
         self.set_account(email, server_url)
         self.error_bar.hide()
         if self.model.pending_request is None:
             self.model.retry()
         self._update_actions()
+        again, self._after_sign_in = self._after_sign_in, None
+        if again is not None:
+            again()
 
     def _set_signed_out(self, signed_out: bool) -> None:
         self._signed_out = signed_out
@@ -654,15 +664,18 @@ class MainWindow(QMainWindow):
         self.set_account(self._email, self._server_url)
         self._update_actions()
 
-    def _session_ended(self) -> None:
-        """Keep the page, show the signed-out state and ask for a sign-in."""
+    def _session_ended(self, stopped: str = "") -> None:
+        """Keep the page, show the signed-out state and ask for a sign-in.
+
+        `stopped` says what the end of the session interrupted, if anything.
+        """
         self._set_signed_out(True)
+        message = self.tr(
+            "You are signed out because your session has ended. The cards shown stay "
+            "here; sign in to load more."
+        )
         self.error_bar.show_info(
-            self.tr(
-                "You are signed out because your session has ended. The cards shown stay "
-                "here; sign in to load more."
-            ),
-            actions=[self.sign_in_action],
+            f"{message} {stopped}" if stopped else message, actions=[self.sign_in_action]
         )
         self.signInRequested.emit()
 
@@ -774,7 +787,12 @@ class MainWindow(QMainWindow):
         try:
             pages = await dialog.fetch_pages()
         except NotAuthenticated:
-            self._session_ended()
+            self._after_sign_in = lambda: self._tasks.start(
+                self._load_all_pages(shown), name="load all"
+            )
+            self._session_ended(
+                self.tr("Loading all pages stopped; it starts again once you have signed in.")
+            )
             return
         except CardViewerError as error:
             log.warning("loading all of %s failed: %s", shown.space_id, error.detail or error)
@@ -848,7 +866,15 @@ class MainWindow(QMainWindow):
         try:
             count = await dialog.run()
         except NotAuthenticated:
-            self._session_ended()
+            self._after_sign_in = lambda: self._tasks.start(
+                self._export_all(shown, path), name="export all"
+            )
+            self._session_ended(
+                self.tr(
+                    "The export of all pages stopped and saved nothing; it starts again "
+                    "once you have signed in."
+                )
+            )
             return
         except CardViewerError as error:
             log.warning("exporting all of %s failed: %s", shown.space_id, error.detail or error)
