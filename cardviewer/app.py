@@ -80,7 +80,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     """The command line; none at all, as when the app is double-clicked, costs nothing.
 
     Building the parser costs 2 to 3 ms of the start (argparse asks gettext for its
-    words and the terminal for its width, importing `shutil` and `locale` to do so).
+    words, which imports `locale`, and the terminal for its width).
     """
     arguments = list(sys.argv[1:] if argv is None else argv)
     if not arguments:

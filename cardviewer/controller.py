@@ -15,6 +15,7 @@ from __future__ import annotations
 import enum
 import importlib
 import logging
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -552,8 +553,7 @@ async def amain(controller: AppController, reporter: ErrorReporter) -> int:
 
 def _on_sigint(handler: Callable[[], None]) -> Callable[[], None]:
     """Make Ctrl+C end the app cleanly; returns a function that restores the old handler."""
-    import signal  # here: the sign-in dialog paints before the loop runs, without these
-    import threading
+    import signal  # here: the sign-in dialog paints before the loop runs, without it
 
     if threading.current_thread() is not threading.main_thread():
         return lambda: None

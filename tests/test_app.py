@@ -300,6 +300,33 @@ def test_an_export_of_all_pages_stopped_by_the_end_of_the_session_starts_again_a
     assert ended_with(qtbot, task) == 0
 
 
+def test_a_stopped_export_waits_through_a_cancelled_sign_in_and_starts_from_the_bar(
+    demo_server, qtbot, run_app, tmp_path, monkeypatch
+):
+    controller, task, window = browsing(demo_server, qtbot, run_app, page=2)
+    target = tmp_path / "all.csv"
+    monkeypatch.setattr(window, "ask_export_path", lambda _suggested, title="": target)
+    demo_server.revoke_all_tokens()
+    window.export_all_action.trigger()
+    qtbot.mouseClick(dialog_of(qtbot, controller).cancel_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: controller.login_dialog is None, timeout=WAIT)
+    # Another request ends the same way; the note about the export stays.
+    window.refresh_action.trigger()
+    dialog = dialog_of(qtbot, controller)
+    assert "export of all pages stopped" in window.error_bar.message
+    qtbot.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: controller.login_dialog is None, timeout=WAIT)
+    assert not target.exists()
+    assert not window.export_all_action.isEnabled()  # signed out: nothing new starts
+
+    window.sign_in_action.trigger()
+    sign_in(qtbot, dialog_of(qtbot, controller), demo_server.password)
+    qtbot.waitUntil(lambda: target.exists() and window.export_all_dialog is None, timeout=WAIT)
+    assert window.error_bar.isHidden()
+    window.close()
+    assert ended_with(qtbot, task) == 0
+
+
 def test_loading_all_pages_stopped_by_the_end_of_the_session_starts_again_after_sign_in(
     demo_server, qtbot, run_app
 ):

@@ -67,6 +67,8 @@ LATER = (
     "cardviewer.api.errors",  # needed once a sign-in starts, or to read a site file
     "cardviewer.api.address",
     "cardviewer.ui.error_text",
+    "locale",  # imported by gettext when the argument parser is built
+    "signal",  # Ctrl+C is handled once the event loop runs
 )
 LATER_QT_TYPES = ("QtCore.Qt", "QtWidgets.QMessageBox", "QtWidgets.QSizePolicy")
 """Python types PySide sets up on first use; `Qt` sets up every enum of the namespace."""

@@ -44,7 +44,8 @@ def page_slice(items: Sequence[T], page: int, per_page: int) -> Sequence[T]:
 
 
 Encoder = Callable[[Any], bytes]
-"""How the server writes a value as JSON (the same for every part of a body)."""
+"""How the server writes a value as JSON: compact, so that a list is `[`, its items
+joined by `,`, and `]`, which `envelope_json` relies on to join the cached entries."""
 
 
 def envelope(data: list[Any], *, page: int, per_page: int, total: int, path: str) -> dict[str, Any]:
@@ -60,10 +61,14 @@ def envelope_json(
 ) -> bytes:
     """`encode(envelope(…))`, byte for byte, with the page entries of `meta.links` cached."""
     last = last_page(total, per_page)
-    # Encoded as \u0000…, the marker cannot be mistaken for a URL or label.
+    # Encoded as \u0000…, the marker is no URL or label. Cards come before `meta.links`
+    # and may hold any text, so it is looked for from the end: after it come only the
+    # list's own URL and three numbers.
     marker = "\x00meta.links\x00"
     body = _body(data, page=page, per_page=per_page, total=total, path=path, links=marker)
-    head, _, tail = encode(body).partition(encode(marker))
+    head, found, tail = encode(body).rpartition(encode(marker))
+    if not found:
+        raise ValueError("the encoder wrote the links marker differently")
     pages = list(_page_link_entries(path, last, encode))
     if 1 <= page <= last:
         pages[page - 1] = encode(_link(path, page, active=True))

@@ -202,8 +202,9 @@ class MainWindow(QMainWindow):
         self._email = email
         self._server_url = server_url
         self._signed_out = False
-        # A whole-space fetch the end of the session stopped; it starts again on sign-in.
-        self._after_sign_in: Callable[[], object] | None = None
+        # A whole-space fetch the end of the session stopped: what to tell the person
+        # while signed out, and how to start it again once signed in.
+        self._after_sign_in: tuple[str, Callable[[], object]] | None = None
         self.setWindowTitle(APP_NAME)
         self.resize(DEFAULT_SIZE)
 
@@ -654,9 +655,10 @@ class MainWindow(QMainWindow):
         if self.model.pending_request is None:
             self.model.retry()
         self._update_actions()
-        again, self._after_sign_in = self._after_sign_in, None
-        if again is not None:
-            again()
+        stopped, self._after_sign_in = self._after_sign_in, None
+        if stopped is not None:
+            _note, start_again = stopped
+            start_again()
 
     def _set_signed_out(self, signed_out: bool) -> None:
         self._signed_out = signed_out
@@ -664,20 +666,31 @@ class MainWindow(QMainWindow):
         self.set_account(self._email, self._server_url)
         self._update_actions()
 
-    def _session_ended(self, stopped: str = "") -> None:
+    def _session_ended(self) -> None:
         """Keep the page, show the signed-out state and ask for a sign-in.
 
-        `stopped` says what the end of the session interrupted, if anything.
+        The note says what the end of the session stopped, for as long as it waits.
         """
         self._set_signed_out(True)
         message = self.tr(
             "You are signed out because your session has ended. The cards shown stay "
             "here; sign in to load more."
         )
-        self.error_bar.show_info(
-            f"{message} {stopped}" if stopped else message, actions=[self.sign_in_action]
-        )
+        if self._after_sign_in is not None:
+            message = f"{message} {self._after_sign_in[0]}"
+        self.error_bar.show_info(message, actions=[self.sign_in_action])
         self.signInRequested.emit()
+
+    def _start_again_after_sign_in(self, note: str, start_again: Callable[[], object]) -> None:
+        """The session ended a whole-space fetch: say so, and repeat it once signed in."""
+        self._after_sign_in = (note, start_again)
+        self._session_ended()
+
+    def _fetching_whole_space(self) -> bool:
+        """An export or load of all pages is under way (its dialog may not be up yet)."""
+        return self.export_all_dialog is not None or any(
+            self._tasks.running(name) for name in ("export all", "load all")
+        )
 
     @property
     def space_text(self) -> str:
@@ -777,8 +790,9 @@ class MainWindow(QMainWindow):
         if request is None or self._source is None:
             self.statusBar().showMessage(self.tr("Open a space first."), 5000)
             return
-        if self.export_all_dialog is not None:
-            self.export_all_dialog.raise_()  # one whole-space fetch at a time
+        if self._fetching_whole_space():
+            if self.export_all_dialog is not None:
+                self.export_all_dialog.raise_()  # one whole-space fetch at a time
             return
         self._tasks.start(self._load_all_pages(request), name="load all")
 
@@ -787,11 +801,9 @@ class MainWindow(QMainWindow):
         try:
             pages = await dialog.fetch_pages()
         except NotAuthenticated:
-            self._after_sign_in = lambda: self._tasks.start(
-                self._load_all_pages(shown), name="load all"
-            )
-            self._session_ended(
-                self.tr("Loading all pages stopped; it starts again once you have signed in.")
+            self._start_again_after_sign_in(
+                self.tr("Loading all pages stopped; it starts again once you have signed in."),
+                lambda: self._tasks.start(self._load_all_pages(shown), name="load all"),
             )
             return
         except CardViewerError as error:
@@ -848,8 +860,9 @@ class MainWindow(QMainWindow):
         if request is None or self._source is None:
             self.statusBar().showMessage(self.tr("Open a space first."), 5000)
             return
-        if self.export_all_dialog is not None:
-            self.export_all_dialog.raise_()  # one export at a time
+        if self._fetching_whole_space():
+            if self.export_all_dialog is not None:
+                self.export_all_dialog.raise_()  # one whole-space fetch at a time
             return
         suggested = self._export_dir / suggested_space_filename(
             request.space_id, self._export_format()
@@ -866,14 +879,12 @@ class MainWindow(QMainWindow):
         try:
             count = await dialog.run()
         except NotAuthenticated:
-            self._after_sign_in = lambda: self._tasks.start(
-                self._export_all(shown, path), name="export all"
-            )
-            self._session_ended(
+            self._start_again_after_sign_in(
                 self.tr(
                     "The export of all pages stopped and saved nothing; it starts again "
                     "once you have signed in."
-                )
+                ),
+                lambda: self._tasks.start(self._export_all(shown, path), name="export all"),
             )
             return
         except CardViewerError as error:
@@ -982,8 +993,10 @@ class MainWindow(QMainWindow):
     async def aclose(self) -> None:
         """Keep the window's layout, and cancel a whole-space fetch still running.
 
-        The app ends a window this way whether it was closed or signed out of.
+        The app ends a window this way whether it was closed or signed out of; a fetch
+        waiting for a sign-in is dropped too.
         """
+        self._after_sign_in = None
         if shiboken6.isValid(self):
             self._save_window_layout()
         await self._tasks.aclose()
