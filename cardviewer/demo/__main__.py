@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-import threading
+import time
 
 from cardviewer.demo.server import DemoConfig, DemoServer
+
+WAKE_INTERVAL = 0.25
+"""Seconds between two looks at whether Ctrl+C was pressed."""
 
 
 def _non_negative_int(text: str) -> int:
@@ -104,7 +107,10 @@ def main(argv: list[str] | None = None) -> int:
             "Press Ctrl+C to stop.",
             flush=True,
         )
-        threading.Event().wait()
+        # Waiting in steps: the kernel may give Ctrl+C's signal to a server thread, and
+        # Python acts on it in the main thread only once that thread runs again.
+        while True:
+            time.sleep(WAKE_INTERVAL)
     except KeyboardInterrupt:
         pass
     finally:

@@ -72,3 +72,29 @@ def test_a_run_prints_how_to_connect_and_stops_on_ctrl_c():
             _, errors = process.communicate(timeout=10)
         assert process.returncode == 0
         assert not errors
+
+
+CTRL_C_IN_ANOTHER_THREAD = """
+import signal, sys, threading, time
+from cardviewer.demo.__main__ import main
+
+def press_ctrl_c():
+    time.sleep(1.0)
+    # The kernel may hand a process's SIGINT to any of its threads; this one gets it.
+    signal.pthread_kill(threading.get_ident(), signal.SIGINT)
+
+threading.Thread(target=press_ctrl_c, daemon=True).start()
+sys.exit(main(["--port", "0", "--cards", "3"]))
+"""
+
+
+def test_ctrl_c_stops_the_server_whichever_thread_the_signal_reaches():
+    result = subprocess.run(
+        [sys.executable, "-c", CTRL_C_IN_ANOTHER_THREAD],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Press Ctrl+C to stop." in result.stdout
