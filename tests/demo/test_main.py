@@ -7,6 +7,7 @@ import signal
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -43,6 +44,19 @@ def test_a_busy_port_is_reported(capsys):
     assert "Cannot listen" in capsys.readouterr().err
 
 
+@pytest.fixture
+def ctrl_c_not_ignored() -> Iterator[None]:
+    """Let the servers started here hear Ctrl+C, however the tests themselves were run.
+
+    A program inherits an ignored SIGINT, as a shell's background jobs have it, and
+    Python then leaves it ignored; a handler of its own is reset to the default instead.
+    """
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.usefixtures("ctrl_c_not_ignored")
 def test_a_run_prints_how_to_connect_and_stops_on_ctrl_c():
     command = [sys.executable, "-m", "cardviewer.demo", "--port", "0", "--cards", "12"]
     with subprocess.Popen(
@@ -88,6 +102,7 @@ sys.exit(main(["--port", "0", "--cards", "3"]))
 """
 
 
+@pytest.mark.usefixtures("ctrl_c_not_ignored")
 def test_ctrl_c_stops_the_server_whichever_thread_the_signal_reaches():
     result = subprocess.run(
         [sys.executable, "-c", CTRL_C_IN_ANOTHER_THREAD],
