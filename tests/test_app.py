@@ -277,14 +277,22 @@ def test_a_401_from_the_server_asks_to_sign_in_and_refreshes_the_same_page(
     assert ended_with(qtbot, task) == 0
 
 
-def test_an_export_of_all_pages_stopped_by_the_end_of_the_session_starts_again_after_sign_in(
-    demo_server, qtbot, run_app, tmp_path, monkeypatch
-):
+def export_all_after_the_session_ended(demo_server, qtbot, run_app, target, monkeypatch):
+    """A running app whose Export All to `target` was just stopped by a 401."""
     controller, task, window = browsing(demo_server, qtbot, run_app, page=2)
-    target = tmp_path / "all.csv"
     monkeypatch.setattr(window, "ask_export_path", lambda _suggested, title="": target)
     demo_server.revoke_all_tokens()
     window.export_all_action.trigger()
+    return controller, task, window
+
+
+def test_an_export_of_all_pages_stopped_by_the_end_of_the_session_starts_again_after_sign_in(
+    demo_server, qtbot, run_app, tmp_path, monkeypatch
+):
+    target = tmp_path / "all.csv"
+    controller, task, window = export_all_after_the_session_ended(
+        demo_server, qtbot, run_app, target, monkeypatch
+    )
     dialog = dialog_of(qtbot, controller)
     assert window.is_signed_out
     assert "export of all pages stopped and saved nothing" in window.error_bar.message
@@ -303,11 +311,10 @@ def test_an_export_of_all_pages_stopped_by_the_end_of_the_session_starts_again_a
 def test_a_stopped_export_waits_through_a_cancelled_sign_in_and_starts_from_the_bar(
     demo_server, qtbot, run_app, tmp_path, monkeypatch
 ):
-    controller, task, window = browsing(demo_server, qtbot, run_app, page=2)
     target = tmp_path / "all.csv"
-    monkeypatch.setattr(window, "ask_export_path", lambda _suggested, title="": target)
-    demo_server.revoke_all_tokens()
-    window.export_all_action.trigger()
+    controller, task, window = export_all_after_the_session_ended(
+        demo_server, qtbot, run_app, target, monkeypatch
+    )
     qtbot.mouseClick(dialog_of(qtbot, controller).cancel_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: controller.login_dialog is None, timeout=WAIT)
     # Another request ends the same way; the note about the export stays.
