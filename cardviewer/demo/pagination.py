@@ -1,8 +1,8 @@
 """Laravel's length-aware paginator, as the platform sends it: `data`, `links`, `meta`.
 
 `meta.links` has an entry for every page, so it is most of a page's bytes in a large
-space (1,002 of its entries in a space of 10,000 cards: about 90 % of 100 KB), and the
-same on every page but for the one marked active. `envelope_json` encodes it once per
+space (in a space of 10,000 cards, 1,002 entries: about 90 % of a page's 100 KB), and
+the same on every page but for the one marked active. `envelope_json` encodes it once per
 list and page count; encoding it on every request made the demo server spend more
 time on it than on everything else a request costs.
 """
