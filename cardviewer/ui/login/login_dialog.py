@@ -97,7 +97,8 @@ class LoginDialog(QDialog):
             edit.setMinimumWidth(300)
             edit.textChanged.connect(self._update_buttons)
 
-        # The message area is finished by `_show_message`, the first time it shows text.
+        # `_show_message` sets the message area's format and alignments when it shows
+        # text: they need `Qt`, which the first paint of the dialog does without.
         self.message_icon = QLabel(self)
         self.message_label = QLabel(self)
         self.message_label.setObjectName("loginMessage")
