@@ -46,7 +46,7 @@ async def raw_httpx(server: DemoProcess) -> float:
 async def app_path(server: DemoProcess) -> float:
     from PySide6.QtCore import QEvent, QObject
 
-    from cardviewer.app import AppController
+    from cardviewer.controller import AppController
     from cardviewer.services.settings import Settings
 
     with tempfile.TemporaryDirectory() as folder:

@@ -5,8 +5,9 @@
 as a coroutine on the qasync loop.
 
 What this module imports is what painting the sign-in dialog needs, and no more:
-without a saved session the dialog is painted before the event loop, the API client,
-pydantic and the main window are imported (they follow while the person types).
+without a saved session the dialog is painted before the controller, the session store,
+the event loop, the API client, pydantic and the main window are imported (they follow
+while the person types, and the controller adopts the dialog).
 """
 
 from __future__ import annotations
@@ -26,10 +27,6 @@ from PySide6.QtGui import QIcon, QImageReader
 from PySide6.QtWidgets import QApplication, QWidget
 
 from cardviewer import APP_ID, APP_NAME, ORGANIZATION, __version__, i18n
-
-# Re-exported: the flow lived here before and is still imported from here.
-from cardviewer.controller import AppController as AppController
-from cardviewer.controller import amain
 from cardviewer.log_setup import (
     LOG_FORMAT,
     RedactingFilter,
@@ -37,10 +34,10 @@ from cardviewer.log_setup import (
     install_file_log,
     remove_file_log,
 )
-from cardviewer.paths import config_dir, resource_path
-from cardviewer.services.session_store import SessionStore
+from cardviewer.paths import config_dir, resource_path, session_file
 from cardviewer.services.settings import Settings
 from cardviewer.services.site_config import SiteConfig, load_site_config
+from cardviewer.sign_in import SignInDialogs
 
 if TYPE_CHECKING:
     import asyncio
@@ -281,27 +278,34 @@ def _run_app(args: argparse.Namespace) -> int:
     demo = _start_demo() if args.demo else None
     if args.demo and demo is None:
         return 2
-    settings, store, site = load_user_state(demo)
+    settings, site = load_user_settings(demo)
     # Before any widget is built: widgets keep the text they were made with.
     i18n.install_translators(app, settings.language)
-    controller = AppController(
-        settings,
-        store,
-        site=site,
-        demo=demo,
-        screenshot=args.screenshot,
-        screenshot_login=args.screenshot_login,
-    )
-    if controller.can_show_sign_in_early():
-        paint_now(controller.show_sign_in_early())
+    early_dialog = None
+    if sign_in_comes_first(args):
+        early_dialog = SignInDialogs(settings, site).first()
+        early_dialog.open()
+        paint_now(early_dialog)
     install_file_log()  # None when the folder cannot be written; a warning says why
 
-    # Imported only now: qasync binds to the Qt it finds, and painting the sign-in
-    # dialog needs neither it nor asyncio.
+    # Imported only now: painting the sign-in dialog needs none of them, and qasync
+    # binds to the Qt it finds.
     import asyncio
 
     import qasync
 
+    from cardviewer.controller import AppController, amain
+    from cardviewer.services.session_store import SessionStore
+
+    controller = AppController(
+        settings,
+        SessionStore() if demo is None else None,
+        site=site,
+        demo=demo,
+        screenshot=args.screenshot,
+        screenshot_login=args.screenshot_login,
+        early_dialog=early_dialog,
+    )
     collector = MainThreadGarbageCollector()
     collector.start()
     try:
@@ -314,14 +318,26 @@ def _run_app(args: argparse.Namespace) -> int:
             demo.stop()
 
 
-def load_user_state(demo: DemoServer | None) -> tuple[Settings, SessionStore | None, SiteConfig]:
-    """The settings, the session store and the administrator's presets for this run.
+def load_user_settings(demo: DemoServer | None) -> tuple[Settings, SiteConfig]:
+    """The settings and the administrator's presets for this run.
 
-    A demo run keeps its own settings and no session, and ignores the site file.
+    A demo run keeps its own settings (and no session), and ignores the site file.
     """
     if demo is not None:
-        return Settings.load(config_dir() / DEMO_SETTINGS_FILE), None, SiteConfig()
-    return Settings.load(), SessionStore(), load_site_config()
+        return Settings.load(config_dir() / DEMO_SETTINGS_FILE), SiteConfig()
+    return Settings.load(), load_site_config()
+
+
+def sign_in_comes_first(args: argparse.Namespace) -> bool:
+    """Whether the first window is surely the sign-in dialog, as it is without a saved
+    session: then it is opened and painted before the event loop runs.
+
+    Only the file's absence is checked, which is cheap; a saved session, even one that
+    will turn out unusable, is read on the loop as always. The demo and the screenshot
+    runs sign in by themselves.
+    """
+    unattended = args.screenshot is not None or args.screenshot_login is not None
+    return not args.demo and not unattended and not session_file().exists()
 
 
 class _PaintWatch(QObject):

@@ -5,9 +5,9 @@ Dialogs are opened with `open()` and awaited, never run in a nested event loop w
 the window, which keeps its page; after signing in the failed request is repeated.
 
 The main window, its model, the avatar loaders and the API client are imported when
-they are first needed, not with this module, and so is asyncio (about 20 ms): without a
-saved session the sign-in dialog is painted before the event loop and the network stack
-exist (`AppController.show_sign_in_early`), and they are imported while the person types.
+they are first needed, not with this module, and so is asyncio (about 20 ms). Without a
+saved session, `cardviewer.app` paints the sign-in dialog before it imports this module,
+and all of them are imported while the person types.
 """
 
 from __future__ import annotations
@@ -29,13 +29,14 @@ from PySide6.QtWidgets import QDialog, QWidget
 from cardviewer.services.session_store import SessionStore, StoredSession
 from cardviewer.services.settings import Settings
 from cardviewer.services.site_config import SiteConfig
+from cardviewer.sign_in import SignInDialogs
 from cardviewer.tasks import TaskSet
 from cardviewer.ui.login.login_dialog import LoginDialog, LoginResult
 
 if TYPE_CHECKING:
     import asyncio
 
-    from cardviewer.api import CardPage, CardsClient, Session
+    from cardviewer.api import CardPage, CardsClient
     from cardviewer.app import ErrorReporter
     from cardviewer.demo import DemoServer
     from cardviewer.services.avatar_loader import AvatarLoader
@@ -113,6 +114,9 @@ class AppController:
     `run()` returns the process's exit code. With `demo`, the dialog is filled in for
     the demo server and its space opens after signing in; nothing is remembered then,
     because the demo server gets new ports and tokens on every start.
+
+    `early_dialog` is a sign-in dialog `app` opened before the event loop (it has no
+    saved session to try first): the first sign-in uses it rather than opening another.
     """
 
     def __init__(
@@ -124,47 +128,26 @@ class AppController:
         screenshot: Path | None = None,
         screenshot_login: Path | None = None,
         site: SiteConfig | None = None,
+        early_dialog: LoginDialog | None = None,
     ) -> None:
         self.settings = settings
         self.site = site or SiteConfig()
         self.session_store = session_store
         self.demo = demo
+        self.dialogs = SignInDialogs(
+            settings, self.site, demo=demo, remembers_sessions=session_store is not None
+        )
         self.screenshot = screenshot
         self.screenshot_login = screenshot_login
-        self.login_dialog: LoginDialog | None = None
+        self.login_dialog: LoginDialog | None = early_dialog
         self.window: MainWindow | None = None
         self.model: CardTableModel | None = None
         self.avatars: AvatarLoader | None = None
         self.account: Account | None = None
-        self._early_dialog: LoginDialog | None = None
+        self._early_dialog: LoginDialog | None = early_dialog
         self._warmed_up = False
         self._quitting = False
         self._exit_code = 0
-
-    # Before the event loop
-
-    def can_show_sign_in_early(self) -> bool:
-        """Whether the first window is surely the sign-in dialog, as it is without a saved
-        session: then it can be shown before the event loop runs.
-
-        Only the file's absence is checked, which is cheap; a saved session, even one
-        that will turn out unusable, is read on the loop as always.
-        """
-        unattended = self.screenshot is not None or self.screenshot_login is not None
-        if self.demo is not None or unattended:
-            return False
-        return self.session_store is None or not self.session_store.path.exists()
-
-    def show_sign_in_early(self) -> LoginDialog:
-        """Open the first sign-in dialog now, without an event loop; `run()` adopts it.
-
-        The dialog needs no loop until its sign-in starts, and the caller holds back
-        input until the loop runs, so "Sign in" cannot be pressed too soon.
-        """
-        dialog = self._new_login_dialog(self._preset_server(), self.settings.last_email, "")
-        dialog.open()
-        self._early_dialog = self.login_dialog = dialog
-        return dialog
 
     def discard_early_dialog(self) -> None:
         """Close an early dialog that `run()` did not adopt (it found a saved session)."""
@@ -186,9 +169,9 @@ class AppController:
 
     async def _run(self) -> int:
         message = ""
-        server, email = self._preset_server(), self.settings.last_email
+        server, email = self.dialogs.preset_server(), self.settings.last_email
         stored = self._load_session()
-        if stored is not None and not self._may_use_server(stored.server_url):
+        if stored is not None and not self.dialogs.may_use_server(stored.server_url):
             log.info("the saved session is for %s, not the preset server", stored.server_url)
             stored = None
         if stored is not None and stored.is_expired():
@@ -227,16 +210,6 @@ class AppController:
             message = ""
         return self._exit_code
 
-    def _preset_server(self) -> str:
-        """The server the dialog starts with: the administrator's if locked or none is known."""
-        preset = self.site.server_url
-        if preset and (self.site.server_locked or not self.settings.last_server):
-            return preset
-        return self.settings.last_server
-
-    def _may_use_server(self, server_url: str) -> bool:
-        return not self.site.server_locked or server_url == self.site.server_url
-
     def _last_account(self, fallback: Account) -> tuple[str, str]:
         account = self.account or fallback
         self.account = None
@@ -252,41 +225,6 @@ class AppController:
 
     # Signing in
 
-    async def authenticate(self, server_url: str, email: str, password: str) -> Session:
-        from cardviewer.api.client import CardsClient
-
-        async with CardsClient(server_url) as client:
-            return await client.login(email, password)
-
-    def _new_login_dialog(
-        self, server: str, email: str, message: str, parent: QWidget | None = None
-    ) -> LoginDialog:
-        """The sign-in dialog, filled in; over `parent`, the server is fixed: its page is shown."""
-        password = ""
-        site_locked = self.site.server_locked and self.demo is None
-        if self.demo is not None:
-            server, email, password = self.demo.base_url, self.demo.email, self.demo.password
-        elif site_locked and self.site.server_url:
-            server = self.site.server_url
-        dialog = LoginDialog(
-            self.authenticate,
-            parent,
-            server=server,
-            email=email,
-            password=password,
-            keep_signed_in=self.session_store is not None,
-            server_locked=parent is not None or site_locked,
-        )
-        if site_locked:
-            dialog.server_edit.setToolTip(
-                QCoreApplication.translate(
-                    "App", "The server is set by your administrator for this computer."
-                )
-            )
-        if message:
-            dialog.set_message(message)
-        return dialog
-
     async def _sign_in(
         self, server: str, email: str, message: str, parent: QWidget | None = None
     ) -> LoginResult | None:
@@ -299,7 +237,7 @@ class AppController:
             dialog.set_message(message)
         adopted = dialog is not None
         if dialog is None:
-            dialog = self._new_login_dialog(server, email, message, parent)
+            dialog = self.dialogs.new(server, email, message, parent)
         if parent is None:
             self._warm_up()
         finished: asyncio.Future[int] = asyncio.get_running_loop().create_future()

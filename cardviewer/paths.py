@@ -33,6 +33,14 @@ def config_dir() -> Path:
     return _created(_dirs().user_config_path, private=True)
 
 
+def session_file() -> Path:
+    """Where the saved sign-in is kept (`services.session_store`); it may not exist.
+
+    Named here so that the start can see whether there is one without importing the store.
+    """
+    return config_dir() / "session.json"
+
+
 def cache_dir() -> Path:
     """Data that can be fetched again, such as avatars."""
     return _created(_dirs().user_cache_path)

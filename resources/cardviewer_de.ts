@@ -127,7 +127,7 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../cardviewer/app.py" line="+181"/>
+        <location filename="../cardviewer/app.py" line="+178"/>
         <source>Unexpected error</source>
         <translation>Unerwarteter Fehler</translation>
     </message>
@@ -137,17 +137,17 @@
         <translation>Etwas Unerwartetes ist schiefgegangen. Sie können weiterarbeiten; wenn das Problem bleibt, starten Sie CardViewer neu.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/controller.py" line="+196"/>
+        <location filename="../cardviewer/controller.py" line="+180"/>
         <source>Your session has expired; please sign in again.</source>
         <translation>Ihre Sitzung ist abgelaufen; bitte melden Sie sich erneut an.</translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location filename="../cardviewer/sign_in.py" line="+89"/>
         <source>The server is set by your administrator for this computer.</source>
         <translation>Der Server ist von Ihrer Administration für diesen Computer festgelegt.</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location filename="../cardviewer/controller.py" line="+159"/>
         <source>Your sign-in has expired. Please sign in again.</source>
         <translation>Ihre Anmeldung ist abgelaufen. Bitte melden Sie sich erneut an.</translation>
     </message>
@@ -450,12 +450,12 @@
     <name>LoginDialog</name>
     <message>
         <location filename="../cardviewer/ui/login/login_dialog.py" line="+77"/>
-        <location line="+65"/>
+        <location line="+66"/>
         <source>Sign in to %1</source>
         <translation>Bei %1 anmelden</translation>
     </message>
     <message>
-        <location line="-61"/>
+        <location line="-62"/>
         <source>https://cards.example.com</source>
         <translation>https://cards.example.com</translation>
     </message>
@@ -480,7 +480,7 @@
         <translation>Die Anmeldung bis zu ihrem Ablauf auf diesem Computer speichern. Ihr Passwort wird nie gespeichert.</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
         <source>Signing in…</source>
         <translation>Anmeldung läuft…</translation>
     </message>
@@ -523,7 +523,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+236"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+237"/>
         <source>&amp;Open</source>
         <translation>Ö&amp;ffnen</translation>
     </message>
@@ -814,12 +814,12 @@
         <translation>Abgemeldet</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+39"/>
         <source>You are signed out because your session has ended. The cards shown stay here; sign in to load more.</source>
         <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist. Die angezeigten Karten bleiben sichtbar; melden Sie sich an, um weitere zu laden.</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+36"/>
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
@@ -835,13 +835,13 @@
     </message>
     <message>
         <location line="+10"/>
-        <location line="+136"/>
+        <location line="+134"/>
         <source>Exported 1 card to %1</source>
         <translation>1 Karte nach %1 exportiert</translation>
     </message>
     <message numerus="yes">
-        <location line="-134"/>
-        <location line="+136"/>
+        <location line="-132"/>
+        <location line="+134"/>
         <source>Exported %n cards to %1</source>
         <translation>
             <numerusform>%n Karte nach %1 exportiert</numerusform>
@@ -849,18 +849,18 @@
         </translation>
     </message>
     <message>
-        <location line="-128"/>
-        <location line="+71"/>
+        <location line="-126"/>
+        <location line="+70"/>
         <source>Open a space first.</source>
         <translation>Öffnen Sie zuerst einen Bereich.</translation>
     </message>
     <message>
-        <location line="-55"/>
+        <location line="-56"/>
         <source>Loading all pages stopped; it starts again once you have signed in.</source>
         <translation>Das Laden aller Seiten wurde angehalten; es beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Not every page of %1 could be loaded. %2 The page shown stays.</source>
         <translation>Nicht alle Seiten von %1 konnten geladen werden. %2 Die angezeigte Seite bleibt.</translation>
     </message>
@@ -878,17 +878,17 @@
         </translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+44"/>
         <source>Export All Pages</source>
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+14"/>
         <source>The export of all pages stopped and saved nothing; it starts again once you have signed in.</source>
         <translation>Der Export aller Seiten wurde angehalten und hat nichts gespeichert; er beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>
@@ -928,7 +928,7 @@
         <translation>Seite exportieren</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+36"/>
         <source>Could not open the log folder %1</source>
         <translation>Der Protokollordner %1 konnte nicht geöffnet werden</translation>
     </message>

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import subprocess
@@ -24,6 +25,7 @@ from cardviewer.paths import log_dir
 from cardviewer.services.session_store import SessionStore, StoredSession
 from cardviewer.services.settings import Settings
 from cardviewer.services.site_config import SiteConfig
+from cardviewer.sign_in import SignInDialogs
 from cardviewer.ui.login.login_dialog import LoginDialog
 
 WAIT = 10_000
@@ -59,6 +61,10 @@ def test_starting_loads_neither_the_network_stack_nor_the_main_window() -> None:
 
 LATER = (
     *HEAVY,
+    "cardviewer.controller",  # it adopts the dialog once painted
+    "cardviewer.services.session_store",  # only the file's absence is checked before
+    "cardviewer.services.token_vault",
+    "datetime",
     "logging.handlers",  # the log file opens after the paint
     "socket",
     "subprocess",
@@ -102,10 +108,6 @@ def test_before_the_first_paint_only_what_the_dialog_needs_is_set_up() -> None:
     assert result.stdout.split() == ["LoginDialog"], result.stderr
 
 
-def test_the_controller_is_still_reachable_from_the_app_module() -> None:
-    assert app_module.AppController is AppController
-
-
 @pytest.fixture
 def english_afterwards() -> Iterator[None]:
     yield
@@ -123,28 +125,32 @@ def save_session(demo_server: Any, lifetime: timedelta | None = None) -> None:
 # Deciding to show the dialog early
 
 
-def test_without_a_saved_session_the_dialog_can_be_shown_early() -> None:
-    assert AppController(Settings.load(), SessionStore()).can_show_sign_in_early()
-    assert AppController(Settings.load(), None).can_show_sign_in_early()
+def arguments(*argv: str) -> argparse.Namespace:
+    return app_module.parse_args(list(argv))
+
+
+def test_without_a_saved_session_the_sign_in_comes_first() -> None:
+    assert app_module.sign_in_comes_first(arguments())
 
 
 def test_with_a_saved_session_the_loop_decides(demo_server) -> None:
     save_session(demo_server, timedelta(minutes=-1))  # even an expired one: its message
-    assert not AppController(Settings.load(), SessionStore()).can_show_sign_in_early()
+    assert not app_module.sign_in_comes_first(arguments())
 
 
 @pytest.mark.parametrize(
-    "options",
-    [{"screenshot": "main.png"}, {"screenshot_login": "login.png"}],
+    "argv",
+    [("--screenshot", "main.png"), ("--screenshot-login", "login.png"), ("--demo",)],
 )
-def test_unattended_runs_are_not_shown_early(tmp_path, options) -> None:
-    paths = {name: tmp_path / file for name, file in options.items()}
-    assert not AppController(Settings.load(), SessionStore(), **paths).can_show_sign_in_early()
+def test_the_demo_and_unattended_runs_are_not_shown_early(argv) -> None:
+    assert not app_module.sign_in_comes_first(arguments(*argv))
 
 
-def test_the_demo_is_not_shown_early(demo_server, tmp_path) -> None:
-    settings = Settings.load(tmp_path / "demo-settings.json")
-    assert not AppController(settings, None, demo=demo_server).can_show_sign_in_early()
+def open_early(settings: Settings, site: SiteConfig | None = None) -> LoginDialog:
+    """The dialog as `main()` opens it before the loop."""
+    dialog = SignInDialogs(settings, site or SiteConfig()).first()
+    dialog.open()
+    return dialog
 
 
 # The controller adopts the dialog
@@ -153,14 +159,14 @@ def test_the_demo_is_not_shown_early(demo_server, tmp_path) -> None:
 def test_the_dialog_shown_early_is_the_one_the_controller_uses(demo_server, qtbot, run_app):
     settings = Settings.load()
     settings.last_server, settings.last_email = demo_server.base_url, demo_server.email
-    controller = AppController(settings, SessionStore())
-    early = controller.show_sign_in_early()
+    early = open_early(settings)
     assert early.isVisible()
     assert early.server_edit.text() == demo_server.base_url
     assert early.email_edit.text() == demo_server.email
     assert early.password_edit.text() == ""
     assert early.keep_signed_in_check.isChecked()
     assert early.focusWidget() is early.password_edit
+    controller = AppController(settings, SessionStore(), early_dialog=early)
     task = run_app(controller)
     qtbot.wait(50)
     assert controller.login_dialog is early
@@ -175,11 +181,11 @@ def test_the_early_dialog_keeps_the_site_lock(qtbot, run_app):
     site = SiteConfig(server_url="https://cards.example.com", lock_server=True)
     settings = Settings.load()
     settings.last_server = "https://elsewhere.example.com"
-    controller = AppController(settings, SessionStore(), site=site)
-    early = controller.show_sign_in_early()
+    early = open_early(settings, site)
     assert early.server_edit.text() == "https://cards.example.com"
     assert early.server_edit.isReadOnly()
     assert "administrator" in early.server_edit.toolTip()
+    controller = AppController(settings, SessionStore(), site=site, early_dialog=early)
     task = run_app(controller)
     qtbot.waitUntil(lambda: controller.login_dialog is early, timeout=WAIT)
     controller.quit()
@@ -190,8 +196,8 @@ def test_the_early_dialog_keeps_the_site_lock(qtbot, run_app):
 def test_signing_in_in_the_early_dialog_opens_the_window(demo_server, qtbot, run_app):
     settings = Settings.load()
     settings.last_server, settings.last_email = demo_server.base_url, demo_server.email
-    controller = AppController(settings, SessionStore())
-    early = controller.show_sign_in_early()
+    early = open_early(settings)
+    controller = AppController(settings, SessionStore(), early_dialog=early)
     task = run_app(controller)
     qtbot.waitUntil(lambda: controller.login_dialog is early, timeout=WAIT)
     early.password_edit.setText(demo_server.password)
@@ -221,8 +227,10 @@ def visible_dialogs() -> list[LoginDialog]:
 
 
 def test_an_early_dialog_closed_before_the_loop_ends_the_app(qtbot, run_app):
-    controller = AppController(Settings.load(), SessionStore())
-    controller.show_sign_in_early().reject()
+    settings = Settings.load()
+    early = open_early(settings)
+    early.reject()
+    controller = AppController(settings, SessionStore(), early_dialog=early)
     task = run_app(controller)
     qtbot.waitUntil(task.done, timeout=WAIT)
     assert task.result() == 0
@@ -231,8 +239,9 @@ def test_an_early_dialog_closed_before_the_loop_ends_the_app(qtbot, run_app):
 
 
 def test_a_session_saved_meanwhile_wins_and_the_early_dialog_goes(demo_server, qtbot, run_app):
-    controller = AppController(Settings.load(), SessionStore())
-    early = controller.show_sign_in_early()
+    settings = Settings.load()
+    early = open_early(settings)
+    controller = AppController(settings, SessionStore(), early_dialog=early)
     save_session(demo_server)
     task = run_app(controller)
     qtbot.waitUntil(
@@ -256,15 +265,11 @@ def test_main_paints_the_dialog_before_the_loop_and_signs_in_with_it(
     settings.last_server, settings.last_email = demo_server.base_url, demo_server.email
     settings.save()
     seen: dict[str, Any] = {}
-    show, paint_now, sign_in = (
-        AppController.show_sign_in_early,
-        app_module.paint_now,
-        AppController._sign_in,
-    )
+    first, paint_now, sign_in = SignInDialogs.first, app_module.paint_now, AppController._sign_in
 
-    def show_early(self: AppController) -> LoginDialog:
-        seen["loop when shown"] = asyncio.events._get_running_loop()
-        dialog = seen["early"] = show(self)
+    def first_early(self: SignInDialogs, *args: Any) -> LoginDialog:
+        seen["loop when made"] = asyncio.events._get_running_loop()
+        dialog = seen["early"] = first(self, *args)
         return dialog
 
     def paint(widget: QWidget, *args: Any) -> bool:
@@ -284,12 +289,12 @@ def test_main_paints_the_dialog_before_the_loop_and_signs_in_with_it(
         seen["account"] = account
         return Outcome.CLOSED
 
-    monkeypatch.setattr(AppController, "show_sign_in_early", show_early)
+    monkeypatch.setattr(SignInDialogs, "first", first_early)
     monkeypatch.setattr(app_module, "paint_now", paint)
     monkeypatch.setattr(AppController, "_sign_in", sign_in_by_hand)
     monkeypatch.setattr(AppController, "_browse", browse)
     assert app_module.main([]) == 0
-    assert seen["loop when shown"] is None
+    assert seen["loop when made"] is None
     assert seen["painted"] is True
     assert seen["used"] is seen["early"]
     assert seen["account"].email == demo_server.email
@@ -317,16 +322,16 @@ def test_the_early_dialog_speaks_the_language_of_the_settings(
 
 def test_an_unused_early_dialog_is_closed_when_the_app_ends(qapp, monkeypatch):
     dialogs: list[LoginDialog] = []
-    show = AppController.show_sign_in_early
+    first = SignInDialogs.first
 
-    def show_early(self: AppController) -> LoginDialog:
-        dialogs.append(show(self))
+    def first_early(self: SignInDialogs, *args: Any) -> LoginDialog:
+        dialogs.append(first(self, *args))
         return dialogs[-1]
 
     async def run(self: AppController) -> int:
         return 0
 
-    monkeypatch.setattr(AppController, "show_sign_in_early", show_early)
+    monkeypatch.setattr(SignInDialogs, "first", first_early)
     monkeypatch.setattr(AppController, "run", run)
     assert app_module.main([]) == 0
     assert len(dialogs) == 1

@@ -31,7 +31,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardviewer.paths import config_dir
+from cardviewer.paths import session_file
 from cardviewer.services.atomic_file import write_atomically
 from cardviewer.services.token_vault import KeyringVault, TokenLocation, VaultError
 
@@ -43,7 +43,6 @@ log = logging.getLogger(__name__)
 
 FORMAT_VERSION = 2
 READABLE_VERSIONS = (1, 2)
-FILE_NAME = "session.json"
 _TEXT_FIELDS = ("server_url", "email", "session_id")
 
 
@@ -103,7 +102,7 @@ class SessionStore:
     """
 
     def __init__(self, path: Path | None = None, vault: KeyringVault | None = None) -> None:
-        self.path = path if path is not None else config_dir() / FILE_NAME
+        self.path = path if path is not None else session_file()
         self.vault = vault if vault is not None else KeyringVault()
         self._location: TokenLocation | None = None
 
