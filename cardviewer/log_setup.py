@@ -13,6 +13,7 @@ what is logged before then, and `install_file_log()` writes it to the file first
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from collections import deque
@@ -36,35 +37,46 @@ _VALUE = (
     r"""(?!\[redacted\])(?:\\"(?:(?!\\").)*\\"|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'"""
     r"""|[^\s&,;}\]'"]+)"""
 )
-_REDACTIONS: tuple[tuple[re.Pattern[str], str], ...] = (
-    # Authorization: <anything>, in a header line, JSON, a dict or httpcore's byte pairs.
-    (
-        re.compile(
-            r"""(\b(?:proxy-)?authorization\\?["']?\s*[:=,]\s*"""
-            r"""(?!(?-i:b)?\\?["']?\[redacted\])(?-i:b)?\\?["']?)"""
-            r"""[^\s"'\\][^\r\n"'\\]*""",
-            re.IGNORECASE,
+
+
+@functools.cache
+def _redactions() -> tuple[tuple[re.Pattern[str], str], ...]:
+    """The patterns and their replacements, compiled when the first text is redacted.
+
+    Compiling them costs about a millisecond, which the start spends before the sign-in
+    window paints if it happens at import.
+    """
+    return (
+        # Authorization: <anything>, in a header line, JSON, a dict or httpcore's byte pairs.
+        (
+            re.compile(
+                r"""(\b(?:proxy-)?authorization\\?["']?\s*[:=,]\s*"""
+                r"""(?!(?-i:b)?\\?["']?\[redacted\])(?-i:b)?\\?["']?)"""
+                r"""[^\s"'\\][^\r\n"'\\]*""",
+                re.IGNORECASE,
+            ),
+            rf"\g<1>{REDACTED}",
         ),
-        rf"\g<1>{REDACTED}",
-    ),
-    (re.compile(r"\b(Bearer\s+)[A-Za-z0-9\-._~+/]+=*", re.IGNORECASE), rf"\g<1>{REDACTED}"),
-    # A JWT: base64url header and claims, both JSON objects ("eyJ" is '{"'), signature;
-    # starting only after a non-base64 character keeps the search linear.
-    (
-        re.compile(r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]*\.eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*"),
-        REDACTED,
-    ),
-    # "password": "…", password=…, 'access_token': '…', refresh_token=… and the like.
-    # A name starts only where no name character precedes, which keeps the search
-    # linear in long base64 text (`\b` would try again after every "-").
-    (
-        re.compile(
-            r"""((?<![\w-])[\w-]*(?:password|passwd|token|secret)\\?["']?\s*[:=]\s*)""" + _VALUE,
-            re.IGNORECASE,
+        (re.compile(r"\b(Bearer\s+)[A-Za-z0-9\-._~+/]+=*", re.IGNORECASE), rf"\g<1>{REDACTED}"),
+        # A JWT: base64url header and claims, both JSON objects ("eyJ" is '{"'), signature;
+        # starting only after a non-base64 character keeps the search linear.
+        (
+            re.compile(r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]*\.eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*"),
+            REDACTED,
         ),
-        rf"\g<1>{REDACTED}",
-    ),
-)
+        # "password": "…", password=…, 'access_token': '…', refresh_token=… and the like.
+        # A name starts only where no name character precedes, which keeps the search
+        # linear in long base64 text (`\b` would try again after every "-").
+        (
+            re.compile(
+                r"""((?<![\w-])[\w-]*(?:password|passwd|token|secret)\\?["']?\s*[:=]\s*)"""
+                + _VALUE,
+                re.IGNORECASE,
+            ),
+            rf"\g<1>{REDACTED}",
+        ),
+    )
+
 
 _exception_formatter = logging.Formatter()
 _file_handler: logging.FileHandler | None = None
@@ -73,7 +85,7 @@ _held: HeldRecords | None = None
 
 def redact(text: str) -> str:
     """`text` with tokens, passwords and Authorization values replaced by "[redacted]"."""
-    for pattern, replacement in _REDACTIONS:
+    for pattern, replacement in _redactions():
         text = pattern.sub(replacement, text)
     return text
 
