@@ -64,6 +64,7 @@ LATER = (
     "cardviewer.controller",  # it adopts the dialog once painted
     "cardviewer.services.session_store",  # only the file's absence is checked before
     "cardviewer.services.token_vault",
+    "cardviewer.services.space_fetch",  # the settings name its default themselves
     "datetime",
     "logging.handlers",  # the log file opens after the paint
     "socket",

@@ -48,7 +48,6 @@ from typing import Any
 
 from cardviewer.paths import config_dir
 from cardviewer.services.atomic_file import write_atomically
-from cardviewer.services.space_fetch import DEFAULT_CONCURRENCY
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +59,10 @@ EXPORT_FORMATS = ("csv", "xlsx")
 # "" is "from the locale": `;` where the decimal mark is a comma, else `,`.
 CSV_DELIMITERS = ("", ",", ";")
 MIN_EXPORT_CONCURRENCY = 1
+# The fetcher's own default (`space_fetch.DEFAULT_CONCURRENCY`; a test keeps them
+# equal), so that an export from the window and one from the command line go at the
+# same pace. Not imported from there: reading the settings is part of the start.
+DEFAULT_EXPORT_CONCURRENCY = 4
 # Below the fetcher's own limit: more parallel requests mostly earn 429 answers.
 MAX_EXPORT_CONCURRENCY = 8
 
@@ -99,7 +102,7 @@ class Settings:
     # One of CSV_DELIMITERS; "" follows the locale.
     csv_delimiter: str = ""
     # Pages fetched at once by "Export All Pages", MIN_…MAX_EXPORT_CONCURRENCY.
-    export_concurrency: int = DEFAULT_CONCURRENCY
+    export_concurrency: int = DEFAULT_EXPORT_CONCURRENCY
     # "" follows the system; otherwise a locale name such as "de" or "en".
     language: str = ""
     # The main window's layout, base64 of Qt's saved bytes; "" until first saved.

@@ -9,14 +9,13 @@ cancels them too, so nothing keeps running after an export is abandoned.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    # Only named in annotations: the settings import this module for its defaults,
-    # and need neither pydantic nor the network stack for that.
     from cardviewer.api.models import CardPage
 
 DEFAULT_CONCURRENCY = 4
@@ -92,8 +91,6 @@ async def fetch_all_pages(
             pages[number] = page
             cards += len(page.cards)
             report()
-
-    import asyncio  # here: the settings read this module's default before the sign-in paints
 
     try:
         async with asyncio.TaskGroup() as group:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from cardviewer.paths import config_dir
 from cardviewer.services.settings import (
+    DEFAULT_EXPORT_CONCURRENCY,
     MAX_EXPORT_CONCURRENCY,
     MAX_RECENT_SPACES,
     Settings,
@@ -46,7 +47,7 @@ def test_nothing_saved_gives_the_defaults(path):
 
 
 def test_the_export_concurrency_default_is_the_fetchers():
-    assert Settings().export_concurrency == DEFAULT_CONCURRENCY
+    assert Settings().export_concurrency == DEFAULT_EXPORT_CONCURRENCY == DEFAULT_CONCURRENCY
     assert 1 <= DEFAULT_CONCURRENCY <= MAX_EXPORT_CONCURRENCY <= MAX_CONCURRENCY
 
 
