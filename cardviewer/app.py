@@ -44,7 +44,9 @@ if TYPE_CHECKING:
 
     from PySide6.QtWidgets import QMessageBox
 
+    from cardviewer.controller import AppController
     from cardviewer.demo import DemoServer
+    from cardviewer.ui.login.login_dialog import LoginDialog
 
 log = logging.getLogger(__name__)
 
@@ -275,44 +277,52 @@ def _run_app(args: argparse.Namespace) -> int:
 
     reporter = ErrorReporter()
     sys.excepthook = reporter.excepthook
-    demo = _start_demo() if args.demo else None
-    if args.demo and demo is None:
-        return 2
-    settings, site = load_user_settings(demo)
-    # Before any widget is built: widgets keep the text they were made with.
-    i18n.install_translators(app, settings.language)
-    early_dialog = None
-    if sign_in_comes_first(args):
-        early_dialog = SignInDialogs(settings, site).first()
-        early_dialog.open()
-        paint_now(early_dialog)
-    install_file_log()  # None when the folder cannot be written; a warning says why
-
-    # Imported only now: painting the sign-in dialog needs none of them, and qasync
-    # binds to the Qt it finds.
-    import asyncio
-
-    import qasync
-
-    from cardviewer.controller import AppController, amain
-    from cardviewer.services.session_store import SessionStore
-
-    controller = AppController(
-        settings,
-        SessionStore() if demo is None else None,
-        site=site,
-        demo=demo,
-        screenshot=args.screenshot,
-        screenshot_login=args.screenshot_login,
-        early_dialog=early_dialog,
-    )
+    # Before the demo server starts its threads: from here on, cyclic garbage is
+    # collected on this thread only.
     collector = MainThreadGarbageCollector()
     collector.start()
+    demo: DemoServer | None = None
+    early_dialog: LoginDialog | None = None
+    controller: AppController | None = None
     try:
+        if args.demo:
+            demo = _start_demo()
+            if demo is None:
+                return 2
+        settings, site = load_user_settings(demo)
+        # Before any widget is built: widgets keep the text they were made with.
+        i18n.install_translators(app, settings.language)
+        if sign_in_comes_first(args):
+            early_dialog = SignInDialogs(settings, site).first()
+            early_dialog.open()
+            paint_now(early_dialog)
+        install_file_log()  # None when the folder cannot be written; a warning says why
+
+        # Imported only now: painting the sign-in dialog needs none of them, and qasync
+        # binds to the Qt it finds.
+        import asyncio
+
+        import qasync
+
+        from cardviewer.controller import AppController, amain
+        from cardviewer.services.session_store import SessionStore
+
+        controller = AppController(
+            settings,
+            SessionStore() if demo is None else None,
+            site=site,
+            demo=demo,
+            screenshot=args.screenshot,
+            screenshot_login=args.screenshot_login,
+            early_dialog=early_dialog,
+        )
         with asyncio.Runner(loop_factory=lambda: qasync.QEventLoop(app)) as runner:
             return runner.run(amain(controller, reporter))
     finally:
-        controller.discard_early_dialog()
+        if controller is not None:
+            controller.discard_early_dialog()
+        elif early_dialog is not None:
+            early_dialog.close()  # the start failed before the controller took it
         collector.stop()  # the closed loop's Qt objects are freed here, on this thread
         if demo is not None:
             demo.stop()

@@ -622,6 +622,52 @@ def test_garbage_is_collected_on_the_gui_thread_only(qapp):
     assert gc.isenabled()
 
 
+def test_the_demo_server_starts_with_automatic_collection_off(qapp, monkeypatch):
+    """Its threads must never run a collection that frees Qt objects."""
+    from cardviewer.demo import DemoServer
+
+    seen: list[bool] = []
+    start = DemoServer.start
+
+    def start_and_look(self: DemoServer) -> DemoServer:
+        seen.append(gc.isenabled())
+        return start(self)
+
+    async def run(self: AppController) -> int:
+        return 0
+
+    monkeypatch.setattr(DemoServer, "start", start_and_look)
+    monkeypatch.setattr(AppController, "run", run)
+    gc.enable()  # as in a real start; the autouse fixture turns it off for tests
+    try:
+        assert main(["--demo"]) == 0
+        assert gc.isenabled()
+    finally:
+        gc.disable()
+    assert seen == [False]
+
+
+def test_a_start_that_fails_after_the_early_dialog_closes_it(qapp, monkeypatch):
+    from cardviewer.sign_in import SignInDialogs
+
+    dialogs: list[LoginDialog] = []
+    first = SignInDialogs.first
+
+    def first_and_keep(self: SignInDialogs, message: str = "") -> LoginDialog:
+        dialogs.append(first(self, message))
+        return dialogs[-1]
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the controller cannot be made")
+
+    monkeypatch.setattr(SignInDialogs, "first", first_and_keep)
+    monkeypatch.setattr(AppController, "__init__", broken)
+    with pytest.raises(RuntimeError):
+        main([])
+    assert len(dialogs) == 1
+    assert not dialogs[0].isVisible()
+
+
 # Site configuration
 
 
