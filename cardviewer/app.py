@@ -13,6 +13,7 @@ while the person types, and the controller adopts the dialog).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import logging
 import sys
@@ -22,6 +23,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
+import shiboken6
 from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QObject, QTimer
 from PySide6.QtGui import QIcon, QImageReader
 from PySide6.QtWidgets import QApplication, QWidget
@@ -44,9 +46,7 @@ if TYPE_CHECKING:
 
     from PySide6.QtWidgets import QMessageBox
 
-    from cardviewer.controller import AppController
     from cardviewer.demo import DemoServer
-    from cardviewer.ui.login.login_dialog import LoginDialog
 
 log = logging.getLogger(__name__)
 
@@ -277,23 +277,28 @@ def _run_app(args: argparse.Namespace) -> int:
 
     reporter = ErrorReporter()
     sys.excepthook = reporter.excepthook
-    # Before the demo server starts its threads: from here on, cyclic garbage is
-    # collected on this thread only.
-    collector = MainThreadGarbageCollector()
-    collector.start()
-    demo: DemoServer | None = None
-    early_dialog: LoginDialog | None = None
-    controller: AppController | None = None
-    try:
+    # What is set up from here on is taken down in reverse order, however the run ends.
+    with contextlib.ExitStack() as cleanup:
+        # Before the demo server starts its threads: cyclic garbage is collected on this
+        # thread only until they have stopped. Stopping collects the closed loop's Qt
+        # objects, here.
+        collector = MainThreadGarbageCollector()
+        collector.start()
+        cleanup.callback(collector.stop)
+        demo = None
         if args.demo:
             demo = _start_demo()
             if demo is None:
                 return 2
+            cleanup.callback(demo.stop)
         settings, site = load_user_settings(demo)
         # Before any widget is built: widgets keep the text they were made with.
         i18n.install_translators(app, settings.language)
+        early_dialog = None
         if sign_in_comes_first(args):
-            early_dialog = SignInDialogs(settings, site).first()
+            early_dialog = SignInDialogs(settings, site, remembers_sessions=True).first()
+            # The controller adopts it; should the start fail before, it is closed here.
+            cleanup.callback(_discard, early_dialog)
             early_dialog.open()
             paint_now(early_dialog)
         install_file_log()  # None when the folder cannot be written; a warning says why
@@ -318,14 +323,13 @@ def _run_app(args: argparse.Namespace) -> int:
         )
         with asyncio.Runner(loop_factory=lambda: qasync.QEventLoop(app)) as runner:
             return runner.run(amain(controller, reporter))
-    finally:
-        if controller is not None:
-            controller.discard_early_dialog()
-        elif early_dialog is not None:
-            early_dialog.close()  # the start failed before the controller took it
-        collector.stop()  # the closed loop's Qt objects are freed here, on this thread
-        if demo is not None:
-            demo.stop()
+
+
+def _discard(dialog: QWidget) -> None:
+    """Close a window that may already be gone (deleted by whoever used it)."""
+    if shiboken6.isValid(dialog):
+        dialog.hide()
+        dialog.deleteLater()
 
 
 def load_user_settings(demo: DemoServer | None) -> tuple[Settings, SiteConfig]:
@@ -343,8 +347,8 @@ def sign_in_comes_first(args: argparse.Namespace) -> bool:
     session: then it is opened and painted before the event loop runs.
 
     Only the file's absence is checked, which is cheap; a saved session, even one that
-    will turn out unusable, is read on the loop as always. The demo and the screenshot
-    runs sign in by themselves.
+    will turn out unusable, is read on the loop as always. Demo and screenshot runs
+    start on the loop, which fills their dialog in or takes its picture.
     """
     unattended = args.screenshot is not None or args.screenshot_login is not None
     return not args.demo and not unattended and not session_file().exists()

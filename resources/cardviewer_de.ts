@@ -127,7 +127,7 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../cardviewer/app.py" line="+178"/>
+        <location filename="../cardviewer/app.py" line="+180"/>
         <source>Unexpected error</source>
         <translation>Unerwarteter Fehler</translation>
     </message>

@@ -662,10 +662,32 @@ def test_a_start_that_fails_after_the_early_dialog_closes_it(qapp, monkeypatch):
 
     monkeypatch.setattr(SignInDialogs, "first", first_and_keep)
     monkeypatch.setattr(AppController, "__init__", broken)
-    with pytest.raises(RuntimeError):
+    with pytest.raises(RuntimeError, match="cannot be made"):
         main([])
     assert len(dialogs) == 1
     assert not dialogs[0].isVisible()
+
+
+def test_a_start_that_fails_after_the_demo_server_started_stops_it(qapp, monkeypatch):
+    from cardviewer.demo import DemoServer
+
+    stopped: list[DemoServer] = []
+    stop = DemoServer.stop
+
+    def stop_and_note(self: DemoServer) -> None:
+        stopped.append(self)
+        stop(self)
+
+    def broken(demo: DemoServer | None) -> None:
+        raise RuntimeError("the settings cannot be read")
+
+    monkeypatch.setattr(DemoServer, "stop", stop_and_note)
+    monkeypatch.setattr(app_module, "load_user_settings", broken)
+    collecting = gc.isenabled()
+    with pytest.raises(RuntimeError, match="cannot be read"):
+        main(["--demo"])
+    assert len(stopped) == 1
+    assert gc.isenabled() == collecting
 
 
 # Site configuration
@@ -723,14 +745,19 @@ def test_the_app_reads_the_site_file(qapp, tmp_path, monkeypatch):
     site_file.write_text('{"server_url": "https://cards.example.com", "lock_server": true}')
     monkeypatch.setattr(site_config, "candidate_paths", lambda: [site_file])
     seen: list[SiteConfig] = []
+    early: list[tuple[str, bool]] = []
 
     async def run(controller: AppController) -> int:
         seen.append(controller.site)
+        dialog = controller.login_dialog  # painted before the controller was made
+        assert dialog is not None
+        early.append((dialog.server_edit.text(), dialog.server_edit.isReadOnly()))
         return 0
 
     monkeypatch.setattr(AppController, "run", run)
     assert main([]) == 0
     assert seen == [SiteConfig("https://cards.example.com", lock_server=True, source=site_file)]
+    assert early == [("https://cards.example.com", True)]
 
 
 # The keyboard alone

@@ -316,7 +316,7 @@ def test_redact(text, redacted):
 
 
 def test_importing_compiles_no_redaction_pattern() -> None:
-    """They are compiled for the first text redacted, not during the start."""
+    """They are compiled for the first text redacted (`test_startup` checks the start)."""
     check = (
         "import cardviewer.log_setup as m\n"
         "before = m._redactions.cache_info().currsize\n"

@@ -92,6 +92,9 @@ def stop(widget, *args):
         module, _, type_name = name.partition(".")
         if type_name in vars(getattr(PySide6, module)):
             loaded.append(name)
+    from cardviewer import log_setup
+    if log_setup._redactions.cache_info().currsize:
+        loaded.append("redaction patterns")
     print(type(widget).__name__, *loaded)
     sys.stdout.flush()
     os._exit(0)
