@@ -149,7 +149,7 @@ class AppController:
         self._quitting = False
         self._exit_code = 0
 
-    def discard_early_dialog(self) -> None:
+    def _discard_early_dialog(self) -> None:
         """Close an early dialog that `run()` did not adopt (it found a saved session)."""
         dialog, self._early_dialog = self._early_dialog, None
         if dialog is None:
@@ -165,7 +165,7 @@ class AppController:
         try:
             return await self._run()
         finally:
-            self.discard_early_dialog()
+            self._discard_early_dialog()
 
     async def _run(self) -> int:
         message = ""
@@ -183,7 +183,7 @@ class AppController:
             self._forget_session()
             stored = None
         if stored is not None:
-            self.discard_early_dialog()
+            self._discard_early_dialog()
         if self.screenshot is not None and stored is None and self.demo is None:
             log.error("--screenshot needs --demo or a saved sign-in")
             self._exit_code = 2
