@@ -174,7 +174,8 @@ class AppController:
         if stored is not None and not self.dialogs.may_use_server(stored.server_url):
             log.info("the saved session is for %s, not the preset server", stored.server_url)
             stored = None
-        if stored is not None and stored.is_expired():
+        expired = stored is not None and stored.is_expired()
+        if stored is not None and expired:
             log.info("the saved session for %s has expired", stored.server_url)
             server, email = stored.server_url, stored.email
             message = QCoreApplication.translate(
@@ -182,7 +183,9 @@ class AppController:
             )
             self._forget_session()
             stored = None
-        if stored is not None:
+        if stored is not None or expired:
+            # A session saved since the early dialog was painted (by another run of the
+            # app) decides: its window opens, or a dialog asks for its account again.
             self._discard_early_dialog()
         if self.screenshot is not None and stored is None and self.demo is None:
             log.error("--screenshot needs --demo or a saved sign-in")

@@ -137,7 +137,7 @@
         <translation>Etwas Unerwartetes ist schiefgegangen. Sie können weiterarbeiten; wenn das Problem bleibt, starten Sie CardViewer neu.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/controller.py" line="+180"/>
+        <location filename="../cardviewer/controller.py" line="+181"/>
         <source>Your session has expired; please sign in again.</source>
         <translation>Ihre Sitzung ist abgelaufen; bitte melden Sie sich erneut an.</translation>
     </message>
@@ -147,7 +147,7 @@
         <translation>Der Server ist von Ihrer Administration für diesen Computer festgelegt.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/controller.py" line="+159"/>
+        <location filename="../cardviewer/controller.py" line="+161"/>
         <source>Your sign-in has expired. Please sign in again.</source>
         <translation>Ihre Anmeldung ist abgelaufen. Bitte melden Sie sich erneut an.</translation>
     </message>

@@ -259,6 +259,31 @@ def test_a_session_saved_meanwhile_wins_and_the_early_dialog_goes(demo_server, q
     qtbot.waitUntil(task.done, timeout=WAIT)
 
 
+def test_an_expired_session_saved_meanwhile_replaces_the_early_dialog(demo_server, qtbot, run_app):
+    """Its server and e-mail are the ones to sign in to again, with the reason."""
+    settings = Settings.load()
+    settings.last_server, settings.last_email = "https://elsewhere.example.com", "x@example.com"
+    early = open_early(settings)
+    controller = AppController(settings, SessionStore(), early_dialog=early)
+    save_session(demo_server, timedelta(minutes=-1))
+    task = run_app(controller)
+
+    def asks_again() -> bool:
+        dialog = controller.login_dialog
+        return dialog is not None and dialog.isVisible() and "expired" in dialog.message
+
+    qtbot.waitUntil(asks_again, timeout=WAIT)
+    dialog = controller.login_dialog
+    assert dialog is not None
+    assert dialog is not early
+    assert gone(early)
+    assert dialog.server_edit.text() == demo_server.base_url
+    assert dialog.email_edit.text() == demo_server.email
+    controller.quit()
+    qtbot.waitUntil(task.done, timeout=WAIT)
+    assert task.result() == 0
+
+
 # The whole start, through main()
 
 
