@@ -174,8 +174,9 @@ class AppController:
         if stored is not None and not self.dialogs.may_use_server(stored.server_url):
             log.info("the saved session is for %s, not the preset server", stored.server_url)
             stored = None
-        expired = stored is not None and stored.is_expired()
-        if stored is not None and expired:
+        expired = False
+        if stored is not None and stored.is_expired():
+            expired = True
             log.info("the saved session for %s has expired", stored.server_url)
             server, email = stored.server_url, stored.email
             message = QCoreApplication.translate(
