@@ -21,6 +21,7 @@ import pytest
 if TYPE_CHECKING:
     from cardviewer.controller import AppController
     from cardviewer.demo import DemoServer
+    from cardviewer.ui.login.login_dialog import LoginDialog
 
 T = TypeVar("T")
 
@@ -126,6 +127,22 @@ def run_app(qloop, qtbot) -> Iterator[Callable[[AppController], asyncio.Task[int
     for task in tasks:
         task.cancel()
     qtbot.waitUntil(lambda: all(t.done() for t in tasks), timeout=10_000)
+
+
+@pytest.fixture
+def early_dialogs(monkeypatch: pytest.MonkeyPatch) -> list[LoginDialog]:
+    """Every sign-in dialog `main()` opens before the event loop, in order."""
+    from cardviewer.sign_in import SignInDialogs
+
+    dialogs: list[LoginDialog] = []
+    first = SignInDialogs.first
+
+    def first_and_keep(self: SignInDialogs, message: str = "") -> LoginDialog:
+        dialogs.append(first(self, message))
+        return dialogs[-1]
+
+    monkeypatch.setattr(SignInDialogs, "first", first_and_keep)
+    return dialogs
 
 
 @pytest.fixture(scope="session")

@@ -647,25 +647,15 @@ def test_the_demo_server_starts_with_automatic_collection_off(qapp, monkeypatch)
     assert seen == [False]
 
 
-def test_a_start_that_fails_after_the_early_dialog_closes_it(qapp, monkeypatch):
-    from cardviewer.sign_in import SignInDialogs
-
-    dialogs: list[LoginDialog] = []
-    first = SignInDialogs.first
-
-    def first_and_keep(self: SignInDialogs, message: str = "") -> LoginDialog:
-        dialogs.append(first(self, message))
-        return dialogs[-1]
-
+def test_a_start_that_fails_after_the_early_dialog_closes_it(qapp, monkeypatch, early_dialogs):
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("the controller cannot be made")
 
-    monkeypatch.setattr(SignInDialogs, "first", first_and_keep)
     monkeypatch.setattr(AppController, "__init__", broken)
     with pytest.raises(RuntimeError, match="cannot be made"):
         main([])
-    assert len(dialogs) == 1
-    assert not dialogs[0].isVisible()
+    assert len(early_dialogs) == 1
+    assert not early_dialogs[0].isVisible()
 
 
 def test_a_start_that_fails_after_the_demo_server_started_stops_it(qapp, monkeypatch):

@@ -349,22 +349,14 @@ def test_the_early_dialog_speaks_the_language_of_the_settings(
     assert seen == [("Bei CardViewer anmelden", "Anmelden")]
 
 
-def test_an_unused_early_dialog_is_closed_when_the_app_ends(qapp, monkeypatch):
-    dialogs: list[LoginDialog] = []
-    first = SignInDialogs.first
-
-    def first_early(self: SignInDialogs, *args: Any) -> LoginDialog:
-        dialogs.append(first(self, *args))
-        return dialogs[-1]
-
+def test_an_unused_early_dialog_is_closed_when_the_app_ends(qapp, monkeypatch, early_dialogs):
     async def run(self: AppController) -> int:
         return 0
 
-    monkeypatch.setattr(SignInDialogs, "first", first_early)
     monkeypatch.setattr(AppController, "run", run)
     assert app_module.main([]) == 0
-    assert len(dialogs) == 1
-    assert not dialogs[0].isVisible()
+    assert len(early_dialogs) == 1
+    assert not early_dialogs[0].isVisible()
 
 
 def test_the_log_file_opens_after_the_paint_and_keeps_what_came_before(qapp, monkeypatch):
