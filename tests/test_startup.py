@@ -59,6 +59,44 @@ def test_starting_loads_neither_the_network_stack_nor_the_main_window() -> None:
     assert loaded_after("import cardviewer.app, cardviewer.ui.login.login_dialog") == []
 
 
+QT_FREE = (
+    "platformdirs",
+    "json",
+    "dataclasses",
+    "cardviewer.paths",
+    "cardviewer.log_setup",
+    "cardviewer.services.settings",
+    "cardviewer.services.site_config",
+)
+
+LOADED_BEFORE_PYSIDE = f"""
+import sys
+
+class Watch:
+    def find_spec(self, name, path=None, target=None):
+        if name == "shiboken6":
+            print(" ".join(m for m in {QT_FREE!r} if m not in sys.modules))
+            sys.stdout.flush()
+            sys.meta_path.remove(self)
+        return None
+
+sys.meta_path.insert(0, Watch())
+import cardviewer.app
+"""
+
+
+def test_what_needs_no_qt_is_imported_before_pyside() -> None:
+    """PySide's import hook reads the source of every module imported after it."""
+    result = subprocess.run(
+        [sys.executable, "-c", LOADED_BEFORE_PYSIDE],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert result.stdout.split() == []
+
+
 LATER = (
     *HEAVY,
     "cardviewer.controller",  # it adopts the dialog once painted
