@@ -1,7 +1,9 @@
 """Started by bench_startup: shows a window, prints the wall-clock time of its first paint.
 
 `bare` shows an empty QWidget; `app` runs CardViewer's `main()` until its sign-in window
-paints. Both start the same way: this script, a QApplication, an event filter.
+paints. Both start the same way: this script, a QApplication, an event filter. The app's
+module is imported first, as `main.py`, `python -m cardviewer`, the `cardviewer` command
+and the frozen app all do: it orders its own imports around PySide6's.
 
 The filter watches the whole app only until a window is about to show, then that window
 alone. Watching every object for longer costs what the app does not: PySide makes a
@@ -15,6 +17,9 @@ from __future__ import annotations
 import os
 import sys
 import time
+
+if sys.argv[1:2] == ["app"]:
+    from cardviewer.app import main as app_main
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QApplication, QWidget
@@ -55,8 +60,6 @@ def main() -> None:
         window.show()
         app.exec()
     else:
-        from cardviewer.app import main as app_main
-
         app_main([])
 
 
