@@ -1,7 +1,7 @@
 """`python -m bench [name …]`: run the benchmarks (all by default), print one Markdown table.
 
 Names: startup, first-page, paging, export-all, gui-stall, memory. The exit status is 1
-when a target is missed.
+when a target is missed (a target no client can meet in a setting is shown, not judged).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def main(names: list[str]) -> int:
         results.extend(outcome if isinstance(outcome, list) else [outcome])
     print(f"Python {platform.python_version()} on {platform.machine()}, {platform.system()}\n")
     report(results)
-    return 0 if all(r.passed for r in results) else 1
+    return 0 if all(r.passed is not False for r in results) else 1
 
 
 if __name__ == "__main__":

@@ -8,7 +8,8 @@ latency alone imposes.
 The export runs at the app's default of four pages at once, and again at eight (a
 setting in Preferences). With four, no client can beat the sequential loop by more
 than 4 x (latency + the loop's other time per page) / latency: less than six whenever
-the loop spends under 10 ms per page besides the latency (about 4 to 5 ms here).
+the loop spends under 10 ms per page besides the latency (about 3 to 5 ms here). Such
+a speed-up target is shown with the most any client could reach, and not judged.
 """
 
 from __future__ import annotations
@@ -99,6 +100,10 @@ def measure(concurrencies: Sequence[int] = (CONCURRENCY, HIGHER_CONCURRENCY)) ->
     results: list[Result] = []
     for concurrency, measured in zip(concurrencies, times, strict=True):
         limit = PAGES * LATENCY / concurrency
+        reachable = baseline / limit  # the most any client could gain at this concurrency
+        target = f"≥ {SPEED_UP:.0f}x faster (ratio ≤ {1 / SPEED_UP:.3f})"
+        if reachable < SPEED_UP:
+            target += f": out of reach at {concurrency} at once, at most {reachable:.1f}x"
         results += [
             Result(
                 f"export all {CARDS:,} cards at {LATENCY * 1000:.0f} ms, {concurrency} at once, "
@@ -106,8 +111,8 @@ def measure(concurrencies: Sequence[int] = (CONCURRENCY, HIGHER_CONCURRENCY)) ->
                 measured,
                 baseline,
                 "s",
-                f"≥ {SPEED_UP:.0f}x faster (ratio ≤ {1 / SPEED_UP:.3f})",
-                measured * SPEED_UP <= baseline,
+                target,
+                measured * SPEED_UP <= baseline if reachable >= SPEED_UP else None,
             ),
             Result(
                 f"export all {CARDS:,} cards, vs pages x latency / {concurrency}",

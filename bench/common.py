@@ -27,14 +27,15 @@ class Result:
     baseline: float
     unit: str
     target: str
-    passed: bool
+    passed: bool | None
+    """None: not judged, because no client can meet the target in this setting."""
 
     @property
     def ratio(self) -> float:
         return self.measured / self.baseline if self.baseline else float("inf")
 
     def row(self) -> str:
-        verdict = "yes" if self.passed else "**no**"
+        verdict = {True: "yes", False: "**no**", None: "—"}[self.passed]
         return (
             f"| {self.name} | {self.measured:.1f} {self.unit} | {self.baseline:.1f} {self.unit} "
             f"| {self.ratio:.2f}x | {self.target} | {verdict} |"
