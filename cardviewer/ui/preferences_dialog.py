@@ -41,6 +41,7 @@ from cardviewer.services.settings import (
     MIN_EXPORT_CONCURRENCY,
     Settings,
 )
+from cardviewer.ui.read_only_field import make_read_only
 
 log = logging.getLogger(__name__)
 
@@ -144,11 +145,7 @@ class PreferencesDialog(QDialog):
         self.server_edit.setMinimumWidth(MIN_FIELD_WIDTH)
         self.server_edit.textChanged.connect(self._check_server)
         if self._server_locked:
-            self.server_edit.setReadOnly(True)
-            # Looks read-only too: the window's background instead of a field's.
-            palette = self.server_edit.palette()
-            palette.setColor(QPalette.ColorRole.Base, palette.color(QPalette.ColorRole.Window))
-            self.server_edit.setPalette(palette)
+            make_read_only(self.server_edit)
             self.server_edit.setToolTip(self.tr("Set by your administrator"))
             server_hint = self.tr("Set by your administrator.")
         else:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QLocale, Qt
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QComboBox, QDialog, QLabel, QMessageBox, QWidget
 
 from cardviewer.services.settings import MAX_EXPORT_CONCURRENCY, Settings
@@ -213,6 +214,8 @@ def test_escape_cancels(make_dialog, qtbot, saved, path):
 def test_a_locked_server_is_read_only_and_kept(make_dialog, qtbot, saved, path):
     dialog = make_dialog(saved, server_locked=True)
     assert dialog.server_edit.isReadOnly()
+    base, window = QPalette.ColorRole.Base, QPalette.ColorRole.Window
+    assert dialog.server_edit.palette().color(base) == dialog.palette().color(window)
     assert "administrator" in dialog.server_edit.toolTip()
     assert "administrator" in dialog.server_hint.text()
     assert dialog.server_hint.isVisible()

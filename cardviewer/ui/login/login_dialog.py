@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from cardviewer import APP_NAME
 from cardviewer.tasks import TaskSet
+from cardviewer.ui.read_only_field import make_read_only
 
 if TYPE_CHECKING:
     from cardviewer.api.models import Session
@@ -79,7 +80,8 @@ class LoginDialog(QDialog):
 
         self.server_edit = QLineEdit(server, self)
         self.server_edit.setPlaceholderText(self.tr("https://cards.example.com"))
-        self.server_edit.setReadOnly(server_locked)
+        if server_locked:
+            make_read_only(self.server_edit)
         self.email_edit = QLineEdit(email, self)
         self.email_edit.setPlaceholderText(self.tr("name@example.com"))
         self.password_edit = QLineEdit(password, self)

@@ -8,6 +8,7 @@ import socket
 import httpx
 import pytest
 from PySide6.QtCore import QLocale, Qt
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QDialog, QLineEdit
 
 from cardviewer import i18n
@@ -247,6 +248,15 @@ def test_closing_while_signing_in_cancels_it(filled, demo_server, qtbot, arun):
     arun(filled.aclose())
     assert filled.result_value is None
     assert not filled.is_busy
+
+
+def test_a_locked_server_looks_read_only(make_dialog):
+    locked = make_dialog(server="https://cards.example.com", server_locked=True)
+    free = make_dialog(server="https://cards.example.com")
+    base, window = QPalette.ColorRole.Base, QPalette.ColorRole.Window
+    assert locked.server_edit.palette().color(base) == locked.palette().color(window)
+    assert free.server_edit.palette().color(base) != free.palette().color(window)
+    assert not free.server_edit.isReadOnly()
 
 
 def test_set_message_explains_why_to_sign_in(make_dialog):
