@@ -1,7 +1,8 @@
 """One card at a readable size: its picture, every field, and buttons to copy from it.
 
 A table row squeezes a card into one line; here each value gets room to wrap, can be
-selected, and nested values read as indented JSON. The copy buttons hand the handle,
+selected, and a nested object reads as one `key: value` line per field. A value that
+did not validate is shown as the JSON it came as. The copy buttons hand the handle,
 the e-mail addresses and the whole card to whatever the person pastes into next.
 """
 
@@ -37,6 +38,7 @@ from cardviewer.ui.cards.columns import (
     build_columns,
     compact_json,
     iso_timestamp,
+    nested_parts,
 )
 
 AVATAR_SIZE = 128
@@ -281,12 +283,9 @@ class CardDetailsPane(QWidget):
         value = column.value(card)
         if value is None or value in ("", (), [], {}):
             return EMPTY, self.tr("Not set"), False
-        if column.kind is ValueKind.EMAILS and isinstance(value, tuple | list):
-            text = "\n".join(map(str, value))
-            return text, text, False
         if isinstance(value, dict | list | tuple):
-            text = _pretty_json(value)
-            return text, text, True
+            text = "\n".join(nested_parts(value))
+            return text, text, False
         if isinstance(value, str):
             return value, value, False  # its own line breaks kept, unlike in a table cell
         text = column.display(card)

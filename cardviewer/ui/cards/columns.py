@@ -236,11 +236,20 @@ def _display_any(value: Any) -> str:
         return QLocale().toString(value, "g", 15)
     if isinstance(value, str):
         return " ".join(value.splitlines())
-    if isinstance(value, dict):
-        return ", ".join(f"{key}: {_display_nested(item)}" for key, item in value.items())
-    if isinstance(value, list | tuple):
-        return ", ".join(_display_nested(item) for item in value)
+    if isinstance(value, dict | list | tuple):
+        return ", ".join(nested_parts(value))
     return str(value)
+
+
+def nested_parts(value: dict[Any, Any] | list[Any] | tuple[Any, ...]) -> list[str]:
+    """An object's fields as `key: value`, or a list's items, each as a person reads it.
+
+    A table cell joins them on one line, the details pane gives each its own; values
+    nested deeper are shown as compact JSON.
+    """
+    if isinstance(value, dict):
+        return [f"{key}: {_display_nested(item)}" for key, item in value.items()]
+    return [_display_nested(item) for item in value]
 
 
 def _display_nested(value: Any) -> str:
