@@ -47,7 +47,7 @@ def time_to_paint(kind: str, home: str) -> float:
     return (painted - started) * 1000
 
 
-def measure(runs: int = 9) -> Result:
+def measure(runs: int = 15) -> Result:
     bare: list[float] = []
     app: list[float] = []
     with tempfile.TemporaryDirectory() as home:
