@@ -45,12 +45,18 @@ HEAVY = (
 )
 
 
+def run_python(code: str) -> subprocess.CompletedProcess[str]:
+    """`code` run by a fresh Python process: how a start begins."""
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+
+
 def loaded_after(statement: str) -> list[str]:
     """Which of the heavy modules a fresh process has loaded after `statement`."""
     check = f"import sys\n{statement}\nprint(' '.join(m for m in {HEAVY!r} if m in sys.modules))\n"
-    result = subprocess.run(
-        [sys.executable, "-c", check], capture_output=True, text=True, timeout=60, check=True
-    )
+    result = run_python(check)
+    assert result.returncode == 0, result.stderr
     return result.stdout.split()
 
 
@@ -87,13 +93,8 @@ import cardviewer.app
 
 def test_what_needs_no_qt_is_imported_before_pyside() -> None:
     """PySide's import hook reads the source of every module imported after it."""
-    result = subprocess.run(
-        [sys.executable, "-c", LOADED_BEFORE_PYSIDE],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
+    result = run_python(LOADED_BEFORE_PYSIDE)
+    assert result.returncode == 0, result.stderr
     assert result.stdout.split() == []
 
 
@@ -144,9 +145,7 @@ app.main([])
 
 def test_before_the_first_paint_only_what_the_dialog_needs_is_set_up() -> None:
     """A real start without a saved session, up to the moment the dialog paints."""
-    result = subprocess.run(
-        [sys.executable, "-c", BEFORE_PAINT], capture_output=True, text=True, timeout=60
-    )
+    result = run_python(BEFORE_PAINT)
     assert result.stdout.split() == ["LoginDialog"], result.stderr
 
 
