@@ -22,6 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from cardviewer.ui.plain_text import plain_tooltip
+
 # The "negative" and "information" colours of common desktop themes; mixed with the
 # window colour so the bar reads the same in light and dark palettes alike.
 NEGATIVE = QColor("#da4453")
@@ -83,6 +85,7 @@ class ErrorBar(QFrame):
         self._layout.addWidget(self.retry_button, 0, Qt.AlignmentFlag.AlignVCenter)
         self._layout.addWidget(self.close_button, 0, Qt.AlignmentFlag.AlignVCenter)
         self._action_buttons: list[QPushButton] = []
+        self._detail = ""
         self.hide()
 
     def _icon(self, name: QIcon.ThemeIcon, fallback: QStyle.StandardPixmap) -> QIcon:
@@ -95,7 +98,8 @@ class ErrorBar(QFrame):
 
     @property
     def detail(self) -> str:
-        return self.text_label.toolTip()
+        """The technical detail, as the tooltip of the message shows it."""
+        return self._detail
 
     @property
     def is_info(self) -> bool:
@@ -128,7 +132,8 @@ class ErrorBar(QFrame):
         self._tint = tint
         self.icon_label.setPixmap(icon.pixmap(ICON_SIZE, ICON_SIZE))
         self.text_label.setText(message)
-        self.text_label.setToolTip(detail)
+        self._detail = detail
+        self.text_label.setToolTip(plain_tooltip(detail))  # often quotes the server's answer
         self.retry_button.setVisible(retryable)
         self._set_actions(actions)
         self.setAccessibleDescription(message)

@@ -34,6 +34,7 @@ from cardviewer.services.space_fetch import (
     fetch_all_pages,
 )
 from cardviewer.ui.cards.card_export import write_cards
+from cardviewer.ui.plain_text import plain_tooltip
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +87,7 @@ class ExportAllDialog(QDialog):
         self.file_label.setTextFormat(Qt.TextFormat.PlainText)
         if path is not None:
             self.file_label.setText(self.tr("To {file}").format(file=path.name))
-            self.file_label.setToolTip(str(path))
+            self.file_label.setToolTip(plain_tooltip(str(path)))  # a file name may hold "<"
         self.file_label.setVisible(path is not None)
         self.progress_label = QLabel(self.tr("Fetching the first page…"))
         self.progress_bar = QProgressBar()

@@ -101,6 +101,7 @@ from cardviewer.ui.error_bar import ErrorBar
 from cardviewer.ui.error_text import error_text
 from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.page_bar import PageBar
+from cardviewer.ui.plain_text import plain_action_text, plain_tooltip
 from cardviewer.ui.preferences_dialog import PreferencesDialog, export_csv_delimiter
 
 log = logging.getLogger(__name__)
@@ -636,7 +637,7 @@ class MainWindow(QMainWindow):
         if self._signed_out:
             text = self.tr("Signed out (%1)").replace("%1", text) if text else self.tr("Signed out")
         self.account_label.setText(text)
-        self.account_label.setToolTip(server_url)
+        self.account_label.setToolTip(plain_tooltip(server_url))
 
     @property
     def is_signed_out(self) -> bool:
@@ -1242,11 +1243,10 @@ class MainWindow(QMainWindow):
         menu = QMenu(self)
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         shown = [i for i in range(header.count()) if not header.isSectionHidden(i)]
+        titles = [column.title for column in self.model.columns]
         for logical in sorted(range(len(self._column_keys)), key=header.visualIndex):
-            title = self.model.headerData(
-                logical, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole
-            )
-            action = menu.addAction(str(title))
+            title = titles[logical] if logical < len(titles) else ""
+            action = menu.addAction(plain_action_text(title))
             action.setCheckable(True)
             action.setChecked(not header.isSectionHidden(logical))
             action.setEnabled(shown != [logical])  # the last column shown stays

@@ -40,6 +40,7 @@ from cardviewer.ui.cards.columns import (
     iso_timestamp,
     nested_parts,
 )
+from cardviewer.ui.plain_text import plain_tooltip
 
 AVATAR_SIZE = 128
 """Width and height of the picture in logical pixels; a loader of this size keeps it sharp."""
@@ -267,7 +268,7 @@ class CardDetailsPane(QWidget):
         if monospace:
             value.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         if column.kind is ValueKind.TIMESTAMP or column.is_invalid(card):
-            value.setToolTip(column.tooltip(card) or "")
+            value.setToolTip(plain_tooltip(column.tooltip(card) or ""))
         self.form.addRow(title, value)
         self._value_labels[column.key] = value
 
@@ -328,7 +329,10 @@ class CardDetailsPane(QWidget):
 
     def _update_buttons(self, card: Card) -> None:
         self.copy_handle_button.setEnabled(bool(card.username))
-        self.copy_handle_button.setToolTip(card.username or self.tr("This card has no handle."))
+        if card.username:
+            self.copy_handle_button.setToolTip(plain_tooltip(card.username))
+        else:
+            self.copy_handle_button.setToolTip(self.tr("This card has no handle."))
         emails = card.emails
         self.copy_emails_button.setEnabled(bool(emails))
         if emails is None:
@@ -336,7 +340,7 @@ class CardDetailsPane(QWidget):
         elif not emails:
             tip = self.tr("This card has no e-mail addresses.")
         else:
-            tip = "\n".join(emails)
+            tip = plain_tooltip("\n".join(emails))
         self.copy_emails_button.setToolTip(tip)
 
     def _copy_handle(self) -> None:

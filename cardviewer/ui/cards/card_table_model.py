@@ -38,6 +38,7 @@ from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.page_cache import PageCache, PageKey
 from cardviewer.tasks import TaskSet
 from cardviewer.ui.cards.columns import Column, ValueKind, build_columns
+from cardviewer.ui.plain_text import plain_tooltip
 
 log = logging.getLogger(__name__)
 
@@ -453,7 +454,8 @@ class CardTableModel(QAbstractTableModel):
             if role == _DISPLAY:
                 text = column.display(card)
             elif role == _TOOLTIP:
-                text = column.tooltip(card)
+                tooltip = column.tooltip(card)
+                text = None if tooltip is None else plain_tooltip(tooltip)
             else:
                 text = column.sort_value(card)
             texts[row][col] = text
@@ -481,7 +483,9 @@ class CardTableModel(QAbstractTableModel):
             # The avatar column is as narrow as a picture; its title lives in the tooltip.
             return "" if section == self._avatar_column else self._columns[section].title
         if role == _TOOLTIP:
-            return self._columns[section].title
+            column = self._columns[section]
+            # A field the app does not know is titled from its key, which the server chose.
+            return plain_tooltip(column.title) if column.extra else column.title
         if role == _ALIGNMENT:
             return self._alignments[section]
         return None

@@ -226,6 +226,8 @@ class LoginDialog(QDialog):
         from PySide6.QtCore import Qt
         from PySide6.QtWidgets import QStyle
 
+        from cardviewer.ui.plain_text import plain_tooltip
+
         self.message_label.setTextFormat(Qt.TextFormat.PlainText)  # server text, never markup
         self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self._message_layout.setAlignment(self.message_icon, Qt.AlignmentFlag.AlignTop)
@@ -241,7 +243,7 @@ class LoginDialog(QDialog):
         pixmap = themed.pixmap(MESSAGE_ICON_SIZE, MESSAGE_ICON_SIZE)
         self.message_icon.setPixmap(pixmap)
         self.message_label.setText(text)
-        self.message_label.setToolTip(detail)
+        self.message_label.setToolTip(plain_tooltip(detail))  # it may quote the server
         self._form.setRowVisible(self.message_frame, bool(text))
 
     def _fields_filled(self) -> bool:
