@@ -30,7 +30,7 @@ class Viewer:
     ) -> None:
         self.server = server
         self.client = CardsClient(server.base_url)
-        self.avatars = AvatarLoader()
+        self.avatars = AvatarLoader(allow_private_hosts=True)  # the demo serves from loopback
         self.model = CardTableModel(self.avatars, prefetch=prefetch)
         self._edit = edit
 

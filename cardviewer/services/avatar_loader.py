@@ -1,11 +1,16 @@
 """Avatar thumbnails for the card table: fetched without credentials, decoded off the GUI thread.
 
 Avatars live on an image host of their own, so they are fetched with a separate HTTP
-client that never carries the API's token or any cookie. Downloads are few at a time
-and capped in size; the image is decoded and scaled in a worker thread
-(`QImageReader.read()` releases the GIL, `QImage.scaled` does not), and only the final
-`QPixmap` is made on the GUI thread. A failed avatar is remembered and shows the
-placeholder; it never interrupts the person with a message.
+client that never carries the API's token or any cookie. Their addresses come from the
+API's data and their redirects from the image host, so the loader follows redirects
+itself and every address on the way must pass `AvatarAddressPolicy` before it is asked:
+a hostile server cannot point the viewer at this computer or the local network, nor
+downgrade it from https to http.
+
+Downloads are few at a time and capped in size; the image is decoded and scaled in a
+worker thread (`QImageReader.read()` releases the GIL, `QImage.scaled` does not), and
+only the final `QPixmap` is made on the GUI thread. A failed or refused avatar is
+remembered and shows the placeholder; it never interrupts the person with a message.
 
 Downloaded images are also kept on disk, in the user's cache folder, with their HTTP
 validators (`AvatarDiskCache`): within the image host's `Cache-Control` lifetime an
@@ -30,6 +35,11 @@ from PySide6.QtSvg import QSvgRenderer
 
 from cardviewer.api.client import USER_AGENT, tls_context
 from cardviewer.paths import cache_dir, resource_path
+from cardviewer.services.avatar_address import (
+    AddressRefused,
+    AvatarAddressPolicy,
+    address_for_log,
+)
 from cardviewer.services.avatar_disk_cache import AvatarDiskCache
 from cardviewer.tasks import TaskSet
 
@@ -47,23 +57,6 @@ MAX_PER_HOST = 4
 
 class AvatarRejected(Exception):
     """A download or an image the loader will not show; the text is for the log."""
-
-
-def _is_web_url(url: str) -> bool:
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return False
-    return parts.scheme in ("http", "https") and bool(parts.netloc)
-
-
-def _for_log(url: str) -> str:
-    """The address without its query, which on image hosts often carries a signature."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "<unparsable address>"
-    return parts._replace(query="", fragment="").geturl()
 
 
 def _host(url: str) -> str:
@@ -197,7 +190,9 @@ class AvatarLoader(QObject):
         transport: httpx.AsyncBaseTransport | None = None,
         disk_cache: Path | None = None,
         use_disk_cache: bool = True,
+        allow_private_hosts: bool = False,
     ) -> None:
+        """`allow_private_hosts` only for an API server on such an address (`is_private_server`)."""
         super().__init__(parent)
         if min(size, max_in_flight, max_bytes, max_pixels, cache_entries) < 1:
             raise ValueError("sizes and limits of the avatar loader must be positive")
@@ -218,6 +213,7 @@ class AvatarLoader(QObject):
         self._closed = False
         self._tasks = TaskSet()
         self._per_host: dict[str, int] = {}
+        self._addresses = AvatarAddressPolicy(allow_private_hosts=allow_private_hosts)
         limits = httpx.Limits(
             max_connections=max_in_flight, max_keepalive_connections=max_in_flight
         )
@@ -230,7 +226,7 @@ class AvatarLoader(QObject):
             headers={"User-Agent": USER_AGENT, "Accept": "image/*"},
             cookies=_no_cookies(),
             timeout=httpx.Timeout(timeout, connect=min(timeout, 10.0)),
-            follow_redirects=True,
+            follow_redirects=False,  # `_open` follows them, checking every address
             verify=tls_context(),
             transport=transport,
             limits=limits,
@@ -264,8 +260,10 @@ class AvatarLoader(QObject):
         if url in self._waiting:
             self._waiting.move_to_end(url)
             return
-        if not _is_web_url(url):
-            log.debug("avatar %r is not an http(s) address", _for_log(url))
+        try:
+            self._addresses.check_form(url)
+        except AddressRefused as exc:
+            log.debug("avatar refused: %s", exc)
             self._mark_failed(url)
             return
         self._waiting[url] = None
@@ -350,14 +348,22 @@ class AvatarLoader(QObject):
             image = await asyncio.to_thread(decode_thumbnail, data, side, self._max_pixels)
         except asyncio.CancelledError:
             return  # quietly: see `CardTableModel._load` on why a task should not end cancelled
-        except (httpx.HTTPError, httpx.InvalidURL, AvatarRejected, TimeoutError) as exc:
+        except (
+            httpx.HTTPError,
+            httpx.InvalidURL,
+            AvatarRejected,
+            AddressRefused,
+            TimeoutError,
+        ) as exc:
             if epoch == self._epoch:
-                log.debug("avatar %s not loaded: %s", _for_log(url), str(exc) or type(exc).__name__)
+                log.debug(
+                    "avatar %s not loaded: %s", address_for_log(url), str(exc) or type(exc).__name__
+                )
                 self._mark_failed(url)
             return
         except Exception:
             if epoch == self._epoch:
-                log.warning("avatar %s not loaded", _for_log(url), exc_info=True)
+                log.warning("avatar %s not loaded", address_for_log(url), exc_info=True)
                 self._mark_failed(url)
             return
         finally:
@@ -379,14 +385,36 @@ class AvatarLoader(QObject):
         if cached is not None and cached.is_fresh():
             return cached.body
         headers = cached.validators() if cached is not None else {}
-        async with self._http.stream("GET", url, headers=headers) as response:
+        response = await self._open(url, headers)
+        try:
             if response.status_code == 304 and cache is not None and cached is not None:
                 await asyncio.to_thread(cache.refresh, cached, _lower(response.headers))
                 return cached.body
             body = await self._read_capped(response)
+        finally:
+            await response.aclose()
+        # Kept under `url`, the address the card names, wherever the redirects led.
         if cache is not None and sniff_image_format(body) is not None:
             await asyncio.to_thread(cache.put, url, _lower(response.headers), body)
         return body
+
+    async def _open(self, url: str, headers: dict[str, str]) -> httpx.Response:
+        """The streamed response at the end of `url`'s redirects; the caller closes it.
+
+        Each address is checked before it is asked, the first one included: its host
+        name may resolve to an address that no card should make the viewer reach.
+        """
+        address = await self._addresses.check(url)
+        redirects = 0
+        while True:
+            request = self._http.build_request("GET", address, headers=headers)
+            response = await self._http.send(request, stream=True)
+            if not response.has_redirect_location:
+                return response
+            await response.aclose()
+            redirects += 1
+            address = self._addresses.redirect(address, response.headers["Location"], redirects)
+            address = await self._addresses.check(address)
 
     async def _read_capped(self, response: httpx.Response) -> bytes:
         """The response body, refused as soon as it is known to exceed `max_bytes`."""

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import logging
+import socket
+from types import SimpleNamespace
 
 import httpx
 import pytest
@@ -12,6 +15,7 @@ from PySide6.QtGui import QColor, QImage, QImageWriter, QPixmap
 from cardviewer.api import CardPage, CardsClient
 from cardviewer.demo import Fault
 from cardviewer.demo.avatars import colour_for
+from cardviewer.services.avatar_address import MAX_REDIRECTS
 from cardviewer.services.avatar_loader import (
     MAX_PER_HOST,
     AvatarLoader,
@@ -24,18 +28,24 @@ WAIT = 15_000
 
 
 @pytest.fixture
-def make_loader(qloop, arun):
+def loaders(qloop, arun):
     """Loaders that are closed (downloads cancelled, connections shut) after the test."""
-    loaders: list[AvatarLoader] = []
+    made: list[AvatarLoader] = []
+    yield made
+    for loader in made:
+        arun(loader.aclose())
+
+
+@pytest.fixture
+def make_loader(loaders):
+    """Loaders for the demo's image host, which is on loopback as the demo API server is."""
 
     def make(**options) -> AvatarLoader:
-        loader = AvatarLoader(**options)
+        loader = AvatarLoader(allow_private_hosts=True, **options)
         loaders.append(loader)
         return loader
 
-    yield make
-    for loader in loaders:
-        arun(loader.aclose())
+    return make
 
 
 @pytest.fixture
@@ -521,3 +531,200 @@ def test_one_host_gets_a_bounded_share_of_downloads(qtbot, make_loader, demo_ser
         loader.request(url)
     qtbot.waitUntil(lambda: all(loader.pixmap(u) is not None for u in urls), timeout=WAIT)
     assert transport.peak == MAX_PER_HOST
+
+
+# Addresses and redirects: a hostile API or image host cannot send the viewer anywhere
+
+PUBLIC_V4 = "93.184.215.14"
+PUBLIC_V6 = "2606:2800:21f:cb07:6820:80da:af6b:8b2c"
+
+
+@pytest.fixture
+def dns(qloop, monkeypatch):
+    """A resolver for made-up host names, so no test asks the network; unknown names fail."""
+    names: dict[str, list[str]] = {
+        "cdn.example": [PUBLIC_V4],
+        "images.example": [PUBLIC_V6, PUBLIC_V4],
+        "rebind.example": ["127.0.0.1"],
+        "mixed.example": [PUBLIC_V4, "10.1.2.3"],
+    }
+    asked: list[str] = []
+
+    async def getaddrinfo(host, port, *, family=0, type=0, proto=0, flags=0):
+        asked.append(host)
+        if host not in names:
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        return [
+            (socket.AF_INET6 if ":" in ip else socket.AF_INET, type, 6, "", (ip, 0))
+            for ip in names[host]
+        ]
+
+    monkeypatch.setattr(qloop, "getaddrinfo", getaddrinfo)
+    return SimpleNamespace(names=names, asked=asked)
+
+
+class ImageHost:
+    """Hosts behind `httpx.MockTransport`: redirects where told, an image everywhere else."""
+
+    def __init__(self, redirects: dict[str, str] | None = None) -> None:
+        self.redirects = redirects or {}
+        self.asked: list[str] = []
+        self.image = png_bytes()
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        url = str(request.url)
+        self.asked.append(url)
+        location = self.redirects.get(url)
+        if location is not None:
+            return httpx.Response(302, headers={"Location": location})
+        return httpx.Response(
+            200,
+            content=self.image,
+            headers={"Content-Type": "image/png", "Cache-Control": "max-age=3600"},
+        )
+
+
+@pytest.fixture
+def host_loader(loaders, dns):
+    """A loader as the viewer makes it for a public API server, over `ImageHost`."""
+
+    def make(host: ImageHost, **options) -> AvatarLoader:
+        options.setdefault("use_disk_cache", False)
+        loader = AvatarLoader(transport=httpx.MockTransport(host), **options)
+        loaders.append(loader)
+        return loader
+
+    return make
+
+
+SRC = "https://cdn.example/avatars/a.png"
+
+
+def test_a_redirect_from_https_to_http_is_refused(qtbot, host_loader):
+    host = ImageHost({SRC: "http://cdn.example/avatars/a.png"})
+    fail(qtbot, host_loader(host), SRC)
+    assert host.asked == [SRC]
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "https://127.0.0.1/a.png",
+        "https://127.0.0.1:8443/a.png",
+        "https://[::1]/a.png",
+        "https://[::ffff:127.0.0.1]/a.png",
+        "http://169.254.169.254/latest/meta-data/",
+        "https://10.0.0.7/a.png",
+        "https://192.168.1.1/a.png",
+        "https://localhost/a.png",
+        "https://rebind.example/a.png",
+        "https://mixed.example/a.png",
+    ],
+)
+def test_a_redirect_to_this_computer_or_the_local_network_is_refused(qtbot, host_loader, target):
+    src = "http://cdn.example/avatars/a.png"  # from http, so only the target is at fault
+    host = ImageHost({src: target})
+    fail(qtbot, host_loader(host), src)
+    assert host.asked == [src]
+
+
+def test_a_redirect_to_another_scheme_is_refused(qtbot, host_loader):
+    host = ImageHost({SRC: "file:///etc/passwd"})
+    fail(qtbot, host_loader(host), SRC)
+    assert host.asked == [SRC]
+
+
+def hops(count: int) -> dict[str, str]:
+    """A chain of `count` redirects from SRC on public hosts, ending at an image."""
+    chain = [SRC] + [f"https://images.example/hop/{n}.png" for n in range(1, count + 1)]
+    return dict(itertools.pairwise(chain))
+
+
+def test_a_chain_of_redirects_longer_than_the_limit_is_refused(qtbot, host_loader):
+    host = ImageHost(hops(MAX_REDIRECTS + 1))
+    fail(qtbot, host_loader(host), SRC)
+    assert len(host.asked) == MAX_REDIRECTS + 1  # the last target is never asked
+
+
+def test_a_chain_of_redirects_up_to_the_limit_is_followed(qtbot, host_loader):
+    host = ImageHost(hops(MAX_REDIRECTS))
+    load(qtbot, host_loader(host), SRC)
+    assert len(host.asked) == MAX_REDIRECTS + 1
+
+
+def test_a_relative_redirect_on_the_same_host_is_followed(qtbot, host_loader):
+    host = ImageHost({SRC: "../v2/a.png?sig=1"})
+    load(qtbot, host_loader(host), SRC)
+    assert host.asked == [SRC, "https://cdn.example/v2/a.png?sig=1"]
+
+
+def test_a_redirect_to_another_public_https_host_is_followed(qtbot, host_loader, dns):
+    host = ImageHost({SRC: "https://images.example/a.png"})
+    load(qtbot, host_loader(host), SRC)
+    assert host.asked == [SRC, "https://images.example/a.png"]
+    assert dns.asked == ["cdn.example", "images.example"]
+
+
+def test_private_hosts_are_allowed_for_a_server_on_one(qtbot, host_loader):
+    src = "http://127.0.0.1:8081/avatars/a.png"
+    host = ImageHost({src: "http://10.0.0.7/a.png"})
+    load(qtbot, host_loader(host, allow_private_hosts=True), src)
+    assert host.asked == [src, "http://10.0.0.7/a.png"]
+
+
+def test_the_rules_that_are_not_about_privacy_stay_for_a_private_server(qtbot, host_loader):
+    host = ImageHost({"https://127.0.0.1/a.png": "http://127.0.0.1/a.png"})
+    fail(qtbot, host_loader(host, allow_private_hosts=True), "https://127.0.0.1/a.png")
+    assert host.asked == ["https://127.0.0.1/a.png"]
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        "http://127.0.0.1:8081/avatars/a.png",
+        "https://[::1]/a.png",
+        "http://169.254.169.254/latest/meta-data/",
+        "https://10.20.30.40/a.png",
+        "https://[fd00::1]/a.png",
+        "http://localhost:8081/a.png",
+        "https://avatars.localhost/a.png",
+        "https://rebind.example/a.png",
+        "https://unknown.example/a.png",
+    ],
+)
+def test_a_private_avatar_address_is_refused_without_a_request(qtbot, host_loader, src):
+    host = ImageHost()
+    loader = host_loader(host)
+    fail(qtbot, loader, src)
+    assert host.asked == []
+    assert loader.loading == 0
+
+
+def test_a_refusal_is_logged_without_the_query(qtbot, host_loader, caplog):
+    caplog.set_level(logging.DEBUG, logger="cardviewer.services.avatar_loader")
+    host = ImageHost({SRC + "?sig=s1gnature": "https://10.0.0.7/internal/a.png?token=secret"})
+    fail(qtbot, host_loader(host), SRC + "?sig=s1gnature")
+    records = [r for r in caplog.records if r.name == "cardviewer.services.avatar_loader"]
+    assert records
+    assert all(r.levelno == logging.DEBUG for r in records)
+    text = " ".join(r.getMessage() for r in records)
+    assert "https://10.0.0.7/internal/a.png" in text
+    assert "secret" not in text
+    assert "s1gnature" not in text
+
+
+def test_a_redirected_avatar_is_kept_under_its_own_address(qtbot, host_loader):
+    host = ImageHost({SRC: "https://images.example/a.png"})
+    loader = host_loader(host, use_disk_cache=True)
+    load(qtbot, loader, SRC)
+    cache = loader.disk_cache
+    assert cache is not None
+    assert cache.get(SRC) is not None
+    assert cache.get("https://images.example/a.png") is None
+
+
+def test_a_host_name_is_resolved_once_for_many_avatars(qtbot, host_loader, dns):
+    loader = host_loader(ImageHost())
+    for name in ("a", "b", "c"):
+        load(qtbot, loader, f"https://cdn.example/avatars/{name}.png")
+    assert dns.asked == ["cdn.example"]
