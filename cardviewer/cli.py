@@ -7,19 +7,23 @@ The password comes from the `CARDVIEWER_PASSWORD` environment variable, else fro
 prompt when a person is at the terminal; without either, the session the app saved
 ("Keep me signed in") is used when it is for the same server. The exit code says what
 happened, so that a script can act on it (see `ExitCode`). Progress goes to stderr
-when stderr is a terminal; the password and token are never printed.
+when stderr is a terminal; the password and token are never printed, not even with
+`-v`: stderr gets the window's redaction (`log_setup.RedactingFilter`), which also
+looks for the exact password and token, because a scheduled job keeps its stderr.
+A server address with a user name or password in it is refused without repeating it.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import enum
 import getpass
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -34,6 +38,7 @@ from cardviewer.api.errors import (
     NotAuthenticated,
 )
 from cardviewer.api.models import Card, CardPage
+from cardviewer.log_setup import RedactingFilter, redact, remember_secret
 from cardviewer.services.session_store import SessionStore, StoredSession
 from cardviewer.services.site_config import load_site_config
 from cardviewer.services.space_fetch import DEFAULT_CONCURRENCY, FetchProgress, fetch_all_pages
@@ -42,6 +47,7 @@ from cardviewer.ui.cards.card_export import ExportFormat, write_cards
 log = logging.getLogger(__name__)
 
 PASSWORD_VARIABLE = "CARDVIEWER_PASSWORD"
+LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"
 
 
 class ExitCode(enum.IntEnum):
@@ -116,19 +122,45 @@ def main(argv: Sequence[str] | None = None, *, stderr: TextIO | None = None) -> 
         args = parser.parse_args(argv)
     except SystemExit as exit_:
         return int(exit_.code or 0)
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.WARNING,
-        format="%(levelname)s %(name)s: %(message)s",
-        stream=err,
-    )
-    if args.page < 1 or args.concurrency < 1:
-        print("error: --page and --concurrency must be 1 or more", file=err)
-        return ExitCode.USAGE
+    with _logging_to(err, verbose=args.verbose):
+        if args.page < 1 or args.concurrency < 1:
+            print("error: --page and --concurrency must be 1 or more", file=err)
+            return ExitCode.USAGE
+        try:
+            return asyncio.run(_export(args, err))
+        except KeyboardInterrupt:
+            print("Interrupted; nothing was written.", file=err)
+            return ExitCode.INTERRUPTED
+
+
+@contextlib.contextmanager
+def _logging_to(err: TextIO, *, verbose: bool) -> Iterator[None]:
+    """Log to `err` as the window logs to stderr: secrets taken out, httpcore quiet.
+
+    The levels and the handler are put back afterwards, for a caller in the same process.
+    """
+    handler = logging.StreamHandler(err)
+    handler.setFormatter(logging.Formatter(LOG_FORMAT))
+    handler.addFilter(RedactingFilter())
+    levels = {
+        # httpx names every request, which -v is for; httpcore's trace (headers
+        # included) is never needed, as in the window's log.
+        None: logging.DEBUG if verbose else logging.WARNING,
+        "httpx": logging.DEBUG if verbose else logging.WARNING,
+        "httpcore": logging.WARNING,
+    }
+    loggers = {name: logging.getLogger(name) for name in levels}
+    previous = {name: logger.level for name, logger in loggers.items()}
+    for name, logger in loggers.items():
+        logger.setLevel(levels[name])
+    root = loggers[None]
+    root.addHandler(handler)
     try:
-        return asyncio.run(_export(args, err))
-    except KeyboardInterrupt:
-        print("Interrupted; nothing was written.", file=err)
-        return ExitCode.INTERRUPTED
+        yield
+    finally:
+        root.removeHandler(handler)
+        for name, logger in loggers.items():
+            logger.setLevel(previous[name])
 
 
 async def _export(args: argparse.Namespace, err: TextIO) -> int:
@@ -156,13 +188,18 @@ async def _export(args: argparse.Namespace, err: TextIO) -> int:
 
 
 async def _signed_in_client(args: argparse.Namespace, err: TextIO) -> CardsClient:
-    saved = _saved_session(args)
+    if args.server:
+        # Checked first: an address with a password in it is neither used nor repeated.
+        normalize_server_url(args.server)
     password = os.environ.get(PASSWORD_VARIABLE)
+    remember_secret(password)
+    saved = _saved_session(args)
     server = args.server or (saved.server_url if saved is not None else None) or _site_server()
     if not server:
         raise UsageError("--server is needed (no saved session or site file to take it from)")
     if password is None and saved is not None and (args.email in (None, saved.email)):
         log.debug("using the saved session for %s", saved.email)
+        remember_secret(saved.access_token)
         return CardsClient(saved.server_url, token=saved.access_token)
     if not args.email:
         raise UsageError("--email is needed to sign in")
@@ -172,12 +209,14 @@ async def _signed_in_client(args: argparse.Namespace, err: TextIO) -> CardsClien
                 f"no password: set {PASSWORD_VARIABLE} or run at a terminal to be asked"
             )
         password = getpass.getpass(f"Password for {args.email}: ", stream=err)
+        remember_secret(password)
     client = CardsClient(server)
     try:
-        await client.login(args.email, password)
+        session = await client.login(args.email, password)
     except BaseException:
         await client.aclose()
         raise
+    remember_secret(session.access_token)
     return client
 
 
@@ -224,7 +263,8 @@ async def _fetch(client: CardsClient, args: argparse.Namespace, err: TextIO) -> 
 
 
 def _failed(exc: CardViewerError, err: TextIO) -> int:
-    print(str(exc), file=err)
+    # The message may be the server's own words, which could repeat a secret.
+    print(redact(str(exc)), file=err)
     if exc.detail:
         log.debug("%s", exc.detail)
     if isinstance(exc, InvalidCredentials | NotAuthenticated):

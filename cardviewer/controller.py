@@ -26,6 +26,7 @@ from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import QDialog, QWidget
 
+from cardviewer.log_setup import remember_secret
 from cardviewer.services.session_store import SessionStore, StoredSession
 from cardviewer.services.settings import Settings
 from cardviewer.services.site_config import SiteConfig
@@ -73,6 +74,9 @@ class Account:
     email: str
     token: str
     expires_at: datetime | None = None
+
+    def __post_init__(self) -> None:
+        remember_secret(self.token)  # no log may show it, wherever a server echoes it
 
     def is_expired(self, now: datetime | None = None) -> bool:
         return self.expires_at is not None and (now or datetime.now(UTC)) >= self.expires_at
@@ -323,14 +327,17 @@ class AppController:
 
         from cardviewer.api.client import CardsClient
         from cardviewer.api.errors import NotAuthenticated
+        from cardviewer.services.avatar_address import is_private_server
         from cardviewer.services.avatar_loader import AvatarLoader
         from cardviewer.ui.cards.card_details import AVATAR_SIZE as DETAILS_AVATAR_SIZE
         from cardviewer.ui.cards.card_table_model import CardTableModel
         from cardviewer.ui.main_window import MainWindow
 
         client = CardsClient(account.server_url, token=account.token)
-        avatars = AvatarLoader()
-        details_avatars = AvatarLoader(size=DETAILS_AVATAR_SIZE)
+        # Avatars from loopback or a private network only when the API server is there too.
+        private = await is_private_server(account.server_url)
+        avatars = AvatarLoader(allow_private_hosts=private)
+        details_avatars = AvatarLoader(size=DETAILS_AVATAR_SIZE, allow_private_hosts=private)
         model = CardTableModel(avatars, prefetch=True)
         tasks = TaskSet()
         self.account = account

@@ -4,8 +4,11 @@
 root logger; `RedactingFilter` goes on that handler and on every other handler the
 app installs, so a token, password or Authorization header never reaches a log,
 whichever library logged it and whether in the message, its arguments or the text of
-an exception. A log file that cannot be created is skipped with a warning: logging is
-never a reason for the app not to start.
+an exception. Besides the patterns, the exact values of the secrets this process
+knows (`remember_secret()`: the password typed, the session's token) are taken out
+wherever they stand, and every web address loses its query, which often carries a
+signature, and any user name or password before its host. A log file that cannot be
+created is skipped with a warning: logging is never a reason for the app not to start.
 
 The app opens the file once its sign-in window has painted; `hold_records()` keeps
 what is logged before then, and `install_file_log()` writes it to the file first.
@@ -14,12 +17,14 @@ what is logged before then, and `install_file_log()` writes it to the file first
 from __future__ import annotations
 
 import functools
+import json
 import logging
 import re
+import threading
 from collections import deque
 from pathlib import Path
 
-from cardviewer.paths import log_dir
+from cardviewer.paths import log_dir, private_folder
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +35,9 @@ BACKUP_COUNT = 5
 REDACTED = "[redacted]"
 HELD_RECORDS = 1000
 """At most this many records wait for the log file (the newest are kept)."""
+MIN_SECRET_LENGTH = 6
+"""Shorter values are not looked for by value (the patterns still apply): a word that
+short turns up in ordinary log text, such as the demo's password "demo" in module names."""
 
 # Where a value follows a name, any quoting: JSON "…", an escaped \"…\" inside a
 # JSON string, Python '…', or bare up to the next separator (form and query data).
@@ -64,6 +72,21 @@ def _redactions() -> tuple[tuple[re.Pattern[str], str], ...]:
             re.compile(r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]*\.eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*"),
             REDACTED,
         ),
+        # A user name or password before a web address's host: https://[redacted]@host.
+        (
+            re.compile(r"""(\bhttps?:(?:\\?/){2})[^\s/\\?#@"'<>]*@""", re.IGNORECASE),
+            rf"\g<1>{REDACTED}@",
+        ),
+        # A web address's query and fragment, which may carry a signature or a token. The
+        # slashes may be escaped, as PHP writes JSON: https:\/\/host\/path.
+        (
+            re.compile(
+                r"""(\bhttps?:(?:\\?/){2}(?:[^\s?#"'<>\\]|\\/)*)"""
+                r"""[?#](?:[^\s"'<>\\]|\\(?!["']))*""",
+                re.IGNORECASE,
+            ),
+            r"\g<1>",
+        ),
         # "password": "…", password=…, 'access_token': '…', refresh_token=… and the like.
         # A name starts only where no name character precedes, which keeps the search
         # linear in long base64 text (`\b` would try again after every "-").
@@ -81,10 +104,64 @@ def _redactions() -> tuple[tuple[re.Pattern[str], str], ...]:
 _exception_formatter = logging.Formatter()
 _file_handler: logging.FileHandler | None = None
 _held: HeldRecords | None = None
+_secrets: frozenset[str] = frozenset()
+_secret_pattern: re.Pattern[str] | None = None
+_secrets_lock = threading.Lock()
+
+
+def remember_secret(value: str | None) -> None:
+    """Take `value` out of everything logged from now on, wherever it appears.
+
+    For a password or token the process has come to know: a server may echo it under a
+    name no pattern expects, or bare in a message. It is looked for as written and as
+    JSON, a Python literal and a URL would escape it. Values shorter than
+    `MIN_SECRET_LENGTH` are left to the patterns. Remembered until the process ends: a
+    token signed out of may still come back in an answer.
+    """
+    global _secrets, _secret_pattern
+    if not value or len(value) < MIN_SECRET_LENGTH:
+        return
+    forms = {form for form in _written_forms(value) if len(form) >= MIN_SECRET_LENGTH}
+    with _secrets_lock:
+        known = _secrets | forms
+        if known == _secrets:
+            return
+        # Longest first, so that a form is replaced whole rather than a part of it.
+        alternatives = sorted(known, key=len, reverse=True)
+        _secret_pattern = re.compile("|".join(map(re.escape, alternatives)))
+        _secrets = known
+
+
+def forget_secrets() -> None:
+    """Stop looking for the remembered values (for tests that need a clean slate)."""
+    global _secrets, _secret_pattern
+    with _secrets_lock:
+        _secrets, _secret_pattern = frozenset(), None
+
+
+def _written_forms(value: str) -> set[str]:
+    """`value` as a log may show it: plain, in JSON or a URL, and each of those inside a
+    str or bytes literal (an answer's body is logged as one)."""
+    from urllib.parse import quote, quote_plus
+
+    forms = {
+        value,
+        json.dumps(value)[1:-1],
+        json.dumps(value, ensure_ascii=False)[1:-1],
+        quote(value, safe=""),
+        quote_plus(value, safe=""),
+    }
+    literals = {repr(form)[1:-1] for form in forms}
+    literals |= {repr(form.encode("utf-8", "backslashreplace"))[2:-1] for form in forms}
+    return forms | literals
 
 
 def redact(text: str) -> str:
-    """`text` with tokens, passwords and Authorization values replaced by "[redacted]"."""
+    """`text` without secrets: tokens, passwords, Authorization values and the remembered
+    values replaced by "[redacted]", and web addresses without their query."""
+    pattern = _secret_pattern
+    if pattern is not None:
+        text = pattern.sub(REDACTED, text)
     for pattern, replacement in _redactions():
         text = pattern.sub(replacement, text)
     return text
@@ -161,8 +238,7 @@ def install_file_log(
     try:
         from cardviewer.private_log_file import PrivateRotatingFileHandler
 
-        folder = directory if directory is not None else log_dir()
-        folder.mkdir(parents=True, exist_ok=True)
+        folder = private_folder(directory) if directory is not None else log_dir()
         handler = PrivateRotatingFileHandler(
             folder / LOG_FILE_NAME,
             maxBytes=max_bytes,

@@ -4,12 +4,20 @@ Each folder is created the first time it is asked for, so callers can write into
 it at once. The folders are looked up on every call rather than cached, because
 they follow the environment (`XDG_CONFIG_HOME`, `HOME`, …) at that moment.
 
+All of them are private to this user (0700): the config folder holds the session,
+the log names people and servers, and the avatar cache holds addresses that may be
+signed. A missing parent such as `~/.cache` is created private too, as the XDG base
+directory specification asks; the app's own folders are made private again when
+they were found open to others.
+
 Also where the files it ships are: `resource_path()`.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
+import stat
 from pathlib import Path
 
 from platformdirs import PlatformDirs
@@ -21,16 +29,51 @@ def _dirs() -> PlatformDirs:
     return PlatformDirs(APP_NAME, appauthor=False)
 
 
-def _created(path: Path, *, private: bool = False) -> Path:
-    # 0700 keeps other users out of a folder that may hold a session token; an
-    # existing folder keeps the mode it has.
-    path.mkdir(mode=0o700 if private else 0o777, parents=True, exist_ok=True)
+PRIVATE_FOLDER_MODE = 0o700
+
+
+def private_folder(path: Path, *, tighten: bool = False) -> Path:
+    """Create `path` and its missing parents readable by this user only (0700).
+
+    An existing folder keeps its mode unless `tighten`: then access for the group and
+    others is taken away (for the app's own folders, never for one a person chose).
+    """
+    missing: list[Path] = []
+    folder = path
+    while not folder.is_dir() and folder.parent != folder:
+        missing.append(folder)
+        folder = folder.parent
+    for folder in reversed(missing):
+        # Path.mkdir(parents=True) would give the parents the umask's mode.
+        folder.mkdir(mode=PRIVATE_FOLDER_MODE, exist_ok=True)
+    if tighten:
+        tighten_folder(path)
+    return path
+
+
+def tighten_folder(path: Path) -> None:
+    """Take away the group's and others' access to an existing folder (POSIX only)."""
+    if os.name != "posix":
+        return
+    mode = stat.S_IMODE(path.stat().st_mode)
+    if mode & 0o077:
+        path.chmod(mode & PRIVATE_FOLDER_MODE)
+
+
+def _created(path: Path) -> Path:
+    """`path` created private; the folders from the app's own name down are tightened."""
+    private_folder(path)
+    parts = path.parts
+    if APP_NAME in parts:
+        own = len(parts) - parts[::-1].index(APP_NAME)  # the last one: never a parent's
+        for end in range(own, len(parts) + 1):
+            tighten_folder(Path(*parts[:end]))
     return path
 
 
 def config_dir() -> Path:
     """Settings and the saved session (private to this user)."""
-    return _created(_dirs().user_config_path, private=True)
+    return _created(_dirs().user_config_path)
 
 
 def session_file() -> Path:
@@ -42,12 +85,12 @@ def session_file() -> Path:
 
 
 def cache_dir() -> Path:
-    """Data that can be fetched again, such as avatars."""
+    """Data that can be fetched again, such as avatars (private to this user)."""
     return _created(_dirs().user_cache_path)
 
 
 def log_dir() -> Path:
-    """Log files to attach to a problem report."""
+    """Log files to attach to a problem report (private to this user)."""
     return _created(_dirs().user_log_path)
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
 
+from cardviewer.log_setup import remember_secret
 from cardviewer.ui.login.login_dialog import LoginDialog
 
 if TYPE_CHECKING:
@@ -23,11 +24,18 @@ if TYPE_CHECKING:
 
 
 async def authenticate(server_url: str, email: str, password: str) -> Session:
-    """Sign in with the API client, which is imported on the first attempt."""
+    """Sign in with the API client, which is imported on the first attempt.
+
+    The password, and then the token, are taken out of every later log line, whatever
+    name or form a server or a library gives them there.
+    """
     from cardviewer.api.client import CardsClient
 
+    remember_secret(password)
     async with CardsClient(server_url) as client:
-        return await client.login(email, password)
+        session = await client.login(email, password)
+    remember_secret(session.access_token)
+    return session
 
 
 class SignInDialogs:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import csv
 import io
 import json
+import logging
 import socket
 
 import openpyxl
 import pytest
 
-from cardviewer.api import Session
+from cardviewer.api import CardsClient, Session
 from cardviewer.cli import PASSWORD_VARIABLE, ExitCode, main
 from cardviewer.demo import Fault
 from cardviewer.services import site_config
@@ -158,3 +159,60 @@ def test_without_a_server_anywhere_it_is_a_usage_error(password, monkeypatch, tm
     code, err = run("--email", "a@example.com", "--space", "s", "-o", str(tmp_path / "x.csv"))
     assert code == ExitCode.USAGE
     assert "--server is needed" in err
+
+
+@pytest.mark.parametrize("userinfo", ["admin:s3cret-pw@", "s3cret-pw@"])
+def test_a_server_address_with_a_password_is_refused_and_never_repeated(
+    demo_server, password, tmp_path, private_user_dirs, userinfo
+):
+    server = demo_server.base_url.replace("://", f"://{userinfo}")
+    code, err = run(
+        "--server",
+        server,
+        "--email",
+        demo_server.email,
+        "--space",
+        "x",
+        "-v",
+        "-o",
+        str(tmp_path / "x.csv"),
+    )
+    assert code == ExitCode.USAGE
+    assert "must not contain a user name or password" in err
+    assert "s3cret-pw" not in err
+    assert demo_server.requests == [], "nothing was sent"
+    for path in (p for p in private_user_dirs.rglob("*") if p.is_file()):
+        assert b"s3cret-pw" not in path.read_bytes(), path
+
+
+def test_verbose_logs_neither_token_nor_password_and_are_put_back(
+    demo_server, monkeypatch, tmp_path
+):
+    secret = "a-l0ng-Demo-passw0rd"
+    monkeypatch.setattr(demo_server, "password", secret)
+    monkeypatch.setenv(PASSWORD_VARIABLE, secret)
+    tokens: list[str] = []
+    login = CardsClient.login
+
+    async def keep_token(self: CardsClient, email: str, password: str) -> Session:
+        session = await login(self, email, password)
+        tokens.append(session.access_token)
+        return session
+
+    monkeypatch.setattr(CardsClient, "login", keep_token)
+    demo_server.faults.inject(Fault.TRUNCATED_JSON, times=1, target="cards")
+    root = logging.getLogger()
+    before = (list(root.handlers), root.level, logging.getLogger("httpcore").level)
+
+    code, err = run(
+        *account(demo_server), "--space", demo_server.space_id, "-v", "-o", str(tmp_path / "x.csv")
+    )
+
+    assert code == ExitCode.SERVER
+    assert "DEBUG" in err, "-v logged the details"
+    assert "/cards" in err
+    assert tokens
+    assert tokens[0] not in err
+    assert tokens[0].split(".")[-1][:30] not in err
+    assert secret not in err
+    assert (list(root.handlers), root.level, logging.getLogger("httpcore").level) == before

@@ -6,6 +6,7 @@ import logging
 import os
 import stat
 from pathlib import Path
+from urllib.parse import quote, quote_plus
 
 import pytest
 
@@ -16,10 +17,12 @@ from cardviewer.log_setup import (
     REDACTED,
     HeldRecords,
     RedactingFilter,
+    forget_secrets,
     hold_records,
     install_file_log,
     log_file_path,
     redact,
+    remember_secret,
     remove_file_log,
 )
 from cardviewer.paths import log_dir
@@ -311,3 +314,87 @@ def test_redact(text, redacted):
     expected = text if redacted is None else redacted
     assert redact(text) == expected
     assert redact(expected) == expected, "redacting twice changes nothing"
+
+
+@pytest.mark.parametrize(
+    ("text", "redacted"),
+    [
+        (
+            "GET https://cdn.example/a.png?X-Amz-Signature=abc&exp=1 done",
+            "GET https://cdn.example/a.png done",
+        ),
+        (
+            "avatar URL('https://cdn.example/a.png?sig=abc#top')",
+            "avatar URL('https://cdn.example/a.png')",
+        ),
+        (
+            '{"src": "https:\\/\\/cdn.example\\/a.png?sig=abc"}',
+            '{"src": "https:\\/\\/cdn.example\\/a.png"}',
+        ),
+        (
+            "at https://admin:hunter2@api.example.com/v1",
+            f"at https://{REDACTED}@api.example.com/v1",
+        ),
+        ("at http://ada@127.0.0.1:8765?x=1", f"at http://{REDACTED}@127.0.0.1:8765"),
+        ("https://api.example.com/v1/spaces/s/cards -> 200", None),
+        ("write to ada@example.com about https://example.com/@ada", None),
+    ],
+)
+def test_web_addresses_lose_their_query_and_user_info(text, redacted):
+    expected = text if redacted is None else redacted
+    assert redact(text) == expected
+    assert redact(expected) == expected
+
+
+@pytest.fixture
+def clean_secrets():
+    forget_secrets()
+    yield
+    forget_secrets()
+
+
+def test_remembered_secrets_are_taken_out_wherever_and_however_written(clean_secrets):
+    token, password = "opaque-T0ken-4f9a2c7e", "Pässwörd with spaces & more"
+    remember_secret(token)
+    remember_secret(password)
+    text = " | ".join(
+        [
+            f"bare {token} in a sentence",
+            json.dumps({"odd_name": token, "pw": password}),
+            repr(json.dumps({"pw": password})),
+            repr(password.encode()),
+            f"form=a&p={quote_plus(password)}&q={quote(password, safe='')}",
+        ]
+    )
+    result = redact(text)
+    for leaked in (token, password, "T0ken-4f9a", "with spaces", "w\\u00f6rd", "w%C3%B6rd"):
+        assert leaked not in result
+    assert result.startswith(f"bare {REDACTED} in a sentence")
+    assert '"odd_name": "[redacted]"' in result
+
+
+def test_short_values_are_left_to_the_patterns(clean_secrets):
+    remember_secret("demo")
+    remember_secret("")
+    remember_secret(None)
+    assert redact("cardviewer.demo started") == "cardviewer.demo started"
+
+
+def test_the_filter_takes_out_remembered_secrets(tmp_path, debug_everywhere, clean_secrets):
+    remember_secret("s3cr3t-value-known")
+    install_file_log(tmp_path)
+    log.info("the server said: %s", {"weird": "s3cr3t-value-known"})
+    remove_file_log()
+    assert "s3cr3t-value-known" not in read_log(tmp_path)
+    assert f"'weird': '{REDACTED}'" in read_log(tmp_path)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+def test_a_missing_log_folder_is_created_private(tmp_path, debug_everywhere):
+    old = os.umask(0o022)
+    try:
+        install_file_log(tmp_path / "new" / "logs")
+    finally:
+        os.umask(old)
+    for folder in (tmp_path / "new", tmp_path / "new" / "logs"):
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import re
 from urllib.parse import urlsplit, urlunsplit
 
 from cardviewer.api.errors import QT_TRANSLATE_NOOP, InvalidInput, Sentence
@@ -17,17 +18,43 @@ def is_loopback_host(host: str) -> bool:
         return False
 
 
+def has_user_info(text: str) -> bool:
+    """Whether `text` has a user name or password before its host (an "@" there).
+
+    Looked for in the text itself, before any parsing, so that no other check can
+    repeat it in a message. The host part ends at the first "/", "?" or "#" after the
+    scheme, as `urlsplit` reads it; a browser would end it at a "\\" too, so an "@"
+    behind one counts as well.
+    """
+    _, separator, rest = text.partition("://")
+    authority = re.split(r"[/?#]", rest if separator else text, maxsplit=1)[0]
+    return "@" in authority
+
+
 def normalize_server_url(text: str) -> str:
     """Return `scheme://host[:port][/prefix]` without the API's `/v1` or a trailing slash.
 
     People paste addresses in many forms: without a scheme, with a trailing slash, or
     with the `/v1` version prefix. Plain `http://` is refused except on this computer,
-    because the token and password would cross the network readable by anyone.
+    because the token and password would cross the network readable by anyone. A user
+    name or password before the host (`https://admin:secret@host`) is refused without
+    repeating the address: it would be sent as Basic authentication, shown in messages,
+    logged and saved as the last server.
     """
     text = text.strip()
     if not text:
         raise InvalidInput(
             Sentence(QT_TRANSLATE_NOOP("ApiErrors", "Please enter the server address."))
+        )
+    if has_user_info(text):
+        raise InvalidInput(
+            Sentence(
+                QT_TRANSLATE_NOOP(
+                    "ApiErrors",
+                    "The server address must not contain a user name or password. "
+                    "Remove the part before “@”.",
+                )
+            )
         )
     if "://" not in text:
         text = "https://" + text

@@ -6,7 +6,9 @@ fresh) and then the image bytes. Within the image host's `Cache-Control: max-age
 (or `Expires`) an image is used without a request; after it, a conditional request
 (`If-None-Match` / `If-Modified-Since`) costs a 304 instead of the image. Responses
 marked `no-store` are never kept. The folder is bounded: the least recently used
-files go when it grows past its size.
+files go when it grows past its size. The folder (0700) and its files (0600) are this
+user's alone, since an address may carry a signature in its query; the log names an
+address without its query.
 
 A general HTTP cache library was tried first; its asynchronous SQLite storage runs
 its queries in worker threads that crashed the process under concurrent downloads.
@@ -26,7 +28,9 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
+from cardviewer.paths import private_folder
 from cardviewer.services.atomic_file import write_atomically
 
 log = logging.getLogger(__name__)
@@ -184,10 +188,10 @@ class AvatarDiskCache:
         }
         header = json.dumps(meta, ensure_ascii=True, separators=(",", ":")).encode("ascii")
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            write_atomically(self._path(image.url), header + b"\n" + image.body)
+            private_folder(self.folder, tighten=True)
+            write_atomically(self._path(image.url), header + b"\n" + image.body, private=True)
         except OSError as exc:
-            log.debug("avatar cache: cannot store %s: %s", image.url, exc)
+            log.debug("avatar cache: cannot store %s: %s", _for_log(image.url), exc)
             return
         self._stored_since_trim += len(image.body)
         if self._stored_since_trim > self.max_bytes // 20:
@@ -214,6 +218,16 @@ class AvatarDiskCache:
             return [p for p in self.folder.iterdir() if p.suffix == SUFFIX]
         except OSError:
             return []
+
+
+def _for_log(url: str) -> str:
+    """The address without its query and fragment, which may carry a signature."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "<unparsable address>"
+    host = parts.netloc.rpartition("@")[2]
+    return parts._replace(netloc=host, query="", fragment="").geturl()
 
 
 def _text_or_none(value: object) -> str | None:

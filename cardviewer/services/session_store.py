@@ -31,7 +31,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardviewer.paths import session_file
+from cardviewer.log_setup import remember_secret
+from cardviewer.paths import private_folder, session_file
 from cardviewer.services.atomic_file import write_atomically
 from cardviewer.services.token_vault import KeyringVault, TokenLocation, VaultError
 
@@ -128,13 +129,16 @@ class SessionStore:
             # The reason names a field, never its value: the file may hold a token.
             log.warning("Ignoring the saved session %s: %s", self.path, error)
             return None
-        if saved.access_token is not None:
+        token = saved.access_token
+        if token is not None:
             self._location = TokenLocation.FILE
-            return saved.with_token(saved.access_token)
-        token = self._token_from_vault()
-        if token is None:
-            return None
-        self._location = TokenLocation.KEYRING
+        else:
+            token = self._token_from_vault()
+            if token is None:
+                return None
+            self._location = TokenLocation.KEYRING
+        # Known to this process from now on: no log may show it, wherever it turns up.
+        remember_secret(token)
         return saved.with_token(token)
 
     def save(self, session: StoredSession) -> None:
@@ -162,7 +166,7 @@ class SessionStore:
         }
         if location is TokenLocation.FILE:
             document["access_token"] = session.access_token
-        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        private_folder(self.path.parent)
         if self.path.is_dir() and not self.path.is_symlink():
             # An empty folder in the file's place is debris; a full one is left alone
             # (rmdir refuses) and the save fails with that reason.

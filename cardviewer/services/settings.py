@@ -29,7 +29,9 @@ Settings are a convenience, so reading them never fails: a missing or damaged fi
 gives the defaults, and a single value of the wrong type or out of range gives that
 value's default (a number is brought into range instead), with a warning in the log.
 Keys this version does not know are kept and written back, so a newer version's
-settings survive a run of an older one. Saving replaces the file in one step.
+settings survive a run of an older one. Saving replaces the file in one step, readable
+by this user only (0600). A last server with a user name or password in it, as older
+versions accepted, is dropped, never written back.
 
 This module does not use Qt, so the settings can be read where there is no display.
 """
@@ -46,7 +48,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from cardviewer.paths import config_dir
+from cardviewer.paths import config_dir, private_folder
 from cardviewer.services.atomic_file import write_atomically
 
 log = logging.getLogger(__name__)
@@ -142,9 +144,9 @@ class Settings:
         for spec in _FIELDS:
             value = spec.clean(getattr(self, spec.name), where=f"{self.path} (saving)")
             document[spec.name] = spec.default() if value is _INVALID else value
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_folder(self.path.parent)
         data = json.dumps(document, indent=2, ensure_ascii=False).encode("utf-8") + b"\n"
-        write_atomically(self.path, data)
+        write_atomically(self.path, data, private=True)
 
     def remember_space(self, space_id: str) -> None:
         """Make `space_id` the last and most recent space; blanks are ignored."""
@@ -218,6 +220,16 @@ def _language(value: str) -> str:
     return value
 
 
+def _server(value: str) -> str:
+    # As `api.address.has_user_info`, which the start does not import. The reason
+    # never repeats the value: it holds a password.
+    _, separator, rest = value.partition("://")
+    authority = re.split(r"[/?#]", rest if separator else value, maxsplit=1)[0]
+    if "@" in authority:
+        raise ValueError("it holds a user name or password")
+    return value
+
+
 def _view_state(value: str) -> str:
     if value and not decode_view_state(value):
         raise ValueError("not base64")
@@ -240,7 +252,7 @@ def _clean_spaces(spaces: Iterable[object]) -> list[str]:
 
 # Every stored value, in the order they are written.
 _FIELDS = (
-    _Field("last_server", str),
+    _Field("last_server", str, _server),
     _Field("last_email", str),
     _Field("last_space", str),
     _Field("recent_spaces", list, _clean_spaces, quiet=True),

@@ -43,3 +43,38 @@ def test_plain_http_is_refused_off_this_computer():
 )
 def test_loopback_hosts(host, loopback):
     assert is_loopback_host(host) is loopback
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "https://admin:s3cret-pw@api.example.com",
+        "admin:s3cret-pw@api.example.com/v1",
+        "https://s3cret-pw@api.example.com",
+        "http://admin:s3cret-pw@127.0.0.1:8765",
+        "ftp://admin:s3cret-pw@api.example.com",
+        "http://admin:s3cret-pw@10.1.2.3",
+        "https://admin:s3cret-pw@[::1",
+        "https://api.example.com\\@s3cret-pw.example",
+        "  HTTPS://admin:s3cret-pw@api.example.com/  ",
+    ],
+)
+def test_a_user_name_or_password_in_the_address_is_refused_without_repeating_it(typed):
+    with pytest.raises(InvalidInput) as info:
+        normalize_server_url(typed)
+    error = info.value
+    assert str(error) == (
+        "The server address must not contain a user name or password. Remove the part before “@”."
+    )
+    assert "s3cret-pw" not in f"{error} {error.detail!r} {error.args!r}"
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        ("https://api.example.com/@team", "https://api.example.com/@team"),
+        ("https://api.example.com/v1?who=a@b", "https://api.example.com"),
+    ],
+)
+def test_an_at_sign_after_the_host_is_no_user_name(typed, expected):
+    assert normalize_server_url(typed) == expected

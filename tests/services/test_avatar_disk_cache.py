@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import os
+import stat
 import time
 
 import pytest
@@ -108,3 +110,39 @@ def test_an_unwritable_folder_is_not_an_error(tmp_path):
     cache = AvatarDiskCache(blocked / "avatars")
     cache.put(URL, {"cache-control": "max-age=60"}, b"img")
     assert cache.get(URL) is None
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+def test_the_folder_and_its_files_are_private(tmp_path):
+    """An avatar's address may carry a signature: other users must not read them."""
+    folder = tmp_path / "cache" / "avatars"
+    old = os.umask(0o022)
+    try:
+        AvatarDiskCache(folder).put(URL + "?sig=abc", {"cache-control": "max-age=60"}, b"img")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert stat.S_IMODE(folder.parent.stat().st_mode) == 0o700
+    files = list(folder.iterdir())
+    assert files
+    assert {stat.S_IMODE(path.stat().st_mode) for path in files} == {0o600}
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+def test_a_folder_found_open_is_made_private(tmp_path):
+    folder = tmp_path / "avatars"
+    folder.mkdir(mode=0o755)
+    folder.chmod(0o755)
+    AvatarDiskCache(folder).put(URL, {"cache-control": "max-age=60"}, b"img")
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+
+
+def test_the_log_names_an_address_without_its_query(tmp_path, caplog):
+    caplog.set_level(logging.DEBUG, logger="cardviewer.services.avatar_disk_cache")
+    blocked = tmp_path / "file"
+    blocked.write_text("x")
+    cache = AvatarDiskCache(blocked / "avatars")
+    cache.put(URL + "?X-Amz-Signature=s1gn4ture#frag", {"cache-control": "max-age=60"}, b"img")
+    assert URL in caplog.text
+    assert "s1gn4ture" not in caplog.text
+    assert "frag" not in caplog.text

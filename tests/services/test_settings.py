@@ -2,6 +2,8 @@
 
 import json
 import logging
+import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -387,3 +389,34 @@ def test_reading_the_settings_needs_no_qt():
         [sys.executable, "-c", check], capture_output=True, text=True, timeout=60, check=False
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+def test_the_file_and_a_missing_folder_are_private(tmp_path):
+    path = tmp_path / "new" / "settings.json"
+    old = os.umask(0o022)
+    try:
+        Settings(path=path).save()
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+
+
+def test_a_last_server_with_a_password_is_dropped_and_never_written(path, caplog):
+    secret = "s3cret-pw"
+    path.write_text(
+        json.dumps({"last_server": f"https://admin:{secret}@api.example.com", "last_email": "a@b"}),
+        encoding="utf-8",
+    )
+    settings = Settings.load(path)
+    assert settings.last_server == ""
+    assert settings.last_email == "a@b"
+    assert "user name or password" in caplog.text
+    settings.last_server = f"admin:{secret}@api.example.com/v1"
+    settings.save()
+    assert secret not in path.read_text(encoding="utf-8")
+    assert secret not in caplog.text
+    settings.last_server = "https://api.example.com/@team"
+    settings.save()
+    assert Settings.load(path).last_server == "https://api.example.com/@team"
