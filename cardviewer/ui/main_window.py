@@ -13,11 +13,9 @@ stays and keeps its page: it turns "signed out", asks for a sign-in with
 from __future__ import annotations
 
 import asyncio
-import errno
 import logging
-import math
 import platform
-from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -29,7 +27,6 @@ from PySide6.QtCore import (
     QPoint,
     QSignalBlocker,
     QSize,
-    QStandardPaths,
     Qt,
     QUrl,
     Signal,
@@ -38,15 +35,9 @@ from PySide6.QtGui import (
     QAction,
     QCloseEvent,
     QDesktopServices,
-    QFont,
-    QFontMetricsF,
     QIcon,
-    QKeySequence,
-    QPalette,
-    QPixmap,
 )
 from PySide6.QtWidgets import (
-    QAbstractButton,
     QAbstractItemView,
     QCheckBox,
     QComboBox,
@@ -56,14 +47,11 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMainWindow,
-    QMenu,
     QMessageBox,
     QProgressBar,
-    QPushButton,
     QSizePolicy,
     QSplitter,
     QStackedWidget,
-    QStyle,
     QTableView,
     QToolBar,
     QToolButton,
@@ -74,7 +62,6 @@ from PySide6.QtWidgets import (
 from cardviewer import APP_NAME, __version__
 from cardviewer.api import (
     ApiError,
-    Card,
     CardPage,
     CardViewerError,
     InvalidInput,
@@ -86,78 +73,36 @@ from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.csv_export import suggested_filename
 from cardviewer.services.settings import Settings, decode_view_state, encode_view_state
 from cardviewer.tasks import TaskSet
-from cardviewer.ui.cards.avatar_delegate import AvatarDelegate
 from cardviewer.ui.cards.card_details import CardDetailsPane
 from cardviewer.ui.cards.card_export import (
     ExportFormat,
     suggested_space_filename,
-    write_cards,
 )
 from cardviewer.ui.cards.card_filter_model import CardFilterModel
 from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest, PageSource
-from cardviewer.ui.cards.column_layout import ColumnLayout, reset_header
+from cardviewer.ui.cards.column_layout import ColumnLayout, TableColumns
 from cardviewer.ui.cards.table_copy import build_context_menu, copy_selection
 from cardviewer.ui.error_bar import ErrorBar
 from cardviewer.ui.error_text import error_text
 from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.page_bar import PageBar
-from cardviewer.ui.plain_text import plain_action_text, plain_tooltip
-from cardviewer.ui.preferences_dialog import PreferencesDialog, export_csv_delimiter
+from cardviewer.ui.plain_text import plain_tooltip
+from cardviewer.ui.preferences_dialog import PreferencesDialog
+from cardviewer.ui.state_page import StatePage
+from cardviewer.ui.whole_space_jobs import JobKind, JobResult, WholeSpaceJobs
+from cardviewer.ui.window_commands import (
+    NOTHING,
+    Need,
+    ToolbarPlace,
+    WindowCommands,
+    command_table,
+)
 
 log = logging.getLogger(__name__)
 
 DEFAULT_SIZE = QSize(1180, 720)
 DEFAULT_SPLITTER_SIZES = [800, 380]
-MAX_COLUMN_WIDTH = 280
-COLUMN_PADDING = 16
-FIT_ROWS = 100
-"""Fitting a column to its content looks at this many rows from the top at most."""
-"""Room beside a column's widest text, so neighbouring headers never touch."""
-AVATAR_COLUMN_KEY = "avatar"
 PLACEHOLDER_ICON_SIZE = 64
-
-
-class StatePage(QWidget):
-    """A centred icon, headline and sentence, shown instead of the table, and a way on."""
-
-    def __init__(self, picture: QPixmap, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.icon_label = QLabel(self)
-        self.icon_label.setPixmap(picture)
-        self.icon_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.title_label = QLabel(self)
-        self.title_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.title_label.setTextFormat(Qt.TextFormat.PlainText)
-        font = QFont(self.title_label.font())
-        font.setPointSizeF(font.pointSizeF() * 1.3)
-        font.setWeight(QFont.Weight.DemiBold)
-        self.title_label.setFont(font)
-        self.text_label = QLabel(self)
-        self.text_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.text_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.text_label.setWordWrap(True)
-        muted = self.text_label.palette()
-        role = QPalette.ColorRole
-        muted.setColor(role.WindowText, muted.color(role.PlaceholderText))
-        self.text_label.setPalette(muted)
-        self.action_button = QPushButton(self)
-        self.action_button.hide()
-        layout = QVBoxLayout(self)
-        layout.addStretch(3)
-        layout.addWidget(self.icon_label)
-        layout.addSpacing(8)
-        layout.addWidget(self.title_label)
-        layout.addWidget(self.text_label)
-        layout.addSpacing(8)
-        layout.addWidget(self.action_button, 0, Qt.AlignmentFlag.AlignHCenter)
-        layout.addStretch(4)
-
-    def set_text(self, title: str, text: str, action: str = "") -> None:
-        """Show `title` and `text`; `action` labels the button (none when empty)."""
-        self.title_label.setText(title)
-        self.text_label.setText(text)
-        self.action_button.setText(action)
-        self.action_button.setVisible(bool(action))
 
 
 class MainWindow(QMainWindow):
@@ -167,6 +112,29 @@ class MainWindow(QMainWindow):
     signInRequested = Signal()
     """The session has ended and a sign-in is needed (asked at once, or by the person)."""
     closed = Signal()
+
+    # The window's commands, each built from its row of `command_table()`.
+    open_action: QAction
+    focus_space_action: QAction
+    export_action: QAction
+    export_all_action: QAction
+    sign_in_action: QAction
+    sign_out_action: QAction
+    preferences_action: QAction
+    quit_action: QAction
+    copy_action: QAction
+    find_action: QAction
+    refresh_action: QAction
+    load_all_action: QAction
+    details_action: QAction
+    reset_view_action: QAction
+    first_page_action: QAction
+    previous_page_action: QAction
+    next_page_action: QAction
+    last_page_action: QAction
+    go_to_page_action: QAction
+    open_log_folder_action: QAction
+    about_action: QAction
 
     def __init__(
         self,
@@ -184,169 +152,59 @@ class MainWindow(QMainWindow):
     ) -> None:
         super().__init__(parent)
         self.model = model
-        self._source = source
         self._avatars = avatars
         self._details_avatars = details_avatars
         self._server_locked = server_locked
         self.preferences_dialog: PreferencesDialog | None = None
         self._tasks = TaskSet()
-        self.export_all_dialog: ExportAllDialog | None = None
+        self.jobs = WholeSpaceJobs(source, settings, partial(ExportAllDialog, parent=self))
         self.settings = settings
         self._avatar_size = avatar_size
-        self._avatar_column: int | None = None
-        self._column_keys: tuple[str, ...] = ()
-        self._column_layout = ColumnLayout.from_json(
-            decode_view_state(settings.header_state).decode("utf-8", "replace")
-        )
-        self._arranging_columns = False
-        self._export_dir = _documents_dir()
         self._email = email
         self._server_url = server_url
         self._signed_out = False
-        # A whole-space fetch the end of the session stopped: what to tell the person
-        # while signed out, and how to start it again once signed in.
-        self._after_sign_in: tuple[str, Callable[[], object]] | None = None
         self.setWindowTitle(APP_NAME)
         self.resize(DEFAULT_SIZE)
 
-        self._create_actions()
+        self.commands = WindowCommands(self, command_table(self))
+        for name, action in self.commands.actions.items():
+            setattr(self, f"{name}_action", action)
         self._create_toolbar()
-        self._create_menus()
         self._create_central()
         self._create_status_bar()
         self.set_account(email, server_url)
         self._restore_window_layout()
 
-        model.loadingChanged.connect(self._on_loading_changed)
-        model.pageLoaded.connect(self._on_page_loaded)
-        model.loadFailed.connect(self._on_load_failed)
-        self.error_bar.retryRequested.connect(self.model.retry)
-        self.page_bar.pageRequested.connect(self.go_to_page)
+        self._connect_model()
+        self._connect_columns()
+        self._connect_jobs()
         self._update_actions()
 
+    # Wiring, one topic at a time
+
+    def _connect_model(self) -> None:
+        """Pages asked for by the bars, and what the model answers."""
+        self.model.loadingChanged.connect(self._on_loading_changed)
+        self.model.pageLoaded.connect(self._on_page_loaded)
+        self.model.loadFailed.connect(self._on_load_failed)
+        self.error_bar.retryRequested.connect(self.model.retry)
+        self.page_bar.pageRequested.connect(self.go_to_page)
+
+    def _connect_columns(self) -> None:
+        """The header's menu, and the order and widths the person gives the columns."""
+        header = self.table.horizontalHeader()
+        header.customContextMenuRequested.connect(self._show_header_menu)
+        header.sectionResized.connect(self.columns.remember_column_width)
+        header.sectionMoved.connect(self.columns.remember_columns)
+
+    def _connect_jobs(self) -> None:
+        """What the export and load jobs report."""
+        self.jobs.finished.connect(self._on_job_finished)
+        self.jobs.failed.connect(self._on_job_failed)
+        self.jobs.signInNeeded.connect(self._session_ended)
+        self.jobs.statusMessage.connect(self.statusBar().showMessage)
+
     # Building
-
-    def _icon(self, name: QIcon.ThemeIcon, fallback: QStyle.StandardPixmap | None = None) -> QIcon:
-        """The desktop's icon where it has one, else the widget style's (or none)."""
-        if fallback is None:
-            return QIcon.fromTheme(name)
-        return QIcon.fromTheme(name, self.style().standardIcon(fallback))
-
-    def _create_actions(self) -> None:
-        sp, themed = QStyle.StandardPixmap, QIcon.ThemeIcon
-        self.open_action = QAction(
-            self._icon(themed.GoNext, sp.SP_ArrowForward), self.tr("&Open"), self
-        )
-        self.open_action.setToolTip(self.tr("Open the space whose id is entered"))
-        self.open_action.triggered.connect(lambda: self.open_space())
-
-        self.focus_space_action = QAction(self.tr("Open &Space…"), self)
-        self.focus_space_action.setShortcut(QKeySequence("Ctrl+O"))
-        self.focus_space_action.setStatusTip(self.tr("Type the id of a space and press Enter"))
-        self.focus_space_action.triggered.connect(self.focus_space_field)
-
-        self.refresh_action = QAction(
-            self._icon(themed.ViewRefresh, sp.SP_BrowserReload), self.tr("&Refresh"), self
-        )
-        self.refresh_action.setShortcut(QKeySequence(Qt.Key.Key_F5))
-        self.refresh_action.setToolTip(self.tr("Load the page again (F5)"))
-        self.refresh_action.triggered.connect(self.refresh)
-
-        self.export_action = QAction(
-            self._icon(themed.DocumentSaveAs, sp.SP_DialogSaveButton),
-            self.tr("&Export Page…"),
-            self,
-        )
-        self.export_action.setShortcut(QKeySequence("Ctrl+E"))
-        self.export_action.setIconText(self.tr("Export"))
-        self.export_action.setToolTip(self.tr("Save the cards of this page as a CSV file (Ctrl+E)"))
-        self.export_action.triggered.connect(self.export_page)
-
-        self.export_all_action = QAction(self.tr("Export &All Pages…"), self)
-        self.export_all_action.setShortcut(QKeySequence("Ctrl+Shift+E"))
-        self.export_all_action.setToolTip(
-            self.tr("Save every card of the space as a CSV or Excel file (Ctrl+Shift+E)")
-        )
-        self.export_all_action.triggered.connect(self.export_all)
-
-        self.sign_out_action = QAction(self._icon(themed.SystemLogOut), self.tr("Sign &Out"), self)
-        self.sign_out_action.setShortcut(QKeySequence("Ctrl+Shift+L"))
-        self.sign_out_action.triggered.connect(self.signOutRequested)
-
-        self.sign_in_action = QAction(self._icon(themed.UserAvailable), self.tr("Sign &In…"), self)
-        self.sign_in_action.setToolTip(self.tr("Sign in again to load cards from the server"))
-        self.sign_in_action.setShortcut(QKeySequence("Ctrl+L"))
-        self.sign_in_action.setVisible(False)
-        self.sign_in_action.triggered.connect(self.signInRequested)
-
-        self.first_page_action = QAction(self.tr("&First Page"), self)
-        self.first_page_action.setShortcut(QKeySequence("Alt+Home"))
-        self.previous_page_action = QAction(self.tr("&Previous Page"), self)
-        self.previous_page_action.setShortcut(QKeySequence("Ctrl+PgUp"))
-        self.next_page_action = QAction(self.tr("&Next Page"), self)
-        self.next_page_action.setShortcut(QKeySequence("Ctrl+PgDown"))
-        self.last_page_action = QAction(self.tr("&Last Page"), self)
-        self.last_page_action.setShortcut(QKeySequence("Alt+End"))
-        self.go_to_page_action = QAction(self.tr("&Go to Page…"), self)
-        self.go_to_page_action.setShortcut(QKeySequence("Ctrl+G"))
-        self.go_to_page_action.setStatusTip(self.tr("Type a page number and press Enter"))
-        self.go_to_page_action.triggered.connect(self.focus_page_field)
-
-        self.quit_action = QAction(self._icon(themed.ApplicationExit), self.tr("&Quit"), self)
-        self.quit_action.setShortcut(QKeySequence("Ctrl+Q"))
-        self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
-        self.quit_action.triggered.connect(self.close)
-
-        self.about_action = QAction(
-            self._icon(themed.HelpAbout), self.tr("&About %1").replace("%1", APP_NAME), self
-        )
-        self.about_action.setShortcut(QKeySequence(QKeySequence.StandardKey.HelpContents))
-        self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
-        self.about_action.triggered.connect(self.show_about)
-
-        self.copy_action = QAction(self._icon(QIcon.ThemeIcon.EditCopy), self.tr("&Copy"), self)
-        self.copy_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Copy))
-        self.copy_action.setStatusTip(self.tr("Copy the selected cards for a spreadsheet"))
-        self.copy_action.triggered.connect(self.copy_selection)
-
-        self.find_action = QAction(self._icon(QIcon.ThemeIcon.EditFind), self.tr("&Filter…"), self)
-        self.find_action.setShortcut(QKeySequence("Ctrl+F"))
-        self.find_action.setStatusTip(self.tr("Show only the cards that match what you type"))
-        self.find_action.triggered.connect(self.focus_filter)
-
-        self.preferences_action = QAction(
-            self._icon(QIcon.ThemeIcon.DocumentProperties), self.tr("&Preferences…"), self
-        )
-        self.preferences_action.setShortcut(QKeySequence("Ctrl+,"))
-        self.preferences_action.setMenuRole(QAction.MenuRole.PreferencesRole)
-        self.preferences_action.triggered.connect(self.open_preferences)
-
-        self.load_all_action = QAction(self.tr("Load &All Pages into the Table"), self)
-        self.load_all_action.setShortcut(QKeySequence("Ctrl+Shift+A"))
-        self.load_all_action.setIconText(self.tr("Load All Pages"))
-        self.load_all_action.setToolTip(
-            self.tr("Show every card of the space at once, so filtering and sorting cover them all")
-        )
-        self.load_all_action.triggered.connect(self.load_all_pages)
-
-        self.details_action = QAction(self.tr("&Details Pane"), self)
-        self.details_action.setCheckable(True)
-        self.details_action.setShortcut(QKeySequence("Ctrl+I"))
-        self.details_action.setStatusTip(self.tr("Show the selected card at a readable size"))
-        self.details_action.toggled.connect(self._details_toggled)
-
-        self.reset_view_action = QAction(self.tr("Reset &View"), self)
-        self.reset_view_action.setShortcut(QKeySequence("Ctrl+0"))
-        self.reset_view_action.setStatusTip(
-            self.tr("Show every column in its first order and width, and the window at its size")
-        )
-        self.reset_view_action.triggered.connect(self.reset_view)
-
-        self.open_log_folder_action = QAction(self.tr("Open &Log Folder"), self)
-        self.open_log_folder_action.setToolTip(
-            self.tr("Show the folder with the log file, to attach it to a problem report")
-        )
-        self.open_log_folder_action.triggered.connect(self.open_log_folder)
 
     def _create_toolbar(self) -> None:
         toolbar = QToolBar(self.tr("Space"), self)
@@ -389,53 +247,15 @@ class MainWindow(QMainWindow):
 
         toolbar.addWidget(_padded(space_label, left=4, right=6))
         toolbar.addWidget(self.space_combo)
-        toolbar.addAction(self.open_action)
+        toolbar.addActions(self.commands.toolbar_actions(ToolbarPlace.SPACE))
         toolbar.addSeparator()
         toolbar.addWidget(_padded(self.include_emails_check, left=4, right=4))
         spacer = QWidget(toolbar)
         spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         toolbar.addWidget(spacer)
-        toolbar.addAction(self.refresh_action)
-        toolbar.addAction(self.export_action)
+        toolbar.addActions(self.commands.toolbar_actions(ToolbarPlace.END))
         self.toolbar = toolbar
         self.addToolBar(toolbar)
-
-    def _create_menus(self) -> None:
-        file_menu = self.menuBar().addMenu(self.tr("&File"))
-        file_menu.addAction(self.focus_space_action)
-        file_menu.addAction(self.export_action)
-        file_menu.addAction(self.export_all_action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.sign_in_action)
-        file_menu.addAction(self.sign_out_action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.preferences_action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.quit_action)
-        edit_menu = self.menuBar().addMenu(self.tr("&Edit"))
-        edit_menu.addAction(self.copy_action)
-        edit_menu.addAction(self.find_action)
-        view_menu = self.menuBar().addMenu(self.tr("&View"))
-        view_menu.addAction(self.refresh_action)
-        view_menu.addAction(self.load_all_action)
-        view_menu.addSeparator()
-        view_menu.addAction(self.details_action)
-        view_menu.addAction(self.reset_view_action)
-        go_menu = self.menuBar().addMenu(self.tr("&Go"))
-        go_menu.addActions(
-            [
-                self.first_page_action,
-                self.previous_page_action,
-                self.next_page_action,
-                self.last_page_action,
-            ]
-        )
-        go_menu.addSeparator()
-        go_menu.addAction(self.go_to_page_action)
-        help_menu = self.menuBar().addMenu(self.tr("&Help"))
-        help_menu.addAction(self.open_log_folder_action)
-        help_menu.addSeparator()
-        help_menu.addAction(self.about_action)
 
     def _create_central(self) -> None:
         self.error_bar = ErrorBar(self)
@@ -470,10 +290,13 @@ class MainWindow(QMainWindow):
         self.table.setAccessibleName(self.tr("Cards"))
         header.setSectionsMovable(True)
         header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        header.customContextMenuRequested.connect(self._show_header_menu)
-        header.sectionResized.connect(self._remember_column_width)
-        header.sectionMoved.connect(self._remember_columns)
-        self.avatar_delegate = AvatarDelegate(self.table)
+        remembered = decode_view_state(self.settings.header_state).decode("utf-8", "replace")
+        self.columns = TableColumns(
+            self.table,
+            self.model,
+            ColumnLayout.from_json(remembered),
+            avatar_size=self._avatar_size,
+        )
 
         app_icon = self.windowIcon()
         self.hint_page = StatePage(app_icon.pixmap(PLACEHOLDER_ICON_SIZE), self)
@@ -514,9 +337,6 @@ class MainWindow(QMainWindow):
         self.details_pane.setVisible(self.settings.details_visible)
 
         self.page_bar = PageBar(self)
-        # The Go menu's actions press the bar's buttons, so both always agree.
-        for action, button in self._paging_actions():
-            action.triggered.connect(button.click)
 
         central = QWidget(self)
         layout = QVBoxLayout(central)
@@ -538,7 +358,7 @@ class MainWindow(QMainWindow):
         )
         self.filter_edit.setAccessibleName(self.tr("Filter cards"))
         self.filter_edit.setClearButtonEnabled(True)
-        search_icon = self._icon(QIcon.ThemeIcon.EditFind)
+        search_icon = QIcon.fromTheme(QIcon.ThemeIcon.EditFind)
         if not search_icon.isNull():  # no room kept for an icon the desktop lacks
             self.filter_edit.addAction(search_icon, QLineEdit.ActionPosition.LeadingPosition)
         self.filter_edit.textChanged.connect(self.proxy.set_filter_text)
@@ -656,10 +476,7 @@ class MainWindow(QMainWindow):
         if self.model.pending_request is None:
             self.model.retry()
         self._update_actions()
-        stopped, self._after_sign_in = self._after_sign_in, None
-        if stopped is not None:
-            _note, start_again = stopped
-            start_again()
+        self.jobs.resume()
 
     def _set_signed_out(self, signed_out: bool) -> None:
         self._signed_out = signed_out
@@ -677,21 +494,11 @@ class MainWindow(QMainWindow):
             "You are signed out because your session has ended. The cards shown stay "
             "here; sign in to load more."
         )
-        if self._after_sign_in is not None:
-            message = f"{message} {self._after_sign_in[0]}"
+        note = self.jobs.stopped_note
+        if note is not None:
+            message = f"{message} {note}"
         self.error_bar.show_info(message, actions=[self.sign_in_action])
         self.signInRequested.emit()
-
-    def _start_again_after_sign_in(self, note: str, start_again: Callable[[], object]) -> None:
-        """The session ended a whole-space fetch: say so, and repeat it once signed in."""
-        self._after_sign_in = (note, start_again)
-        self._session_ended()
-
-    def _fetching_whole_space(self) -> bool:
-        """An export or load of all pages is under way (its dialog may not be up yet)."""
-        return self.export_all_dialog is not None or any(
-            self._tasks.running(name) for name in ("export all", "load all")
-        )
 
     @property
     def space_text(self) -> str:
@@ -744,179 +551,61 @@ class MainWindow(QMainWindow):
         if page is None or request is None or page.is_empty:
             self.statusBar().showMessage(self.tr("There are no cards to export."), 5000)
             return
-        suggested = self._export_dir / suggested_filename(request.space_id, page.meta.current_page)
-        path = self.ask_export_path(suggested.with_suffix(self._export_format().value))
-        if path is None:
-            return
-        if not path.suffix:
-            path = path.with_suffix(ExportFormat.CSV.value)
-        # In a worker thread: after "Load All Pages" the page may be the whole space.
-        self._tasks.start(
-            self._export_page(path, list(page.cards), request, page.meta.current_page),
-            name="export page",
-        )
-
-    async def _export_page(
-        self, path: Path, cards: list[Card], request: PageRequest, number: int
-    ) -> None:
-        try:
-            count = await write_cards(
-                path,
-                cards,
-                with_emails=request.with_emails,
-                title=f"{request.space_id} {number}",
-                delimiter=export_csv_delimiter(self.settings),
-            )
-        except OSError as exc:
-            log.warning("export to %s failed: %s", path, exc)
-            message = self.tr("The page could not be saved as %1. %2")
-            self.error_bar.show_error(
-                message.replace("%1", str(path)).replace("%2", self._explain(exc)),
-                detail=repr(exc),
-                retryable=False,
-            )
-            return
-        log.info("exported %d cards to %s", count, path)
-        self._export_dir = path.parent
-        if count == 1:
-            message = self.tr("Exported 1 card to %1")
-        else:
-            message = self.tr("Exported %n cards to %1", "", count)
-        message = message.replace("%1", str(path))
-        self.statusBar().showMessage(message)
-
-    def load_all_pages(self) -> None:
-        """Fetch every page of the space shown and show all its cards in the table."""
-        request = self.model.current_request
-        if request is None or self._source is None:
-            self.statusBar().showMessage(self.tr("Open a space first."), 5000)
-            return
-        if self._fetching_whole_space():
-            if self.export_all_dialog is not None:
-                self.export_all_dialog.raise_()  # one whole-space fetch at a time
-            return
-        self._tasks.start(self._load_all_pages(request), name="load all")
-
-    async def _load_all_pages(self, shown: PageRequest) -> None:
-        dialog = self._fetch_all_dialog(shown, None)
-        try:
-            pages = await dialog.fetch_pages()
-        except NotAuthenticated:
-            self._start_again_after_sign_in(
-                self.tr("Loading all pages stopped; it starts again once you have signed in."),
-                lambda: self._tasks.start(self._load_all_pages(shown), name="load all"),
-            )
-            return
-        except CardViewerError as error:
-            log.warning("loading all of %s failed: %s", shown.space_id, error.detail or error)
-            message = self.tr("Not every page of %1 could be loaded. %2 The page shown stays.")
-            self.error_bar.show_error(
-                message.replace("%1", shown.space_id).replace("%2", error_text(error)),
-                error.detail,
-                retryable=False,
-            )
-            return
-        finally:
-            self._forget_fetch_all_dialog(dialog)
-        if pages is None:
-            self.statusBar().showMessage(self.tr("Loading cancelled; the page shown stays."), 5000)
-            return
-        self.model.show_whole_space(shown.space_id, shown.with_emails, pages)
-        count = sum(len(page.cards) for page in pages)
-        message = self.tr(
-            "All %n cards of the space are shown; filtering and sorting cover them all. "
-            "Refresh (F5) returns to pages.",
-            "",
-            count,
-        )
-        self.statusBar().showMessage(message)
-
-    def _fetch_all_dialog(self, shown: PageRequest, path: Path | None) -> ExportAllDialog:
-        source = self._source
-        assert source is not None
-
-        async def fetch(number: int) -> CardPage:
-            return await source(PageRequest(shown.space_id, number, shown.with_emails))
-
-        dialog = ExportAllDialog(
-            fetch,
-            path,
-            space_id=shown.space_id,
-            with_emails=shown.with_emails,
-            concurrency=self.settings.export_concurrency,
-            delimiter=export_csv_delimiter(self.settings),
-            parent=self,
-        )
-        self.export_all_dialog = dialog
-        return dialog
-
-    def _forget_fetch_all_dialog(self, dialog: ExportAllDialog) -> None:
-        self.export_all_dialog = None
-        if shiboken6.isValid(dialog):
-            dialog.deleteLater()
+        name = suggested_filename(request.space_id, page.meta.current_page)
+        suggested = (self.jobs.export_dir / name).with_suffix(self._export_format().value)
+        path = self.ask_export_path(suggested)
+        if path is not None:
+            self.jobs.export_page(page, request, path)
 
     def export_all(self) -> None:
         """Ask for a file name and save every card of the space shown, page after page."""
-        request = self.model.current_request
-        if request is None or self._source is None:
-            self.statusBar().showMessage(self.tr("Open a space first."), 5000)
+        request = self._whole_space_request()
+        if request is None or self.jobs.raise_running_fetch():
             return
-        if self._fetching_whole_space():
-            if self.export_all_dialog is not None:
-                self.export_all_dialog.raise_()  # one whole-space fetch at a time
-            return
-        suggested = self._export_dir / suggested_space_filename(
-            request.space_id, self._export_format()
-        )
-        path = self.ask_export_path(suggested, title=self.tr("Export All Pages"))
-        if path is None:
-            return
-        if not path.suffix:
-            path = path.with_suffix(ExportFormat.CSV.value)
-        self._tasks.start(self._export_all(request, path), name="export all")
+        name = suggested_space_filename(request.space_id, self._export_format())
+        path = self.ask_export_path(self.jobs.export_dir / name, title=self.tr("Export All Pages"))
+        if path is not None:
+            self.jobs.export_all(request, path)
 
-    async def _export_all(self, shown: PageRequest, path: Path) -> None:
-        dialog = self._fetch_all_dialog(shown, path)
-        try:
-            count = await dialog.run()
-        except NotAuthenticated:
-            self._start_again_after_sign_in(
-                self.tr(
-                    "The export of all pages stopped and saved nothing; it starts again "
-                    "once you have signed in."
-                ),
-                lambda: self._tasks.start(self._export_all(shown, path), name="export all"),
+    def load_all_pages(self) -> None:
+        """Fetch every page of the space shown and show all its cards in the table."""
+        request = self._whole_space_request()
+        if request is not None:
+            self.jobs.load_all(request)
+
+    def _whole_space_request(self) -> PageRequest | None:
+        """The space shown, if its pages can be fetched; else None, and a note saying so."""
+        request = self.model.current_request
+        if request is None or not self.jobs.can_fetch_whole_space:
+            self.statusBar().showMessage(self.tr("Open a space first."), 5000)
+            return None
+        return request
+
+    def _on_job_finished(self, result: JobResult) -> None:
+        if result.kind is JobKind.LOAD_ALL:
+            request = result.request
+            self.model.show_whole_space(request.space_id, request.with_emails, list(result.pages))
+            message = self.tr(
+                "All %n cards of the space are shown; filtering and sorting cover them all. "
+                "Refresh (F5) returns to pages.",
+                "",
+                result.count,
             )
-            return
-        except CardViewerError as error:
-            log.warning("exporting all of %s failed: %s", shown.space_id, error.detail or error)
-            message = self.tr("The cards of %1 could not be exported. %2 Nothing was saved.")
-            self.error_bar.show_error(
-                message.replace("%1", shown.space_id).replace("%2", error_text(error)),
-                error.detail,
-                retryable=False,
-            )
-            return
-        except OSError as exc:
-            log.warning("export to %s failed: %s", path, exc)
-            message = self.tr("The cards could not be saved as %1. %2")
-            self.error_bar.show_error(
-                message.replace("%1", str(path)).replace("%2", self._explain(exc)),
-                detail=repr(exc),
-                retryable=False,
-            )
-            return
-        finally:
-            self._forget_fetch_all_dialog(dialog)
-        if count is None:
-            self.statusBar().showMessage(self.tr("Export cancelled; nothing was saved."), 5000)
-            return
-        self._export_dir = path.parent
-        if count == 1:
-            message = self.tr("Exported 1 card to %1")
+        elif result.count == 1:
+            message = self.tr("Exported 1 card to %1").replace("%1", str(result.path))
         else:
-            message = self.tr("Exported %n cards to %1", "", count)
-        self.statusBar().showMessage(message.replace("%1", str(path)))
+            message = self.tr("Exported %n cards to %1", "", result.count)
+            message = message.replace("%1", str(result.path))
+        self.statusBar().showMessage(message)
+
+    def _on_job_failed(self, message: str, detail: str) -> None:
+        self.error_bar.show_error(message, detail, retryable=False)
+
+    @property
+    def export_all_dialog(self) -> ExportAllDialog | None:
+        """The progress of Export All or Load All, while one runs."""
+        progress = self.jobs.progress
+        return progress if isinstance(progress, ExportAllDialog) else None
 
     def _export_format(self) -> ExportFormat:
         """The file type an export suggests, as chosen in Preferences."""
@@ -989,7 +678,7 @@ class MainWindow(QMainWindow):
     @property
     def is_exporting(self) -> bool:
         """True while an export or "Load All Pages" runs."""
-        return any(self._tasks.running(name) for name in ("export page", "export all", "load all"))
+        return self.jobs.busy
 
     async def aclose(self) -> None:
         """Keep the window's layout, and cancel a whole-space fetch still running.
@@ -997,9 +686,9 @@ class MainWindow(QMainWindow):
         The app ends a window this way whether it was closed or signed out of; a fetch
         waiting for a sign-in is dropped too.
         """
-        self._after_sign_in = None
         if shiboken6.isValid(self):
             self._save_window_layout()
+        await self.jobs.aclose()
         await self._tasks.aclose()
 
     def open_log_folder(self) -> None:
@@ -1080,7 +769,7 @@ class MainWindow(QMainWindow):
             self.stack.setCurrentWidget(self.empty_page)
         else:
             self.stack.setCurrentWidget(self.table)
-            self._fit_columns()
+            self.columns.fit()
         if request is not None:
             title = self.tr("%1 \u2014 %2", "window title: space id, app name")
             self.setWindowTitle(title.replace("%1", request.space_id).replace("%2", APP_NAME))
@@ -1146,56 +835,6 @@ class MainWindow(QMainWindow):
             return self.tr("You can try again in %n seconds.", "", round(seconds))
         return self.tr("You can try again in about %n minutes.", "", round(seconds / 60))
 
-    def _fit_columns(self, *, force: bool = False) -> None:
-        """Arrange the columns when the set of columns changes, not on every page.
-
-        Columns the person arranged before come back as they left them (`ColumnLayout`);
-        the others are sized to their content, within reason.
-        """
-        keys = tuple(column.key for column in self.model.columns)
-        if keys == self._column_keys and not force:
-            return
-        self._column_keys = keys
-        if self._avatar_column is not None:
-            self.table.setItemDelegateForColumn(self._avatar_column, None)  # type: ignore[arg-type]
-        avatar = self._avatar_column = self.model.column_of(AVATAR_COLUMN_KEY)
-        if avatar is not None:
-            self.table.setItemDelegateForColumn(avatar, self.avatar_delegate)
-        header = self.table.horizontalHeader()
-        self._arranging_columns = True
-        try:
-            unknown = self._column_layout.apply(header, keys)
-            for index in range(len(keys)):
-                if index == avatar:
-                    header.setSectionResizeMode(index, QHeaderView.ResizeMode.Fixed)
-                    header.resizeSection(index, self._avatar_size + 16)
-                    continue
-                header.setSectionResizeMode(index, QHeaderView.ResizeMode.Interactive)
-                if index in unknown:
-                    width = self._content_width(index) + COLUMN_PADDING
-                    header.resizeSection(index, min(width, MAX_COLUMN_WIDTH))
-        finally:
-            self._arranging_columns = False
-
-    def _content_width(self, column: int) -> int:
-        """The width `resizeColumnToContents()` gives a text column, found more cheaply.
-
-        The view asks the delegate for each cell's size hint, which asks the model for
-        about eight roles per cell, on the way to a new page's first paint; measuring the
-        display texts gives the same widths and lets that page paint 2 to 3 ms sooner.
-        """
-        table, header = self.table, self.table.horizontalHeader()
-        metrics = QFontMetricsF(table.font())
-        widest = 0.0
-        for row in range(min(self.proxy.rowCount(), FIT_ROWS)):
-            text = self.proxy.index(row, column).data()
-            if text:
-                widest = max(widest, *map(metrics.horizontalAdvance, str(text).split("\n")))
-        # The style's item margins on both sides, and the grid line, as the view adds them.
-        margin = table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, table)
-        cells = math.ceil(widest) + 2 * (margin + 1) + (1 if table.showGrid() else 0)
-        return max(cells, header.sectionSizeHint(column))
-
     def _show_current_card(self) -> None:
         """The details pane follows the table's current row (nothing: its hint)."""
         current = self.table.currentIndex()
@@ -1209,71 +848,24 @@ class MainWindow(QMainWindow):
         self.details_action.setChecked(True)
         self._show_current_card()
 
-    def _details_toggled(self, visible: bool) -> None:
+    def set_details_visible(self, visible: bool) -> None:
+        """Show or hide the details pane, and remember that."""
         self.details_pane.setVisible(visible)
         if self.settings.details_visible != visible:
             self.settings.details_visible = visible
             self._save_settings()
 
-    def _remember_columns(self) -> None:
-        """Keep the person's column order and widths (not the window's own fitting)."""
-        header = self.table.horizontalHeader()
-        # During a model reset the header already has the new page's columns.
-        if self._arranging_columns or header.count() != len(self._column_keys):
-            return
-        self._column_layout.capture(header, self._column_keys)
-
-    def _remember_column_width(self, logical: int) -> None:
-        """Keep a width the person chose, not the stretch of the last column."""
-        header = self.table.horizontalHeader()
-        if self._arranging_columns or header.count() != len(self._column_keys):
-            return
-        last_shown = max(
-            (i for i in range(header.count()) if not header.isSectionHidden(i)),
-            key=header.visualIndex,
-            default=None,
-        )
-        if logical == last_shown or header.isSectionHidden(logical):
-            return
-        self._column_layout.capture(header, self._column_keys, only=logical)
-
     def _show_header_menu(self, position: QPoint) -> None:
         """Show or hide columns, or put them all back, from the header's context menu."""
-        header = self.table.horizontalHeader()
-        menu = QMenu(self)
-        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        shown = [i for i in range(header.count()) if not header.isSectionHidden(i)]
-        titles = [column.title for column in self.model.columns]
-        for logical in sorted(range(len(self._column_keys)), key=header.visualIndex):
-            title = titles[logical] if logical < len(titles) else ""
-            action = menu.addAction(plain_action_text(title))
-            action.setCheckable(True)
-            action.setChecked(not header.isSectionHidden(logical))
-            action.setEnabled(shown != [logical])  # the last column shown stays
-            action.toggled.connect(
-                lambda visible, logical=logical: self.set_column_visible(logical, visible)
-            )
+        menu = self.columns.header_menu(self)
         menu.addSeparator()
         menu.addAction(self.reset_view_action)
         self.header_menu = menu
-        menu.popup(header.mapToGlobal(position))
-
-    def set_column_visible(self, logical: int, visible: bool) -> None:
-        header = self.table.horizontalHeader()
-        header.setSectionHidden(logical, not visible)
-        if visible and header.sectionSize(logical) == 0:
-            self.table.resizeColumnToContents(logical)
-        self._remember_columns()
+        menu.popup(self.table.horizontalHeader().mapToGlobal(position))
 
     def reset_view(self) -> None:
         """Every column back in its first order and width, the window at its first size."""
-        self._column_layout.clear()
-        self._arranging_columns = True
-        try:
-            reset_header(self.table.horizontalHeader())
-        finally:
-            self._arranging_columns = False
-        self._fit_columns(force=True)
+        self.columns.reset()
         self.showNormal()
         self.resize(DEFAULT_SIZE)
         self.splitter.setSizes(DEFAULT_SPLITTER_SIZES)
@@ -1296,17 +888,8 @@ class MainWindow(QMainWindow):
         self.settings.window_geometry = encode_view_state(bytes(self.saveGeometry().data()))
         self.settings.window_state = encode_view_state(bytes(self.saveState().data()))
         self.settings.splitter_state = encode_view_state(bytes(self.splitter.saveState().data()))
-        self.settings.header_state = encode_view_state(self._column_layout.to_json().encode())
+        self.settings.header_state = encode_view_state(self.columns.layout.to_json().encode())
         self._save_settings()
-
-    def _paging_actions(self) -> list[tuple[QAction, QAbstractButton]]:
-        bar = self.page_bar
-        return [
-            (self.first_page_action, bar.first_button),
-            (self.previous_page_action, bar.previous_button),
-            (self.next_page_action, bar.next_button),
-            (self.last_page_action, bar.last_button),
-        ]
 
     def _remember_space(self, space_id: str) -> None:
         if self.settings.recent_spaces[:1] == [space_id] and self.settings.last_space == space_id:
@@ -1327,51 +910,42 @@ class MainWindow(QMainWindow):
         online = not self._signed_out
         # Paging controls only make sense once a page is on screen.
         self.page_bar.setVisible(page is not None)
-        self.export_action.setEnabled(page is not None and not page.is_empty)
-        whole_space_possible = (
-            online and self._source is not None and self.model.current_request is not None
-        )
-        self.export_all_action.setEnabled(whole_space_possible)
-        self._describe_filter_scope()
-        self.load_all_action.setEnabled(whole_space_possible and not self.model.shows_whole_space)
-        # Signed out, what needs the server is disabled, except Refresh: it leads to sign-in.
-        self.refresh_action.setEnabled(self._target() is not None)
         self.page_bar.setEnabled(online)
-        for action, button in self._paging_actions():
-            action.setEnabled(online and page is not None and button.isEnabled())
-        self.go_to_page_action.setEnabled(online and page is not None)
         self.space_combo.setEnabled(online)
-        self.open_action.setEnabled(online)
-        self.focus_space_action.setEnabled(online)
         self.include_emails_check.setEnabled(online)
+        self._describe_filter_scope()
+        self.commands.update(self._needs_met())
 
-    def _explain(self, exc: OSError) -> str:
-        """A plain sentence for a failed file write."""
-        if isinstance(exc, PermissionError):
-            return self.tr("You are not allowed to write there; choose another folder.")
-        if isinstance(exc, FileNotFoundError):
-            return self.tr("The folder does not exist (any more); choose another folder.")
-        if isinstance(exc, IsADirectoryError):
-            return self.tr("A folder of that name is in the way; choose another name.")
-        if exc.errno == errno.ENOSPC:
-            return self.tr("The disk is full.")
-        if exc.errno == errno.EROFS:
-            return self.tr("The disk is read-only; choose another folder.")
-        return exc.strerror or str(exc)
+    def _needs_met(self) -> Need:
+        """What holds now, of what the commands need (signed out, Refresh leads to sign-in)."""
+        page, bar = self.model.page, self.page_bar
+        held = {
+            Need.ONLINE: not self._signed_out,
+            Need.PAGE: page is not None,
+            Need.CARDS: page is not None and not page.is_empty,
+            Need.TARGET: self._target() is not None,
+            Need.SPACE_FETCHABLE: (
+                self.jobs.can_fetch_whole_space and self.model.current_request is not None
+            ),
+            Need.PAGED: not self.model.shows_whole_space,
+            Need.FIRST_PAGE: bar.first_button.isEnabled(),
+            Need.PREVIOUS_PAGE: bar.previous_button.isEnabled(),
+            Need.NEXT_PAGE: bar.next_button.isEnabled(),
+            Need.LAST_PAGE: bar.last_button.isEnabled(),
+        }
+        met = NOTHING
+        for need, holds in held.items():
+            if holds:
+                met |= need
+        return met
 
     def closeEvent(self, event: QCloseEvent) -> None:
         super().closeEvent(event)
         if event.isAccepted():
             self._save_window_layout()
             # Fetching stops; a file already being written is still finished.
-            self._tasks.cancel("export all")
-            self._tasks.cancel("load all")
+            self.jobs.cancel_fetches()
             self.closed.emit()
-
-
-def _documents_dir() -> Path:
-    location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
-    return Path(location) if location else Path.home()
 
 
 def _padded(widget: QWidget, *, left: int = 0, right: int = 0) -> QWidget:

@@ -554,7 +554,7 @@ def test_the_column_layout_and_window_size_survive_a_restart(
     assert username is not None
     header.moveSection(header.visualIndex(username), 1)
     header.resizeSection(name, 234)
-    window.set_column_visible(window.model.column_of("position") or 0, False)
+    window.columns.set_visible(window.model.column_of("position") or 0, False)
     window.resize(720, 480)  # within the offscreen screen's 800 x 600
     window.close()
 
@@ -581,7 +581,7 @@ def test_the_header_menu_hides_columns_but_never_the_last(window, demo_server, q
     assert window.reset_view_action in menu.actions()
     menu.close()
     for logical in range(header.count() - 1):
-        window.set_column_visible(logical, False)
+        window.columns.set_visible(logical, False)
     window._show_header_menu(header.rect().center())
     (last,) = [a for a in window.header_menu.actions() if a.isCheckable() and a.isChecked()]
     assert not last.isEnabled()
@@ -600,7 +600,7 @@ def test_columns_fit_their_content_as_the_view_would_size_them(
         if column == avatar:
             continue
         window.table.resizeColumnToContents(column)
-        assert window._content_width(column) == header.sectionSize(column), column
+        assert window.columns.content_width(column) == header.sectionSize(column), column
 
 
 def test_reset_view_brings_every_column_back(window, demo_server, qtbot):
@@ -609,7 +609,7 @@ def test_reset_view_brings_every_column_back(window, demo_server, qtbot):
     fitted = [header.sectionSize(i) for i in range(header.count())]
     header.moveSection(1, 3)
     header.resizeSection(2, 400)
-    window.set_column_visible(3, False)
+    window.columns.set_visible(3, False)
     window.resize(700, 500)
     window.reset_view_action.trigger()
     assert [header.logicalIndex(v) for v in range(header.count())] == list(range(header.count()))
@@ -815,7 +815,7 @@ def test_only_widths_the_person_chose_are_remembered(window, demo_server, qtbot)
     open_space(qtbot, window, demo_server.space_id)
     window.resize(760, 520)  # the stretched last column follows the window
     qtbot.wait(50)
-    assert window._column_layout.places == {}
+    assert window.columns.layout.places == {}
     with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
         window.include_emails_check.setChecked(True)  # a new set of columns
-    assert window._column_layout.places == {}
+    assert window.columns.layout.places == {}

@@ -5,22 +5,40 @@ columns are not fixed: "Include e-mails" adds one, and a field only some spaces 
 adds others. So the order, width and visibility a person chose are kept per column
 key, and applied to whichever of those columns the page on screen has; a column never
 seen before keeps its natural place and a width that fits its content.
+
+`TableColumns` applies that to the card table: it fits new columns to their content,
+remembers what the person arranges (not the table's own fitting), and offers the
+header's menu to show or hide columns.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtWidgets import QHeaderView
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontMetricsF
+from PySide6.QtWidgets import QHeaderView, QMenu, QStyle, QTableView, QWidget
+
+from cardviewer.ui.cards.avatar_delegate import AvatarDelegate
+from cardviewer.ui.cards.card_table_model import CardTableModel
+from cardviewer.ui.plain_text import plain_action_text
 
 log = logging.getLogger(__name__)
 
 MAX_REMEMBERED_COLUMNS = 200
 """Keys of columns from other spaces are kept, but not without end."""
+MAX_COLUMN_WIDTH = 280
+"""A column fitted to its content is never wider than this."""
+COLUMN_PADDING = 16
+"""Room beside a column's widest text, so neighbouring headers never touch."""
+FIT_ROWS = 100
+"""Fitting a column to its content looks at this many rows from the top at most."""
+AVATAR_COLUMN_KEY = "avatar"
 
 
 @dataclass(frozen=True)
@@ -128,3 +146,144 @@ def reset_header(header: QHeaderView) -> None:
     for logical in range(header.count()):
         header.setSectionHidden(logical, False)
         header.moveSection(header.visualIndex(logical), logical)
+
+
+class TableColumns:
+    """The card table's columns: fitted to their content, or as the person left them.
+
+    The window forwards the header's signals (`remember_columns`,
+    `remember_column_width`); what the person arranges is kept in `layout`.
+    """
+
+    def __init__(
+        self,
+        table: QTableView,
+        model: CardTableModel,
+        layout: ColumnLayout,
+        *,
+        avatar_size: int,
+    ) -> None:
+        self.table = table
+        self.model = model
+        self.layout = layout
+        self.avatar_delegate = AvatarDelegate(table)
+        self._avatar_size = avatar_size
+        self._avatar_column: int | None = None
+        self._keys: tuple[str, ...] = ()
+        self._arranging = False  # the table's own changes are not the person's choice
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """The keys of the columns arranged last, by logical index."""
+        return self._keys
+
+    def fit(self, *, force: bool = False) -> None:
+        """Arrange the columns when the set of columns changes, not on every page.
+
+        Columns the person arranged before come back as they left them (`ColumnLayout`);
+        the others are sized to their content, within reason.
+        """
+        keys = tuple(column.key for column in self.model.columns)
+        if keys == self._keys and not force:
+            return
+        self._keys = keys
+        if self._avatar_column is not None:
+            self.table.setItemDelegateForColumn(self._avatar_column, None)  # type: ignore[arg-type]
+        avatar = self._avatar_column = self.model.column_of(AVATAR_COLUMN_KEY)
+        if avatar is not None:
+            self.table.setItemDelegateForColumn(avatar, self.avatar_delegate)
+        header = self.table.horizontalHeader()
+        self._arranging = True
+        try:
+            unknown = self.layout.apply(header, keys)
+            for index in range(len(keys)):
+                if index == avatar:
+                    header.setSectionResizeMode(index, QHeaderView.ResizeMode.Fixed)
+                    header.resizeSection(index, self._avatar_size + 16)
+                    continue
+                header.setSectionResizeMode(index, QHeaderView.ResizeMode.Interactive)
+                if index in unknown:
+                    width = self.content_width(index) + COLUMN_PADDING
+                    header.resizeSection(index, min(width, MAX_COLUMN_WIDTH))
+        finally:
+            self._arranging = False
+
+    def content_width(self, column: int) -> int:
+        """The width `resizeColumnToContents()` gives a text column, found more cheaply.
+
+        The view asks the delegate for each cell's size hint, which asks the model for
+        about eight roles per cell, on the way to a new page's first paint; measuring the
+        display texts gives the same widths and lets that page paint 2 to 3 ms sooner.
+        """
+        table, header, rows = self.table, self.table.horizontalHeader(), self.table.model()
+        metrics = QFontMetricsF(table.font())
+        widest = 0.0
+        for row in range(min(rows.rowCount(), FIT_ROWS)):
+            text = rows.index(row, column).data()
+            if text:
+                widest = max(widest, *map(metrics.horizontalAdvance, str(text).split("\n")))
+        # The style's item margins on both sides, and the grid line, as the view adds them.
+        margin = table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, table)
+        cells = math.ceil(widest) + 2 * (margin + 1) + (1 if table.showGrid() else 0)
+        return max(cells, header.sectionSizeHint(column))
+
+    def remember_columns(self) -> None:
+        """Keep the person's column order and widths (not the table's own fitting)."""
+        header = self.table.horizontalHeader()
+        # During a model reset the header already has the new page's columns.
+        if self._arranging or header.count() != len(self._keys):
+            return
+        self.layout.capture(header, self._keys)
+
+    def remember_column_width(self, logical: int) -> None:
+        """Keep a width the person chose, not the stretch of the last column."""
+        header = self.table.horizontalHeader()
+        if self._arranging or header.count() != len(self._keys):
+            return
+        last_shown = max(
+            (i for i in range(header.count()) if not header.isSectionHidden(i)),
+            key=header.visualIndex,
+            default=None,
+        )
+        if logical == last_shown or header.isSectionHidden(logical):
+            return
+        self.layout.capture(header, self._keys, only=logical)
+
+    def header_menu(self, parent: QWidget) -> QMenu:
+        """A menu of the columns, in their order, to show or hide each one.
+
+        The last column shown cannot be hidden. The menu deletes itself once closed.
+        """
+        header = self.table.horizontalHeader()
+        menu = QMenu(parent)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        shown = [i for i in range(header.count()) if not header.isSectionHidden(i)]
+        titles = [column.title for column in self.model.columns]
+        for logical in sorted(range(len(self._keys)), key=header.visualIndex):
+            title = titles[logical] if logical < len(titles) else ""
+            action = menu.addAction(plain_action_text(title))
+            action.setCheckable(True)
+            action.setChecked(not header.isSectionHidden(logical))
+            action.setEnabled(shown != [logical])
+            action.toggled.connect(
+                lambda visible, logical=logical: self.set_visible(logical, visible)
+            )
+        return menu
+
+    def set_visible(self, logical: int, visible: bool) -> None:
+        """Show or hide a column, and remember that."""
+        header = self.table.horizontalHeader()
+        header.setSectionHidden(logical, not visible)
+        if visible and header.sectionSize(logical) == 0:
+            self.table.resizeColumnToContents(logical)
+        self.remember_columns()
+
+    def reset(self) -> None:
+        """Forget the person's arrangement: every column shown, in order, fitted again."""
+        self.layout.clear()
+        self._arranging = True
+        try:
+            reset_header(self.table.horizontalHeader())
+        finally:
+            self._arranging = False
+        self.fit(force=True)

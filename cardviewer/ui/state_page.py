@@ -1,0 +1,54 @@
+"""The page shown instead of the card table when it has nothing to show.
+
+Before a space is opened it says how to open one; past the last page it offers a way
+back. The text is plain: a space id typed by the person may be part of it.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont, QPalette, QPixmap
+from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
+
+
+class StatePage(QWidget):
+    """A centred icon, headline and sentence, shown instead of the table, and a way on."""
+
+    def __init__(self, picture: QPixmap, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.icon_label = QLabel(self)
+        self.icon_label.setPixmap(picture)
+        self.icon_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.title_label = QLabel(self)
+        self.title_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.title_label.setTextFormat(Qt.TextFormat.PlainText)
+        font = QFont(self.title_label.font())
+        font.setPointSizeF(font.pointSizeF() * 1.3)
+        font.setWeight(QFont.Weight.DemiBold)
+        self.title_label.setFont(font)
+        self.text_label = QLabel(self)
+        self.text_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.text_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.text_label.setWordWrap(True)
+        muted = self.text_label.palette()
+        role = QPalette.ColorRole
+        muted.setColor(role.WindowText, muted.color(role.PlaceholderText))
+        self.text_label.setPalette(muted)
+        self.action_button = QPushButton(self)
+        self.action_button.hide()
+        layout = QVBoxLayout(self)
+        layout.addStretch(3)
+        layout.addWidget(self.icon_label)
+        layout.addSpacing(8)
+        layout.addWidget(self.title_label)
+        layout.addWidget(self.text_label)
+        layout.addSpacing(8)
+        layout.addWidget(self.action_button, 0, Qt.AlignmentFlag.AlignHCenter)
+        layout.addStretch(4)
+
+    def set_text(self, title: str, text: str, action: str = "") -> None:
+        """Show `title` and `text`; `action` labels the button (none when empty)."""
+        self.title_label.setText(title)
+        self.text_label.setText(text)
+        self.action_button.setText(action)
+        self.action_button.setVisible(bool(action))

@@ -1,0 +1,357 @@
+"""Exporting the page shown, exporting every page of a space, loading every page.
+
+The jobs hold no widgets: they report through signals, and the window decides what
+the person sees. A whole-space fetch shows its progress, and offers Cancel, through
+what `open_progress` returns (in the window, the Export All dialog). Export All and
+Load All fail the same way: when the session ends, the job waits and `resume()` starts
+it again from page 1; any other error is explained and the page shown stays.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+from collections.abc import Coroutine
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Any, Protocol
+
+import shiboken6
+from PySide6.QtCore import QCoreApplication, QObject, QStandardPaths, Signal
+
+from cardviewer.api import Card, CardPage, CardViewerError, NotAuthenticated
+from cardviewer.services.settings import Settings
+from cardviewer.services.space_fetch import PageFetch
+from cardviewer.tasks import TaskSet
+from cardviewer.ui.cards.card_export import ExportFormat, write_cards
+from cardviewer.ui.cards.card_table_model import PageRequest, PageSource
+from cardviewer.ui.error_text import error_text
+from cardviewer.ui.preferences_dialog import export_csv_delimiter
+
+log = logging.getLogger(__name__)
+
+STATUS_TIMEOUT_MS = 5000
+
+
+class JobKind(Enum):
+    """What a job does; the value names its task."""
+
+    EXPORT_PAGE = "export page"
+    EXPORT_ALL = "export all"
+    LOAD_ALL = "load all"
+
+
+WHOLE_SPACE_KINDS = (JobKind.EXPORT_ALL, JobKind.LOAD_ALL)
+"""The jobs that fetch every page of a space; one of them runs at a time."""
+
+
+@dataclass(frozen=True)
+class JobResult:
+    """What a job that ran to its end did: `count` cards written to `path`, or loaded."""
+
+    kind: JobKind
+    request: PageRequest
+    count: int
+    path: Path | None = None
+    pages: tuple[CardPage, ...] = ()
+
+
+class WholeSpaceProgress(Protocol):
+    """Shows a whole-space fetch and cancels it; the Export All dialog is one.
+
+    `run()` fetches and writes the file it was opened with (the number of cards, None
+    when cancelled); `fetch_pages()` only fetches (every page, None when cancelled).
+    """
+
+    async def run(self) -> int | None: ...
+
+    async def fetch_pages(self) -> list[CardPage] | None: ...
+
+    def raise_(self) -> None: ...
+
+    def deleteLater(self) -> None: ...
+
+
+class OpenProgress(Protocol):
+    """Opens what shows a whole-space fetch: `path` for an export, None for a load."""
+
+    def __call__(
+        self,
+        fetch: PageFetch,
+        path: Path | None,
+        *,
+        space_id: str,
+        with_emails: bool,
+        concurrency: int,
+        delimiter: str,
+    ) -> WholeSpaceProgress: ...
+
+
+@dataclass(frozen=True)
+class _Stopped:
+    """A whole-space job the end of the session stopped, to start again after sign-in."""
+
+    kind: JobKind
+    request: PageRequest
+    path: Path | None
+
+
+class WholeSpaceJobs(QObject):
+    """Runs the export and load jobs of one window; at most one whole-space fetch at a time."""
+
+    finished = Signal(object)
+    """A job ran to its end (`JobResult`)."""
+    failed = Signal(str, str)
+    """A job failed: the sentence for the person, and the detail for the log."""
+    signInNeeded = Signal()
+    """The session ended during a whole-space fetch; `stopped_note` says what waits."""
+    statusMessage = Signal(str, int)
+    """A passing note (text, milliseconds), e.g. that a job was cancelled."""
+
+    def __init__(
+        self,
+        source: PageSource | None,
+        settings: Settings,
+        open_progress: OpenProgress,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._source = source
+        self._settings = settings
+        self._open_progress = open_progress
+        self._tasks = TaskSet()
+        self._stopped: _Stopped | None = None
+        self.progress: WholeSpaceProgress | None = None
+        self.export_dir = documents_dir()
+        """The folder an export suggests: the one chosen last."""
+
+    # State
+
+    @property
+    def can_fetch_whole_space(self) -> bool:
+        """Whether pages can be fetched at all (a window without a source cannot)."""
+        return self._source is not None
+
+    @property
+    def busy(self) -> bool:
+        """True while any job runs."""
+        return any(self._tasks.running(kind.value) for kind in JobKind)
+
+    @property
+    def fetching_whole_space(self) -> bool:
+        """An export or load of all pages is under way (its progress may not be up yet)."""
+        return self.progress is not None or any(
+            self._tasks.running(kind.value) for kind in WHOLE_SPACE_KINDS
+        )
+
+    @property
+    def stopped_note(self) -> str | None:
+        """What the end of the session stopped and how it goes on, while it waits."""
+        if self._stopped is None:
+            return None
+        if self._stopped.kind is JobKind.LOAD_ALL:
+            return QCoreApplication.translate(
+                "MainWindow",
+                "Loading all pages stopped; it starts again once you have signed in.",
+            )
+        return QCoreApplication.translate(
+            "MainWindow",
+            "The export of all pages stopped and saved nothing; it starts again "
+            "once you have signed in.",
+        )
+
+    def raise_running_fetch(self) -> bool:
+        """Bring a whole-space fetch under way to the front; False when none runs."""
+        if not self.fetching_whole_space:
+            return False
+        if self.progress is not None:
+            self.progress.raise_()
+        return True
+
+    # Starting and stopping
+
+    def export_page(self, page: CardPage, request: PageRequest, path: Path) -> None:
+        """Save the cards of `page` (a CSV file unless `path` asks for a workbook)."""
+        # In a worker thread: after "Load All Pages" the page may be the whole space.
+        self._start(
+            JobKind.EXPORT_PAGE,
+            self._export_page(
+                _with_suffix(path), list(page.cards), request, page.meta.current_page
+            ),
+        )
+
+    def export_all(self, request: PageRequest, path: Path) -> None:
+        """Fetch every page of the space of `request` and save all its cards to `path`."""
+        self._start_whole_space(JobKind.EXPORT_ALL, request, _with_suffix(path))
+
+    def load_all(self, request: PageRequest) -> None:
+        """Fetch every page of the space of `request`, for the table to show them all."""
+        self._start_whole_space(JobKind.LOAD_ALL, request, None)
+
+    def resume(self) -> None:
+        """Start the whole-space job the end of the session stopped, from page 1."""
+        stopped, self._stopped = self._stopped, None
+        if stopped is not None:
+            self._start_whole_space(stopped.kind, stopped.request, stopped.path)
+
+    def cancel_fetches(self) -> None:
+        """Stop fetching; a file already being written is still finished."""
+        for kind in WHOLE_SPACE_KINDS:
+            self._tasks.cancel(kind.value)
+
+    async def aclose(self) -> None:
+        """Cancel every job and wait for them; a job waiting for a sign-in is dropped."""
+        self._stopped = None
+        await self._tasks.aclose()
+
+    def _start_whole_space(self, kind: JobKind, request: PageRequest, path: Path | None) -> None:
+        if self.raise_running_fetch():
+            return  # one whole-space fetch at a time
+        self._start(kind, self._fetch_whole_space(kind, request, path))
+
+    def _start(self, kind: JobKind, job: Coroutine[Any, Any, None]) -> None:
+        self._tasks.start(job, name=kind.value)
+
+    # The jobs
+
+    async def _export_page(
+        self, path: Path, cards: list[Card], request: PageRequest, number: int
+    ) -> None:
+        try:
+            count = await write_cards(
+                path,
+                cards,
+                with_emails=request.with_emails,
+                title=f"{request.space_id} {number}",
+                delimiter=export_csv_delimiter(self._settings),
+            )
+        except OSError as exc:
+            log.warning("export to %s failed: %s", path, exc)
+            message = QCoreApplication.translate(
+                "MainWindow", "The page could not be saved as %1. %2"
+            )
+            self.failed.emit(
+                message.replace("%1", str(path)).replace("%2", write_failure_text(exc)), repr(exc)
+            )
+            return
+        log.info("exported %d cards to %s", count, path)
+        self._finish(JobResult(JobKind.EXPORT_PAGE, request, count, path))
+
+    async def _fetch_whole_space(
+        self, kind: JobKind, shown: PageRequest, path: Path | None
+    ) -> None:
+        progress = self._open(shown, path)
+        result: JobResult | None = None
+        try:
+            if path is None:
+                pages = await progress.fetch_pages()
+                if pages is not None:
+                    count = sum(len(page.cards) for page in pages)
+                    result = JobResult(kind, shown, count, pages=tuple(pages))
+            else:
+                written = await progress.run()
+                if written is not None:
+                    result = JobResult(kind, shown, written, path)
+        except NotAuthenticated:
+            self._stopped = _Stopped(kind, shown, path)
+            self.signInNeeded.emit()
+            return
+        except CardViewerError as error:
+            log.warning("%s of %s failed: %s", kind.value, shown.space_id, error.detail or error)
+            message = _fetch_failure(kind).replace("%1", shown.space_id)
+            self.failed.emit(message.replace("%2", error_text(error)), error.detail)
+            return
+        except OSError as exc:
+            log.warning("export to %s failed: %s", path, exc)
+            message = QCoreApplication.translate(
+                "MainWindow", "The cards could not be saved as %1. %2"
+            )
+            self.failed.emit(
+                message.replace("%1", str(path)).replace("%2", write_failure_text(exc)), repr(exc)
+            )
+            return
+        finally:
+            self._forget(progress)
+        if result is None:
+            self.statusMessage.emit(_cancelled(kind), STATUS_TIMEOUT_MS)
+            return
+        self._finish(result)
+
+    def _open(self, shown: PageRequest, path: Path | None) -> WholeSpaceProgress:
+        source = self._source
+        assert source is not None, "a whole-space job needs a source of pages"
+
+        async def fetch(number: int) -> CardPage:
+            return await source(PageRequest(shown.space_id, number, shown.with_emails))
+
+        self.progress = self._open_progress(
+            fetch,
+            path,
+            space_id=shown.space_id,
+            with_emails=shown.with_emails,
+            concurrency=self._settings.export_concurrency,
+            delimiter=export_csv_delimiter(self._settings),
+        )
+        return self.progress
+
+    def _forget(self, progress: WholeSpaceProgress) -> None:
+        self.progress = None
+        if not isinstance(progress, QObject) or shiboken6.isValid(progress):
+            progress.deleteLater()
+
+    def _finish(self, result: JobResult) -> None:
+        if result.path is not None:
+            self.export_dir = result.path.parent
+        self.finished.emit(result)
+
+
+def write_failure_text(exc: OSError) -> str:
+    """A plain sentence for a failed file write."""
+    if isinstance(exc, PermissionError):
+        return QCoreApplication.translate(
+            "MainWindow", "You are not allowed to write there; choose another folder."
+        )
+    if isinstance(exc, FileNotFoundError):
+        return QCoreApplication.translate(
+            "MainWindow", "The folder does not exist (any more); choose another folder."
+        )
+    if isinstance(exc, IsADirectoryError):
+        return QCoreApplication.translate(
+            "MainWindow", "A folder of that name is in the way; choose another name."
+        )
+    if exc.errno == errno.ENOSPC:
+        return QCoreApplication.translate("MainWindow", "The disk is full.")
+    if exc.errno == errno.EROFS:
+        return QCoreApplication.translate(
+            "MainWindow", "The disk is read-only; choose another folder."
+        )
+    return exc.strerror or str(exc)
+
+
+def documents_dir() -> Path:
+    """The person's documents folder (else home), where the first export is suggested."""
+    location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return Path(location) if location else Path.home()
+
+
+def _with_suffix(path: Path) -> Path:
+    """A file name without a suffix is saved as CSV."""
+    return path if path.suffix else path.with_suffix(ExportFormat.CSV.value)
+
+
+def _fetch_failure(kind: JobKind) -> str:
+    """The sentence for a failed whole-space fetch: %1 the space, %2 the reason."""
+    if kind is JobKind.LOAD_ALL:
+        return QCoreApplication.translate(
+            "MainWindow", "Not every page of %1 could be loaded. %2 The page shown stays."
+        )
+    return QCoreApplication.translate(
+        "MainWindow", "The cards of %1 could not be exported. %2 Nothing was saved."
+    )
+
+
+def _cancelled(kind: JobKind) -> str:
+    if kind is JobKind.LOAD_ALL:
+        return QCoreApplication.translate("MainWindow", "Loading cancelled; the page shown stays.")
+    return QCoreApplication.translate("MainWindow", "Export cancelled; nothing was saved.")

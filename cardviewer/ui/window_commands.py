@@ -1,0 +1,429 @@
+"""The main window's commands as one table, from which its actions, menus and toolbar are built.
+
+Each row says how a command reads (text, shortcut, icon, tips), where it appears (menu,
+toolbar), what it calls, and what it needs to be available (`Need`). The window says
+what holds now; `WindowCommands.update()` enables exactly the commands whose needs are
+met, so a menu item, its toolbar button and its shortcut always agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum, Flag, auto
+from typing import Protocol
+
+from PySide6.QtCore import QCoreApplication, SignalInstance
+from PySide6.QtGui import QAction, QIcon, QKeySequence
+from PySide6.QtWidgets import QMainWindow, QStyle
+
+from cardviewer import APP_NAME
+from cardviewer.ui.page_bar import PageBar
+
+
+class Menu(Enum):
+    """The menu bar's menus, in their order."""
+
+    FILE = auto()
+    EDIT = auto()
+    VIEW = auto()
+    GO = auto()
+    HELP = auto()
+
+
+class ToolbarPlace(Enum):
+    """Where on the toolbar: beside the space field, or at the far end."""
+
+    SPACE = auto()
+    END = auto()
+
+
+class Need(Flag):
+    """What a command needs to be available; the window says which of these hold."""
+
+    ONLINE = auto()
+    """Signed in: the server can be asked."""
+    PAGE = auto()
+    """A page is on screen."""
+    CARDS = auto()
+    """The page on screen has cards."""
+    TARGET = auto()
+    """A page was asked for or is shown, so it can be loaded again."""
+    SPACE_FETCHABLE = auto()
+    """A space is shown whose every page can be fetched."""
+    PAGED = auto()
+    """The table shows one page, not the whole space."""
+    FIRST_PAGE = auto()
+    PREVIOUS_PAGE = auto()
+    NEXT_PAGE = auto()
+    LAST_PAGE = auto()
+    """The page bar's matching button is enabled."""
+
+
+NOTHING = Need(0)
+
+
+@dataclass(frozen=True)
+class Command:
+    """One row of the table; the window's action for it is `<name>_action`."""
+
+    name: str
+    text: str
+    handler: Callable[..., object]
+    """Called when triggered; a checkable command's handler gets the checked state."""
+    menu: Menu | None = None
+    new_section: bool = False
+    """A separator comes before it in its menu."""
+    toolbar: ToolbarPlace | None = None
+    shortcut: str | QKeySequence.StandardKey | None = None
+    icon: QIcon.ThemeIcon | None = None
+    fallback: QStyle.StandardPixmap | None = None
+    """The widget style's icon where the desktop has none."""
+    icon_text: str = ""
+    tip: str = ""
+    status_tip: str = ""
+    needs: Need = NOTHING
+    checkable: bool = False
+    role: QAction.MenuRole | None = None
+    visible: bool = True
+
+
+class CommandTarget(Protocol):
+    """What the commands call: the main window."""
+
+    @property
+    def signOutRequested(self) -> SignalInstance: ...
+
+    @property
+    def signInRequested(self) -> SignalInstance: ...
+
+    page_bar: PageBar
+
+    def open_space(self, space_id: str | None = None) -> None: ...
+    def focus_space_field(self) -> None: ...
+    def refresh(self) -> None: ...
+    def export_page(self) -> None: ...
+    def export_all(self) -> None: ...
+    def open_preferences(self) -> None: ...
+    def close(self) -> bool: ...
+    def copy_selection(self) -> None: ...
+    def focus_filter(self) -> None: ...
+    def load_all_pages(self) -> None: ...
+    def set_details_visible(self, visible: bool) -> None: ...
+    def reset_view(self) -> None: ...
+    def focus_page_field(self) -> None: ...
+    def open_log_folder(self) -> None: ...
+    def show_about(self) -> None: ...
+
+
+def command_table(target: CommandTarget) -> tuple[Command, ...]:
+    """Every command of the window, in the language installed now.
+
+    Each menu, and each place on the toolbar, shows its commands in the table's order.
+    """
+    sp, themed = QStyle.StandardPixmap, QIcon.ThemeIcon
+    on_line_page = Need.ONLINE | Need.PAGE
+    return (
+        # The toolbar shows Open beside the space field, then Refresh and Export.
+        Command(
+            "open",
+            QCoreApplication.translate("MainWindow", "&Open"),
+            lambda: target.open_space(),
+            toolbar=ToolbarPlace.SPACE,
+            icon=themed.GoNext,
+            fallback=sp.SP_ArrowForward,
+            tip=QCoreApplication.translate("MainWindow", "Open the space whose id is entered"),
+            needs=Need.ONLINE,
+        ),
+        Command(
+            "refresh",
+            QCoreApplication.translate("MainWindow", "&Refresh"),
+            target.refresh,
+            Menu.VIEW,
+            toolbar=ToolbarPlace.END,
+            shortcut="F5",
+            icon=themed.ViewRefresh,
+            fallback=sp.SP_BrowserReload,
+            tip=QCoreApplication.translate("MainWindow", "Load the page again (F5)"),
+            needs=Need.TARGET,
+        ),
+        # File
+        Command(
+            "focus_space",
+            QCoreApplication.translate("MainWindow", "Open &Space…"),
+            target.focus_space_field,
+            Menu.FILE,
+            shortcut="Ctrl+O",
+            status_tip=QCoreApplication.translate(
+                "MainWindow", "Type the id of a space and press Enter"
+            ),
+            needs=Need.ONLINE,
+        ),
+        Command(
+            "export",
+            QCoreApplication.translate("MainWindow", "&Export Page…"),
+            target.export_page,
+            Menu.FILE,
+            toolbar=ToolbarPlace.END,
+            shortcut="Ctrl+E",
+            icon=themed.DocumentSaveAs,
+            fallback=sp.SP_DialogSaveButton,
+            icon_text=QCoreApplication.translate("MainWindow", "Export"),
+            tip=QCoreApplication.translate(
+                "MainWindow", "Save the cards of this page as a CSV file (Ctrl+E)"
+            ),
+            needs=Need.CARDS,
+        ),
+        Command(
+            "export_all",
+            QCoreApplication.translate("MainWindow", "Export &All Pages…"),
+            target.export_all,
+            Menu.FILE,
+            shortcut="Ctrl+Shift+E",
+            tip=QCoreApplication.translate(
+                "MainWindow", "Save every card of the space as a CSV or Excel file (Ctrl+Shift+E)"
+            ),
+            needs=Need.ONLINE | Need.SPACE_FETCHABLE,
+        ),
+        Command(
+            "sign_in",
+            QCoreApplication.translate("MainWindow", "Sign &In…"),
+            lambda: target.signInRequested.emit(),
+            Menu.FILE,
+            new_section=True,
+            shortcut="Ctrl+L",
+            icon=themed.UserAvailable,
+            tip=QCoreApplication.translate(
+                "MainWindow", "Sign in again to load cards from the server"
+            ),
+            visible=False,
+        ),
+        Command(
+            "sign_out",
+            QCoreApplication.translate("MainWindow", "Sign &Out"),
+            lambda: target.signOutRequested.emit(),
+            Menu.FILE,
+            shortcut="Ctrl+Shift+L",
+            icon=themed.SystemLogOut,
+        ),
+        Command(
+            "preferences",
+            QCoreApplication.translate("MainWindow", "&Preferences…"),
+            target.open_preferences,
+            Menu.FILE,
+            new_section=True,
+            shortcut="Ctrl+,",
+            icon=themed.DocumentProperties,
+            role=QAction.MenuRole.PreferencesRole,
+        ),
+        Command(
+            "quit",
+            QCoreApplication.translate("MainWindow", "&Quit"),
+            target.close,
+            Menu.FILE,
+            new_section=True,
+            shortcut="Ctrl+Q",
+            icon=themed.ApplicationExit,
+            role=QAction.MenuRole.QuitRole,
+        ),
+        # Edit
+        Command(
+            "copy",
+            QCoreApplication.translate("MainWindow", "&Copy"),
+            target.copy_selection,
+            Menu.EDIT,
+            shortcut=QKeySequence.StandardKey.Copy,
+            icon=themed.EditCopy,
+            status_tip=QCoreApplication.translate(
+                "MainWindow", "Copy the selected cards for a spreadsheet"
+            ),
+        ),
+        Command(
+            "find",
+            QCoreApplication.translate("MainWindow", "&Filter…"),
+            target.focus_filter,
+            Menu.EDIT,
+            shortcut="Ctrl+F",
+            icon=themed.EditFind,
+            status_tip=QCoreApplication.translate(
+                "MainWindow", "Show only the cards that match what you type"
+            ),
+        ),
+        # View
+        Command(
+            "load_all",
+            QCoreApplication.translate("MainWindow", "Load &All Pages into the Table"),
+            target.load_all_pages,
+            Menu.VIEW,
+            shortcut="Ctrl+Shift+A",
+            icon_text=QCoreApplication.translate("MainWindow", "Load All Pages"),
+            tip=QCoreApplication.translate(
+                "MainWindow",
+                "Show every card of the space at once, so filtering and sorting cover them all",
+            ),
+            needs=Need.ONLINE | Need.SPACE_FETCHABLE | Need.PAGED,
+        ),
+        Command(
+            "details",
+            QCoreApplication.translate("MainWindow", "&Details Pane"),
+            target.set_details_visible,
+            Menu.VIEW,
+            new_section=True,
+            shortcut="Ctrl+I",
+            status_tip=QCoreApplication.translate(
+                "MainWindow", "Show the selected card at a readable size"
+            ),
+            checkable=True,
+        ),
+        Command(
+            "reset_view",
+            QCoreApplication.translate("MainWindow", "Reset &View"),
+            target.reset_view,
+            Menu.VIEW,
+            shortcut="Ctrl+0",
+            status_tip=QCoreApplication.translate(
+                "MainWindow",
+                "Show every column in its first order and width, and the window at its size",
+            ),
+        ),
+        # Go: the actions press the page bar's buttons, so both always agree.
+        Command(
+            "first_page",
+            QCoreApplication.translate("MainWindow", "&First Page"),
+            lambda: target.page_bar.first_button.click(),
+            Menu.GO,
+            shortcut="Alt+Home",
+            needs=on_line_page | Need.FIRST_PAGE,
+        ),
+        Command(
+            "previous_page",
+            QCoreApplication.translate("MainWindow", "&Previous Page"),
+            lambda: target.page_bar.previous_button.click(),
+            Menu.GO,
+            shortcut="Ctrl+PgUp",
+            needs=on_line_page | Need.PREVIOUS_PAGE,
+        ),
+        Command(
+            "next_page",
+            QCoreApplication.translate("MainWindow", "&Next Page"),
+            lambda: target.page_bar.next_button.click(),
+            Menu.GO,
+            shortcut="Ctrl+PgDown",
+            needs=on_line_page | Need.NEXT_PAGE,
+        ),
+        Command(
+            "last_page",
+            QCoreApplication.translate("MainWindow", "&Last Page"),
+            lambda: target.page_bar.last_button.click(),
+            Menu.GO,
+            shortcut="Alt+End",
+            needs=on_line_page | Need.LAST_PAGE,
+        ),
+        Command(
+            "go_to_page",
+            QCoreApplication.translate("MainWindow", "&Go to Page…"),
+            target.focus_page_field,
+            Menu.GO,
+            new_section=True,
+            shortcut="Ctrl+G",
+            status_tip=QCoreApplication.translate(
+                "MainWindow", "Type a page number and press Enter"
+            ),
+            needs=on_line_page,
+        ),
+        # Help
+        Command(
+            "open_log_folder",
+            QCoreApplication.translate("MainWindow", "Open &Log Folder"),
+            target.open_log_folder,
+            Menu.HELP,
+            tip=QCoreApplication.translate(
+                "MainWindow",
+                "Show the folder with the log file, to attach it to a problem report",
+            ),
+        ),
+        Command(
+            "about",
+            QCoreApplication.translate("MainWindow", "&About %1").replace("%1", APP_NAME),
+            target.show_about,
+            Menu.HELP,
+            new_section=True,
+            shortcut=QKeySequence.StandardKey.HelpContents,
+            icon=themed.HelpAbout,
+            role=QAction.MenuRole.AboutRole,
+        ),
+    )
+
+
+def menu_title(menu: Menu) -> str:
+    """The menu's title, with its mnemonic."""
+    titles = {
+        Menu.FILE: QCoreApplication.translate("MainWindow", "&File"),
+        Menu.EDIT: QCoreApplication.translate("MainWindow", "&Edit"),
+        Menu.VIEW: QCoreApplication.translate("MainWindow", "&View"),
+        Menu.GO: QCoreApplication.translate("MainWindow", "&Go"),
+        Menu.HELP: QCoreApplication.translate("MainWindow", "&Help"),
+    }
+    return titles[menu]
+
+
+class WindowCommands:
+    """The actions of `window`, one per command, and its menu bar, built from `commands`."""
+
+    def __init__(self, window: QMainWindow, commands: tuple[Command, ...]) -> None:
+        self.commands = commands
+        self.actions: dict[str, QAction] = {}
+        style = window.style()
+        for command in commands:
+            icon = QIcon()
+            if command.icon is not None and command.fallback is not None:
+                icon = QIcon.fromTheme(command.icon, style.standardIcon(command.fallback))
+            elif command.icon is not None:
+                icon = QIcon.fromTheme(command.icon)
+            self.actions[command.name] = self._action(command, icon, window)
+        self._fill_menu_bar(window)
+
+    def __getitem__(self, name: str) -> QAction:
+        return self.actions[name]
+
+    @staticmethod
+    def _action(command: Command, icon: QIcon, window: QMainWindow) -> QAction:
+        action = QAction(icon, command.text, window)
+        if command.shortcut is not None:
+            action.setShortcut(QKeySequence(command.shortcut))
+        if command.icon_text:
+            action.setIconText(command.icon_text)
+        if command.tip:
+            action.setToolTip(command.tip)
+        if command.status_tip:
+            action.setStatusTip(command.status_tip)
+        if command.role is not None:
+            action.setMenuRole(command.role)
+        action.setVisible(command.visible)
+        if command.checkable:
+            action.setCheckable(True)
+            action.toggled.connect(command.handler)
+        else:
+            action.triggered.connect(command.handler)
+        return action
+
+    def _fill_menu_bar(self, window: QMainWindow) -> None:
+        for menu in Menu:
+            entries = [command for command in self.commands if command.menu is menu]
+            if not entries:
+                continue
+            bar_menu = window.menuBar().addMenu(menu_title(menu))
+            for command in entries:
+                if command.new_section:
+                    bar_menu.addSeparator()
+                bar_menu.addAction(self.actions[command.name])
+
+    def toolbar_actions(self, place: ToolbarPlace) -> list[QAction]:
+        """The actions the toolbar shows at `place`, in table order."""
+        return [self.actions[c.name] for c in self.commands if c.toolbar is place]
+
+    def update(self, met: Need) -> None:
+        """Enable each command whose needs are all `met` (those without needs stay on)."""
+        for command in self.commands:
+            if command.needs:
+                self.actions[command.name].setEnabled(command.needs in met)

@@ -1,0 +1,188 @@
+"""The card table's columns: fitted to their content once, then as the person arranges them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from PySide6.QtWidgets import QHeaderView, QTableView
+
+from cardviewer.api import CardPage
+from cardviewer.api.models import parse_card
+from cardviewer.services.avatar_loader import AvatarLoader
+from cardviewer.ui.cards.avatar_delegate import AvatarDelegate
+from cardviewer.ui.cards.card_table_model import CardTableModel
+from cardviewer.ui.cards.column_layout import (
+    MAX_COLUMN_WIDTH,
+    ColumnLayout,
+    ColumnPlace,
+    TableColumns,
+)
+
+AVATAR_SIZE = 32
+
+
+def card(number: int, **fields: Any) -> dict[str, Any]:
+    return {
+        "uuid": f"c{number}",
+        "username": f"user-{number}",
+        "display_name": f"Person {number}",
+        "position": "Staff",
+        **fields,
+    }
+
+
+def page(*cards: dict[str, Any]) -> CardPage:
+    meta = {"current_page": 1, "last_page": 1, "per_page": 10, "total": len(cards)}
+    parsed = tuple(parse_card(raw) for raw in cards)
+    return CardPage.model_validate({"cards": parsed, "meta": meta, "links": {}})
+
+
+@pytest.fixture
+def model(qloop, arun) -> Iterator[CardTableModel]:
+    avatars = AvatarLoader(use_disk_cache=False)
+    model = CardTableModel(avatars)
+    yield model
+    arun(model.aclose())
+    arun(avatars.aclose())
+
+
+@pytest.fixture
+def make_columns(qtbot, model):
+    def make(layout: ColumnLayout | None = None) -> TableColumns:
+        table = QTableView()
+        table.setModel(model)
+        table.horizontalHeader().setStretchLastSection(True)
+        qtbot.addWidget(table)
+        table.resize(900, 400)
+        table.show()
+        columns = TableColumns(table, model, layout or ColumnLayout(), avatar_size=AVATAR_SIZE)
+        header = table.horizontalHeader()
+        header.sectionResized.connect(columns.remember_column_width)
+        header.sectionMoved.connect(columns.remember_columns)
+        return columns
+
+    return make
+
+
+def show(model: CardTableModel, *cards: dict[str, Any]) -> None:
+    model.show_whole_space("space", False, [page(*cards)])
+
+
+def logical(columns: TableColumns, key: str) -> int:
+    index = columns.model.column_of(key)
+    assert index is not None
+    return index
+
+
+def test_new_columns_fit_their_content_and_the_avatar_column_its_pictures(make_columns, model):
+    columns = make_columns()
+    show(model, card(1), card(2, display_name="A rather long name " * 30))
+    columns.fit()
+    header = columns.table.horizontalHeader()
+    assert columns.keys == tuple(column.key for column in model.columns)
+    avatar = logical(columns, "avatar")
+    assert header.sectionSize(avatar) == AVATAR_SIZE + 16
+    assert header.sectionResizeMode(avatar) == QHeaderView.ResizeMode.Fixed
+    assert isinstance(columns.table.itemDelegateForColumn(avatar), AvatarDelegate)
+    name, username = logical(columns, "display_name"), logical(columns, "username")
+    assert header.sectionSize(name) == MAX_COLUMN_WIDTH
+    assert header.sectionSize(username) == min(
+        columns.content_width(username) + 16, MAX_COLUMN_WIDTH
+    )
+
+
+def test_fitting_again_waits_for_a_new_set_of_columns_unless_forced(make_columns, model):
+    columns = make_columns()
+    show(model, card(1))
+    columns.fit()
+    header = columns.table.horizontalHeader()
+    username = logical(columns, "username")
+    header.resizeSection(username, 150)
+    show(model, card(2))
+    columns.fit()
+    assert header.sectionSize(username) == 150
+    columns.fit(force=True)
+    assert header.sectionSize(username) == 150, "the person's width is remembered"
+
+
+def test_a_remembered_layout_comes_back_and_the_fitting_is_not_remembered(make_columns, model):
+    layout = ColumnLayout(
+        {
+            "username": ColumnPlace(position=1, width=201),
+            "display_name": ColumnPlace(position=2, width=180),
+        }
+    )
+    columns = make_columns(layout)
+    show(model, card(1))
+    columns.fit()
+    header = columns.table.horizontalHeader()
+    username, name = logical(columns, "username"), logical(columns, "display_name")
+    assert header.sectionSize(username) == 201
+    assert header.visualIndex(username) < header.visualIndex(name)
+    assert set(layout.places) == {"username", "display_name"}
+
+
+def test_widths_and_moves_the_person_makes_are_remembered(make_columns, model):
+    columns = make_columns()
+    show(model, card(1))
+    columns.fit()
+    header = columns.table.horizontalHeader()
+    name, position = logical(columns, "display_name"), logical(columns, "position")
+    header.resizeSection(name, 222)
+    assert columns.layout.places["display_name"].width == 222
+    header.moveSection(header.visualIndex(position), 1)
+    assert columns.layout.places["position"].position == 1
+
+
+def test_the_stretched_last_column_is_not_remembered(make_columns, model):
+    columns = make_columns()
+    show(model, card(1))
+    columns.fit()
+    header = columns.table.horizontalHeader()
+    last = header.logicalIndex(header.count() - 1)
+    columns.table.resize(1200, 400)
+    header.resizeSection(last, 500)
+    assert columns.keys[last] not in columns.layout.places
+
+
+def test_the_header_menu_lists_columns_in_order_and_keeps_the_last_one(make_columns, model):
+    columns = make_columns()
+    show(model, card(1))
+    columns.fit()
+    header = columns.table.horizontalHeader()
+    header.moveSection(header.visualIndex(logical(columns, "position")), 0)
+    menu = columns.header_menu(columns.table)
+    titles = [action.text() for action in menu.actions()]
+    assert titles == [model.columns[header.logicalIndex(v)].title for v in range(header.count())]
+    menu.actions()[0].setChecked(False)
+    assert header.isSectionHidden(logical(columns, "position"))
+    assert columns.layout.places["position"].hidden
+    menu.close()
+    for index in range(header.count()):
+        if index != logical(columns, "display_name"):
+            columns.set_visible(index, False)
+    menu = columns.header_menu(columns.table)
+    (shown,) = [action for action in menu.actions() if action.isChecked()]
+    assert not shown.isEnabled()
+    menu.close()
+
+
+def test_reset_forgets_the_arrangement_and_fits_again(make_columns, model):
+    columns = make_columns()
+    show(model, card(1))
+    columns.fit()
+    header = columns.table.horizontalHeader()
+    fitted = [header.sectionSize(i) for i in range(header.count())]
+    header.moveSection(1, 3)
+    header.resizeSection(2, 300)
+    columns.set_visible(3, False)
+    columns.reset()
+    assert columns.layout.places == {}
+    assert [header.logicalIndex(v) for v in range(header.count())] == list(range(header.count()))
+    assert not any(header.isSectionHidden(i) for i in range(header.count()))
+    last = header.logicalIndex(header.count() - 1)  # it stretches with the table
+    assert [header.sectionSize(i) for i in range(header.count()) if i != last] == [
+        size for i, size in enumerate(fitted) if i != last
+    ]

@@ -1,0 +1,238 @@
+"""The export and load jobs: each kind runs to its end, fails the same way, waits for a sign-in."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+from collections.abc import Iterator
+from functools import partial
+from pathlib import Path
+
+import pytest
+
+from cardviewer.api import CardPage, NotAuthenticated
+from cardviewer.api.errors import ServerError
+from cardviewer.api.models import parse_card
+from cardviewer.services.settings import Settings
+from cardviewer.ui.cards.card_table_model import PageRequest
+from cardviewer.ui.export_all_dialog import ExportAllDialog
+from cardviewer.ui.whole_space_jobs import JobKind, JobResult, WholeSpaceJobs
+
+WAIT = 10_000
+SPACE = "jobs-space"
+PAGES = 3
+PER_PAGE = 4
+SHOWN = PageRequest(SPACE, 1, False)
+
+
+def page(number: int) -> CardPage:
+    cards = tuple(
+        parse_card({"uuid": f"c{number}-{n}", "display_name": f"Card {number}.{n}"})
+        for n in range(PER_PAGE)
+    )
+    meta = {
+        "current_page": number,
+        "last_page": PAGES,
+        "per_page": PER_PAGE,
+        "total": PAGES * PER_PAGE,
+    }
+    return CardPage.model_validate({"cards": cards, "meta": meta, "links": {}})
+
+
+class FakeSource:
+    """Pages of a space of `PAGES` pages; `failures` are raised first, one a request."""
+
+    def __init__(self) -> None:
+        self.failures: list[Exception] = []
+        self.asked: list[PageRequest] = []
+        self.delay = 0.0
+
+    async def __call__(self, request: PageRequest) -> CardPage:
+        self.asked.append(request)
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        if self.failures:
+            raise self.failures.pop(0)
+        return page(request.page)
+
+
+@pytest.fixture
+def source() -> FakeSource:
+    return FakeSource()
+
+
+@pytest.fixture
+def jobs(qloop, arun, source) -> Iterator[WholeSpaceJobs]:
+    jobs = WholeSpaceJobs(source, Settings.load(), partial(ExportAllDialog, parent=None))
+    yield jobs
+    arun(jobs.aclose())
+
+
+def finished(qtbot, jobs: WholeSpaceJobs, start) -> JobResult:
+    with qtbot.waitSignal(jobs.finished, timeout=WAIT) as signal:
+        start()
+    qtbot.waitUntil(lambda: not jobs.busy, timeout=WAIT)
+    result = signal.args[0]
+    assert isinstance(result, JobResult)
+    return result
+
+
+def failed(qtbot, jobs: WholeSpaceJobs, start) -> tuple[str, str]:
+    with qtbot.waitSignal(jobs.failed, timeout=WAIT) as signal:
+        start()
+    qtbot.waitUntil(lambda: not jobs.busy, timeout=WAIT)
+    message, detail = signal.args
+    return message, detail
+
+
+def names_in(path: Path) -> list[str]:
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        return [row[1] for row in list(csv.reader(handle))[1:]]
+
+
+def test_export_page_writes_the_page_and_remembers_the_folder(jobs, qtbot, tmp_path):
+    result = finished(qtbot, jobs, lambda: jobs.export_page(page(2), SHOWN, tmp_path / "page"))
+    target = tmp_path / "page.csv"
+    assert result == JobResult(JobKind.EXPORT_PAGE, SHOWN, PER_PAGE, target)
+    assert names_in(target) == [f"Card 2.{n}" for n in range(PER_PAGE)]
+    assert jobs.export_dir == tmp_path
+
+
+def test_export_page_to_a_missing_folder_is_explained(jobs, qtbot, tmp_path):
+    target = tmp_path / "gone" / "page.csv"
+    message, detail = failed(qtbot, jobs, lambda: jobs.export_page(page(1), SHOWN, target))
+    assert message.startswith(f"The page could not be saved as {target}.")
+    assert "folder does not exist" in message
+    assert "FileNotFoundError" in detail
+    assert jobs.export_dir != tmp_path / "gone"
+
+
+def test_export_all_writes_every_page(jobs, qtbot, tmp_path, source):
+    target = tmp_path / "everyone.csv"
+    result = finished(qtbot, jobs, lambda: jobs.export_all(SHOWN, target))
+    assert result == JobResult(JobKind.EXPORT_ALL, SHOWN, PAGES * PER_PAGE, target)
+    assert len(names_in(target)) == PAGES * PER_PAGE
+    assert sorted(request.page for request in source.asked) == [1, 2, 3]
+    assert jobs.progress is None
+    assert jobs.export_dir == tmp_path
+
+
+def test_load_all_hands_over_every_page(jobs, qtbot):
+    result = finished(qtbot, jobs, lambda: jobs.load_all(SHOWN))
+    assert result.kind is JobKind.LOAD_ALL
+    assert result.count == PAGES * PER_PAGE
+    assert result.path is None
+    assert [p.meta.current_page for p in result.pages] == [1, 2, 3]
+    assert jobs.progress is None
+
+
+@pytest.mark.parametrize(
+    ("kind", "expected"),
+    [
+        (
+            JobKind.EXPORT_ALL,
+            f"The cards of {SPACE} could not be exported. {{}} Nothing was saved.",
+        ),
+        (
+            JobKind.LOAD_ALL,
+            f"Not every page of {SPACE} could be loaded. {{}} The page shown stays.",
+        ),
+    ],
+)
+def test_a_failed_whole_space_fetch_is_explained_and_saves_nothing(
+    jobs, qtbot, tmp_path, source, kind, expected
+):
+    source.failures = [ServerError("The server had a problem.", 500, detail="HTTP 500")] * 10
+    target = tmp_path / "everyone.csv"
+
+    def start() -> None:
+        if kind is JobKind.EXPORT_ALL:
+            jobs.export_all(SHOWN, target)
+        else:
+            jobs.load_all(SHOWN)
+
+    message, detail = failed(qtbot, jobs, start)
+    assert message == expected.format("The server had a problem.")
+    assert detail == "HTTP 500"
+    assert not target.exists()
+    assert jobs.progress is None
+    assert jobs.stopped_note is None
+
+
+@pytest.mark.parametrize("kind", [JobKind.EXPORT_ALL, JobKind.LOAD_ALL])
+def test_the_end_of_the_session_stops_a_job_until_resumed(jobs, qtbot, tmp_path, source, kind):
+    source.failures = [NotAuthenticated("Your session has ended.", 401)]
+    target = tmp_path / "everyone.csv"
+
+    def start() -> None:
+        if kind is JobKind.EXPORT_ALL:
+            jobs.export_all(SHOWN, target)
+        else:
+            jobs.load_all(SHOWN)
+
+    with qtbot.waitSignal(jobs.signInNeeded, timeout=WAIT):
+        start()
+    qtbot.waitUntil(lambda: not jobs.busy, timeout=WAIT)
+    note = jobs.stopped_note
+    assert note is not None
+    assert "starts again once you have signed in" in note
+    assert not target.exists()
+
+    source.asked.clear()
+    result = finished(qtbot, jobs, jobs.resume)
+    assert result.kind is kind
+    assert result.count == PAGES * PER_PAGE
+    assert sorted(request.page for request in source.asked) == [1, 2, 3], "from page 1"
+    assert jobs.stopped_note is None
+    assert target.exists() == (kind is JobKind.EXPORT_ALL)
+
+
+def test_resume_without_a_stopped_job_does_nothing(jobs):
+    jobs.resume()
+    assert not jobs.busy
+
+
+def test_one_whole_space_fetch_at_a_time(jobs, qtbot, tmp_path, source):
+    source.delay = 0.5
+    jobs.load_all(SHOWN)
+    qtbot.waitUntil(lambda: jobs.progress is not None, timeout=WAIT)
+    assert jobs.fetching_whole_space
+    jobs.export_all(SHOWN, tmp_path / "everyone.csv")
+    jobs.load_all(SHOWN)
+    assert jobs.raise_running_fetch()
+    result = finished(qtbot, jobs, lambda: None)
+    assert result.kind is JobKind.LOAD_ALL
+    assert not (tmp_path / "everyone.csv").exists()
+    assert not jobs.raise_running_fetch()
+
+
+def test_cancelling_the_fetches_stops_them_quietly(jobs, qtbot, tmp_path, source):
+    source.delay = 5.0
+    target = tmp_path / "everyone.csv"
+    jobs.export_all(SHOWN, target)
+    qtbot.waitUntil(lambda: jobs.progress is not None, timeout=WAIT)
+    with qtbot.assertNotEmitted(jobs.finished), qtbot.assertNotEmitted(jobs.failed):
+        jobs.cancel_fetches()
+        qtbot.waitUntil(lambda: jobs.progress is None, timeout=WAIT)
+    assert not jobs.busy
+    assert not jobs.fetching_whole_space
+    assert not target.exists()
+
+
+def test_cancel_in_the_progress_says_so(jobs, qtbot, tmp_path, source):
+    source.delay = 5.0
+    jobs.export_all(SHOWN, tmp_path / "everyone.csv")
+    qtbot.waitUntil(lambda: isinstance(jobs.progress, ExportAllDialog), timeout=WAIT)
+    progress = jobs.progress
+    assert isinstance(progress, ExportAllDialog)
+    with qtbot.waitSignal(jobs.statusMessage, timeout=WAIT) as signal:
+        progress.cancel()
+    assert signal.args == ["Export cancelled; nothing was saved.", 5000]
+
+
+def test_closing_drops_a_job_waiting_for_a_sign_in(jobs, qtbot, arun, source):
+    source.failures = [NotAuthenticated("Your session has ended.", 401)]
+    with qtbot.waitSignal(jobs.signInNeeded, timeout=WAIT):
+        jobs.load_all(SHOWN)
+    arun(jobs.aclose())
+    assert jobs.stopped_note is None

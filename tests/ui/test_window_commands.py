@@ -1,0 +1,202 @@
+"""The window's command table: every command reads well, and the menus and toolbar show it all."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMainWindow
+
+from cardviewer.api import PageMeta
+from cardviewer.ui.main_window import MainWindow
+from cardviewer.ui.page_bar import PageBar
+from cardviewer.ui.window_commands import (
+    NOTHING,
+    Command,
+    Menu,
+    Need,
+    ToolbarPlace,
+    WindowCommands,
+    command_table,
+    menu_title,
+)
+
+
+class FakeTarget(QObject):
+    """Records which command called it."""
+
+    signOutRequested = Signal()
+    signInRequested = Signal()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.page_bar = PageBar()
+        self.calls: list[str] = []
+
+    def _record(self, name: str) -> None:
+        self.calls.append(name)
+
+    def open_space(self, space_id: str | None = None) -> None:
+        self._record(f"open_space({space_id!r})")
+
+    def focus_space_field(self) -> None:
+        self._record("focus_space_field")
+
+    def refresh(self) -> None:
+        self._record("refresh")
+
+    def export_page(self) -> None:
+        self._record("export_page")
+
+    def export_all(self) -> None:
+        self._record("export_all")
+
+    def open_preferences(self) -> None:
+        self._record("open_preferences")
+
+    def close(self) -> bool:
+        self._record("close")
+        return True
+
+    def copy_selection(self) -> None:
+        self._record("copy_selection")
+
+    def focus_filter(self) -> None:
+        self._record("focus_filter")
+
+    def load_all_pages(self) -> None:
+        self._record("load_all_pages")
+
+    def set_details_visible(self, visible: bool) -> None:
+        self._record(f"set_details_visible({visible})")
+
+    def reset_view(self) -> None:
+        self._record("reset_view")
+
+    def focus_page_field(self) -> None:
+        self._record("focus_page_field")
+
+    def open_log_folder(self) -> None:
+        self._record("open_log_folder")
+
+    def show_about(self) -> None:
+        self._record("show_about")
+
+
+@pytest.fixture
+def target(qtbot) -> FakeTarget:
+    fake = FakeTarget()
+    qtbot.addWidget(fake.page_bar)
+    return fake
+
+
+@pytest.fixture
+def table(target) -> tuple[Command, ...]:
+    return command_table(target)
+
+
+@pytest.fixture
+def built(qtbot, table) -> tuple[QMainWindow, WindowCommands]:
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    return window, WindowCommands(window, table)
+
+
+def test_every_command_has_a_name_and_text(table):
+    names = [command.name for command in table]
+    assert len(set(names)) == len(names)
+    for command in table:
+        assert command.text.strip(), command.name
+        assert command.menu is not None or command.toolbar is not None, command.name
+
+
+def test_the_shortcuts_are_unique(table):
+    shortcuts = [QKeySequence(c.shortcut).toString() for c in table if c.shortcut is not None]
+    assert all(shortcuts)
+    assert len(set(shortcuts)) == len(shortcuts)
+
+
+def test_each_menu_holds_exactly_its_commands_in_table_order(built, table):
+    window, _commands = built
+    bar_menus = [action.menu() for action in window.menuBar().actions()]
+    assert [menu.title() for menu in bar_menus] == [menu_title(menu) for menu in Menu]
+    for menu, bar_menu in zip(Menu, bar_menus, strict=True):
+        texts = [action.text() for action in bar_menu.actions() if not action.isSeparator()]
+        assert texts == [c.text for c in table if c.menu is menu], menu
+
+
+def test_a_new_section_starts_after_a_separator(built, table):
+    window, commands = built
+    for bar_action in window.menuBar().actions():
+        actions = bar_action.menu().actions()
+        for before, action in itertools.pairwise(actions):
+            if action.isSeparator():
+                continue
+            (command,) = [c for c in table if commands[c.name] is action]
+            assert command.new_section == before.isSeparator(), command.name
+
+
+def test_the_toolbar_places_hold_exactly_their_commands(built, table):
+    _window, commands = built
+    for place in ToolbarPlace:
+        actions = commands.toolbar_actions(place)
+        assert actions == [commands[c.name] for c in table if c.toolbar is place]
+    assert [a.text() for a in commands.toolbar_actions(ToolbarPlace.END)] == [
+        "&Refresh",
+        "&Export Page…",
+    ]
+
+
+def test_each_action_calls_its_handler(built, target):
+    _window, commands = built
+    commands["export"].trigger()
+    commands["open"].trigger()
+    commands["details"].trigger()
+    commands["details"].setChecked(False)
+    assert target.calls == [
+        "export_page",
+        "open_space(None)",
+        "set_details_visible(True)",
+        "set_details_visible(False)",
+    ]
+
+
+def test_the_session_commands_are_signals(built, target, qtbot):
+    _window, commands = built
+    with qtbot.waitSignal(target.signOutRequested):
+        commands["sign_out"].trigger()
+    with qtbot.waitSignal(target.signInRequested):
+        commands["sign_in"].trigger()
+    assert not commands["sign_in"].isVisible()
+
+
+def test_commands_are_enabled_when_their_needs_are_met(built, table):
+    _window, commands = built
+    commands.update(NOTHING)
+    for command in (c for c in table if c.visible):  # a hidden action reports disabled
+        assert commands[command.name].isEnabled() == (not command.needs), command.name
+    commands.update(Need.ONLINE | Need.PAGE | Need.NEXT_PAGE)
+    enabled = {c.name for c in table if commands[c.name].isEnabled() and c.needs}
+    assert enabled == {"open", "focus_space", "next_page", "go_to_page"}
+
+
+def test_paging_commands_press_the_page_bar_buttons(built, target, qtbot):
+    _window, commands = built
+    meta = {"current_page": 3, "last_page": 5, "per_page": 10, "total": 50}
+    target.page_bar.set_meta(PageMeta.model_validate(meta))
+    asked: list[int] = []
+    target.page_bar.pageRequested.connect(asked.append)
+    for name in ("first_page", "previous_page", "next_page", "last_page"):
+        commands[name].trigger()
+    assert asked == [1, 2, 4, 5]
+
+
+def test_the_window_has_an_attribute_for_each_command(qtbot, table):
+    annotated = {
+        name.removesuffix("_action")
+        for name, kind in MainWindow.__annotations__.items()
+        if name.endswith("_action") and kind in ("QAction", QAction)
+    }
+    assert annotated == {command.name for command in table}
