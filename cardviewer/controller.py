@@ -38,8 +38,8 @@ if TYPE_CHECKING:
     import asyncio
 
     from cardviewer.api import CardPage, CardsClient
-    from cardviewer.app import ErrorReporter
     from cardviewer.demo import DemoServer
+    from cardviewer.error_reporter import ErrorReporter
     from cardviewer.services.avatar_loader import AvatarLoader
     from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest
     from cardviewer.ui.main_window import MainWindow

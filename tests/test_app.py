@@ -19,9 +19,10 @@ from pytestqt.qtbot import QtBot
 from cardviewer import __version__
 from cardviewer import app as app_module
 from cardviewer.api import Session
-from cardviewer.app import ErrorReporter, MainThreadGarbageCollector, main
+from cardviewer.app import MainThreadGarbageCollector, main
 from cardviewer.controller import AppController
 from cardviewer.demo import Fault
+from cardviewer.error_reporter import ErrorReporter
 from cardviewer.services import site_config
 from cardviewer.services.session_store import SessionStore, StoredSession
 from cardviewer.services.settings import Settings
@@ -582,7 +583,7 @@ def test_unhandled_errors_are_logged_and_shown_once(qtbot, caplog):
         reporter.loop_exception(loop, context)
     finally:
         loop.close()
-    assert [r.levelno for r in caplog.records if r.name == "cardviewer.app"] == [
+    assert [r.levelno for r in caplog.records if r.name == "cardviewer.error_reporter"] == [
         logging.CRITICAL,
         logging.ERROR,
     ]

@@ -4,6 +4,7 @@ Used by `python -m cardviewer.demo`, the viewer's `--demo` mode, the tests and t
 benchmarks. Needs Pillow (the `demo` extra) for the avatars; no Qt.
 """
 
+from cardviewer.demo.config import DemoConfig
 from cardviewer.demo.data import (
     DEMO_EMAIL,
     DEMO_PASSWORD,
@@ -13,7 +14,7 @@ from cardviewer.demo.data import (
 )
 from cardviewer.demo.faults import Fault, FaultInjector
 from cardviewer.demo.handler import RecordedRequest
-from cardviewer.demo.server import DemoConfig, DemoServer
+from cardviewer.demo.server import DemoServer
 
 __all__ = [
     "DEMO_EMAIL",

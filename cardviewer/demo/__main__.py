@@ -7,7 +7,8 @@ import logging
 import sys
 import time
 
-from cardviewer.demo.server import DemoConfig, DemoServer
+from cardviewer.demo.config import DemoConfig
+from cardviewer.demo.server import DemoServer
 
 WAKE_INTERVAL = 0.25
 """Seconds between two looks at whether Ctrl+C was pressed."""

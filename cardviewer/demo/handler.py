@@ -15,13 +15,16 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 from urllib.parse import SplitResult, urlsplit
 
 from cardviewer.demo.faults import ActiveFault, Fault, RequestKind
 
 if TYPE_CHECKING:
-    from cardviewer.demo.server import DemoServer
+    from cardviewer.demo.auth import TokenStore
+    from cardviewer.demo.config import DemoConfig
+    from cardviewer.demo.data import DemoCard, DemoSpace
+    from cardviewer.demo.faults import FaultInjector
 
 log = logging.getLogger("cardviewer.demo")
 
@@ -59,6 +62,35 @@ def nginx_page(status: int, reason: str) -> bytes:
     ).encode("ascii")
 
 
+class DemoApp(Protocol):
+    """What the handlers ask of the server they answer for (`DemoServer`).
+
+    Named here rather than imported, since the server imports the handlers.
+    """
+
+    @property
+    def config(self) -> DemoConfig: ...
+    @property
+    def email(self) -> str: ...
+    @property
+    def password(self) -> str: ...
+    @property
+    def faults(self) -> FaultInjector: ...
+    @property
+    def tokens(self) -> TokenStore: ...
+    @property
+    def spaces(self) -> Mapping[str, DemoSpace]: ...
+    @property
+    def base_url(self) -> str: ...
+    @property
+    def avatar_port(self) -> int: ...
+
+    def issue_token(self) -> dict[str, str]: ...
+    def avatar_card(self, avatar_uuid: str) -> DemoCard | None: ...
+    def pause(self, seconds: float) -> bool: ...
+    def record(self, request: RecordedRequest) -> None: ...
+
+
 class BadRequestBody(Exception):
     def __init__(self, status: int, reason: str) -> None:
         super().__init__(reason)
@@ -76,7 +108,7 @@ class DemoHTTPServer(ThreadingHTTPServer):
         self,
         address: tuple[str, int],
         handler: type[DemoHandler],
-        app: DemoServer,
+        app: DemoApp,
         kind: ServerKind,
     ) -> None:
         if ":" in address[0]:
@@ -135,7 +167,7 @@ class DemoHandler(BaseHTTPRequestHandler):
     _responded = False
 
     @property
-    def app(self) -> DemoServer:
+    def app(self) -> DemoApp:
         return self.server.app
 
     # Subclass hooks

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import threading
-from dataclasses import dataclass, field
 from datetime import timedelta
 from types import TracebackType
 from typing import Self
@@ -12,6 +11,7 @@ from typing import Self
 from cardviewer.demo.api_server import ApiHandler
 from cardviewer.demo.auth import TokenStore
 from cardviewer.demo.avatar_server import AvatarHandler
+from cardviewer.demo.config import DemoConfig
 from cardviewer.demo.data import (
     DEMO_EMAIL,
     DEMO_PASSWORD,
@@ -25,20 +25,6 @@ from cardviewer.demo.faults import FaultInjector
 from cardviewer.demo.handler import DemoHTTPServer, RecordedRequest
 
 log = logging.getLogger("cardviewer.demo")
-
-
-@dataclass
-class DemoConfig:
-    """What the server holds and how it behaves; `latency` etc. may change while it runs."""
-
-    card_count: int = 240
-    per_page: int = 10
-    latency: float = 0.0
-    """Seconds to wait before each API answer."""
-    avatar_latency: float = 0.0
-    """Seconds to wait before each avatar answer."""
-    token_lifetime: timedelta = field(default_factory=lambda: timedelta(hours=8))
-    seed: int = 1
 
 
 def _url_host(host: str) -> str:
