@@ -59,7 +59,6 @@ async def test_the_client_connects_with_that_context():
         "http://api.example.com",
         "http://10.1.2.3:8080",
         "http://0.0.0.0:8000",
-        "http://127.0.0.1@evil.example",
         "http://localhost.evil.example",
         "http://127.0.0.1.nip.io",
         "http://[fe80::1]",
@@ -70,6 +69,14 @@ def test_plain_http_off_this_computer_is_refused_with_a_reason(address):
         CardsClient(address)
     assert "not encrypted" in str(info.value)
     assert "https://" in str(info.value)
+
+
+def test_loopback_written_as_a_user_name_does_not_pass_for_this_computer():
+    # The host is evil.example; "127.0.0.1" before "@" is a user name, refused as such.
+    with pytest.raises(InvalidInput) as info:
+        CardsClient("http://127.0.0.1@evil.example")
+    assert "user name or password" in str(info.value)
+    assert "evil.example" not in str(info.value)
 
 
 @pytest.mark.parametrize(
