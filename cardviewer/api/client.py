@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import ssl
 import time
-from collections.abc import Mapping
+from collections.abc import AsyncGenerator, Mapping
+from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, cast
 from urllib.parse import quote, urlsplit
 
 import httpx
@@ -25,6 +27,7 @@ from cardviewer.api.errors import (
     NetworkError,
     NotAuthenticated,
     RateLimited,
+    ResponseTooLarge,
     Sentence,
     ServerError,
     SpaceUnavailable,
@@ -32,7 +35,7 @@ from cardviewer.api.errors import (
     excerpt,
     map_exceptions,
 )
-from cardviewer.api.models import CardPage, Session, parse_page, parse_page_json
+from cardviewer.api.models import CardPage, Session, check_page, parse_page, parse_page_json
 from cardviewer.api.retry import NO_RETRY, RetryPolicy, parse_retry_after
 
 log = logging.getLogger(__name__)
@@ -40,6 +43,30 @@ log = logging.getLogger(__name__)
 USER_AGENT = f"cardviewer/{__version__}"
 DEFAULT_TIMEOUT = httpx.Timeout(20.0, connect=10.0)
 JSON_HEADERS = {"Accept": "application/json", "Content-Type": "application/json"}
+
+KiB = 1024
+MiB = 1024 * KiB
+
+
+@dataclass(frozen=True, slots=True)
+class BodyLimits:
+    """The most bytes of an answer's body the client reads, after decoding (gzip).
+
+    A body over `page` or `session` fails the request with `ResponseTooLarge`, which
+    is not retried; of an error's body only the first `error` bytes are read, enough
+    for its `message` and the excerpt in the log.
+    """
+
+    page: int = 16 * MiB
+    """A page of 10 cards is about 10 KB; `meta.links` adds about 110 bytes for every
+    page of the space, so a space of `MAX_CARDS` cards at 10 a page sends about 11 MB."""
+    session: int = 1 * MiB
+    """The login answer: a token, a session id and a time, a few KB."""
+    error: int = 64 * KiB
+    """The start of an error's body: a JSON `message`, or a proxy's HTML page."""
+
+
+BODY_LIMITS = BodyLimits()
 
 
 def tls_context() -> ssl.SSLContext:
@@ -121,6 +148,7 @@ class CardsClient:
             content=json.dumps({"email": email.strip(), "password": password}),
             headers=JSON_HEADERS,
             retry=NO_RETRY,
+            limit=BODY_LIMITS.session,
         )
         session = read_session(response)
         self.token = session.access_token
@@ -129,7 +157,11 @@ class CardsClient:
     async def list_cards(
         self, space_id: str, page: int = 1, *, with_emails: bool = False
     ) -> CardPage:
-        """Fetch one page of the space's cards (the server decides the page size)."""
+        """Fetch one page of the space's cards (the server decides the page size).
+
+        The page must be the one asked for and its numbers must add up (`check_page`);
+        a page past the last is an empty page, as the platform sends it.
+        """
         if not space_id:
             raise InvalidInput(
                 Sentence(QT_TRANSLATE_NOOP("ApiErrors", "Please enter the id of a space."))
@@ -154,17 +186,23 @@ class CardsClient:
             params=params,
             headers={"Authorization": f"Bearer {self.token}"},
             retry=self.retry,
+            limit=BODY_LIMITS.page,
         )
-        return read_page(response)
+        answered = read_page(response)
+        check_page(answered, page)
+        return answered
 
     async def _send(
-        self, method: str, path: str, *, retry: RetryPolicy, **kwargs: Any
+        self, method: str, path: str, *, retry: RetryPolicy, limit: int, **kwargs: Any
     ) -> httpx.Response:
-        """Send until an answer is 200 or `retry` gives up; raise the last error then."""
+        """Send until an answer is 200 or `retry` gives up; raise the last error then.
+
+        The answer comes back read, with at most `limit` bytes of body.
+        """
         attempt = 1
         while True:
             try:
-                return await self._send_once(method, path, **kwargs)
+                return await self._send_once(method, path, limit, **kwargs)
             except (ApiError, NetworkError) as error:
                 delay = retry.delay_before_retry(error, attempt)
                 if delay is None:
@@ -183,10 +221,20 @@ class CardsClient:
             await retry.sleep(delay)
             attempt += 1
 
-    async def _send_once(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+    async def _send_once(self, method: str, path: str, limit: int, **kwargs: Any) -> httpx.Response:
         started = time.perf_counter()
+        request = self._http.build_request(method, path, **kwargs)
         with map_exceptions(self._host):
-            response = await self._http.request(method, path, **kwargs)
+            # Streamed, so that an endless or enormous body is never held whole.
+            streamed = await self._http.send(request, stream=True)
+            try:
+                if streamed.status_code == 200:
+                    body = await read_body(streamed, limit)
+                else:
+                    body = await read_start(streamed, BODY_LIMITS.error)
+            finally:
+                await streamed.aclose()
+        response = as_read(streamed, body)
         if log.isEnabledFor(logging.DEBUG):  # the address is parsed again to drop the query
             log.debug(
                 "%s %s -> %d in %.0f ms",
@@ -302,6 +350,68 @@ class CardsClient:
         except (ValueError, RecursionError):
             return {}
         return body if isinstance(body, dict) else {}
+
+
+async def read_body(response: httpx.Response, limit: int) -> bytes:
+    """The whole body, decoded; more than `limit` bytes of it is `ResponseTooLarge`.
+
+    A `Content-Length` over the limit is refused before anything is read. Decoded
+    bytes are counted, so a small compressed body that unpacks to gigabytes stops
+    at the limit too (a chunk of it past the limit at most).
+    """
+    declared = content_length(response)
+    if declared is not None and declared > limit:
+        raise too_large(response, limit, f"Content-Length is {declared} bytes")
+    body = bytearray()
+    async with _closing(response.aiter_bytes()) as chunks:
+        async for chunk in chunks:
+            body += chunk
+            if len(body) > limit:
+                raise too_large(response, limit, f"more than {limit} bytes were sent")
+    return bytes(body)
+
+
+async def read_start(response: httpx.Response, limit: int) -> bytes:
+    """The first `limit` bytes of the body, decoded; the rest is never read."""
+    body = bytearray()
+    async with _closing(response.aiter_bytes()) as chunks:
+        async for chunk in chunks:
+            body += chunk[: limit - len(body)]
+            if len(body) >= limit:
+                break
+    return bytes(body)
+
+
+def _closing(chunks: Any) -> contextlib.aclosing[AsyncGenerator[bytes, None]]:
+    """Close the body's iterator when reading stops early, not when it is collected."""
+    return contextlib.aclosing(cast(AsyncGenerator[bytes, None], chunks))
+
+
+def content_length(response: httpx.Response) -> int | None:
+    """The size the answer declares, if it declares a readable one."""
+    value = response.headers.get("Content-Length", "").strip()
+    return int(value) if value.isascii() and value.isdigit() else None
+
+
+def too_large(response: httpx.Response, limit: int, seen: str) -> ResponseTooLarge:
+    """The error for a body over `limit`; `seen` says how large it was found to be."""
+    return ResponseTooLarge(
+        Sentence(QT_TRANSLATE_NOOP("ApiErrors", "The server sent an unexpectedly large answer.")),
+        status=response.status_code,
+        detail=f"{seen}; the client reads at most {limit} bytes of this answer",
+    )
+
+
+def as_read(streamed: httpx.Response, body: bytes) -> httpx.Response:
+    """The answer with the body as read: decoded already, perhaps only its start."""
+    headers = [
+        (name, value)
+        for name, value in streamed.headers.multi_items()
+        if name not in ("content-encoding", "content-length", "transfer-encoding")
+    ]
+    return httpx.Response(
+        streamed.status_code, headers=headers, content=body, request=streamed.request
+    )
 
 
 def read_page(response: httpx.Response) -> CardPage:

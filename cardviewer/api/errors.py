@@ -110,6 +110,10 @@ class UnexpectedResponse(ApiError):
     """The answer has a status, content or shape the client does not understand."""
 
 
+class ResponseTooLarge(UnexpectedResponse):
+    """The answer's body is larger than the client reads (see `client.BODY_LIMITS`)."""
+
+
 # The request did not get an answer...
 
 

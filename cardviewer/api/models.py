@@ -5,6 +5,7 @@ about single cards: a field with a wrong type becomes `None` and is remembered i
 `Card.invalid_fields`, so one bad value never hides a card or the rest of the page.
 Fields the specification does not list are kept in `Card.extra_fields`. The
 paginator's `meta.links` is read only when used, and its bad entries are left out.
+A page whose numbers contradict the request or each other is refused (`check_page`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from pydantic import (
     computed_field,
     model_validator,
 )
+
+from cardviewer.api.errors import QT_TRANSLATE_NOOP, Sentence, UnexpectedResponse
 
 log = logging.getLogger(__name__)
 
@@ -172,6 +175,13 @@ class PageLinks(BaseModel):
 # No space has more cards or pages; larger numbers are junk, and would overflow the
 # 32-bit integers of the widgets that show them.
 MAX_COUNT = 2**31 - 1
+
+MAX_CARDS = 1_000_000
+"""The most cards a space may have; a page whose `meta.total` is larger is refused.
+
+It bounds a whole-space fetch (at 10 cards a page, 100,000 requests), which a server
+claiming a billion pages would otherwise keep running for ever.
+"""
 
 
 class _PagePosition(BaseModel):
@@ -328,6 +338,78 @@ class CardPage(BaseModel):
     @property
     def is_empty(self) -> bool:
         return not self.cards
+
+
+def laravel_last_page(total: int, per_page: int) -> int:
+    """The last page as Laravel's paginator computes it: `max(1, ceil(total / per_page))`."""
+    return max(1, -(-total // per_page))
+
+
+def check_page(page: CardPage, asked: int) -> None:
+    """Refuse a page that is not the one asked for, or whose numbers do not add up.
+
+    A page past the last is no contradiction: the platform answers it as the page
+    asked for, without cards. Raises `UnexpectedResponse`; `detail` says what is wrong.
+    """
+    meta = page.meta
+    if meta.current_page != asked:
+        raise UnexpectedResponse(
+            Sentence(
+                QT_TRANSLATE_NOOP(
+                    "ApiErrors", "The server sent page {answered} when page {asked} was asked for."
+                ),
+                answered=meta.current_page,
+                asked=asked,
+            ),
+            status=200,
+            detail=f"meta.current_page is {meta.current_page}, not {asked}",
+        )
+    if meta.total > MAX_CARDS:
+        raise UnexpectedResponse(
+            Sentence(
+                QT_TRANSLATE_NOOP(
+                    "ApiErrors", "The server reports more cards in this space than can be listed."
+                )
+            ),
+            status=200,
+            detail=f"meta.total is {meta.total}; at most {MAX_CARDS} cards are listed",
+        )
+    expected = laravel_last_page(meta.total, meta.per_page)
+    entries = len(page.cards) + page.skipped
+    if meta.last_page != expected:
+        problem = (
+            f"meta.last_page is {meta.last_page}, but {meta.total} cards at "
+            f"{meta.per_page} a page make {expected}"
+        )
+    elif entries > meta.per_page:
+        problem = f"{entries} entries in data, but meta.per_page is {meta.per_page}"
+    else:
+        return
+    raise UnexpectedResponse(
+        Sentence(
+            QT_TRANSLATE_NOOP("ApiErrors", "The server's numbers of pages and cards do not add up.")
+        ),
+        status=200,
+        detail=f"page {asked}: {problem}",
+    )
+
+
+def check_card_count(count: int, total: int) -> None:
+    """Refuse more cards in a whole-space fetch than the space has (`total`).
+
+    `total` is the largest the pages reported, so that cards added during the fetch
+    are no reason to stop.
+    """
+    if count > total:
+        raise UnexpectedResponse(
+            Sentence(
+                QT_TRANSLATE_NOOP(
+                    "ApiErrors", "The server sent more cards than it says the space has."
+                )
+            ),
+            status=200,
+            detail=f"{count} cards on the pages so far, but meta.total is at most {total}",
+        )
 
 
 def parse_page(payload: Any) -> CardPage:

@@ -5,6 +5,12 @@ trips. Pages are fetched by a small, fixed number of workers instead (the client
 retries each one, honouring 429 and Retry-After), and handed back in page order.
 The first error cancels the other requests and is raised; cancelling the caller
 cancels them too, so nothing keeps running after an export is abandoned.
+
+A server's numbers are not taken on trust: every page must be the one asked for and
+add up (`check_page`), no page past page 1's `last_page` is asked for, and the cards
+must fit the largest `meta.total` seen (`check_card_count`). A server that answers
+page 1 whatever is asked, or claims a billion pages, stops the fetch at once with an
+`UnexpectedResponse`.
 """
 
 from __future__ import annotations
@@ -14,6 +20,8 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from cardviewer.api.models import check_card_count, check_page
 
 if TYPE_CHECKING:
     from cardviewer.api.models import CardPage
@@ -66,9 +74,12 @@ async def fetch_all_pages(
     workers = max(1, min(concurrency, MAX_CONCURRENCY))
     started = time.monotonic()
     first = await fetch(1)
-    total = max(1, first.meta.last_page)
+    check_page(first, 1)
+    total = first.meta.last_page
     pages: dict[int, CardPage] = {1: first}
     cards = len(first.cards)
+    most_cards = first.meta.total  # the space may grow while it is fetched
+    check_card_count(cards, most_cards)
     reported: float | None = None
 
     def report() -> None:
@@ -85,11 +96,14 @@ async def fetch_all_pages(
     numbers = iter(range(2, total + 1))
 
     async def work() -> None:
-        nonlocal cards
+        nonlocal cards, most_cards
         for number in numbers:  # a shared iterator: each page is taken by one worker
             page = await fetch(number)
+            check_page(page, number)
             pages[number] = page
             cards += len(page.cards)
+            most_cards = max(most_cards, page.meta.total)
+            check_card_count(cards, most_cards)
             report()
 
     try:

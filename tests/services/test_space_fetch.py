@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
+import httpx
 import pytest
 
 from cardviewer.api import CardPage, CardsClient
-from cardviewer.api.errors import ServerError
+from cardviewer.api.errors import ServerError, UnexpectedResponse
 from cardviewer.demo import EMPTY_SPACE_ID
 from cardviewer.services.space_fetch import FetchProgress, PageFetch, fetch_all_pages
 
@@ -148,3 +150,111 @@ async def test_cancelling_stops_every_request():
     with pytest.raises(asyncio.CancelledError):
         await task
     assert in_flight == 0
+
+
+# A server whose numbers do not add up
+
+
+def hostile_page(number: int, *, cards: int = 0, total: int = 300, **meta: int) -> CardPage:
+    """A page as a fetch returns it, with `meta` overriding the page's own numbers."""
+    card = {"uuid": "c", "display_name": "Card"}
+    numbers = {"current_page": number, "last_page": -(-total // 10) or 1, "per_page": 10}
+    return CardPage.model_validate(
+        {
+            "cards": [card] * cards,
+            "meta": {**numbers, "total": total, **meta},
+            "links": {},
+        }
+    )
+
+
+class CountingFetch:
+    """A fetch that answers with `answer(number)` and notes every page asked for."""
+
+    def __init__(self, answer: Callable[[int], CardPage]) -> None:
+        self.answer = answer
+        self.asked: list[int] = []
+
+    async def __call__(self, number: int) -> CardPage:
+        self.asked.append(number)
+        await asyncio.sleep(0)
+        return self.answer(number)
+
+
+async def test_a_fetch_that_always_answers_page_1_stops_at_once():
+    fetch = CountingFetch(lambda number: hostile_page(1, last_page=10**9, total=10**9, per_page=1))
+    with pytest.raises(UnexpectedResponse):
+        await fetch_all_pages(fetch, concurrency=4)
+    assert fetch.asked == [1]  # a billion cards: more than a space may have
+
+
+async def test_a_fetch_answering_page_1_for_every_page_stops_at_page_2():
+    fetch = CountingFetch(lambda number: hostile_page(1, cards=10))
+    with pytest.raises(UnexpectedResponse) as info:
+        await fetch_all_pages(fetch, concurrency=4)
+    assert str(info.value) == "The server sent page 1 when page 2 was asked for."
+    assert len(fetch.asked) <= 1 + 4
+
+
+async def test_a_billion_pages_of_ten_cards_stop_at_the_first_page():
+    fetch = CountingFetch(lambda number: hostile_page(number, cards=10, total=10, last_page=10**9))
+    with pytest.raises(UnexpectedResponse) as info:
+        await fetch_all_pages(fetch, concurrency=4)
+    assert str(info.value) == "The server's numbers of pages and cards do not add up."
+    assert fetch.asked == [1]
+
+
+async def test_more_cards_than_the_total_stop_the_fetch():
+    # 3 pages for 25 cards, but every page is full: 30 cards.
+    fetch = CountingFetch(lambda number: hostile_page(number, cards=10, total=25))
+    with pytest.raises(UnexpectedResponse) as info:
+        await fetch_all_pages(fetch, concurrency=1)
+    assert str(info.value) == "The server sent more cards than it says the space has."
+    assert "30 cards on the pages so far, but meta.total is at most 25" in info.value.detail
+    assert fetch.asked == [1, 2, 3]
+
+
+async def test_more_cards_on_page_1_than_the_total_stop_the_fetch():
+    fetch = CountingFetch(lambda number: hostile_page(number, cards=10, total=5, last_page=1))
+    with pytest.raises(UnexpectedResponse):
+        await fetch_all_pages(fetch)
+
+
+async def test_a_space_that_grows_during_the_fetch_is_fetched_to_page_1s_last_page():
+    def answer(number: int) -> CardPage:
+        total = 25 if number == 1 else 40  # cards added after page 1 came
+        return hostile_page(number, cards=10, total=total)
+
+    fetch = CountingFetch(answer)
+    pages = await fetch_all_pages(fetch, concurrency=1)
+    assert fetch.asked == [1, 2, 3]
+    assert sum(len(page.cards) for page in pages) == 30
+
+
+async def test_a_space_that_shrinks_during_the_fetch_is_no_failure():
+    def answer(number: int) -> CardPage:
+        return hostile_page(number, cards=10 if number < 3 else 0, total=30 if number == 1 else 20)
+
+    pages = await fetch_all_pages(CountingFetch(answer), concurrency=1)
+    assert sum(len(page.cards) for page in pages) == 20
+
+
+async def test_a_server_always_answering_page_1_stops_the_fetch_through_the_client():
+    body = {
+        "data": [{"uuid": f"c{n}"} for n in range(10)],
+        "links": {},
+        "meta": {"current_page": 1, "last_page": 10**5, "per_page": 10, "total": 10**6},
+    }
+    requests = 0
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        nonlocal requests
+        requests += 1
+        return httpx.Response(200, json=body)
+
+    transport = httpx.MockTransport(answer)
+    async with CardsClient("https://api.example", token="t", transport=transport) as client:
+        with pytest.raises(UnexpectedResponse) as info:
+            await fetch_all_pages(fetcher(client, "space"), concurrency=4)
+    assert "when page" in str(info.value)
+    assert requests <= 1 + 4  # each worker's first page; nothing is retried
