@@ -14,7 +14,8 @@ from cardviewer.services.settings import Settings
 from cardviewer.ui.cards.avatar_delegate import AvatarDelegate
 from cardviewer.ui.cards.card_table_model import PageRequest
 from cardviewer.ui.cards.table_copy import COPY_CELL
-from cardviewer.ui.main_window import DEFAULT_SIZE, MainWindow
+from cardviewer.ui.main_window import MainWindow
+from cardviewer.ui.window_layout import DEFAULT_SIZE
 from tests.ui.clients import single_try_client
 from tests.ui.windows import Closer, open_window
 
@@ -653,7 +654,7 @@ def test_sign_out_from_preferences(window, qtbot):
 
 def test_clearing_the_avatar_cache_fetches_avatars_again(window, demo_server, qtbot):
     open_space(qtbot, window, demo_server.space_id)
-    avatars = window._avatars
+    avatars = window.help.avatars
     assert avatars is not None
     url = next(u for row in range(window.model.rowCount()) if (u := avatar_url_of(window, row)))
     qtbot.waitUntil(lambda: avatars.pixmap(url) is not None, timeout=LOAD_TIMEOUT)
@@ -745,11 +746,12 @@ def test_the_table_menu_copies_a_cell(window, demo_server, qtbot):
     name = window.model.column_of("display_name")
     assert name is not None
     cell = window.proxy.index(2, name)
-    window._show_table_menu(window.table.visualRect(cell).center())
-    (copy_cell,) = [a for a in window.table_menu.actions() if a.objectName() == COPY_CELL]
+    window.table.show_menu(window.table.visualRect(cell).center())
+    menu = window.table.menu
+    (copy_cell,) = [a for a in menu.actions() if a.objectName() == COPY_CELL]
     copy_cell.trigger()
     assert QApplication.clipboard().text() == cell.data()
-    window.table_menu.close()
+    menu.close()
 
 
 def test_load_all_pages_lets_the_filter_cover_the_whole_space(window, demo_server, qtbot):

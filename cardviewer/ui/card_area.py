@@ -1,0 +1,70 @@
+"""The window's middle: the filter row over the card table, the details pane beside them.
+
+The table gives way to a state page when it has nothing to show: before a space is
+opened, and when a page has no cards.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QSplitter, QStackedWidget, QTableView, QVBoxLayout, QWidget
+
+from cardviewer.ui.page_messages import StateText
+from cardviewer.ui.state_page import StatePage
+
+STATE_ICON_SIZE = 64
+DEFAULT_SPLITTER_SIZES = [800, 380]
+
+
+class CardStack(QStackedWidget):
+    """The table, or a page saying why there is nothing in it; starts with the hint."""
+
+    def __init__(
+        self, table: QTableView, icon: QIcon, hint: StateText, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.table = table
+        self.hint_page = StatePage(icon.pixmap(STATE_ICON_SIZE), self)
+        self.hint_page.set_text(hint.title, hint.text)
+        self.empty_page = StatePage(icon.pixmap(STATE_ICON_SIZE, QIcon.Mode.Disabled), self)
+        self.addWidget(self.hint_page)
+        self.addWidget(table)
+        self.addWidget(self.empty_page)
+
+    def show_table(self) -> None:
+        self.setCurrentWidget(self.table)
+
+    def show_empty(self, state: StateText) -> None:
+        """Say why the page has no cards, with a way on when `state` has one."""
+        self.empty_page.set_text(state.title, state.text, state.action)
+        self.setCurrentWidget(self.empty_page)
+
+
+class CardArea(QSplitter):
+    """The cards (filter row over the stack) on the left, the details pane on the right.
+
+    Only the cards grow with the window; neither side can be collapsed away.
+    """
+
+    def __init__(
+        self,
+        filter_row: QWidget,
+        stack: CardStack,
+        details_pane: QWidget,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(Qt.Orientation.Horizontal, parent)
+        self.setObjectName("detailsSplitter")
+        cards = QWidget(self)
+        cards_layout = QVBoxLayout(cards)
+        cards_layout.setContentsMargins(0, 0, 0, 0)
+        cards_layout.setSpacing(4)
+        cards_layout.addWidget(filter_row)
+        cards_layout.addWidget(stack, 1)
+        self.addWidget(cards)
+        self.addWidget(details_pane)
+        self.setStretchFactor(0, 1)
+        self.setStretchFactor(1, 0)
+        self.setChildrenCollapsible(False)
+        self.setSizes(DEFAULT_SPLITTER_SIZES)

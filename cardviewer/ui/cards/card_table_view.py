@@ -1,0 +1,73 @@
+"""The card table as the window shows it: rows selected whole, sortable, copyable.
+
+Rows are tall enough for an avatar; columns can be moved, and their header has its own
+menu (the window fills it). Copying reports what it did through `copied`.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, QPoint, Qt, Signal
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView, QWidget
+
+from cardviewer.ui.cards.card_filter_model import CardFilterModel
+from cardviewer.ui.cards.table_copy import build_context_menu, copy_selection
+
+
+class CardTableView(QTableView):
+    """The table over `proxy`, with room for avatars of `avatar_size` pixels."""
+
+    copied = Signal(str)
+    """What was copied, as the status bar says it."""
+
+    def __init__(
+        self, proxy: CardFilterModel, avatar_size: int, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.menu: QMenu | None = None
+        self.setModel(proxy)
+        self.setAlternatingRowColors(True)
+        self.setShowGrid(False)
+        self.setWordWrap(False)
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.setCornerButtonEnabled(False)
+        rows = self.verticalHeader()
+        rows.hide()
+        # The text's height as the window sets it, and never less than an avatar needs.
+        text_height = (parent or self).fontMetrics().height()
+        rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        rows.setDefaultSectionSize(max(avatar_size + 8, text_height + 12))
+        header = self.horizontalHeader()
+        header.setHighlightSections(False)
+        header.setStretchLastSection(True)
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        header.setSortIndicatorClearable(True)
+        header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        self.setSortingEnabled(True)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.setAccessibleName(QCoreApplication.translate("MainWindow", "Cards"))
+        header.setSectionsMovable(True)
+        header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.customContextMenuRequested.connect(self.show_menu)
+
+    def copy_selection(self) -> None:
+        """Copy the selected cells as a grid that pastes into a spreadsheet.
+
+        With nothing selected, the current row is selected and copied: the keyboard
+        moves the current row without always selecting it.
+        """
+        current = self.currentIndex()
+        if not self.selectionModel().hasSelection() and current.isValid():
+            self.selectRow(current.row())
+        self.copied.emit(copy_selection(self))
+
+    def show_menu(self, position: QPoint) -> None:
+        """The copy menu for the cell at `position` (in the viewport)."""
+        menu = build_context_menu(
+            self, self.indexAt(position), self.window(), on_copied=self.copied.emit
+        )
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.menu = menu
+        menu.popup(self.viewport().mapToGlobal(position))

@@ -1,0 +1,90 @@
+"""Export Page, Export All and Load All as the window starts them.
+
+Each picks what it works on (the page on screen, or its whole space), asks for a file
+where one is written, and hands the rest to `WholeSpaceJobs`. Where there is nothing
+to work on yet, a status note says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QObject, Signal
+
+from cardviewer.services.csv_export import suggested_filename
+from cardviewer.services.settings import Settings
+from cardviewer.ui.cards.card_export import ExportFormat, suggested_space_filename
+from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest
+from cardviewer.ui.whole_space_jobs import WholeSpaceJobs
+
+AskPath = Callable[..., Path | None]
+"""Asks for the file to write: `(suggested)`, or `(suggested, title=…)`; None: cancelled."""
+
+NOTE_MS = 5000
+
+
+class ExportCommands(QObject):
+    """Starts the exports and Load All for what `model` shows."""
+
+    statusMessage = Signal(str, int)
+    """A note for the status bar, and for how many milliseconds."""
+
+    def __init__(
+        self,
+        model: CardTableModel,
+        jobs: WholeSpaceJobs,
+        settings: Settings,
+        ask_path: AskPath,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._model = model
+        self._jobs = jobs
+        self._settings = settings
+        self._ask_path = ask_path
+
+    def export_page(self) -> None:
+        """Ask for a file name and save the page on screen as CSV or Excel workbook."""
+        page, request = self._model.page, self._model.current_request
+        if page is None or request is None or page.is_empty:
+            text = QCoreApplication.translate("MainWindow", "There are no cards to export.")
+            self.statusMessage.emit(text, NOTE_MS)
+            return
+        name = suggested_filename(request.space_id, page.meta.current_page)
+        suggested = (self._jobs.export_dir / name).with_suffix(self.export_format().value)
+        path = self._ask_path(suggested)
+        if path is not None:
+            self._jobs.export_page(page, request, path)
+
+    def export_all(self) -> None:
+        """Ask for a file name and save every card of the space shown, page after page."""
+        request = self._whole_space_request()
+        if request is None or self._jobs.raise_running_fetch():
+            return
+        name = suggested_space_filename(request.space_id, self.export_format())
+        path = self._ask_path(
+            self._jobs.export_dir / name,
+            title=QCoreApplication.translate("MainWindow", "Export All Pages"),
+        )
+        if path is not None:
+            self._jobs.export_all(request, path)
+
+    def load_all_pages(self) -> None:
+        """Fetch every page of the space shown, to show all its cards in the table."""
+        request = self._whole_space_request()
+        if request is not None:
+            self._jobs.load_all(request)
+
+    def export_format(self) -> ExportFormat:
+        """The file type an export suggests, as chosen in Preferences."""
+        return ExportFormat.XLSX if self._settings.export_format == "xlsx" else ExportFormat.CSV
+
+    def _whole_space_request(self) -> PageRequest | None:
+        """The space shown, if its pages can be fetched; else None, and a note saying so."""
+        request = self._model.current_request
+        if request is None or not self._jobs.can_fetch_whole_space:
+            text = QCoreApplication.translate("MainWindow", "Open a space first.")
+            self.statusMessage.emit(text, NOTE_MS)
+            return None
+        return request

@@ -1,0 +1,128 @@
+"""What the window says when a page arrives or fails: the texts, without the widgets.
+
+The texts stay in the "MainWindow" translation context, where the catalog keeps them.
+A sentence with a count is handed in by the window (`Plurals`): the translation tools
+mark a plural only where `tr()` is called with its count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtCore import QCoreApplication
+
+from cardviewer import APP_NAME
+from cardviewer.api import ApiError, CardPage, CardViewerError, PageMeta
+from cardviewer.ui.cards.card_table_model import PageRequest
+from cardviewer.ui.error_text import error_text
+
+Counted = Callable[[int], str]
+
+
+@dataclass(frozen=True)
+class Plurals:
+    """The sentences with a count, translated where the window calls `tr()`."""
+
+    entries_skipped: Counted
+    seconds_to_wait: Counted
+    minutes_to_wait: Counted
+
+
+@dataclass(frozen=True)
+class StateText:
+    """A state page's headline, sentence and button label (no button when empty)."""
+
+    title: str
+    text: str
+    action: str = ""
+
+
+class PageMessages:
+    """Builds the window's sentences about the page shown, or the one that failed."""
+
+    def __init__(self, plurals: Plurals) -> None:
+        self._plurals = plurals
+
+    @staticmethod
+    def no_space() -> StateText:
+        return StateText(
+            QCoreApplication.translate("MainWindow", "No space open"),
+            QCoreApplication.translate("MainWindow", "Enter a space id and press Open."),
+        )
+
+    @staticmethod
+    def empty_page(meta: PageMeta) -> StateText:
+        """An empty space, or a page past the last one (the space shrank, or a number was typed)."""
+        if meta.total == 0:
+            return StateText(
+                QCoreApplication.translate("MainWindow", "No cards"),
+                QCoreApplication.translate("MainWindow", "This space has no cards yet."),
+            )
+        return StateText(
+            QCoreApplication.translate("MainWindow", "Nothing here"),
+            QCoreApplication.translate("MainWindow", "There are no cards on this page."),
+            QCoreApplication.translate("MainWindow", "Go to the Last Page (%1)").replace(
+                "%1", str(meta.last_page)
+            ),
+        )
+
+    @staticmethod
+    def window_title(space_id: str) -> str:
+        title = QCoreApplication.translate(
+            "MainWindow", "%1 \u2014 %2", "window title: space id, app name"
+        )
+        return title.replace("%1", space_id).replace("%2", APP_NAME)
+
+    def unread_note(self, page: CardPage) -> str | None:
+        """What on the page could not be read, if anything: whole entries, or some fields."""
+        if page.skipped == 1:
+            return QCoreApplication.translate(
+                "MainWindow", "1 entry on this page could not be read and is not shown."
+            )
+        if page.skipped:
+            return self._plurals.entries_skipped(page.skipped)
+        if any(card.invalid_fields for card in page.cards):
+            return QCoreApplication.translate(
+                "MainWindow",
+                "Some details on this page could not be read; "
+                "they are marked \u201c(invalid)\u201d.",
+            )
+        return None
+
+    def failure(
+        self, request: PageRequest, error: CardViewerError, shown: PageRequest | None
+    ) -> str:
+        """The error's own sentence, plus how long to wait and what is still on screen.
+
+        `shown` is the page still on screen, None when there is none.
+        """
+        parts = [error_text(error)]
+        wait = self.server_wait(error)
+        if wait is not None:
+            parts.append(wait)
+        if shown is not None:
+            if shown.space_id == request.space_id:
+                parts.append(
+                    QCoreApplication.translate("MainWindow", "Page %1 is still shown.").replace(
+                        "%1", str(shown.page)
+                    )
+                )
+            else:
+                parts.append(
+                    QCoreApplication.translate(
+                        "MainWindow", "The cards of %1 are still shown."
+                    ).replace("%1", shown.space_id)
+                )
+        return " ".join(parts)
+
+    def server_wait(self, error: CardViewerError) -> str | None:
+        """When the server said to try again (`Retry-After`), if that is worth saying."""
+        seconds = getattr(error, "retry_after", None)
+        if not isinstance(error, ApiError) or not isinstance(seconds, int | float):
+            return None
+        if seconds < 2:
+            return None  # "a moment" says it already
+        if seconds < 120:
+            return self._plurals.seconds_to_wait(round(seconds))
+        return self._plurals.minutes_to_wait(round(seconds / 60))

@@ -1,0 +1,62 @@
+"""Who is signed in where, and whether the server has ended the session.
+
+The status bar's account label holds that state: after the session ends the window
+keeps its page and says "signed out" until the person signs in again.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import QLabel, QWidget
+
+from cardviewer.ui.plain_text import plain_tooltip
+
+
+class AccountLabel(QLabel):
+    """ "name@example.com on cards.example.com", or "Signed out (…)" once the session ended."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self._email = ""
+        self._server_url = ""
+        self._signed_out = False
+
+    @property
+    def signed_out(self) -> bool:
+        """True after the server ended the session, until `set_signed_out(False)`."""
+        return self._signed_out
+
+    def set_account(self, email: str, server_url: str) -> None:
+        """Say who is signed in where (or was, while signed out)."""
+        self._email, self._server_url = email, server_url
+        host = urlsplit(server_url).netloc or server_url
+        if email and host:
+            text = QCoreApplication.translate("MainWindow", "%1 on %2")
+            text = text.replace("%1", email).replace("%2", host)
+        else:
+            text = email or host
+        if self._signed_out:
+            text = (
+                QCoreApplication.translate("MainWindow", "Signed out (%1)").replace("%1", text)
+                if text
+                else QCoreApplication.translate("MainWindow", "Signed out")
+            )
+        self.setText(text)
+        self.setToolTip(plain_tooltip(server_url))
+
+    def set_signed_out(self, signed_out: bool) -> None:
+        self._signed_out = signed_out
+        self.set_account(self._email, self._server_url)
+
+
+def session_ended_message(stopped: str | None) -> str:
+    """Why the window is signed out, and what the end of the session stopped, if anything."""
+    message = QCoreApplication.translate(
+        "MainWindow",
+        "You are signed out because your session has ended. The cards shown stay "
+        "here; sign in to load more.",
+    )
+    return message if stopped is None else f"{message} {stopped}"

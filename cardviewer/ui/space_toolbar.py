@@ -1,0 +1,66 @@
+"""The window's toolbar: the space field, its commands, and whether e-mails come along."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, QSize, Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSizePolicy, QToolBar, QWidget
+
+from cardviewer.services.settings import Settings
+from cardviewer.ui.space_field import SpaceField
+
+
+class SpaceToolbar(QToolBar):
+    """The space field with the actions beside it; the e-mails check; the actions at the end.
+
+    The check starts as the settings say; what it means for the page shown is the
+    window's to decide.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        space_actions: list[QAction],
+        end_actions: list[QAction],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(QCoreApplication.translate("MainWindow", "Space"), parent)
+        self.setObjectName("spaceToolbar")
+        self.setMovable(False)
+        self.setFloatable(False)
+        self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.setIconSize(QSize(16, 16))
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.PreventContextMenu)
+
+        space_label = QLabel(QCoreApplication.translate("MainWindow", "S&pace:"), self)
+        self.space_field = SpaceField(settings, self)
+        space_label.setBuddy(self.space_field)
+
+        self.include_emails_check = QCheckBox(
+            QCoreApplication.translate("MainWindow", "Include e-&mails"), self
+        )
+        self.include_emails_check.setChecked(settings.include_emails)
+        self.include_emails_check.setToolTip(
+            QCoreApplication.translate(
+                "MainWindow", "Also load the cards' e-mail addresses (shown as an extra column)"
+            )
+        )
+
+        self.addWidget(_padded(space_label, left=4, right=6))
+        self.addWidget(self.space_field)
+        self.addActions(space_actions)
+        self.addSeparator()
+        self.addWidget(_padded(self.include_emails_check, left=4, right=4))
+        spacer = QWidget(self)
+        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.addWidget(spacer)
+        self.addActions(end_actions)
+
+
+def _padded(widget: QWidget, *, left: int = 0, right: int = 0) -> QWidget:
+    """`widget` with some room either side, for toolbars that pack widgets tightly."""
+    box = QWidget(widget.parentWidget())
+    layout = QHBoxLayout(box)
+    layout.setContentsMargins(left, 0, right, 0)
+    layout.addWidget(widget)
+    return box

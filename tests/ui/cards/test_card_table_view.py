@@ -1,0 +1,90 @@
+"""The card table view: whole rows, sortable, tall enough for avatars, copying reported."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QLocale, Qt
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QMainWindow
+
+from cardviewer.api import CardPage
+from cardviewer.api.models import parse_card
+from cardviewer.ui.cards.card_filter_model import CardFilterModel
+from cardviewer.ui.cards.card_table_model import CardTableModel
+from cardviewer.ui.cards.card_table_view import CardTableView
+from cardviewer.ui.cards.table_copy import COPY_CELL
+
+AVATAR = 48
+
+
+@pytest.fixture
+def window(qtbot) -> QMainWindow:
+    """Holds the table and its models for as long as the test runs."""
+    cards = tuple(parse_card({"uuid": f"c{n}", "display_name": f"Person {n}"}) for n in range(3))
+    meta = {"current_page": 1, "last_page": 1, "per_page": 3, "total": 3}
+    model = CardTableModel()
+    model.show_whole_space(
+        "space", False, [CardPage.model_validate({"cards": cards, "meta": meta, "links": {}})]
+    )
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    proxy = CardFilterModel(window, locale=QLocale(QLocale.Language.English))
+    model.setParent(window)
+    proxy.setSourceModel(model)
+    view = CardTableView(proxy, AVATAR, window)
+    window.setCentralWidget(view)
+    window.show()
+    qtbot.waitExposed(window)
+    return window
+
+
+@pytest.fixture
+def table(window: QMainWindow) -> CardTableView:
+    view = window.centralWidget()
+    assert isinstance(view, CardTableView)
+    return view
+
+
+def name_column(view: CardTableView) -> int:
+    model = view.model()
+    return next(
+        column
+        for column in range(model.columnCount())
+        if model.headerData(column, Qt.Orientation.Horizontal) == "Name"
+    )
+
+
+def test_rows_are_selected_whole_and_sorted_by_the_header(table):
+    assert table.selectionBehavior() == QAbstractItemView.SelectionBehavior.SelectRows
+    assert table.isSortingEnabled()
+    assert table.horizontalHeader().sectionsMovable()
+    assert table.verticalHeader().isHidden()
+    assert table.horizontalHeader().sortIndicatorSection() == -1, "in the server's order"
+
+
+def test_rows_have_room_for_an_avatar(table):
+    assert table.rowHeight(0) >= AVATAR + 8
+
+
+def test_copying_without_a_selection_copies_the_current_row(table, qtbot):
+    column = name_column(table)
+    table.setCurrentIndex(table.model().index(1, column))
+    table.clearSelection()
+    with qtbot.waitSignal(table.copied) as copied:
+        table.copy_selection()
+    assert copied.args == ["Copied 1 row"]
+    assert table.selectionModel().isRowSelected(1)
+    assert "Person 1" in QApplication.clipboard().text()
+
+
+def test_the_menu_copies_the_cell_it_was_opened_on(table, qtbot):
+    cell = table.model().index(2, name_column(table))
+    table.show_menu(table.visualRect(cell).center())
+    menu = table.menu
+    assert menu is not None
+    assert menu.parent() is table.window()
+    (copy_cell,) = [a for a in menu.actions() if a.objectName() == COPY_CELL]
+    with qtbot.waitSignal(table.copied) as copied:
+        copy_cell.trigger()
+    assert copied.args == ["Copied 1 cell"]
+    assert QApplication.clipboard().text() == "Person 2"
+    menu.close()

@@ -1,0 +1,83 @@
+"""Export Page, Export All and Load All: what they ask for, and the note when nothing is shown."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import partial
+from pathlib import Path
+
+import pytest
+
+from cardviewer.api import CardPage
+from cardviewer.api.models import parse_card
+from cardviewer.services.settings import Settings
+from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest
+from cardviewer.ui.export_all_dialog import ExportAllDialog
+from cardviewer.ui.export_commands import ExportCommands
+from cardviewer.ui.whole_space_jobs import WholeSpaceJobs
+
+SPACE = "export-space"
+
+
+def one_page() -> CardPage:
+    cards = (parse_card({"uuid": "c1", "display_name": "Anna"}),)
+    meta = {"current_page": 1, "last_page": 1, "per_page": 1, "total": 1}
+    return CardPage.model_validate({"cards": cards, "meta": meta, "links": {}})
+
+
+class Asker:
+    """Stands in for the file dialog: records each question, answers cancel."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[Path, dict[str, str]]] = []
+
+    def __call__(self, suggested: Path, **options: str) -> Path | None:
+        self.asked.append((suggested, options))
+        return None
+
+
+@pytest.fixture
+def settings() -> Settings:
+    return Settings.load()
+
+
+@pytest.fixture
+def parts(qloop, arun, settings) -> Iterator[tuple[ExportCommands, CardTableModel, Asker]]:
+    async def source(request: PageRequest) -> CardPage:
+        return one_page()
+
+    jobs = WholeSpaceJobs(source, settings, partial(ExportAllDialog, parent=None))
+    model, asker = CardTableModel(), Asker()
+    yield ExportCommands(model, jobs, settings, asker), model, asker
+    arun(jobs.aclose())
+
+
+def test_with_nothing_shown_each_command_says_so(parts, qtbot):
+    commands, _, asker = parts
+    with qtbot.waitSignal(commands.statusMessage) as said:
+        commands.export_page()
+    assert said.args == ["There are no cards to export.", 5000]
+    for start in (commands.export_all, commands.load_all_pages):
+        with qtbot.waitSignal(commands.statusMessage) as said:
+            start()
+        assert said.args == ["Open a space first.", 5000]
+    assert asker.asked == []
+
+
+def test_export_page_suggests_the_page_in_the_chosen_format(parts, settings):
+    commands, model, asker = parts
+    model.show_whole_space(SPACE, False, [one_page()])
+    settings.export_format = "xlsx"
+    commands.export_page()
+    ((suggested, options),) = asker.asked
+    assert suggested.name == f"{SPACE}-page-1.xlsx"
+    assert options == {}, "the page export keeps the dialog's own title"
+
+
+def test_export_all_suggests_the_whole_space_under_its_own_title(parts):
+    commands, model, asker = parts
+    model.show_whole_space(SPACE, False, [one_page()])
+    commands.export_all()
+    ((suggested, options),) = asker.asked
+    assert suggested.name == f"{SPACE}-all.csv"
+    assert options == {"title": "Export All Pages"}
