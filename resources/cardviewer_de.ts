@@ -4,12 +4,17 @@
 <context>
     <name>ApiErrors</name>
     <message>
-        <location filename="../cardviewer/api/address.py" line="+30"/>
+        <location filename="../cardviewer/api/address.py" line="+47"/>
         <source>Please enter the server address.</source>
         <translation>Bitte geben Sie die Serveradresse ein.</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+5"/>
+        <source>The server address must not contain a user name or password. Remove the part before “@”.</source>
+        <translation>Die Serveradresse darf keinen Benutzernamen und kein Passwort enthalten. Entfernen Sie den Teil vor „@“.</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>“{address}” is not a web address (it should start with https://).</source>
         <translation>„{address}“ ist keine Webadresse (sie sollte mit https:// beginnen).</translation>
     </message>
@@ -19,7 +24,7 @@
         <translation>Die Adresse {address} ist nicht verschlüsselt (http://). Verwenden Sie https://, damit Ihr Passwort und Ihr Anmelde-Token im Netzwerk nicht mitgelesen werden können.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/api/client.py" line="+112"/>
+        <location filename="../cardviewer/api/client.py" line="+139"/>
         <source>Please enter your e-mail address.</source>
         <translation>Bitte geben Sie Ihre E-Mail-Adresse ein.</translation>
     </message>
@@ -29,7 +34,7 @@
         <translation>Bitte geben Sie Ihr Passwort ein.</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+24"/>
         <source>Please enter the id of a space.</source>
         <translation>Bitte geben Sie die ID eines Bereichs ein.</translation>
     </message>
@@ -44,7 +49,7 @@
         <translation>Bitte melden Sie sich zuerst an.</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+82"/>
         <source>The e-mail address or password is not correct.</source>
         <translation>Die E-Mail-Adresse oder das Passwort ist nicht richtig.</translation>
     </message>
@@ -79,6 +84,11 @@
         <translation>Der Server hat mit einem unerwarteten Fehler geantwortet (HTTP {status}).</translation>
     </message>
     <message>
+        <location line="+62"/>
+        <source>The server sent an unexpectedly large answer.</source>
+        <translation>Der Server hat eine unerwartet große Antwort gesendet.</translation>
+    </message>
+    <message>
         <location line="+51"/>
         <source>The server sent a reply that is not readable data. It may be busy or misconfigured; please try again later.</source>
         <translation>Der Server hat eine Antwort gesendet, die keine lesbaren Daten enthält. Er ist vielleicht ausgelastet oder falsch eingerichtet; bitte versuchen Sie es später erneut.</translation>
@@ -89,7 +99,7 @@
         <translation>Die Antwort des Servers sieht nicht wie die der Kartenplattform aus. Prüfen Sie die Serveradresse.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/api/errors.py" line="+157"/>
+        <location filename="../cardviewer/api/errors.py" line="+161"/>
         <source>The server at {host} did not answer in time. Please try again.</source>
         <translation>Der Server {host} hat nicht rechtzeitig geantwortet. Bitte versuchen Sie es erneut.</translation>
     </message>
@@ -123,11 +133,31 @@
         <source>The connection to {host} was interrupted. Please try again.</source>
         <translation>Die Verbindung zu {host} wurde unterbrochen. Bitte versuchen Sie es erneut.</translation>
     </message>
+    <message>
+        <location filename="../cardviewer/api/models.py" line="+358"/>
+        <source>The server sent page {answered} when page {asked} was asked for.</source>
+        <translation>Der Server hat Seite {answered} gesendet, obwohl Seite {asked} angefordert wurde.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The server reports more cards in this space than can be listed.</source>
+        <translation>Der Server meldet in diesem Bereich mehr Karten, als aufgelistet werden können.</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>The server&apos;s numbers of pages and cards do not add up.</source>
+        <translation>Die Seiten- und Kartenzahlen des Servers passen nicht zusammen.</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>The server sent more cards than it says the space has.</source>
+        <translation>Der Server hat mehr Karten gesendet, als der Bereich laut seinen Angaben enthält.</translation>
+    </message>
 </context>
 <context>
     <name>App</name>
     <message>
-        <location filename="../cardviewer/app.py" line="+180"/>
+        <location filename="../cardviewer/error_reporter.py" line="+65"/>
         <source>Unexpected error</source>
         <translation>Unerwarteter Fehler</translation>
     </message>
@@ -137,17 +167,17 @@
         <translation>Etwas Unerwartetes ist schiefgegangen. Sie können weiterarbeiten; wenn das Problem bleibt, starten Sie CardViewer neu.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/controller.py" line="+181"/>
+        <location filename="../cardviewer/controller.py" line="+186"/>
         <source>Your session has expired; please sign in again.</source>
         <translation>Ihre Sitzung ist abgelaufen; bitte melden Sie sich erneut an.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/sign_in.py" line="+89"/>
+        <location filename="../cardviewer/sign_in.py" line="+97"/>
         <source>The server is set by your administrator for this computer.</source>
         <translation>Der Server ist von Ihrer Administration für diesen Computer festgelegt.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/controller.py" line="+161"/>
+        <location filename="../cardviewer/controller.py" line="+164"/>
         <source>Your sign-in has expired. Please sign in again.</source>
         <translation>Ihre Anmeldung ist abgelaufen. Bitte melden Sie sich erneut an.</translation>
     </message>
@@ -160,17 +190,17 @@
 <context>
     <name>CardColumns</name>
     <message>
-        <location filename="../cardviewer/ui/cards/columns.py" line="+101"/>
+        <location filename="../cardviewer/ui/cards/columns.py" line="+67"/>
         <source>(invalid)</source>
         <translation>(ungültig)</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>The server sent an invalid value: {raw}</source>
         <translation>Der Server hat einen ungültigen Wert gesendet: {raw}</translation>
     </message>
     <message>
-        <location line="+111"/>
+        <location line="+49"/>
         <source>Yes</source>
         <translation>Ja</translation>
     </message>
@@ -180,7 +210,7 @@
         <translation>Nein</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="-94"/>
         <source>Avatar</source>
         <translation>Profilbild</translation>
     </message>
@@ -205,37 +235,37 @@
         <translation>Öffentlich</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>Connected cards</source>
         <translation>Verbundene Karten</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>Connects</source>
         <translation>Verbindungen</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>Subscriptions</source>
         <translation>Abonnements</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>Created</source>
         <translation>Erstellt</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>Updated</source>
         <translation>Geändert</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+3"/>
         <source>Avatar URL</source>
         <translation>Profilbild-URL</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="-2"/>
         <source>E-mails</source>
         <translation>E-Mails</translation>
     </message>
@@ -243,7 +273,7 @@
 <context>
     <name>CardDetailsPane</name>
     <message>
-        <location filename="../cardviewer/ui/cards/card_details.py" line="+104"/>
+        <location filename="../cardviewer/ui/cards/card_details.py" line="+107"/>
         <source>Select a card to see its details.</source>
         <translation>Wählen Sie eine Karte aus, um ihre Details zu sehen.</translation>
     </message>
@@ -288,7 +318,7 @@
         <translation>Alle Daten der Karte, so wie der Server sie gesendet hat</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location line="+69"/>
         <source>(no name)</source>
         <translation>(ohne Namen)</translation>
     </message>
@@ -344,7 +374,7 @@
 <context>
     <name>CardTableModel</name>
     <message>
-        <location filename="../cardviewer/ui/cards/card_table_model.py" line="+271"/>
+        <location filename="../cardviewer/ui/cards/card_table_model.py" line="+273"/>
         <source>Please sign in first.</source>
         <translation>Bitte melden Sie sich zuerst an.</translation>
     </message>
@@ -354,7 +384,7 @@
         <translation>Beim Laden der Seite ist etwas schiefgegangen. Bitte versuchen Sie es erneut.</translation>
     </message>
     <message>
-        <location line="+208"/>
+        <location line="+213"/>
         <source>Avatar URL</source>
         <translation>Profilbild-URL</translation>
     </message>
@@ -362,7 +392,7 @@
 <context>
     <name>ErrorBar</name>
     <message>
-        <location filename="../cardviewer/ui/error_bar.py" line="+67"/>
+        <location filename="../cardviewer/ui/error_bar.py" line="+69"/>
         <source>Retry</source>
         <translation>Wiederholen</translation>
     </message>
@@ -380,7 +410,7 @@
 <context>
     <name>ExportAllDialog</name>
     <message>
-        <location filename="../cardviewer/ui/export_all_dialog.py" line="+73"/>
+        <location filename="../cardviewer/ui/export_all_dialog.py" line="+76"/>
         <source>Load All Pages</source>
         <translation>Alle Seiten laden</translation>
     </message>
@@ -433,7 +463,7 @@
         <translation>noch etwa {n} min</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+64"/>
         <source>Writing {count} cards…</source>
         <translation>{count} Karten werden geschrieben…</translation>
     </message>
@@ -449,18 +479,18 @@
 <context>
     <name>LoginDialog</name>
     <message>
-        <location filename="../cardviewer/ui/login/login_dialog.py" line="+77"/>
-        <location line="+66"/>
+        <location filename="../cardviewer/ui/login/login_dialog.py" line="+81"/>
+        <location line="+67"/>
         <source>Sign in to %1</source>
         <translation>Bei %1 anmelden</translation>
     </message>
     <message>
-        <location line="-62"/>
+        <location line="-63"/>
         <source>https://cards.example.com</source>
         <translation>https://cards.example.com</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>name@example.com</source>
         <translation>name@example.com</translation>
     </message>
@@ -510,7 +540,7 @@
         <translation>&amp;Passwort:</translation>
     </message>
     <message>
-        <location line="+157"/>
+        <location line="+159"/>
         <source>Something went wrong while signing in. Please try again.</source>
         <translation>Bei der Anmeldung ist etwas schiefgegangen. Bitte versuchen Sie es erneut.</translation>
     </message>
@@ -523,42 +553,42 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+237"/>
+        <location filename="../cardviewer/ui/window_commands.py" line="+130"/>
         <source>&amp;Open</source>
         <translation>Ö&amp;ffnen</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+5"/>
         <source>Open the space whose id is entered</source>
         <translation>Den Bereich mit der eingegebenen ID öffnen</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+18"/>
         <source>Open &amp;Space…</source>
         <translation>Bereich ö&amp;ffnen…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Type the id of a space and press Enter</source>
         <translation>Geben Sie die ID eines Bereichs ein und drücken Sie die Eingabetaste</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-17"/>
         <source>&amp;Refresh</source>
         <translation>&amp;Aktualisieren</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+7"/>
         <source>Load the page again (F5)</source>
         <translation>Die Seite neu laden (F5)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+17"/>
         <source>&amp;Export Page…</source>
         <translation>Seite e&amp;xportieren…</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+7"/>
         <source>Export</source>
         <translation>Exportieren</translation>
     </message>
@@ -568,142 +598,142 @@
         <translation>Die Karten dieser Seite als CSV-Datei speichern (Strg+E)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+7"/>
         <source>Export &amp;All Pages…</source>
         <translation>&amp;Alle Seiten exportieren…</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Save every card of the space as a CSV or Excel file (Ctrl+Shift+E)</source>
         <translation>Alle Karten des Bereichs als CSV- oder Excel-Datei speichern (Strg+Umschalt+E)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+20"/>
         <source>Sign &amp;Out</source>
         <translation>Ab&amp;melden</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-13"/>
         <source>Sign &amp;In…</source>
         <translation>A&amp;nmelden…</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+6"/>
         <source>Sign in again to load cards from the server</source>
         <translation>Erneut anmelden, um Karten vom Server zu laden</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+96"/>
         <source>&amp;First Page</source>
         <translation>&amp;Erste Seite</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+8"/>
         <source>&amp;Previous Page</source>
         <translation>&amp;Vorherige Seite</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+8"/>
         <source>&amp;Next Page</source>
         <translation>&amp;Nächste Seite</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+8"/>
         <source>&amp;Last Page</source>
         <translation>&amp;Letzte Seite</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+8"/>
         <source>&amp;Go to Page…</source>
         <translation>&amp;Gehe zu Seite…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+5"/>
         <source>Type a page number and press Enter</source>
         <translation>Geben Sie eine Seitenzahl ein und drücken Sie die Eingabetaste</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-108"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+126"/>
         <source>&amp;About %1</source>
         <translation>Ü&amp;ber %1</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-115"/>
         <source>&amp;Copy</source>
         <translation>&amp;Kopieren</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+5"/>
         <source>Copy the selected cards for a spreadsheet</source>
         <translation>Die ausgewählten Karten für eine Tabellenkalkulation kopieren</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+6"/>
         <source>&amp;Filter…</source>
         <translation>&amp;Filtern…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+5"/>
         <source>Show only the cards that match what you type</source>
         <translation>Nur die Karten zeigen, die zu Ihrer Eingabe passen</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-37"/>
         <source>&amp;Preferences…</source>
         <translation>&amp;Einstellungen…</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+44"/>
         <source>Load &amp;All Pages into the Table</source>
         <translation>Alle Seiten in die Tabelle &amp;laden</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Load All Pages</source>
         <translation>Alle Seiten laden</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Show every card of the space at once, so filtering and sorting cover them all</source>
         <translation>Alle Karten des Bereichs auf einmal zeigen, damit Filtern und Sortieren alle erfassen</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+8"/>
         <source>&amp;Details Pane</source>
         <translation>&amp;Detailansicht</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>Show the selected card at a readable size</source>
         <translation>Die ausgewählte Karte gut lesbar anzeigen</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+7"/>
         <source>Reset &amp;View</source>
         <translation>Ansicht &amp;zurücksetzen</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Show every column in its first order and width, and the window at its size</source>
         <translation>Alle Spalten in ursprünglicher Reihenfolge und Breite und das Fenster in seiner ursprünglichen Größe zeigen</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+53"/>
         <source>Open &amp;Log Folder</source>
         <translation>&amp;Protokollordner öffnen</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Show the folder with the log file, to attach it to a problem report</source>
         <translation>Den Ordner mit der Protokolldatei zeigen, um sie einer Fehlermeldung beizufügen</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location filename="../cardviewer/ui/space_toolbar.py" line="+27"/>
         <source>Space</source>
         <translation>Bereich</translation>
     </message>
@@ -713,135 +743,133 @@
         <translation>&amp;Bereich:</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location filename="../cardviewer/ui/space_field.py" line="+29"/>
         <source>The id of the space whose cards to show</source>
         <translation>Die ID des Bereichs, dessen Karten angezeigt werden sollen</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <location line="+3"/>
         <source>Space id</source>
         <translation>Bereichs-ID</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location filename="../cardviewer/ui/space_toolbar.py" line="+5"/>
         <source>Include e-&amp;mails</source>
         <translation>E-&amp;Mails laden</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Also load the cards&apos; e-mail addresses (shown as an extra column)</source>
         <translation>Auch die E-Mail-Adressen der Karten laden (als zusätzliche Spalte)</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location filename="../cardviewer/ui/window_commands.py" line="+21"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+1"/>
         <source>&amp;Edit</source>
         <translation>Bea&amp;rbeiten</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+1"/>
         <source>&amp;Go</source>
         <translation>&amp;Gehe zu</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+1"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location filename="../cardviewer/ui/cards/card_table_view.py" line="+50"/>
         <source>Cards</source>
         <translation>Karten</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location filename="../cardviewer/ui/page_messages.py" line="+50"/>
         <source>No space open</source>
         <translation>Kein Bereich geöffnet</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>Enter a space id and press Open.</source>
         <translation>Geben Sie eine Bereichs-ID ein und klicken Sie auf „Öffnen“.</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location filename="../cardviewer/ui/filter_row.py" line="+55"/>
         <source>Filter all cards of the space (Ctrl+F)</source>
         <translation>Alle Karten des Bereichs filtern (Strg+F)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Filter the cards of this page (Ctrl+F)</source>
         <translation>Karten dieser Seite filtern (Strg+F)</translation>
     </message>
     <message>
-        <location line="-29"/>
+        <location line="-33"/>
         <source>Shows the cards whose name, username, position or e-mail contain every word typed. Filtering and sorting apply to the page loaded.</source>
         <translation>Zeigt die Karten, deren Name, Benutzername, Position oder E-Mail jedes eingegebene Wort enthält. Filtern und Sortieren gelten für die geladene Seite.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>Filter cards</source>
         <translation>Karten filtern</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+38"/>
         <source>%1 of %2 shown</source>
         <translation>%1 von %2 angezeigt</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location filename="../cardviewer/ui/session_state.py" line="+37"/>
         <source>%1 on %2</source>
         <translation>%1 bei %2</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>Signed out (%1)</source>
         <translation>Abgemeldet (%1)</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+2"/>
         <source>Signed out</source>
         <translation>Abgemeldet</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+12"/>
         <source>You are signed out because your session has ended. The cards shown stay here; sign in to load more.</source>
         <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist. Die angezeigten Karten bleiben sichtbar; melden Sie sich an, um weitere zu laden.</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+335"/>
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location filename="../cardviewer/ui/export_commands.py" line="+51"/>
         <source>There are no cards to export.</source>
         <translation>Es gibt keine Karten zum Exportieren.</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+232"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <location line="+134"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+44"/>
         <source>Exported 1 card to %1</source>
         <translation>1 Karte nach %1 exportiert</translation>
     </message>
     <message numerus="yes">
-        <location line="-132"/>
-        <location line="+134"/>
+        <location line="+2"/>
         <source>Exported %n cards to %1</source>
         <translation>
             <numerusform>%n Karte nach %1 exportiert</numerusform>
@@ -849,18 +877,17 @@
         </translation>
     </message>
     <message>
-        <location line="-126"/>
-        <location line="+70"/>
+        <location filename="../cardviewer/ui/export_commands.py" line="+36"/>
         <source>Open a space first.</source>
         <translation>Öffnen Sie zuerst einen Bereich.</translation>
     </message>
     <message>
-        <location line="-56"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-77"/>
         <source>Loading all pages stopped; it starts again once you have signed in.</source>
         <translation>Das Laden aller Seiten wurde angehalten; es beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+193"/>
         <source>Not every page of %1 could be loaded. %2 The page shown stays.</source>
         <translation>Nicht alle Seiten von %1 konnten geladen werden. %2 Die angezeigte Seite bleibt.</translation>
     </message>
@@ -870,7 +897,7 @@
         <translation>Laden abgebrochen; die angezeigte Seite bleibt.</translation>
     </message>
     <message numerus="yes">
-        <location line="+5"/>
+        <location filename="../cardviewer/ui/main_window.py" line="-8"/>
         <source>All %n cards of the space are shown; filtering and sorting cover them all. Refresh (F5) returns to pages.</source>
         <translation>
             <numerusform>%n Karte des Bereichs wird angezeigt; Filtern und Sortieren erfassen alle. Aktualisieren (F5) kehrt zu den Seiten zurück.</numerusform>
@@ -878,42 +905,42 @@
         </translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location filename="../cardviewer/ui/export_commands.py" line="-19"/>
         <source>Export All Pages</source>
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-199"/>
         <source>The export of all pages stopped and saved nothing; it starts again once you have signed in.</source>
         <translation>Der Export aller Seiten wurde angehalten und hat nichts gespeichert; er beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+192"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="-83"/>
         <source>The cards could not be saved as %1. %2</source>
         <translation>Die Karten konnten nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+91"/>
         <source>Export cancelled; nothing was saved.</source>
         <translation>Export abgebrochen; es wurde nichts gespeichert.</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location filename="../cardviewer/ui/help_and_settings.py" line="+82"/>
         <source>Preferences saved.</source>
         <translation>Einstellungen gespeichert.</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+24"/>
         <source>The avatar cache is cleared.</source>
         <translation>Der Profilbild-Cache ist geleert.</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location filename="../cardviewer/ui/export_path.py" line="+18"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV-Dateien (*.csv)</translation>
     </message>
@@ -928,42 +955,42 @@
         <translation>Seite exportieren</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location filename="../cardviewer/ui/help_and_settings.py" line="+9"/>
         <source>Could not open the log folder %1</source>
         <translation>Der Protokollordner %1 konnte nicht geöffnet werden</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
         <source>About %1</source>
         <translation>Über %1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Browse and export the digital business cards of your company&apos;s space.</source>
         <translation>Die digitalen Visitenkarten im Bereich Ihres Unternehmens durchsuchen und exportieren.</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+5"/>
         <source>Python %1, Qt %2</source>
         <translation>Python %1, Qt %2</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+83"/>
         <source>Loading page %1 of %2…</source>
         <translation>Seite %1 von %2 wird geladen…</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location filename="../cardviewer/ui/page_messages.py" line="+8"/>
         <source>No cards</source>
         <translation>Keine Karten</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>This space has no cards yet.</source>
         <translation>Dieser Bereich hat noch keine Karten.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
         <source>Nothing here</source>
         <translation>Hier ist nichts</translation>
     </message>
@@ -984,12 +1011,12 @@
         <translation>%1 — %2</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+8"/>
         <source>1 entry on this page could not be read and is not shown.</source>
         <translation>1 Eintrag auf dieser Seite konnte nicht gelesen werden und wird nicht angezeigt.</translation>
     </message>
     <message numerus="yes">
-        <location line="+3"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+45"/>
         <source>%n entries on this page could not be read and are not shown.</source>
         <translation>
             <numerusform>%n Eintrag auf dieser Seite konnte nicht gelesen werden und wird nicht angezeigt.</numerusform>
@@ -997,22 +1024,22 @@
         </translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location filename="../cardviewer/ui/page_messages.py" line="+6"/>
         <source>Some details on this page could not be read; they are marked “(invalid)”.</source>
         <translation>Einige Angaben auf dieser Seite konnten nicht gelesen werden; sie sind mit „(ungültig)“ markiert.</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+21"/>
         <source>Page %1 is still shown.</source>
         <translation>Seite %1 wird weiterhin angezeigt.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+6"/>
         <source>The cards of %1 are still shown.</source>
         <translation>Die Karten von %1 werden weiterhin angezeigt.</translation>
     </message>
     <message numerus="yes">
-        <location line="+12"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+2"/>
         <source>You can try again in %n seconds.</source>
         <translation>
             <numerusform>Sie können es in %n Sekunde erneut versuchen.</numerusform>
@@ -1020,7 +1047,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+1"/>
+        <location line="+2"/>
         <source>You can try again in about %n minutes.</source>
         <translation>
             <numerusform>Sie können es in etwa %n Minute erneut versuchen.</numerusform>
@@ -1028,22 +1055,22 @@
         </translation>
     </message>
     <message>
-        <location line="+205"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-45"/>
         <source>You are not allowed to write there; choose another folder.</source>
         <translation>Sie dürfen dort nicht schreiben; wählen Sie einen anderen Ordner.</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>The folder does not exist (any more); choose another folder.</source>
         <translation>Den Ordner gibt es nicht (mehr); wählen Sie einen anderen Ordner.</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>A folder of that name is in the way; choose another name.</source>
         <translation>Ein Ordner mit diesem Namen ist im Weg; wählen Sie einen anderen Namen.</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>The disk is full.</source>
         <translation>Der Datenträger ist voll.</translation>
     </message>
@@ -1128,7 +1155,7 @@
 <context>
     <name>PreferencesDialog</name>
     <message>
-        <location filename="../cardviewer/ui/preferences_dialog.py" line="+126"/>
+        <location filename="../cardviewer/ui/preferences_dialog.py" line="+127"/>
         <source>Preferences</source>
         <translation>Einstellungen</translation>
     </message>
@@ -1143,7 +1170,7 @@
         <translation>Serveradresse</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+5"/>
         <source>Set by your administrator</source>
         <translation>Von Ihrer Administration festgelegt</translation>
     </message>
@@ -1306,7 +1333,7 @@
 <context>
     <name>TableCopy</name>
     <message>
-        <location filename="../cardviewer/ui/cards/table_copy.py" line="+261"/>
+        <location filename="../cardviewer/ui/cards/table_copy.py" line="+262"/>
         <source>Nothing to copy</source>
         <translation>Nichts zu kopieren</translation>
     </message>
