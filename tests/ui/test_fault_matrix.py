@@ -46,7 +46,7 @@ def make_window(qtbot, arun, demo_server) -> Iterator[MakeWindow]:
 
     def make(client: CardsClient) -> MainWindow:
         arun(client.login(demo_server.email, demo_server.password))
-        window = open_window(qtbot, client, Settings.load(), demo_server, closers)
+        window = open_window(qtbot, client, Settings.load(), closers, email=demo_server.email)
         closers.append(client.aclose)  # after the window's model, which uses it
         return window
 

@@ -40,7 +40,7 @@ def make_window(qtbot, arun, client, settings, demo_server):
     closers: list[Closer] = []
 
     def make(settings: Settings = settings) -> MainWindow:
-        return open_window(qtbot, client, settings, demo_server, closers)
+        return open_window(qtbot, client, settings, closers, email=demo_server.email)
 
     yield make
     for close in closers:

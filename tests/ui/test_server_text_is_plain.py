@@ -36,7 +36,6 @@ from PySide6.QtWidgets import (
 from pytestqt.qtbot import QtBot
 
 from cardviewer.api import CardsClient, Session
-from cardviewer.demo import DemoServer
 from cardviewer.services.settings import Settings
 from cardviewer.ui.cards.card_table_model import CARD_ROLE, SORT_ROLE
 from cardviewer.ui.login.login_dialog import LoginDialog
@@ -158,15 +157,15 @@ WindowMaker = Callable[[str, Respond], MainWindow]
 
 @pytest.fixture
 def make_window(
-    qtbot: QtBot, arun: Callable[..., Any], settings: Settings, demo_server: DemoServer
+    qtbot: QtBot, arun: Callable[..., Any], settings: Settings
 ) -> Iterator[WindowMaker]:
     """A window showing the hostile page with its details, and the failure of page 2."""
     closers: list[Closer] = []
 
     def make(m: str, failure: Respond) -> MainWindow:
         client = single_try_client(SERVER, token="token", transport=hostile_server(m, failure))
-        closers.append(client.aclose)
-        window = open_window(qtbot, client, settings, demo_server, closers)
+        window = open_window(qtbot, client, settings, closers)
+        closers.append(client.aclose)  # after the window's model, which uses it
         window.details_action.setChecked(True)
         with qtbot.waitSignal(window.model.pageLoaded, timeout=WAIT):
             window.open_space(SPACE)

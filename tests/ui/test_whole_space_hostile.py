@@ -13,13 +13,11 @@ import httpx
 import pytest
 from PySide6.QtCore import Qt
 
-from cardviewer.api import CardPage, CardsClient
+from cardviewer.api import CardsClient
 from cardviewer.api.retry import RetryPolicy
-from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.settings import Settings
-from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest
 from cardviewer.ui.main_window import MainWindow
-from tests.ui.windows import Closer
+from tests.ui.windows import Closer, open_window
 
 WAIT = 10_000
 SPACE = "hostile1space01"
@@ -80,27 +78,8 @@ def make_window(qtbot, arun) -> Iterator[Callable[[Page], MainWindow]]:
             transport=httpx.MockTransport(answer),
             retry=RetryPolicy(attempts=1),
         )
-        avatars = AvatarLoader(use_disk_cache=False)
-        model = CardTableModel(avatars)
-
-        async def fetch(request: PageRequest) -> CardPage:
-            return await client.list_cards(
-                request.space_id, request.page, with_emails=request.with_emails
-            )
-
-        model.set_source(fetch)
-        window = MainWindow(
-            model,
-            Settings.load(),
-            email="a@b.example",
-            server_url="https://cards.example",
-            source=fetch,
-            avatars=avatars,
-        )
-        qtbot.addWidget(window)
-        window.show()
-        qtbot.waitExposed(window)
-        closers.extend([window.aclose, model.aclose, avatars.aclose, client.aclose])
+        window = open_window(qtbot, client, Settings.load(), closers)
+        closers.append(client.aclose)  # after the window's model, which uses it
         window.space_edit.clear()
         qtbot.keyClicks(window.space_edit, SPACE)
         with qtbot.waitSignal(window.model.pageLoaded, timeout=WAIT):

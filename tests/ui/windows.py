@@ -1,4 +1,4 @@
-"""A main window over a real client of the demo server, as the UI tests use it."""
+"""A main window over a real API client (of the demo server or a mock), as the UI tests use it."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from collections.abc import Awaitable, Callable
 from pytestqt.qtbot import QtBot
 
 from cardviewer.api import CardPage, CardsClient
-from cardviewer.demo import DemoServer
 from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.settings import Settings
 from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest
@@ -20,10 +19,14 @@ def open_window(
     qtbot: QtBot,
     client: CardsClient,
     settings: Settings,
-    demo_server: DemoServer,
     closers: list[Closer],
+    *,
+    email: str = "ada@example.com",
 ) -> MainWindow:
-    """Show a window whose pages come from `client`; what to close afterwards goes to `closers`."""
+    """Show a window whose pages come from `client`; what to close afterwards goes to `closers`.
+
+    The window is signed in as `email` on the client's server.
+    """
     # The API is under test, not the disk; the demo's image host is on loopback.
     avatars = AvatarLoader(use_disk_cache=False, allow_private_hosts=True)
     model = CardTableModel(avatars)
@@ -37,8 +40,8 @@ def open_window(
     window = MainWindow(
         model,
         settings,
-        email=demo_server.email,
-        server_url=demo_server.base_url,
+        email=email,
+        server_url=client.server_url,
         source=fetch,
         avatars=avatars,
     )
