@@ -37,12 +37,14 @@ from cardviewer.api.errors import (
     NetworkError,
     NotAuthenticated,
 )
-from cardviewer.api.models import Card, CardPage
+from cardviewer.api.models import CardPage
 from cardviewer.log_setup import RedactingFilter, redact, remember_secret
+from cardviewer.services.card_export import ExportFormat, write_cards
+from cardviewer.services.file_errors import explain_write_failure
 from cardviewer.services.session_store import SessionStore, StoredSession
 from cardviewer.services.site_config import load_site_config
-from cardviewer.services.space_fetch import DEFAULT_CONCURRENCY, FetchProgress, fetch_all_pages
-from cardviewer.ui.cards.card_export import ExportFormat, write_cards
+from cardviewer.services.space_export import export_space
+from cardviewer.services.space_fetch import DEFAULT_CONCURRENCY, FetchProgress, PageFetch
 
 log = logging.getLogger(__name__)
 
@@ -174,14 +176,13 @@ async def _export(args: argparse.Namespace, err: TextIO) -> int:
         return _failed(exc, err)
     async with client:
         try:
-            cards = await _fetch(client, args, err)
+            count = await _fetch_and_write(client, args, path, err)
         except CardViewerError as exc:
             return _failed(exc, err)
-    try:
-        count = await write_cards(path, cards, with_emails=args.with_emails, title=args.space)
-    except OSError as exc:
-        print(f"Cannot write {path}: {exc.strerror or exc}", file=err)
-        return ExitCode.WRITE
+        except OSError as exc:
+            log.debug("writing %s failed: %r", path, exc)
+            print(f"Cannot write {path}: {explain_write_failure(exc)}", file=err)
+            return ExitCode.WRITE
     if err.isatty():
         print(f"Exported {count} cards to {path}", file=err)
     return ExitCode.OK
@@ -239,12 +240,21 @@ def _saved_session(args: argparse.Namespace) -> StoredSession | None:
     return stored
 
 
-async def _fetch(client: CardsClient, args: argparse.Namespace, err: TextIO) -> list[Card]:
+async def _fetch_and_write(
+    client: CardsClient, args: argparse.Namespace, path: Path, err: TextIO
+) -> int:
+    """Fetch the page asked for, or every page, and write its cards to `path`."""
+
     async def fetch(number: int) -> CardPage:
         return await client.list_cards(args.space, number, with_emails=args.with_emails)
 
     if not args.all:
-        return list((await fetch(args.page)).cards)
+        cards = list((await fetch(args.page)).cards)
+        return await write_cards(path, cards, with_emails=args.with_emails, title=args.space)
+    return await _export_all(fetch, args, path, err)
+
+
+async def _export_all(fetch: PageFetch, args: argparse.Namespace, path: Path, err: TextIO) -> int:
     show = err.isatty()
 
     def progress(done: FetchProgress) -> None:
@@ -256,10 +266,19 @@ async def _fetch(client: CardsClient, args: argparse.Namespace, err: TextIO) -> 
                 flush=True,
             )
 
-    pages = await fetch_all_pages(fetch, concurrency=args.concurrency, on_progress=progress)
-    if show:
-        print(file=err)
-    return [card for page in pages for card in page.cards]
+    def writing(_count: int) -> None:
+        if show:
+            print(file=err)
+
+    return await export_space(
+        fetch,
+        path,
+        with_emails=args.with_emails,
+        title=args.space,
+        concurrency=args.concurrency,
+        on_progress=progress,
+        on_writing=writing,
+    )
 
 
 def _failed(exc: CardViewerError, err: TextIO) -> int:

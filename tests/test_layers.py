@@ -1,31 +1,140 @@
-"""The API client and the demo server stand without Qt, so they work without a display."""
+"""The layers stand as drawn: the API client, the demo server, the services and
+`cardviewer export` work without Qt, so without a display, and nothing points up.
+
+`ui` may import `services` and `api`; `services` never imports `ui`; `api` and `demo`
+import no Qt. Two kinds of check: what importing a module really loads, in a fresh
+interpreter, and what any import statement in a file names (at the top, inside a
+function or for the type checker alike), which also sees imports that run late.
+"""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+import cardviewer
 
-@pytest.mark.parametrize(
-    "modules",
-    [
-        ["cardviewer.api", "cardviewer.api.client", "cardviewer.api.models"],
-        ["cardviewer.demo", "cardviewer.demo.server"],
-        ["cardviewer.services.session_store", "cardviewer.services.csv_export"],
-    ],
-)
-def test_imports_no_qt(modules: list[str]) -> None:
+ROOT = Path(cardviewer.__file__).parent
+QT_PACKAGES = ("PySide6", "shiboken6", "qasync")
+
+QT_SERVICES = {
+    # The avatar service hands the table its pictures as Qt images: it decodes them
+    # with QImageReader in a worker thread (which releases the GIL; Pillow and
+    # QImage.fromData do not), draws the placeholders and signals when one arrives.
+    "cardviewer.services.avatar_loader",
+}
+"""Services that use Qt, each for a reason given here; every other service is Qt-free."""
+
+
+def modules_in(package: str) -> list[str]:
+    """The dotted names of `package` and every module in it."""
+    folder = ROOT.joinpath(*package.split(".")[1:])
+    names = []
+    for path in sorted(folder.rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        names.append(".".join(("cardviewer", *parts)))
+    return names
+
+
+def file_of(module: str) -> Path:
+    path = ROOT.joinpath(*module.split(".")[1:])
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+
+
+def imported_names(module: str) -> Iterator[str]:
+    """The absolute name of every module an import statement anywhere in `module` names."""
+    path = file_of(module)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    return names_imported_by(path.read_text(encoding="utf-8"), package)
+
+
+def names_imported_by(source: str, package: str) -> Iterator[str]:
+    """What the import statements of `source`, a module of `package`, name (and may)."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")
+                parent = parent[: len(parent) - node.level + 1]
+                base = ".".join([*parent, base] if base else parent)
+            yield base
+            yield from (f"{base}.{alias.name}" for alias in node.names)
+
+
+def is_under(name: str, *packages: str) -> bool:
+    return any(name == package or name.startswith(package + ".") for package in packages)
+
+
+QT_FREE = [
+    *modules_in("cardviewer.api"),
+    *modules_in("cardviewer.demo"),
+    *(name for name in modules_in("cardviewer.services") if name not in QT_SERVICES),
+    "cardviewer.cli",
+]
+
+
+def qt_loaded_by(statement: str) -> list[str]:
+    """The Qt modules a fresh interpreter has loaded after running `statement`."""
     check = (
-        "import importlib, sys\n"
-        f"for name in {modules!r}:\n"
-        "    importlib.import_module(name)\n"
-        "qt = sorted(m for m in sys.modules if m.startswith(('PySide6', 'shiboken6', 'qasync')))\n"
-        "print(qt)\n"
-        "sys.exit(1 if qt else 0)\n"
+        f"{statement}\n"
+        "import sys\n"
+        f"print(sorted(m for m in sys.modules if m.startswith({QT_PACKAGES!r})))\n"
     )
     result = subprocess.run(
-        [sys.executable, "-c", check], capture_output=True, text=True, timeout=60, check=False
+        [sys.executable, "-c", check], capture_output=True, text=True, timeout=60, check=True
     )
-    assert result.returncode == 0, result.stdout + result.stderr
+    loaded: list[str] = ast.literal_eval(result.stdout.strip().splitlines()[-1])
+    return loaded
+
+
+@pytest.mark.parametrize("module", QT_FREE)
+def test_importing_loads_no_qt(module: str) -> None:
+    assert qt_loaded_by(f"import {module}") == []
+
+
+def test_the_command_line_export_loads_no_qt() -> None:
+    """`python -c "import cardviewer.cli"`: a scheduled export needs no Qt libraries."""
+    assert qt_loaded_by("import cardviewer.cli") == []
+
+
+@pytest.mark.parametrize("module", [*QT_FREE, *sorted(QT_SERVICES)])
+def test_nothing_below_the_window_imports_it(module: str) -> None:
+    upward = [name for name in imported_names(module) if is_under(name, "cardviewer.ui")]
+    assert upward == [], f"{module} imports the window's layer"
+
+
+@pytest.mark.parametrize("module", QT_FREE)
+def test_no_import_statement_names_qt(module: str) -> None:
+    """Also an import inside a function, which only runs late, or one for the type checker."""
+    qt = [name for name in imported_names(module) if is_under(name, *QT_PACKAGES)]
+    assert qt == [], f"{module} imports Qt"
+
+
+def test_the_lists_name_real_modules() -> None:
+    services = modules_in("cardviewer.services")
+    assert set(services) >= QT_SERVICES
+    assert {"cardviewer.services.card_export", "cardviewer.services.file_errors"} <= set(QT_FREE)
+    assert set(modules_in("cardviewer.api")) <= set(QT_FREE)
+
+
+@pytest.mark.parametrize(
+    ("source", "package", "layer"),
+    [
+        ("from cardviewer.ui.cards import columns", "cardviewer.services", "cardviewer.ui"),
+        ("from ..ui.cards.columns import column_titles", "cardviewer.services", "cardviewer.ui"),
+        ("from .. import ui", "cardviewer.services", "cardviewer.ui"),
+        ("def f():\n    from PySide6.QtCore import Qt", "cardviewer.api", "PySide6"),
+        ("if TYPE_CHECKING:\n    import shiboken6", "cardviewer.api", "shiboken6"),
+    ],
+)
+def test_the_static_check_sees_every_kind_of_import(source: str, package: str, layer: str) -> None:
+    assert any(is_under(name, layer) for name in names_imported_by(source, package))

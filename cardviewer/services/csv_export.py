@@ -8,19 +8,19 @@
   leading `'`, so text from the server can never run as a formula when the file is
   opened (OWASP "CSV Injection").
 - The file is replaced in one step: an earlier file of that name survives a failure,
-  and the error then says in plain words what went wrong.
+  and the error then says in plain words what went wrong (`file_errors`).
 """
 
 from __future__ import annotations
 
 import csv
-import errno
 import io
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from cardviewer.services.atomic_file import write_atomically
+from cardviewer.services.file_errors import in_plain_words
 
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 _UNSAFE_IN_FILE_NAMES = re.compile(r'[\x00-\x1f\x7f<>:"/\\|?*]')
@@ -63,33 +63,8 @@ def write_csv(
     try:
         write_atomically(Path(path), data)
     except OSError as error:
-        raise _in_plain_words(error, Path(path)) from error
+        raise in_plain_words(error, Path(path)) from error
     return count
-
-
-def _in_plain_words(error: OSError, path: Path) -> OSError:
-    """The same kind of error with the same `errno`, its message a sentence."""
-    if isinstance(error, PermissionError):
-        reason = f"you are not allowed to write to the folder {path.parent}"
-    elif isinstance(error, FileNotFoundError):
-        reason = f"the folder {path.parent} does not exist (any more)"
-    elif isinstance(error, IsADirectoryError):
-        reason = "a folder of that name is in the way"
-    elif error.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
-        reason = "the disk is full"
-    elif error.errno == errno.EROFS:
-        reason = "the disk is read-only"
-    else:
-        reason = (error.strerror or str(error)).rstrip(".").lower()
-    message = f"Could not save {path.name}: {reason}. Any earlier file is unchanged."
-    try:
-        plain = type(error)(message)
-    except Exception:  # a subclass that wants other arguments
-        plain = OSError(message)
-    # Set after construction: with errno and strerror given, str() would lead with
-    # "[Errno 28]"; with errno alone the message stays the sentence above.
-    plain.errno = error.errno
-    return plain
 
 
 def safe_file_stem(text: str) -> str:

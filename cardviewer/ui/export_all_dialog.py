@@ -1,9 +1,10 @@
 """Exporting every page of a space to CSV or Excel, or loading them all, with progress and Cancel.
 
-Pages are fetched a few at a time (`fetch_all_pages`); the columns are decided once
-every card is in, so a field that only appears on page 40 still gets its column. The
-file is written only at the end, in one step: a cancelled or failed export leaves no
-partial file behind, and an earlier file of that name stays as it was.
+The export is `export_space`, as in `cardviewer export --all`: pages are fetched a few
+at a time, the columns are decided once every card is in, so a field that only
+appears on page 40 still gets its column, and the file is written only at the end, in
+one step: a cancelled or failed export leaves no partial file behind, and an earlier
+file of that name stays as it was. The dialog shows the progress and offers Cancel.
 """
 
 from __future__ import annotations
@@ -27,13 +28,14 @@ from PySide6.QtWidgets import (
 )
 
 from cardviewer.api.models import CardPage
+from cardviewer.services.space_export import export_space
 from cardviewer.services.space_fetch import (
     DEFAULT_CONCURRENCY,
     FetchProgress,
     PageFetch,
     fetch_all_pages,
 )
-from cardviewer.ui.cards.card_export import write_cards
+from cardviewer.ui.cards.columns import column_titles
 from cardviewer.ui.plain_text import plain_tooltip
 
 log = logging.getLogger(__name__)
@@ -163,18 +165,22 @@ class ExportAllDialog(QDialog):
 
     async def _export(self) -> int:
         assert self.path is not None, "an export needs a file"
-        pages = await self._fetch_pages()
-        cards = [card for page in pages for card in page.cards]
-        self.progress_bar.setRange(0, 0)
-        self.progress_label.setText(self.tr("Writing {count} cards…").format(count=len(cards)))
-        # Writing cannot be interrupted half-way (the file is replaced in one step).
-        self.cancel_button.setEnabled(False)
-        count = await write_cards(
+        count = await export_space(
+            self._fetch,
             self.path,
-            cards,
             with_emails=self._with_emails,
             title=self._space_id,
             delimiter=self._delimiter,
+            titles=column_titles(),
+            concurrency=self._concurrency,
+            on_progress=self._on_progress,
+            on_writing=self._on_writing,
         )
         log.info("exported %d cards of %s to %s", count, self._space_id, self.path)
         return count
+
+    def _on_writing(self, count: int) -> None:
+        self.progress_bar.setRange(0, 0)
+        self.progress_label.setText(self.tr("Writing {count} cards…").format(count=count))
+        # Writing cannot be interrupted half-way (the file is replaced in one step).
+        self.cancel_button.setEnabled(False)

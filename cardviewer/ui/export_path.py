@@ -7,7 +7,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-from cardviewer.ui.cards.card_export import ExportFormat
+from cardviewer.services.card_export import ExportFormat
 
 
 def ask_export_path(parent: QWidget, suggested: Path, title: str = "") -> Path | None:

@@ -9,7 +9,6 @@ it again from page 1; any other error is explained and the page shown stays.
 
 from __future__ import annotations
 
-import errno
 import logging
 from collections.abc import Coroutine
 from dataclasses import dataclass
@@ -21,10 +20,12 @@ import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, QStandardPaths, Signal
 
 from cardviewer.api import Card, CardPage, CardViewerError, NotAuthenticated
+from cardviewer.services.card_export import ExportFormat
+from cardviewer.services.file_errors import WriteProblem, write_problem
 from cardviewer.services.settings import Settings
 from cardviewer.services.space_fetch import PageFetch
 from cardviewer.tasks import TaskSet
-from cardviewer.ui.cards.card_export import ExportFormat, write_cards
+from cardviewer.ui.cards.card_export import write_cards
 from cardviewer.ui.cards.card_table_model import PageRequest, PageSource
 from cardviewer.ui.error_text import error_text
 from cardviewer.ui.preferences_dialog import export_csv_delimiter
@@ -307,22 +308,23 @@ class WholeSpaceJobs(QObject):
 
 
 def write_failure_text(exc: OSError) -> str:
-    """A plain sentence for a failed file write."""
-    if isinstance(exc, PermissionError):
+    """A plain sentence for a failed file write (`file_errors.ADVICE`, translated)."""
+    problem = write_problem(exc)
+    if problem is WriteProblem.NOT_ALLOWED:
         return QCoreApplication.translate(
             "MainWindow", "You are not allowed to write there; choose another folder."
         )
-    if isinstance(exc, FileNotFoundError):
+    if problem is WriteProblem.NO_FOLDER:
         return QCoreApplication.translate(
             "MainWindow", "The folder does not exist (any more); choose another folder."
         )
-    if isinstance(exc, IsADirectoryError):
+    if problem is WriteProblem.FOLDER_IN_THE_WAY:
         return QCoreApplication.translate(
             "MainWindow", "A folder of that name is in the way; choose another name."
         )
-    if exc.errno == errno.ENOSPC:
+    if problem is WriteProblem.DISK_FULL:
         return QCoreApplication.translate("MainWindow", "The disk is full.")
-    if exc.errno == errno.EROFS:
+    if problem is WriteProblem.READ_ONLY:
         return QCoreApplication.translate(
             "MainWindow", "The disk is read-only; choose another folder."
         )

@@ -14,7 +14,6 @@ from cardviewer.api.errors import ServerError
 from cardviewer.api.models import parse_card
 from cardviewer.services.csv_export import neutralize_formula
 from cardviewer.services.space_fetch import FetchProgress
-from cardviewer.ui.cards.card_export import ExportFormat, suggested_space_filename
 from cardviewer.ui.export_all_dialog import ExportAllDialog
 
 WAIT = 20_000
@@ -168,15 +167,3 @@ def test_progress_reads_as_pages_cards_and_time_left(qtbot, tmp_path):
     assert dialog.describe(FetchProgress(1, 1000, 10, 1.0)).endswith("about 17 min left")
     assert dialog.describe(FetchProgress(24, 24, 240, 6.0)) == "Page 24 of 24 · 240 cards"
     assert dialog.describe(FetchProgress(1, 1, 1, 0.1)) == "Page 1 of 1 · 1 card"
-
-
-@pytest.mark.parametrize(
-    ("space", "fmt", "name"),
-    [
-        ("acme1EU01demo01", ExportFormat.CSV, "acme1EU01demo01-all.csv"),
-        ("a/b:c", ExportFormat.XLSX, "a_b_c-all.xlsx"),
-        ("..", ExportFormat.CSV, "cards-all.csv"),
-    ],
-)
-def test_suggested_file_names(space, fmt, name):
-    assert suggested_space_filename(space, fmt) == name

@@ -31,14 +31,14 @@ from PySide6.QtWidgets import (
 
 from cardviewer.api.models import Card
 from cardviewer.services.avatar_loader import AvatarLoader
+from cardviewer.services.card_columns import Column, ValueKind, build_columns, compact_json
 from cardviewer.ui.cards.card_table_model import avatar_url
 from cardviewer.ui.cards.columns import (
-    Column,
-    ValueKind,
-    build_columns,
-    compact_json,
+    column_titles,
+    display_text,
     iso_timestamp,
     nested_parts,
+    tooltip_text,
 )
 from cardviewer.ui.plain_text import plain_tooltip
 
@@ -229,7 +229,9 @@ class CardDetailsPane(QWidget):
             self._stack.setCurrentWidget(self.placeholder_label)
             return
         if columns is None:
-            columns = build_columns((card,), with_emails=card.emails is not None)
+            columns = build_columns(
+                (card,), with_emails=card.emails is not None, titles=column_titles()
+            )
         name = card.display_name if NAME_KEY not in card.invalid_fields else None
         self.name_label.setText(name or self.tr("(no name)"))
         for column in columns:
@@ -268,7 +270,7 @@ class CardDetailsPane(QWidget):
         if monospace:
             value.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         if column.kind is ValueKind.TIMESTAMP or column.is_invalid(card):
-            value.setToolTip(plain_tooltip(column.tooltip(card) or ""))
+            value.setToolTip(plain_tooltip(tooltip_text(column, card) or ""))
         self.form.addRow(title, value)
         self._value_labels[column.key] = value
 
@@ -289,7 +291,7 @@ class CardDetailsPane(QWidget):
             return text, text, False
         if isinstance(value, str):
             return value, value, False  # its own line breaks kept, unlike in a table cell
-        text = column.display(card)
+        text = display_text(column, card)
         return text, text, False
 
     # The picture

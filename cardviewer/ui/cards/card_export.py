@@ -1,67 +1,30 @@
-"""Writing cards to a CSV or Excel file with every column they have.
+"""Writing cards as the window exports them: headed as the table heads its columns.
 
-Shared by the page export, the "Export All Pages" dialog and the command-line export.
-The columns are decided from all the cards at once, so a field that only some cards
-have still gets its column; many cards are written in a worker thread.
+The writing itself is `services.card_export`, shared with `cardviewer export`; the
+window's files differ only in their headings, which are in the reader's language.
 """
 
 from __future__ import annotations
 
-import asyncio
-from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cardviewer.services.csv_export import safe_file_stem, write_csv
-from cardviewer.services.xlsx_export import write_xlsx
-from cardviewer.ui.cards.columns import build_columns, export_header
+from cardviewer.services import card_export
+from cardviewer.ui.cards.columns import column_titles
 
 if TYPE_CHECKING:
     from cardviewer.api.models import Card
 
 
-class ExportFormat(Enum):
-    """The file types an export can write, by their suffix."""
-
-    CSV = ".csv"
-    XLSX = ".xlsx"
-
-    @classmethod
-    def of(cls, path: Path) -> ExportFormat:
-        """The format a file name asks for; anything but `.xlsx` is CSV."""
-        return cls.XLSX if path.suffix.lower() == cls.XLSX.value else cls.CSV
-
-
-def suggested_space_filename(space_id: str, export_format: ExportFormat) -> str:
-    """`<space>-all.csv` (or `.xlsx`), safe on Windows, macOS and Linux."""
-    return f"{safe_file_stem(space_id)}-all{export_format.value}"
-
-
 async def write_cards(
     path: Path, cards: list[Card], *, with_emails: bool, title: str = "", delimiter: str = ","
 ) -> int:
-    """Write `cards` in a worker thread, so many thousand do not freeze the window.
-
-    Returns the number of rows; see `write_cards_now()`.
-    """
-    return await asyncio.to_thread(
-        write_cards_now, path, cards, with_emails=with_emails, title=title, delimiter=delimiter
+    """Write `cards` in a worker thread with the table's headings; see `card_export.write_cards`."""
+    return await card_export.write_cards(
+        path,
+        cards,
+        with_emails=with_emails,
+        title=title,
+        delimiter=delimiter,
+        titles=column_titles(),
     )
-
-
-def write_cards_now(
-    path: Path, cards: list[Card], *, with_emails: bool, title: str = "", delimiter: str = ","
-) -> int:
-    """Write `cards` with every column they have; returns the number of rows.
-
-    The format follows the suffix of `path` (`ExportFormat.of`); `delimiter` separates
-    CSV cells and `title` names the workbook's sheet. Raises `OSError` when the file
-    cannot be written; an earlier file of that name then stays as it was.
-    """
-    columns = build_columns(cards, with_emails=with_emails)
-    header = export_header(columns)
-    if ExportFormat.of(path) is ExportFormat.XLSX:
-        rows_typed = ([column.cell_value(card) for column in columns] for card in cards)
-        return write_xlsx(path, header, rows_typed, title=title)
-    rows = ([column.export(card) for column in columns] for card in cards)
-    return write_csv(path, header, rows, delimiter=delimiter)

@@ -35,9 +35,10 @@ from PySide6.QtCore import (
 from cardviewer.api.errors import CardViewerError
 from cardviewer.api.models import Card, CardPage, PageLinks, PageMeta
 from cardviewer.services.avatar_loader import AvatarLoader
+from cardviewer.services.card_columns import Column, ValueKind, build_columns
 from cardviewer.services.page_cache import PageCache, PageKey
 from cardviewer.tasks import TaskSet
-from cardviewer.ui.cards.columns import Column, ValueKind, build_columns
+from cardviewer.ui.cards.columns import alignment, column_titles, display_text, tooltip_text
 from cardviewer.ui.plain_text import plain_tooltip
 
 log = logging.getLogger(__name__)
@@ -108,7 +109,7 @@ class CardTableModel(QAbstractTableModel):
         self._source: PageSource | None = None
         self._page: CardPage | None = None
         self._cards: tuple[Card, ...] = ()
-        self._columns: list[Column] = build_columns((), with_emails=False)
+        self._columns: list[Column] = build_columns((), with_emails=False, titles=column_titles())
         self._alignments: list[Qt.AlignmentFlag] = []
         self._avatar_column: int | None = None
         self._texts: dict[int, list[list[Any]]] = {}
@@ -247,7 +248,7 @@ class CardTableModel(QAbstractTableModel):
         self._page = None
         self._current = None
         self._cards = ()
-        self._set_columns(build_columns((), with_emails=False))
+        self._set_columns(build_columns((), with_emails=False, titles=column_titles()))
         self._avatar_rows = {}
         self.endResetModel()
 
@@ -307,7 +308,9 @@ class CardTableModel(QAbstractTableModel):
         self._page = page
         self._current = request
         self._cards = page.cards
-        self._set_columns(build_columns(page.cards, with_emails=request.with_emails))
+        self._set_columns(
+            build_columns(page.cards, with_emails=request.with_emails, titles=column_titles())
+        )
         self._avatar_rows = {}
         for row, card in enumerate(page.cards):
             url = avatar_url(card)
@@ -326,7 +329,7 @@ class CardTableModel(QAbstractTableModel):
     def _set_columns(self, columns: list[Column]) -> None:
         """New columns (with a new page): the cells' texts are made again when asked for."""
         self._columns = columns
-        self._alignments = [column.alignment for column in columns]
+        self._alignments = [alignment(column) for column in columns]
         self._avatar_column = next(
             (n for n, column in enumerate(columns) if column.kind is ValueKind.AVATAR), None
         )
@@ -452,9 +455,9 @@ class CardTableModel(QAbstractTableModel):
         if text is _NOT_YET:
             column, card = self._columns[col], self._cards[row]
             if role == _DISPLAY:
-                text = column.display(card)
+                text = display_text(column, card)
             elif role == _TOOLTIP:
-                tooltip = column.tooltip(card)
+                tooltip = tooltip_text(column, card)
                 text = None if tooltip is None else plain_tooltip(tooltip)
             else:
                 text = column.sort_value(card)

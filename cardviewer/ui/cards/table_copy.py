@@ -48,9 +48,10 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMenu, QTableView, QWidget
 
 from cardviewer.api.models import Card
+from cardviewer.services.card_columns import Column, export_header
 from cardviewer.services.csv_export import neutralize_formula
 from cardviewer.ui.cards.card_table_model import CARD_ROLE, CardTableModel
-from cardviewer.ui.cards.columns import Column, export_header
+from cardviewer.ui.cards.columns import column_titles
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 OnCopied = Callable[[str], None]
@@ -97,7 +98,7 @@ class _CellTexts:
         self.model = model
         self.cards = base if isinstance(base, CardTableModel) else None
         self.columns: list[Column] = self.cards.columns if self.cards is not None else []
-        self.titles = export_header(self.columns)
+        self.titles = export_header(self.columns, column_titles())
         # Sorting, filtering and identity proxies map rows and columns independently:
         # then a row is mapped once, not once per cell (copying 10,000 rows stays quick).
         self.separable = all(

@@ -14,9 +14,10 @@ from cardviewer.api import CardPage, CardsClient
 from cardviewer.api.models import Card, parse_card
 from cardviewer.demo.avatars import colour_for
 from cardviewer.services.avatar_loader import AvatarLoader
+from cardviewer.services.card_columns import build_columns
 from cardviewer.ui.cards.card_details import AVATAR_SIZE, EMPTY, CardDetailsPane, card_json
 from cardviewer.ui.cards.card_table_model import avatar_url
-from cardviewer.ui.cards.columns import build_columns, format_local_time
+from cardviewer.ui.cards.columns import format_local_time
 from cardviewer.ui.plain_text import plain_tooltip
 
 WAIT = 15_000

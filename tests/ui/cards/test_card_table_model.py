@@ -23,6 +23,7 @@ from cardviewer.ui.cards.card_table_model import (
     PageSource,
     avatar_url,
 )
+from cardviewer.ui.cards.columns import alignment, display_text, tooltip_text
 from cardviewer.ui.plain_text import plain_tooltip
 from tests.ui.clients import single_try_client
 
@@ -582,11 +583,11 @@ def test_cells_read_as_their_columns_say_and_stay_the_same(qtbot, model, demo_se
     load(qtbot, model, demo_server.space_id, 1)
     for _ in range(2):  # made on the first request, looked up on the second
         for index, column, card in every_cell(model):
-            assert model.data(index, DISPLAY) == column.display(card)
-            tooltip = column.tooltip(card)
+            assert model.data(index, DISPLAY) == display_text(column, card)
+            tooltip = tooltip_text(column, card)
             assert model.data(index, TOOLTIP) == (tooltip and plain_tooltip(tooltip))
             assert model.data(index, SORT_ROLE) == column.sort_value(card)
-            assert model.data(index, Qt.ItemDataRole.TextAlignmentRole) == column.alignment
+            assert model.data(index, Qt.ItemDataRole.TextAlignmentRole) == alignment(column)
             assert model.data(index, CARD_ROLE) is card
             assert model.data(index, Qt.ItemDataRole.FontRole) is None
 
@@ -618,7 +619,7 @@ def test_refresh_texts_reads_the_page_on_screen_again(qtbot, model, demo_server,
     assert changed == [(0, 0, last_row, last_column, [DISPLAY, TOOLTIP, SORT_ROLE])]
     after = [model.data(index, DISPLAY) for index, _, _ in every_cell(model)]
     assert after != before
-    assert after == [column.display(card) for _, column, card in every_cell(model)]
+    assert after == [display_text(column, card) for _, column, card in every_cell(model)]
 
 
 def test_refresh_texts_of_an_empty_table_changes_nothing(qloop):

@@ -1,0 +1,230 @@
+"""The columns of a list of cards: which there are, and what each one writes to a file.
+
+One `Column` per card field knows the field's kind of value, so the table, the copy
+to the clipboard and every export agree on a value. Fields the specification does
+not list get a column too, titled from their key, so nothing a server sends is
+hidden. How a cell reads on screen (locale, translation) is the window's business.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from cardviewer.api.models import Card
+from cardviewer.services.xlsx_export import CellValue
+
+EXPORT_TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
+"""Local time as Excel and LibreOffice read it as a date in every locale."""
+
+# Booleans are exported as the words "yes"/"no", untranslated. TRUE/FALSE would become
+# booleans only in an English Excel and stay text in a German one (WAHR/FALSCH), and 1/0
+# reads as a count. Plain words stay the same text everywhere, filter cleanly and do not
+# depend on the language the viewer runs in.
+EXPORT_YES = "yes"
+EXPORT_NO = "no"
+
+MAX_EXACT_INTEGER = 2**53
+"""Larger integers lose digits as a spreadsheet's number; they are exported as text."""
+
+_CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+class ValueKind(enum.Enum):
+    """How a column's values read, align and export."""
+
+    AVATAR = "avatar"
+    TEXT = "text"
+    NUMBER = "number"
+    FLAG = "flag"
+    TIMESTAMP = "timestamp"
+    EMAILS = "emails"
+    ANY = "any"
+    """Whatever JSON the server sent: shown by its runtime type."""
+
+
+KNOWN_FIELDS: tuple[tuple[str, ValueKind], ...] = (
+    ("avatar", ValueKind.AVATAR),
+    ("display_name", ValueKind.TEXT),
+    ("username", ValueKind.TEXT),
+    ("position", ValueKind.TEXT),
+    ("public", ValueKind.FLAG),
+    ("connected_cards", ValueKind.NUMBER),
+    ("connects", ValueKind.NUMBER),
+    ("subscriptions", ValueKind.ANY),
+    ("created_at", ValueKind.TIMESTAMP),
+    ("updated_at", ValueKind.TIMESTAMP),
+)
+"""The fields the specification lists, in the order their columns come."""
+EMAILS_KEY = "emails"
+
+
+@dataclass(frozen=True)
+class ColumnTitles:
+    """The headings of the known fields by key, and of the avatar's address in a file.
+
+    The window passes them in the reader's language; without a window they are English.
+    """
+
+    by_key: Mapping[str, str]
+    avatar_url: str
+
+
+ENGLISH_TITLES = ColumnTitles(
+    {
+        "avatar": "Avatar",
+        "display_name": "Name",
+        "username": "Username",
+        "position": "Position",
+        "public": "Public",
+        "connected_cards": "Connected cards",
+        "connects": "Connects",
+        "subscriptions": "Subscriptions",
+        "created_at": "Created",
+        "updated_at": "Updated",
+        EMAILS_KEY: "E-mails",
+    },
+    avatar_url="Avatar URL",
+)
+"""The headings as the window shows them untranslated, and as `cardviewer export` writes."""
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a list of cards; `key` is the card's field name."""
+
+    key: str
+    title: str
+    kind: ValueKind = ValueKind.TEXT
+    extra: bool = False
+    """True for a field the specification does not list (read from `Card.extra_fields`)."""
+
+    def is_invalid(self, card: Card) -> bool:
+        """The server sent this field with a value of the wrong type."""
+        return not self.extra and card.is_invalid(self.key)
+
+    def value(self, card: Card) -> Any:
+        """The field's raw value (the avatar's URL for the avatar column)."""
+        if self.extra:
+            return (card.model_extra or {}).get(self.key)
+        if self.kind is ValueKind.AVATAR:
+            return card.avatar.src if card.avatar is not None else None
+        return getattr(card, self.key, None)
+
+    def sort_value(self, card: Card) -> Any:
+        """A value that compares: the raw value if it is a scalar, else its exported text."""
+        value = self.value(card)
+        if value is None or isinstance(value, str | int | float | datetime):
+            return value
+        return self.export(card)
+
+    def cell_value(self, card: Card) -> CellValue:
+        """The cell typed for a spreadsheet file: numbers, flags and local times stay typed.
+
+        Text is the same as `export()`; an integer too large for a spreadsheet's 64-bit
+        float stays text so that no digit is lost.
+        """
+        if self.is_invalid(card):
+            return None
+        value = self.value(card)
+        if value is None:
+            return None
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, int) and abs(value) <= MAX_EXACT_INTEGER:
+            return value
+        if isinstance(value, float):
+            return value
+        if isinstance(value, datetime):
+            return value.astimezone().replace(tzinfo=None)
+        return self.export(card)
+
+    def export(self, card: Card) -> str:
+        """The cell as text for a spreadsheet: stable, untranslated, machine-readable."""
+        if self.is_invalid(card):
+            return ""
+        value = self.value(card)
+        if self.kind is ValueKind.EMAILS and isinstance(value, tuple | list):
+            return "; ".join(map(str, value))
+        return export_text(value)
+
+
+def compact_json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def export_text(value: Any) -> str:
+    """Any field value as one spreadsheet cell (see `EXPORT_YES` for booleans)."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return EXPORT_YES if value else EXPORT_NO
+    if isinstance(value, datetime):
+        return export_time(value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int | float):
+        return str(value)
+    return compact_json(value)
+
+
+def export_time(value: datetime) -> str:
+    """`value` in local time as `EXPORT_TIME_FORMAT` writes it.
+
+    For four-digit years `isoformat` writes the same text in a third of the time of
+    `strftime`, which imports the `time` module anew on every call (slow under the Qt
+    bindings' import hook); an export has two timestamps per card.
+    """
+    local = value.astimezone()
+    if local.year >= 1000:
+        return local.isoformat(" ", "seconds")[:19]
+    return local.strftime(EXPORT_TIME_FORMAT)
+
+
+def title_from_key(key: str) -> str:
+    """A heading for a field only known by its key: `is_business` → "Is business"."""
+    words = _CAMEL_BOUNDARY.sub(" ", key).replace("_", " ").replace("-", " ").split()
+    if not words:
+        return key
+    text = " ".join(word if word.isupper() else word.lower() for word in words)
+    return text[0].upper() + text[1:]
+
+
+def _infer_kind(values: Sequence[Any]) -> ValueKind:
+    """An unknown field whose values on the page are all flags or all numbers reads as such."""
+    present = [v for v in values if v is not None]
+    if present and all(isinstance(v, bool) for v in present):
+        return ValueKind.FLAG
+    if present and all(isinstance(v, int | float) and not isinstance(v, bool) for v in present):
+        return ValueKind.NUMBER
+    return ValueKind.ANY
+
+
+def build_columns(
+    cards: Sequence[Card], *, with_emails: bool, titles: ColumnTitles = ENGLISH_TITLES
+) -> list[Column]:
+    """The columns for these cards: the known fields, e-mails if asked for, then unknown fields."""
+    columns = [Column(key, titles.by_key[key], kind) for key, kind in KNOWN_FIELDS]
+    if with_emails:
+        columns.append(Column(EMAILS_KEY, titles.by_key[EMAILS_KEY], ValueKind.EMAILS))
+    seen: dict[str, list[Any]] = {}
+    for card in cards:
+        for key, value in (card.model_extra or {}).items():
+            seen.setdefault(key, []).append(value)
+    columns.extend(
+        Column(key, title_from_key(key), _infer_kind(values), extra=True)
+        for key, values in seen.items()
+    )
+    return columns
+
+
+def export_header(columns: Sequence[Column], titles: ColumnTitles = ENGLISH_TITLES) -> list[str]:
+    """The header row of an export: the avatar column exports the picture's address."""
+    return [
+        titles.avatar_url if column.kind is ValueKind.AVATAR else column.title for column in columns
+    ]

@@ -1,0 +1,91 @@
+"""Writing cards to a CSV or Excel file with every column they have.
+
+Shared by the page export, the whole-space export and `cardviewer export`. The
+columns are decided from all the cards at once, so a field that only some cards have
+still gets its column; many cards are written in a worker thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cardviewer.services.card_columns import (
+    ENGLISH_TITLES,
+    ColumnTitles,
+    build_columns,
+    export_header,
+)
+from cardviewer.services.csv_export import safe_file_stem, write_csv
+from cardviewer.services.xlsx_export import write_xlsx
+
+if TYPE_CHECKING:
+    from cardviewer.api.models import Card
+
+
+class ExportFormat(Enum):
+    """The file types an export can write, by their suffix."""
+
+    CSV = ".csv"
+    XLSX = ".xlsx"
+
+    @classmethod
+    def of(cls, path: Path) -> ExportFormat:
+        """The format a file name asks for; anything but `.xlsx` is CSV."""
+        return cls.XLSX if path.suffix.lower() == cls.XLSX.value else cls.CSV
+
+
+def suggested_space_filename(space_id: str, export_format: ExportFormat) -> str:
+    """`<space>-all.csv` (or `.xlsx`), safe on Windows, macOS and Linux."""
+    return f"{safe_file_stem(space_id)}-all{export_format.value}"
+
+
+async def write_cards(
+    path: Path,
+    cards: list[Card],
+    *,
+    with_emails: bool,
+    title: str = "",
+    delimiter: str = ",",
+    titles: ColumnTitles = ENGLISH_TITLES,
+) -> int:
+    """Write `cards` in a worker thread, so many thousand do not freeze the window.
+
+    Returns the number of rows; see `write_cards_now()`.
+    """
+    return await asyncio.to_thread(
+        write_cards_now,
+        path,
+        cards,
+        with_emails=with_emails,
+        title=title,
+        delimiter=delimiter,
+        titles=titles,
+    )
+
+
+def write_cards_now(
+    path: Path,
+    cards: list[Card],
+    *,
+    with_emails: bool,
+    title: str = "",
+    delimiter: str = ",",
+    titles: ColumnTitles = ENGLISH_TITLES,
+) -> int:
+    """Write `cards` with every column they have; returns the number of rows.
+
+    The format follows the suffix of `path` (`ExportFormat.of`); `delimiter` separates
+    CSV cells, `title` names the workbook and `titles` head the columns. Raises
+    `OSError` when the file cannot be written; an earlier file of that name then stays
+    as it was.
+    """
+    columns = build_columns(cards, with_emails=with_emails, titles=titles)
+    header = export_header(columns, titles)
+    if ExportFormat.of(path) is ExportFormat.XLSX:
+        rows_typed = ([column.cell_value(card) for column in columns] for card in cards)
+        return write_xlsx(path, header, rows_typed, title=title)
+    rows = ([column.export(card) for column in columns] for card in cards)
+    return write_csv(path, header, rows, delimiter=delimiter)

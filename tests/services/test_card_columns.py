@@ -1,0 +1,368 @@
+"""Columns of a list of cards: order, titles, and what each kind of value writes to a file."""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import UTC, datetime, timedelta, timezone
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cardviewer.api.models import Card, parse_card
+from cardviewer.services.card_columns import (
+    ENGLISH_TITLES,
+    EXPORT_NO,
+    EXPORT_TIME_FORMAT,
+    EXPORT_YES,
+    KNOWN_FIELDS,
+    MAX_EXACT_INTEGER,
+    Column,
+    ColumnTitles,
+    ValueKind,
+    build_columns,
+    export_header,
+    export_text,
+    export_time,
+    title_from_key,
+)
+
+KNOWN_KEYS = [
+    "avatar",
+    "display_name",
+    "username",
+    "position",
+    "public",
+    "connected_cards",
+    "connects",
+    "subscriptions",
+    "created_at",
+    "updated_at",
+]
+
+
+def card(**fields: Any) -> Card:
+    raw: dict[str, Any] = {
+        "uuid": "c1",
+        "avatar": {"uuid": "a1", "src": "https://cdn.example/avatars/a1.jpg"},
+        "username": "jane-smith",
+        "display_name": "Jane Smith",
+        "position": "Head of Legal",
+        "public": True,
+        "connected_cards": 12,
+        "connects": 1234,
+        "subscriptions": None,
+        "created_at": "2024-04-19T22:53:03.000000Z",
+        "updated_at": "2024-04-20T08:00:00.500000Z",
+    }
+    raw.update(fields)
+    return parse_card(raw)
+
+
+def column(key: str, *cards: Card, with_emails: bool = False) -> Column:
+    columns = build_columns(cards or (card(),), with_emails=with_emails)
+    return next(c for c in columns if c.key == key)
+
+
+@pytest.fixture
+def in_berlin(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("TZ", "Europe/Berlin")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+# Which columns, in which order, titled how
+
+
+def test_known_fields_come_first_in_a_fixed_order():
+    assert [c.key for c in build_columns([card()], with_emails=False)] == KNOWN_KEYS
+    assert [key for key, _kind in KNOWN_FIELDS] == KNOWN_KEYS
+
+
+def test_emails_column_only_when_asked_for():
+    assert [c.key for c in build_columns([card()], with_emails=True)] == [*KNOWN_KEYS, "emails"]
+
+
+def test_a_page_without_cards_still_has_the_known_columns():
+    assert [c.key for c in build_columns([], with_emails=True)] == [*KNOWN_KEYS, "emails"]
+
+
+def test_unknown_fields_get_columns_in_first_seen_order():
+    cards = [
+        card(is_business=True, redirection=None),
+        card(space={"uuid": "s1", "name": "Acme"}, is_business=False),
+        card(redirection="https://example.com/jane"),
+    ]
+    columns = build_columns(cards, with_emails=True)
+    assert [c.key for c in columns] == [
+        *KNOWN_KEYS,
+        "emails",
+        "is_business",
+        "redirection",
+        "space",
+    ]
+    assert [c.title for c in columns[-3:]] == ["Is business", "Redirection", "Space"]
+    assert all(c.extra for c in columns[-3:])
+    assert not any(c.extra for c in columns[:-3])
+
+
+@pytest.mark.parametrize(
+    ("key", "title"),
+    [
+        ("is_business", "Is business"),
+        ("redirection", "Redirection"),
+        ("src_large", "Src large"),
+        ("isBusiness", "Is business"),
+        ("mim-type", "Mim type"),
+        ("space_ID", "Space ID"),
+        ("x", "X"),
+        ("_", "_"),
+    ],
+)
+def test_title_from_key(key, title):
+    assert title_from_key(key) == title
+
+
+def test_without_titles_given_the_headings_are_english():
+    columns = build_columns([card(score=1)], with_emails=True)
+    assert export_header(columns) == [
+        "Avatar URL",
+        "Name",
+        "Username",
+        "Position",
+        "Public",
+        "Connected cards",
+        "Connects",
+        "Subscriptions",
+        "Created",
+        "Updated",
+        "E-mails",
+        "Score",
+    ]
+    assert columns[0].title == "Avatar"
+
+
+def test_titles_given_head_the_known_columns_only():
+    shouting = ColumnTitles(
+        {key: title.upper() for key, title in ENGLISH_TITLES.by_key.items()}, "AVATAR URL"
+    )
+    columns = build_columns([card(score=1)], with_emails=True, titles=shouting)
+    header = export_header(columns, shouting)
+    assert header[:3] == ["AVATAR URL", "NAME", "USERNAME"]
+    assert header[-2:] == ["E-MAILS", "Score"], "a field the server named keeps its title"
+
+
+# What values write
+
+
+def test_text_is_written_exactly():
+    name = column("display_name")
+    jane = card(display_name="Smith, Jane\nLegal")
+    assert name.export(jane) == "Smith, Jane\nLegal"
+    assert name.value(jane) == "Smith, Jane\nLegal"
+
+
+def test_missing_values_are_blank():
+    blank = card(position=None, public=None, connects=None, created_at=None, avatar=None)
+    for key in ("position", "public", "connects", "created_at", "avatar", "subscriptions"):
+        assert column(key).export(blank) == ""
+
+
+def test_flags_are_plain_words():
+    public = column("public")
+    assert public.export(card(public=True)) == EXPORT_YES == "yes"
+    assert public.export(card(public=False)) == EXPORT_NO == "no"
+    assert public.value(card(public=False)) is False
+
+
+def test_numbers_are_written_plain():
+    connects = column("connects")
+    assert connects.export(card(connects=1234567)) == "1234567"
+    assert connects.value(card(connects=1234567)) == 1234567
+
+
+def test_times_are_written_in_local_time(in_berlin):
+    jane = card(created_at="2024-04-19T22:53:03.000000Z")
+    assert column("created_at").export(jane) == "2024-04-20 00:53:03"
+
+
+def test_emails_are_joined():
+    emails = column("emails", with_emails=True)
+    jane = card(emails=[{"email": "jane@acme.example"}, {"email": "j.smith@acme.example"}])
+    assert emails.export(jane) == "jane@acme.example; j.smith@acme.example"
+    assert emails.export(card()) == ""
+
+
+def test_nested_values_export_as_compact_json():
+    jane = card(subscriptions={"plan": "business", "status": "active"})
+    assert column("subscriptions").export(jane) == '{"plan":"business","status":"active"}'
+
+
+def test_unknown_fields_read_by_their_type():
+    cards = [
+        card(is_business=True, score=3, tags=["a", "b"], space={"name": "Acmé"}),
+        card(is_business=None, score=2.5, tags=[], space=None),
+    ]
+    kinds = {c.key: c.kind for c in build_columns(cards, with_emails=False) if c.extra}
+    assert kinds == {
+        "is_business": ValueKind.FLAG,
+        "score": ValueKind.NUMBER,
+        "tags": ValueKind.ANY,
+        "space": ValueKind.ANY,
+    }
+    assert column("is_business", *cards).export(cards[0]) == "yes"
+    assert column("score", *cards).export(cards[1]) == "2.5"
+    assert column("tags", *cards).export(cards[0]) == '["a","b"]'
+    assert column("space", *cards).export(cards[0]) == '{"name":"Acmé"}'
+
+
+def test_mixed_unknown_field_reads_as_any():
+    cards = [card(extra_flag=True), card(extra_flag="sometimes")]
+    assert column("extra_flag", *cards).kind is ValueKind.ANY
+
+
+def test_avatar_column_exports_its_url():
+    avatar = column("avatar")
+    jane = card()
+    assert avatar.value(jane) == avatar.export(jane) == "https://cdn.example/avatars/a1.jpg"
+
+
+@pytest.mark.parametrize(
+    ("key", "raw"),
+    [
+        ("connects", "many"),
+        ("public", "maybe"),
+        ("created_at", "yesterday"),
+        ("display_name", 4711),
+    ],
+)
+def test_an_invalid_value_is_written_empty(key, raw):
+    bad = card(**{key: raw})
+    col = column(key, bad)
+    assert col.is_invalid(bad)
+    assert col.export(bad) == ""
+    assert col.cell_value(bad) is None
+    assert not column(key).is_invalid(card())
+
+
+def test_an_invalid_avatar_has_no_address():
+    bad = card(avatar="https://cdn.example/a.jpg")
+    assert column("avatar", bad).value(bad) is None
+
+
+# Sorting
+
+
+def test_sort_value_is_comparable():
+    jane = card(subscriptions={"plan": "premium"})
+    assert column("connects").sort_value(jane) == 1234
+    assert column("display_name").sort_value(jane) == "Jane Smith"
+    assert column("created_at").sort_value(jane) == jane.created_at
+    assert column("subscriptions").sort_value(jane) == '{"plan":"premium"}'
+    assert column("emails", with_emails=True).sort_value(card(emails=["a@b.c"])) == "a@b.c"
+
+
+# Typed cells for a workbook
+
+
+def cell(key: str, **fields: Any) -> object:
+    jane = card(**fields)
+    columns = build_columns([jane], with_emails=True)
+    return next(c for c in columns if c.key == key).cell_value(jane)
+
+
+def test_numbers_and_flags_stay_typed():
+    assert cell("connects") == 1234
+    assert cell("public") is True
+    assert cell("public", public=False) is False
+    assert cell("score", score=2.5) == 2.5
+
+
+def test_times_are_naive_local_times(in_berlin):
+    assert cell("created_at") == datetime(2024, 4, 20, 0, 53, 3)
+
+
+def test_text_nested_and_missing_values():
+    assert cell("display_name") == "Jane Smith"
+    assert cell("avatar") == "https://cdn.example/avatars/a1.jpg"
+    assert cell("subscriptions") is None
+    assert cell("subscriptions", subscriptions={"plan": "business"}) == '{"plan":"business"}'
+    assert cell("emails", emails=[{"email": "a@x.example"}, {"email": "b@x.example"}]) == (
+        "a@x.example; b@x.example"
+    )
+
+
+def test_huge_integers_stay_exact_as_text():
+    assert cell("connects", connects=MAX_EXACT_INTEGER) == MAX_EXACT_INTEGER
+    assert cell("connects", connects=MAX_EXACT_INTEGER + 1) == str(MAX_EXACT_INTEGER + 1)
+
+
+def test_an_invalid_value_is_an_empty_cell():
+    assert cell("connects", connects="many") is None
+
+
+# Whatever the server sends, every cell has text
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(extra=st.dictionaries(st.text(min_size=1), json_values, max_size=4))
+def test_any_unknown_field_exports(extra):
+    raw_card = card(**{k: v for k, v in extra.items() if k not in Card.model_fields})
+    for col in build_columns([raw_card], with_emails=True):
+        assert isinstance(col.export(raw_card), str)
+        value = col.value(raw_card)
+        if col.extra and isinstance(value, dict | list):
+            assert json.loads(col.export(raw_card)) == value
+
+
+# Timestamps: the quick way writes exactly what `strftime` writes
+
+ZONES = st.sampled_from(
+    [UTC, timezone(timedelta(hours=5, minutes=30)), timezone(-timedelta(hours=11))]
+)
+# Far enough from the ends of the calendar that local time still exists.
+MOMENTS = st.datetimes(min_value=datetime(2, 1, 1), max_value=datetime(9998, 12, 30))
+
+
+@pytest.fixture(params=["UTC", "Europe/Berlin", "America/St_Johns"])
+def local_zone(request, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("TZ", request.param)
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+# The zone stays the same for every example, as it should.
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(moment=MOMENTS, zone=ZONES)
+def test_export_time_is_strftime(local_zone, moment, zone):
+    aware = moment.replace(tzinfo=zone)
+    expected = aware.astimezone().strftime(EXPORT_TIME_FORMAT)
+    assert export_time(aware) == expected
+    assert export_text(aware) == expected
+
+
+@pytest.mark.parametrize(
+    "moment",
+    [
+        datetime(999, 12, 31, 23, 59, 59, tzinfo=UTC),
+        datetime(1000, 1, 1, 0, 0, 0, tzinfo=UTC),
+        datetime(2024, 4, 19, 22, 53, 3, 999_999, tzinfo=UTC),
+        datetime(2024, 4, 19, 22, 53, 3),  # naive: read as local time
+    ],
+)
+def test_edges_of_the_quick_way(local_zone, moment):
+    assert export_time(moment) == moment.astimezone().strftime(EXPORT_TIME_FORMAT)

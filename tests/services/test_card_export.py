@@ -1,0 +1,84 @@
+"""Writing cards in a format: every column the cards have, headed in English by default."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from cardviewer.services.card_columns import ENGLISH_TITLES, ColumnTitles
+from cardviewer.services.card_export import (
+    ExportFormat,
+    suggested_space_filename,
+    write_cards,
+    write_cards_now,
+)
+from tests.services.test_card_columns import card
+
+ENGLISH_HEADER = (
+    "Avatar URL,Name,Username,Position,Public,Connected cards,Connects,Subscriptions,"
+    "Created,Updated"
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "fmt"),
+    [
+        ("cards.csv", ExportFormat.CSV),
+        ("cards.XLSX", ExportFormat.XLSX),
+        ("cards.xlsx", ExportFormat.XLSX),
+        ("cards.txt", ExportFormat.CSV),
+        ("cards", ExportFormat.CSV),
+    ],
+)
+def test_the_suffix_decides_the_format(name, fmt):
+    assert ExportFormat.of(Path(name)) is fmt
+
+
+@pytest.mark.parametrize(
+    ("space", "fmt", "name"),
+    [
+        ("acme1EU01demo01", ExportFormat.CSV, "acme1EU01demo01-all.csv"),
+        ("a/b:c", ExportFormat.XLSX, "a_b_c-all.xlsx"),
+        ("..", ExportFormat.CSV, "cards-all.csv"),
+    ],
+)
+def test_suggested_file_names(space, fmt, name):
+    assert suggested_space_filename(space, fmt) == name
+
+
+def test_csv_is_headed_in_english_and_written_as_text(tmp_path):
+    target = tmp_path / "cards.csv"
+    cards = [card(), card(display_name="=cmd", department="Sales")]
+    assert write_cards_now(target, cards, with_emails=False, delimiter=";") == 2
+    lines = target.read_bytes().decode("utf-8-sig").split("\r\n")
+    assert lines[0] == ENGLISH_HEADER.replace(",", ";") + ";Department"
+    assert lines[2].split(";")[1] == "'=cmd", "a formula-like cell is neutralised"
+    assert lines[1].split(";")[4] == "yes"
+
+
+def test_titles_given_head_the_file(tmp_path):
+    target = tmp_path / "cards.csv"
+    german = ColumnTitles({**ENGLISH_TITLES.by_key, "display_name": "Anzeigename"}, "Bild-URL")
+    write_cards_now(target, [card()], with_emails=False, titles=german)
+    header = target.read_bytes().decode("utf-8-sig").split("\r\n")[0].split(",")
+    assert header[:2] == ["Bild-URL", "Anzeigename"]
+
+
+def test_a_workbook_is_typed_and_titled(tmp_path):
+    target = tmp_path / "cards.xlsx"
+    assert asyncio.run(write_cards(target, [card()], with_emails=True, title="Acme")) == 1
+    workbook = openpyxl.load_workbook(target)
+    rows = [list(row) for row in workbook.active.iter_rows(values_only=True)]
+    assert rows[0] == [*ENGLISH_HEADER.split(","), "E-mails"]
+    assert rows[1][4] is True
+    assert rows[1][6] == 1234
+    assert workbook.properties.title == "Acme"
+
+
+def test_a_file_that_cannot_be_written_raises_and_leaves_nothing(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        write_cards_now(tmp_path / "gone" / "cards.xlsx", [card()], with_emails=False)
+    assert list(tmp_path.iterdir()) == []
