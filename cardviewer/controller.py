@@ -292,6 +292,7 @@ class AppController:
 
     def _remember_sign_in(self, result: LoginResult) -> None:
         if self.session_store is not None:
+            self.settings.keep_signed_in = result.keep_signed_in  # the next dialog starts so
             try:
                 if result.keep_signed_in:
                     self.session_store.save(

@@ -43,7 +43,8 @@ class SignInDialogs:
 
     The administrator's server (`site`) comes first when it is locked or nothing was
     used before; with `demo`, the dialog is filled in for the demo server and nothing
-    is locked. `remembers_sessions` is whether "Keep me signed in" starts checked.
+    is locked. "Keep me signed in" starts checked where sessions are remembered at all
+    (`remembers_sessions`) and the person did not untick it last time (the settings).
     """
 
     def __init__(
@@ -89,7 +90,7 @@ class SignInDialogs:
             server=server,
             email=email,
             password=password,
-            keep_signed_in=self.remembers_sessions,
+            keep_signed_in=self.remembers_sessions and self.settings.keep_signed_in,
             server_locked=parent is not None or site_locked,
         )
         if site_locked:

@@ -172,12 +172,12 @@
         <translation>Ihre Sitzung ist abgelaufen; bitte melden Sie sich erneut an.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/sign_in.py" line="+97"/>
+        <location filename="../cardviewer/sign_in.py" line="+98"/>
         <source>The server is set by your administrator for this computer.</source>
         <translation>Der Server ist von Ihrer Administration für diesen Computer festgelegt.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/controller.py" line="+164"/>
+        <location filename="../cardviewer/controller.py" line="+165"/>
         <source>Your sign-in has expired. Please sign in again.</source>
         <translation>Ihre Anmeldung ist abgelaufen. Bitte melden Sie sich erneut an.</translation>
     </message>
@@ -446,14 +446,14 @@
     </message>
     <message numerus="yes">
         <location line="+2"/>
-        <source>Page %1 of %2 · %n cards</source>
+        <source>Page %1 of %2 · %Ln cards</source>
         <translation>
-            <numerusform>Seite %1 von %2 · %n Karte</numerusform>
-            <numerusform>Seite %1 von %2 · %n Karten</numerusform>
+            <numerusform>Seite %1 von %2 · %Ln Karte</numerusform>
+            <numerusform>Seite %1 von %2 · %Ln Karten</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>about {n} s left</source>
         <translation>noch etwa {n} s</translation>
     </message>
@@ -463,7 +463,7 @@
         <translation>noch etwa {n} min</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+65"/>
         <source>Writing {count} cards…</source>
         <translation>{count} Karten werden geschrieben…</translation>
     </message>
@@ -804,7 +804,7 @@
         <translation>Geben Sie eine Bereichs-ID ein und klicken Sie auf „Öffnen“.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/filter_row.py" line="+55"/>
+        <location filename="../cardviewer/ui/filter_row.py" line="+77"/>
         <source>Filter all cards of the space (Ctrl+F)</source>
         <translation>Alle Karten des Bereichs filtern (Strg+F)</translation>
     </message>
@@ -814,7 +814,7 @@
         <translation>Karten dieser Seite filtern (Strg+F)</translation>
     </message>
     <message>
-        <location line="-33"/>
+        <location line="-45"/>
         <source>Shows the cards whose name, username, position or e-mail contain every word typed. Filtering and sorting apply to the page loaded.</source>
         <translation>Zeigt die Karten, deren Name, Benutzername, Position oder E-Mail jedes eingegebene Wort enthält. Filtern und Sortieren gelten für die geladene Seite.</translation>
     </message>
@@ -824,12 +824,37 @@
         <translation>Karten filtern</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+50"/>
         <source>%1 of %2 shown</source>
         <translation>%1 von %2 angezeigt</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/session_state.py" line="+37"/>
+        <location line="+48"/>
+        <source>No card of the space matches “%1”</source>
+        <translation>Keine Karte des Bereichs passt zu „%1“</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Clear the filter (Esc) to see every card of the space again.</source>
+        <translation>Leeren Sie den Filter (Esc), um wieder alle Karten des Bereichs zu sehen.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>No card on this page matches “%1”</source>
+        <translation>Keine Karte auf dieser Seite passt zu „%1“</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Clear the filter (Esc) to see every card of this page again.</source>
+        <translation>Leeren Sie den Filter (Esc), um wieder alle Karten dieser Seite zu sehen.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Clear Filter</source>
+        <translation>Filter leeren</translation>
+    </message>
+    <message>
+        <location filename="../cardviewer/ui/session_state.py" line="+39"/>
         <source>%1 on %2</source>
         <translation>%1 bei %2</translation>
     </message>
@@ -844,12 +869,17 @@
         <translation>Abgemeldet</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+21"/>
+        <source>Signed out: other pages and spaces can be opened again once you sign in.</source>
+        <translation>Abgemeldet: Andere Seiten und Bereiche lassen sich wieder öffnen, sobald Sie sich angemeldet haben.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>You are signed out because your session has ended. The cards shown stay here; sign in to load more.</source>
         <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist. Die angezeigten Karten bleiben sichtbar; melden Sie sich an, um weitere zu laden.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+335"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+338"/>
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
@@ -867,14 +897,6 @@
         <location filename="../cardviewer/ui/main_window.py" line="+44"/>
         <source>Exported 1 card to %1</source>
         <translation>1 Karte nach %1 exportiert</translation>
-    </message>
-    <message numerus="yes">
-        <location line="+2"/>
-        <source>Exported %n cards to %1</source>
-        <translation>
-            <numerusform>%n Karte nach %1 exportiert</numerusform>
-            <numerusform>%n Karten nach %1 exportiert</numerusform>
-        </translation>
     </message>
     <message>
         <location filename="../cardviewer/ui/export_commands.py" line="+36"/>
@@ -895,14 +917,6 @@
         <location line="+10"/>
         <source>Loading cancelled; the page shown stays.</source>
         <translation>Laden abgebrochen; die angezeigte Seite bleibt.</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../cardviewer/ui/main_window.py" line="-8"/>
-        <source>All %n cards of the space are shown; filtering and sorting cover them all. Refresh (F5) returns to pages.</source>
-        <translation>
-            <numerusform>%n Karte des Bereichs wird angezeigt; Filtern und Sortieren erfassen alle. Aktualisieren (F5) kehrt zu den Seiten zurück.</numerusform>
-            <numerusform>Alle %n Karten des Bereichs werden angezeigt; Filtern und Sortieren erfassen alle. Aktualisieren (F5) kehrt zu den Seiten zurück.</numerusform>
-        </translation>
     </message>
     <message>
         <location filename="../cardviewer/ui/export_commands.py" line="-19"/>
@@ -975,7 +989,7 @@
         <translation>Python %1, Qt %2</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+83"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+77"/>
         <source>Loading page %1 of %2…</source>
         <translation>Seite %1 von %2 wird geladen…</translation>
     </message>
@@ -1039,7 +1053,23 @@
         <translation>Die Karten von %1 werden weiterhin angezeigt.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../cardviewer/ui/main_window.py" line="+2"/>
+        <location filename="../cardviewer/ui/main_window.py" line="-128"/>
+        <source>All %Ln cards of the space are shown; filtering and sorting cover them all. Refresh (F5) returns to pages.</source>
+        <translation>
+            <numerusform>%Ln Karte des Bereichs wird angezeigt; Filtern und Sortieren erfassen alle. Aktualisieren (F5) kehrt zu den Seiten zurück.</numerusform>
+            <numerusform>Alle %Ln Karten des Bereichs werden angezeigt; Filtern und Sortieren erfassen alle. Aktualisieren (F5) kehrt zu den Seiten zurück.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+8"/>
+        <source>Exported %Ln cards to %1</source>
+        <translation>
+            <numerusform>%Ln Karte nach %1 exportiert</numerusform>
+            <numerusform>%Ln Karten nach %1 exportiert</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+122"/>
         <source>You can try again in %n seconds.</source>
         <translation>
             <numerusform>Sie können es in %n Sekunde erneut versuchen.</numerusform>

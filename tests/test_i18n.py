@@ -264,8 +264,10 @@ def test_german_speaks_german_and_keeps_the_system_formats(qapp) -> None:
     assert i18n.current_language() == "de"
     assert tr("MainWindow", "&File") == "&Datei"
     assert tr("QPlatformTheme", "Cancel") == "Abbrechen", "Qt's own catalog is installed"
-    assert tr("MainWindow", "Exported %n cards to %1", 1) == "1 Karte nach %1 exportiert"
-    assert tr("MainWindow", "Exported %n cards to %1", 3) == "3 Karten nach %1 exportiert"
+    assert tr("MainWindow", "Exported %Ln cards to %1", 1) == "1 Karte nach %1 exportiert"
+    assert tr("MainWindow", "Exported %Ln cards to %1", 3) == "3 Karten nach %1 exportiert"
+    # A count is written as the system writes numbers, whatever the language.
+    assert tr("MainWindow", "Exported %Ln cards to %1", 20000) == "20,000 Karten nach %1 exportiert"
     assert QLocale().toString(1234.5) == "1,234.5"
 
 

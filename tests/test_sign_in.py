@@ -78,6 +78,41 @@ def test_without_a_session_store_keep_me_signed_in_starts_unchecked(qtbot) -> No
     assert not dialog.keep_signed_in_check.isChecked()
 
 
+@pytest.mark.parametrize("remembers_sessions", [True, False])
+def test_keep_me_signed_in_starts_as_the_person_left_it(qtbot, remembers_sessions) -> None:
+    unticked = settings()
+    unticked.keep_signed_in = False
+    dialogs = SignInDialogs(unticked, SiteConfig(), remembers_sessions=remembers_sessions)
+    for dialog in (dialogs.first(), dialogs.new(LAST, "ada@example.com", parent=None)):
+        qtbot.addWidget(dialog)
+        assert not dialog.keep_signed_in_check.isChecked()
+
+
+def test_the_choice_to_keep_signed_in_is_remembered(demo_server, qtbot, run_app) -> None:
+    from cardviewer.controller import AppController
+    from cardviewer.services.session_store import SessionStore
+
+    saved = settings(demo_server.base_url, demo_server.email)
+    saved.save()
+    controller = AppController(Settings.load(), SessionStore())
+    task = run_app(controller)
+    qtbot.waitUntil(lambda: controller.login_dialog is not None, timeout=10_000)
+    dialog = controller.login_dialog
+    assert dialog is not None
+    assert dialog.keep_signed_in_check.isChecked()
+    dialog.keep_signed_in_check.setChecked(False)
+    dialog.password_edit.setText(demo_server.password)
+    dialog.submit()
+    qtbot.waitUntil(lambda: controller.window is not None, timeout=10_000)
+    assert controller.window is not None
+    controller.window.close()
+    qtbot.waitUntil(task.done, timeout=10_000)
+    assert Settings.load().keep_signed_in is False
+    again = SignInDialogs(Settings.load(), SiteConfig()).first()
+    qtbot.addWidget(again)
+    assert not again.keep_signed_in_check.isChecked()
+
+
 def test_the_demo_fills_in_everything_and_locks_nothing(demo_server, qtbot) -> None:
     site = SiteConfig(server_url=SITE, lock_server=True)
     dialog = SignInDialogs(settings(LAST), site, demo=demo_server).first()

@@ -17,7 +17,8 @@ Stored as JSON, for example:
       "window_state": "AAAA/wAAAAD9AAA…",
       "header_state": "AAAA/wAAAAAAAAA…",
       "splitter_state": "AAAA/wAAAAEAAAA…",
-      "details_visible": true
+      "details_visible": true,
+      "keep_signed_in": true
     }
 
 `csv_delimiter` "" means "whatever the language's spreadsheets expect" and `language`
@@ -113,6 +114,8 @@ class Settings:
     header_state: str = ""
     splitter_state: str = ""
     details_visible: bool = True
+    # "Keep me signed in" as the person last left it; the sign-in dialog starts so.
+    keep_signed_in: bool = True
     path: Path = field(default_factory=default_settings_path, repr=False, compare=False)
     _unknown: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -266,6 +269,7 @@ _FIELDS = (
     _Field("header_state", str, _view_state),
     _Field("splitter_state", str, _view_state),
     _Field("details_visible", bool),
+    _Field("keep_signed_in", bool),
 )
 _KNOWN_KEYS = frozenset(spec.name for spec in _FIELDS)
 _DATACLASS_FIELDS = {spec.name: spec for spec in fields(Settings)}

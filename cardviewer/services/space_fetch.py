@@ -19,7 +19,7 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from cardviewer.api.models import check_card_count, check_page
 
@@ -46,11 +46,21 @@ class FetchProgress:
     pages_total: int
     cards: int
     elapsed: float
+    PACE_PAGES: ClassVar[int] = 3
+    PACE_SECONDS: ClassVar[float] = 1.0
+    """How much of a fetch is measured before its time left is guessed."""
 
     @property
     def seconds_left(self) -> float | None:
-        if self.pages_done == 0 or self.pages_total <= self.pages_done:
-            return None if self.pages_done == 0 else 0.0
+        """None until the pace is known: `PACE_PAGES` pages in `PACE_SECONDS` or more.
+
+        The first page is fetched alone, before the others are fetched side by side;
+        a pace taken from it alone overstates the time several times over.
+        """
+        if self.pages_done > 0 and self.pages_total <= self.pages_done:
+            return 0.0
+        if self.pages_done < self.PACE_PAGES or self.elapsed < self.PACE_SECONDS:
+            return None
         per_page = self.elapsed / self.pages_done
         return per_page * (self.pages_total - self.pages_done)
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QLocale, Qt
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -110,14 +110,16 @@ class ExportAllDialog(QDialog):
         if progress.cards == 1:
             text = self.tr("Page %1 of %2 · 1 card")
         else:
-            text = self.tr("Page %1 of %2 · %n cards", "", progress.cards)
-        text = text.replace("%1", str(progress.pages_done)).replace("%2", str(progress.pages_total))
-        left = progress.seconds_left
+            text = self.tr("Page %1 of %2 · %Ln cards", "", progress.cards)
+        locale = QLocale()
+        text = text.replace("%1", locale.toString(progress.pages_done))
+        text = text.replace("%2", locale.toString(progress.pages_total))
+        left = progress.seconds_left  # None until the pace is known
         if left is not None and progress.pages_done < progress.pages_total:
             if left < 60:
                 text += " · " + self.tr("about {n} s left").format(n=max(1, math.ceil(left)))
             else:
-                text += " · " + self.tr("about {n} min left").format(n=math.ceil(left / 60))
+                text += " · " + self.tr("about {n} min left").format(n=max(1, round(left / 60)))
         return text
 
     def cancel(self) -> None:
@@ -181,6 +183,7 @@ class ExportAllDialog(QDialog):
 
     def _on_writing(self, count: int) -> None:
         self.progress_bar.setRange(0, 0)
-        self.progress_label.setText(self.tr("Writing {count} cards…").format(count=count))
+        count_text = QLocale().toString(count)
+        self.progress_label.setText(self.tr("Writing {count} cards…").format(count=count_text))
         # Writing cannot be interrupted half-way (the file is replaced in one step).
         self.cancel_button.setEnabled(False)

@@ -1,16 +1,23 @@
 """The row over the card table: filter as you type, how many cards pass, Load All.
 
 Filtering covers the cards the table holds: one page, or the whole space once all its
-pages are loaded; the field's placeholder says which.
+pages are loaded; the field's placeholder says which. When the filter hides every
+card, a state page in place of the table says so, rather than an empty white table;
+Escape in the field clears the filter.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QLocale, Qt
-from PySide6.QtGui import QAction, QIcon
+from PySide6.QtCore import QCoreApplication, QEvent, QLocale, QObject, Qt
+from PySide6.QtGui import QAction, QIcon, QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget
 
+from cardviewer.ui.card_area import STATE_ICON_SIZE, CardStack
 from cardviewer.ui.cards.card_filter_model import CardFilterModel
+from cardviewer.ui.state_page import StatePage
+
+SHOWN_FILTER_LENGTH = 40
+"""Characters of the filter the no-match page repeats; a longer one is cut short."""
 
 
 class FilterRow(QWidget):
@@ -21,6 +28,9 @@ class FilterRow(QWidget):
     ) -> None:
         super().__init__(parent)
         self._proxy = proxy
+        self._whole_space = False
+        self._stack: CardStack | None = None
+        self.no_match_page: StatePage | None = None
         self.filter_edit = QLineEdit(self)
         self.filter_edit.setToolTip(
             QCoreApplication.translate(
@@ -47,10 +57,22 @@ class FilterRow(QWidget):
         row.addWidget(self.load_all_button)
 
         self.filter_edit.textChanged.connect(proxy.set_filter_text)
+        self.filter_edit.installEventFilter(self)
         proxy.counts_changed.connect(self.show_count)
+
+    def cover(self, stack: CardStack) -> None:
+        """Show in `stack`, instead of its table, that the filter hides every card."""
+        self._stack = stack
+        picture = stack.window().windowIcon().pixmap(STATE_ICON_SIZE, QIcon.Mode.Disabled)
+        self.no_match_page = StatePage(picture, stack)
+        self.no_match_page.action_button.clicked.connect(self._clear_from_page)
+        stack.addWidget(self.no_match_page)
+        self._proxy.counts_changed.connect(self._follow_filter)
+        stack.currentChanged.connect(self._follow_filter)
 
     def describe_scope(self, whole_space: bool) -> None:
         """Say whether filtering covers the page or, once all are loaded, the whole space."""
+        self._whole_space = whole_space
         if whole_space:
             text = QCoreApplication.translate(
                 "MainWindow", "Filter all cards of the space (Ctrl+F)"
@@ -75,3 +97,62 @@ class FilterRow(QWidget):
         """Put the cursor in the field with its text selected, ready to type over it."""
         self.filter_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.filter_edit.selectAll()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Escape clears the filter; with none, it does what it would have done."""
+        if (
+            watched is self.filter_edit
+            and event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and event.key() == Qt.Key.Key_Escape
+            and event.modifiers() == Qt.KeyboardModifier.NoModifier
+            and self.filter_edit.text()
+        ):
+            self.filter_edit.clear()
+            return True
+        return super().eventFilter(watched, event)
+
+    def _hides_every_card(self) -> bool:
+        proxy = self._proxy
+        return bool(proxy.filter_terms()) and proxy.rowCount() == 0 and proxy.total_count() > 0
+
+    def _follow_filter(self, *_args: object) -> None:
+        """The table while the filter lets a card through, the no-match page when it does not."""
+        stack, page = self._stack, self.no_match_page
+        if stack is None or page is None:
+            return
+        current = stack.currentWidget()
+        if current is not stack.table and current is not page:
+            return  # no space open, or no cards on the page: that page says so
+        if not self._hides_every_card():
+            if current is page:
+                stack.show_table()
+            return
+        page.set_text(*self._no_match_text())
+        if current is not page:
+            stack.setCurrentWidget(page)
+
+    def _no_match_text(self) -> tuple[str, str, str]:
+        shown = self._proxy.filter_text().strip()
+        if len(shown) > SHOWN_FILTER_LENGTH:
+            shown = shown[: SHOWN_FILTER_LENGTH - 1].rstrip() + "\u2026"
+        if self._whole_space:
+            title = QCoreApplication.translate(
+                "MainWindow", "No card of the space matches \u201c%1\u201d"
+            )
+            text = QCoreApplication.translate(
+                "MainWindow", "Clear the filter (Esc) to see every card of the space again."
+            )
+        else:
+            title = QCoreApplication.translate(
+                "MainWindow", "No card on this page matches \u201c%1\u201d"
+            )
+            text = QCoreApplication.translate(
+                "MainWindow", "Clear the filter (Esc) to see every card of this page again."
+            )
+        button = QCoreApplication.translate("MainWindow", "Clear Filter")
+        return title.replace("%1", shown), text, button
+
+    def _clear_from_page(self) -> None:
+        self.filter_edit.clear()
+        self.filter_edit.setFocus(Qt.FocusReason.OtherFocusReason)

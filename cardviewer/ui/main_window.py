@@ -49,6 +49,7 @@ from cardviewer.ui.cards.card_filter_model import CardFilterModel
 from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest, PageSource
 from cardviewer.ui.cards.card_table_view import CardTableView
 from cardviewer.ui.cards.column_layout import ColumnLayout, TableColumns
+from cardviewer.ui.command_keys import CommandKeys
 from cardviewer.ui.error_bar import ErrorBar
 from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.export_commands import ExportCommands
@@ -134,6 +135,7 @@ class MainWindow(QMainWindow):
         self.resize(DEFAULT_SIZE)
 
         self.commands = WindowCommands(self, command_table(self))
+        self.command_keys = CommandKeys(self, self.commands.actions.values())
         for name, action in self.commands.actions.items():
             setattr(self, f"{name}_action", action)
         self._create_toolbar()
@@ -245,6 +247,7 @@ class MainWindow(QMainWindow):
 
         self.stack = CardStack(self.table, self.windowIcon(), self.messages.no_space(), self)
         self.hint_page, self.empty_page = self.stack.hint_page, self.stack.empty_page
+        self.filter_row.cover(self.stack)
         self.details_pane = CardDetailsPane(self._details_avatars, self)
         self.splitter = CardArea(self.filter_row, self.stack, self.details_pane, self)
         self.details_action.setChecked(self.settings.details_visible)
@@ -370,7 +373,7 @@ class MainWindow(QMainWindow):
             request = result.request
             self.model.show_whole_space(request.space_id, request.with_emails, list(result.pages))
             message = self.tr(
-                "All %n cards of the space are shown; filtering and sorting cover them all. "
+                "All %Ln cards of the space are shown; filtering and sorting cover them all. "
                 "Refresh (F5) returns to pages.",
                 "",
                 result.count,
@@ -378,7 +381,7 @@ class MainWindow(QMainWindow):
         elif result.count == 1:
             message = self.tr("Exported 1 card to %1").replace("%1", str(result.path))
         else:
-            message = self.tr("Exported %n cards to %1", "", result.count)
+            message = self.tr("Exported %Ln cards to %1", "", result.count)
             message = message.replace("%1", str(result.path))
         self.statusBar().showMessage(message)
 

@@ -1,7 +1,9 @@
 """Who is signed in where, and whether the server has ended the session.
 
 The status bar's account label holds that state: after the session ends the window
-keeps its page and says "signed out" until the person signs in again.
+keeps its page and says "signed out" until the person signs in again. Paging and
+opening spaces are unavailable meanwhile, and the status bar says why, so that a
+greyed-out Next Page is not a mystery after the sign-in was cancelled.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
 
 from cardviewer.ui.plain_text import plain_tooltip
 
@@ -48,8 +50,25 @@ class AccountLabel(QLabel):
         self.setToolTip(plain_tooltip(server_url))
 
     def set_signed_out(self, signed_out: bool) -> None:
+        """Enter or leave the signed-out state; the status bar it sits in says what waits."""
         self._signed_out = signed_out
         self.set_account(self._email, self._server_url)
+        status = self.parentWidget()
+        if not isinstance(status, QStatusBar):
+            return
+        note = signed_out_note()
+        if signed_out:
+            status.showMessage(note)
+        elif status.currentMessage() == note:
+            status.clearMessage()
+
+
+def signed_out_note() -> str:
+    """What is unavailable while signed out, and what brings it back."""
+    return QCoreApplication.translate(
+        "MainWindow",
+        "Signed out: other pages and spaces can be opened again once you sign in.",
+    )
 
 
 def session_ended_message(stopped: str | None) -> str:

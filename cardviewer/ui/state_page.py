@@ -22,6 +22,7 @@ class StatePage(QWidget):
         self.title_label = QLabel(self)
         self.title_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.title_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.title_label.setWordWrap(True)  # a filter repeated in it may be long
         font = QFont(self.title_label.font())
         font.setPointSizeF(font.pointSizeF() * 1.3)
         font.setWeight(QFont.Weight.DemiBold)

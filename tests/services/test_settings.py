@@ -46,6 +46,7 @@ def test_nothing_saved_gives_the_defaults(path):
     assert settings.window_geometry == settings.window_state == ""
     assert settings.header_state == settings.splitter_state == ""
     assert settings.details_visible is True
+    assert settings.keep_signed_in is True
 
 
 def test_the_export_concurrency_default_is_the_fetchers():
@@ -88,6 +89,7 @@ def test_the_file_is_the_documented_json(path):
         "header_state": "",
         "splitter_state": "",
         "details_visible": True,
+        "keep_signed_in": True,
     }
 
 
@@ -220,6 +222,7 @@ PREFERENCES: dict[str, Any] = {
     "header_state": encode_view_state(b"header"),
     "splitter_state": encode_view_state(b"splitter"),
     "details_visible": False,
+    "keep_signed_in": False,
 }
 
 
@@ -251,6 +254,8 @@ def test_preferences_load_back(path):
         ("splitter_state", GEOMETRY),
         ("details_visible", False),
         ("details_visible", True),
+        ("keep_signed_in", False),
+        ("keep_signed_in", True),
     ],
 )
 def test_each_preference_round_trips_without_warnings(path, caplog, name, value):
@@ -281,6 +286,8 @@ def test_each_preference_round_trips_without_warnings(path, caplog, name, value)
         ("splitter_state", False),
         ("details_visible", "no"),
         ("details_visible", 0),
+        ("keep_signed_in", "false"),
+        ("keep_signed_in", None),
     ],
 )
 def test_a_preference_of_the_wrong_type_gives_its_default_with_a_warning(path, caplog, name, value):

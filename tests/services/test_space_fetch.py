@@ -86,7 +86,7 @@ async def test_progress_counts_pages_and_cards(client, demo_server):
     assert {p.pages_total for p in seen} == {24}
     assert seen[-1].cards == 240
     assert seen[-1].seconds_left == 0.0
-    assert seen[0].seconds_left is not None
+    assert seen[0].seconds_left is None, "one page alone says nothing of the pace"
 
 
 async def test_a_failing_page_fails_the_fetch_and_stops_the_rest(client, demo_server):
@@ -122,8 +122,24 @@ async def test_progress_is_reported_first_and_last_and_not_for_every_page():
 
 def test_time_left_is_a_guess_from_the_pace():
     assert FetchProgress(0, 10, 0, 0.0).seconds_left is None
-    assert FetchProgress(2, 10, 20, 1.0).seconds_left == pytest.approx(4.0)
+    assert FetchProgress(4, 10, 40, 2.0).seconds_left == pytest.approx(3.0)
     assert FetchProgress(10, 10, 100, 5.0).seconds_left == 0.0
+
+
+@pytest.mark.parametrize(
+    ("done", "elapsed"),
+    [(1, 0.5), (1, 2.0), (2, 5.0), (3, 0.2), (20, 0.9)],
+)
+def test_no_guess_before_a_few_pages_and_a_second(done, elapsed):
+    # A 240-page fetch whose first page took half a second would have been "2 min".
+    assert FetchProgress(done, 240, done * 10, elapsed).seconds_left is None
+
+
+def test_the_guess_follows_pages_fetched_side_by_side():
+    # First page 0.5 s alone, then four at a time: 9 pages in 1.5 s.
+    left = FetchProgress(9, 240, 90, 1.5).seconds_left
+    assert left is not None
+    assert left < 60
 
 
 async def test_cancelling_stops_every_request():

@@ -7,7 +7,7 @@ import csv
 
 import openpyxl
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QLocale, Qt
 
 from cardviewer.api import CardPage, CardsClient
 from cardviewer.api.errors import ServerError
@@ -164,6 +164,16 @@ def test_progress_reads_as_pages_cards_and_time_left(qtbot, tmp_path):
     assert dialog.describe(FetchProgress(12, 24, 120, 6.0)) == (
         "Page 12 of 24 · 120 cards · about 6 s left"
     )
-    assert dialog.describe(FetchProgress(1, 1000, 10, 1.0)).endswith("about 17 min left")
+    assert dialog.describe(FetchProgress(3, 1000, 30, 3.0)).endswith("about 17 min left")
+    assert dialog.describe(FetchProgress(3, 100, 30, 3.0)).endswith("about 2 min left")
+    assert dialog.describe(FetchProgress(1, 240, 10, 0.5)) == "Page 1 of 240 · 10 cards"
+    QLocale.setDefault(QLocale("en_US"))
+    try:
+        assert dialog.describe(FetchProgress(1, 2000, 10, 0.5)) == "Page 1 of 2,000 · 10 cards"
+        assert dialog.describe(FetchProgress(2000, 2000, 20000, 60.0)) == (
+            "Page 2,000 of 2,000 · 20,000 cards"
+        )
+    finally:
+        QLocale.setDefault(QLocale.system())
     assert dialog.describe(FetchProgress(24, 24, 240, 6.0)) == "Page 24 of 24 · 240 cards"
     assert dialog.describe(FetchProgress(1, 1, 1, 0.1)) == "Page 1 of 1 · 1 card"

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QLocale, Qt
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QIcon, QKeyEvent
+from PySide6.QtWidgets import QTableView, QWidget
 
 from cardviewer.api import CardPage
 from cardviewer.api.models import parse_card
+from cardviewer.ui.card_area import CardStack
 from cardviewer.ui.cards.card_filter_model import CardFilterModel
 from cardviewer.ui.cards.card_table_model import CardTableModel
 from cardviewer.ui.filter_row import FilterRow
+from cardviewer.ui.page_messages import StateText
 
 NAMES = ["Anna Berg", "Anton Frei", "Bruno Keller"]
 
@@ -75,3 +78,86 @@ def test_the_load_all_button_is_the_action_and_the_count_is_plain(row):
     assert widget.load_all_button.toolButtonStyle() == Qt.ToolButtonStyle.ToolButtonTextOnly
     assert widget.count_label.textFormat() == Qt.TextFormat.PlainText
     assert widget.filter_edit.isClearButtonEnabled()
+
+
+@pytest.fixture
+def covered(row, qtbot):
+    """The row over a stack whose table shows the filtered cards."""
+    widget, proxy = row
+    table = QTableView()
+    table.setModel(proxy)
+    stack = CardStack(table, QIcon(), StateText("No space open", "Enter a space id."))
+    qtbot.addWidget(stack)
+    widget.cover(stack)
+    stack.show_table()
+    stack.show()
+    qtbot.waitExposed(stack)
+    return widget, stack
+
+
+def test_escape_clears_the_filter_and_then_is_passed_on(row, qtbot):
+    widget, proxy = row
+    passed_on: list[int] = []
+
+    class Parent(QWidget):
+        def keyPressEvent(self, event: QKeyEvent) -> None:
+            passed_on.append(event.key())
+
+    parent = Parent()
+    qtbot.addWidget(parent)
+    widget.setParent(parent)
+    parent.show()
+    widget.filter_edit.setFocus()
+    qtbot.keyClicks(widget.filter_edit, "an")
+    qtbot.keyClick(widget.filter_edit, Qt.Key.Key_Escape)
+    assert widget.filter_edit.text() == ""
+    assert proxy.rowCount() == 3
+    assert passed_on == []
+    qtbot.keyClick(widget.filter_edit, Qt.Key.Key_Escape)
+    assert passed_on == [Qt.Key.Key_Escape]
+    widget.setParent(None)  # the fixture's to close
+
+
+def test_a_filter_that_hides_every_card_says_so_in_place_of_the_table(covered, qtbot):
+    widget, stack = covered
+    widget.filter_edit.setText("<b>Zoë</b> %2")
+    page = widget.no_match_page
+    assert stack.currentWidget() is page
+    assert page.title_label.text() == "No card on this page matches \u201c<b>Zoë</b> %2\u201d"
+    assert page.title_label.textFormat() == Qt.TextFormat.PlainText
+    assert "Esc" in page.text_label.text()
+    assert page.action_button.text() == "Clear Filter"
+    qtbot.keyClick(widget.filter_edit, Qt.Key.Key_Backspace)
+    assert stack.currentWidget() is page, "still nothing: the page stays"
+    qtbot.mouseClick(page.action_button, Qt.MouseButton.LeftButton)
+    assert widget.filter_edit.text() == ""
+    assert stack.currentWidget() is stack.table
+
+
+def test_the_no_match_page_names_the_scope_and_cuts_a_long_filter(covered, qtbot):
+    widget, stack = covered
+    widget.describe_scope(whole_space=True)
+    widget.filter_edit.setText("x" * 100)
+    title = widget.no_match_page.title_label.text()
+    assert title.startswith("No card of the space matches \u201c" + "x" * 39 + "\u2026")
+    assert "space" in widget.no_match_page.text_label.text()
+    widget.filter_edit.setText("anna")
+    assert stack.currentWidget() is stack.table
+
+
+def test_no_match_page_only_where_the_table_was(covered, qtbot):
+    widget, stack = covered
+    stack.show_empty(StateText("No cards", "This space has no cards yet."))
+    widget.filter_edit.setText("nobody")
+    assert stack.currentWidget() is stack.empty_page
+
+
+def test_counts_follow_the_locale(row):
+    widget, proxy = row
+    proxy.set_filter_text("an")
+    QLocale.setDefault(QLocale("en_US"))
+    try:
+        widget.show_count(1234, 20000)
+    finally:
+        QLocale.setDefault(QLocale.system())
+    assert widget.count_label.text() == "1,234 of 20,000 shown"

@@ -6,7 +6,7 @@ import csv
 
 import openpyxl
 import pytest
-from PySide6.QtCore import QItemSelectionModel, Qt
+from PySide6.QtCore import QItemSelectionModel, QLocale, Qt
 from PySide6.QtWidgets import QApplication, QMenu, QMessageBox, QToolBar
 
 from cardviewer.demo import Fault
@@ -15,6 +15,7 @@ from cardviewer.ui.cards.avatar_delegate import AvatarDelegate
 from cardviewer.ui.cards.card_table_model import PageRequest
 from cardviewer.ui.cards.table_copy import COPY_CELL
 from cardviewer.ui.main_window import MainWindow
+from cardviewer.ui.whole_space_jobs import JobKind, JobResult
 from cardviewer.ui.window_layout import DEFAULT_SIZE
 from tests.ui.clients import single_try_client
 from tests.ui.windows import Closer, open_window
@@ -255,6 +256,36 @@ def test_signed_out_nothing_is_sent_and_refresh_asks_to_sign_in(window, demo_ser
         window.go_to_page(3)
     assert window.model.pending_request is None
     assert [r for r in demo_server.requests if r.server == "api"] == []
+
+
+PAGING = ("first_page", "previous_page", "next_page", "last_page", "go_to_page")
+
+
+def test_signed_out_paging_is_unavailable_and_the_status_bar_says_why(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+        window.go_to_page(2)
+    demo_server.faults.inject(Fault.REVOKED_TOKEN)
+    with qtbot.waitSignal(window.signInRequested, timeout=LOAD_TIMEOUT):
+        window.refresh_action.trigger()
+    demo_server.clear_requests()
+    bar = window.page_bar
+    for name in PAGING:
+        action = getattr(window, f"{name}_action")
+        assert not action.isEnabled(), name
+        window.table.setFocus()
+        qtbot.keySequence(window.table, action.shortcut())
+    for control in (bar.first_button, bar.previous_button, bar.next_button, bar.last_button):
+        assert not control.isEnabled()
+    assert not bar.page_spin.isEnabled()
+    assert [r for r in demo_server.requests if r.server == "api"] == []
+    assert window.statusBar().currentMessage() == (
+        "Signed out: other pages and spaces can be opened again once you sign in."
+    )
+    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+        window.signed_in_again(demo_server.email, demo_server.base_url)
+    assert all(getattr(window, f"{name}_action").isEnabled() for name in PAGING)
+    assert "Signed out" not in window.statusBar().currentMessage()
 
 
 def test_signed_in_again_repeats_the_request_that_failed(window, demo_server, qtbot):
@@ -714,6 +745,28 @@ def test_the_filter_narrows_the_page_and_counts(window, demo_server, qtbot):
     window.filter_edit.clear()
     assert column_texts(window, "display_name") == names
     assert window.filter_count_label.text() == ""
+
+
+def test_a_filter_that_matches_nothing_says_so_and_escape_clears_it(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    qtbot.keySequence(window, "Ctrl+F")
+    qtbot.keyClicks(window.filter_edit, "<i>nobody</i>")
+    page = window.filter_row.no_match_page
+    assert window.stack.currentWidget() is page
+    assert page.title_label.text() == "No card on this page matches \u201c<i>nobody</i>\u201d"
+    qtbot.keyClick(window.filter_edit, Qt.Key.Key_Escape)
+    assert window.filter_edit.text() == ""
+    assert window.stack.currentWidget() is window.table
+
+
+def test_counts_in_the_status_bar_have_the_locales_separators(window, tmp_path):
+    request = PageRequest("space", 1, False)
+    QLocale.setDefault(QLocale("en_US"))
+    try:
+        window.jobs.finished.emit(JobResult(JobKind.EXPORT_ALL, request, 20000, tmp_path / "a.csv"))
+    finally:
+        QLocale.setDefault(QLocale.system())
+    assert window.statusBar().currentMessage().startswith("Exported 20,000 cards to ")
 
 
 def test_sorting_by_a_number_column_is_numeric(window, demo_server, qtbot):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QLocale, Qt
 
 from cardviewer.api import PageMeta
 from cardviewer.ui.page_bar import PageBar
@@ -144,3 +144,13 @@ def test_from_past_the_end_previous_and_last_go_to_the_last_page(bar, qtbot):
         with qtbot.waitSignal(bar.pageRequested) as requested:
             qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
         assert requested.args == [24]
+
+
+def test_counts_have_the_locales_thousands_separator(bar):
+    QLocale.setDefault(QLocale("en_US"))
+    try:
+        bar.set_meta(meta(1500, last=2000, total=20000))
+    finally:
+        QLocale.setDefault(QLocale.system())
+    assert bar.summary_label.text() == "Showing 14,991\u201315,000 of 20,000 cards"
+    assert bar.of_label.text() == "of 2,000"
