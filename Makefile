@@ -7,12 +7,13 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 SCREENSHOT ?= demo-screenshot.png
 
-.PHONY: help setup demo test bench translations lint format typecheck pytest lock clean package package-test
+.PHONY: help setup demo test bench translations lint format typecheck pytest mutate lock clean package package-test
 
 help:
 	@echo "make demo   set up, then run the viewer on the built-in demo server"
 	@echo "make test   set up, then run ruff, mypy and the test suite (headless)"
 	@echo "make bench  set up, then measure speed and memory against the demo server"
+	@echo "make mutate MUTATE=<modules>  mutation-test api/ and services/ (slow; not in make test)"
 	@echo "make translations  extract new texts into resources/*.ts and compile the .qm files"
 	@echo "make lock   re-resolve the newest allowed versions into constraints.txt"
 	@echo "make clean  remove the virtual environment and caches"
@@ -51,9 +52,71 @@ typecheck: setup
 	$(BIN)/mypy
 
 pytest: setup
-	QT_QPA_PLATFORM=offscreen $(BIN)/pytest
+	QT_QPA_PLATFORM=offscreen $(BIN)/pytest --hypothesis-profile=thorough
 
 test: lint typecheck pytest
+
+# Mutation testing (docs/testing.md): each module in a copy of the tree, against its own
+# tests. The tool lives in the `mutate` extra, so `make test` never installs it.
+MUTATE_STAMP := $(VENV)/.installed-mutate
+MUTATE_DIR   ?= .mutate
+MUTATE       ?= $(filter-out %/__init__.py,$(sort $(wildcard cardviewer/api/*.py cardviewer/services/*.py)))
+
+# [tool.cosmic-ray] of pyproject.toml with one module and its tests filled in.
+define MUTATE_CONFIG
+import sys, tomllib, toml
+config = tomllib.load(open("pyproject.toml", "rb"))["tool"]["cosmic-ray"]
+config["module-path"] = sys.argv[1]
+config["test-command"] = config["test-command"].format(python=sys.executable, tests=sys.argv[2])
+print(toml.dumps({"cosmic-ray": config}))
+endef
+export MUTATE_CONFIG
+
+# The score of one module from `cosmic-ray dump`: mutants that are not valid Python and
+# those the operators filter skips do not count; each survivor is listed with its line.
+define MUTATE_SCORE
+import json, sys
+killed, survivors, invalid = 0, [], 0
+for line in sys.stdin:
+    job, result = json.loads(line)
+    if not result or result["worker_outcome"] != "normal":
+        continue
+    if "SyntaxError" in result["output"]:
+        invalid += 1
+    elif result["test_outcome"] == "killed":
+        killed += 1
+    else:
+        mutation = job["mutations"][0]
+        survivors.append(f"  line {mutation['start_pos'][0]}: {mutation['operator_name']}")
+total = killed + len(survivors)
+print(f"{sys.argv[1]}: {killed} of {total} killed ({100 * killed / max(total, 1):.0f} %),"
+      f" {invalid} not valid Python")
+print("\n".join(survivors))
+endef
+export MUTATE_SCORE
+
+$(MUTATE_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet --constraint constraints.txt --editable '.[dev,mutate]'
+	@touch $@
+
+mutate: setup $(MUTATE_STAMP)
+	rm -rf $(MUTATE_DIR) && mkdir -p $(MUTATE_DIR)
+	cp -r cardviewer tests pyproject.toml $(MUTATE_DIR)/
+	find $(MUTATE_DIR) -name __pycache__ -prune -exec rm -rf {} +
+	@cd $(MUTATE_DIR) && for module in $(MUTATE); do \
+		name=$$(basename $$module .py); \
+		tests=tests/$$(basename $$(dirname $$module))/test_$$name.py; \
+		if [ ! -f $$tests ]; then echo "$$module: no $$tests, not measured"; continue; fi; \
+		echo "== $$module against $$tests"; \
+		$(CURDIR)/$(BIN)/python -c "$$MUTATE_CONFIG" $$module $$tests > $$name.toml \
+		&& $(CURDIR)/$(BIN)/cosmic-ray init $$name.toml $$name.sqlite \
+		&& $(CURDIR)/$(BIN)/cr-filter-operators $$name.sqlite $$name.toml \
+		&& QT_QPA_PLATFORM=offscreen $(CURDIR)/$(BIN)/cosmic-ray exec $$name.toml $$name.sqlite \
+		&& $(CURDIR)/$(BIN)/cosmic-ray dump $$name.sqlite \
+			| $(CURDIR)/$(BIN)/python -c "$$MUTATE_SCORE" $$module | tee $$name.txt \
+		|| exit 1; \
+	done
+	@echo "Scores: $(MUTATE_DIR)/*.txt; the mutants: $(BIN)/cr-html $(MUTATE_DIR)/<module>.sqlite"
 
 bench: setup
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m bench
@@ -65,7 +128,7 @@ lock:
 	rm -rf .lock-venv
 	$(PYTHON) -m venv .lock-venv
 	.lock-venv/bin/python -m pip install --quiet --upgrade pip
-	.lock-venv/bin/python -m pip install --quiet '.[dev]'
+	.lock-venv/bin/python -m pip install --quiet '.[dev,mutate]'
 	{ echo "# Exact versions for reproducible installs; 'make lock' rewrites this file."; \
 	  .lock-venv/bin/python -m pip freeze --exclude cardviewer; } > constraints.txt
 	rm -rf .lock-venv build

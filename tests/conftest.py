@@ -17,6 +17,7 @@ from collections.abc import Callable, Coroutine, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
+from hypothesis import settings
 
 if TYPE_CHECKING:
     from cardviewer.controller import AppController
@@ -24,6 +25,14 @@ if TYPE_CHECKING:
     from cardviewer.ui.login.login_dialog import LoginDialog
 
 T = TypeVar("T")
+
+# Property tests: `quick` (the default) tries a few inputs each, for runs while working;
+# `make test` chooses `thorough` with --hypothesis-profile. No deadline: on a busy
+# machine one slow example says nothing about the code, and pytest-timeout catches hangs.
+# A test's own `max_examples` overrides the profile's.
+settings.register_profile("quick", max_examples=20, deadline=None)
+settings.register_profile("thorough", max_examples=200, deadline=None, print_blob=True)
+settings.load_profile("quick")
 
 ASYNCIO_NOISE = (
     "Task was destroyed but it is pending",

@@ -6,11 +6,17 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from pydantic import ValidationError
 
+from cardviewer.api.errors import UnexpectedResponse
 from cardviewer.api.models import (
     KNOWN_CARD_FIELDS,
+    MAX_CARDS,
     Card,
     PageMeta,
     Session,
+    _LazyLinks,
+    check_card_count,
+    check_page,
+    laravel_last_page,
     parse_card,
     parse_page,
     parse_page_json,
@@ -295,3 +301,162 @@ def test_is_invalid_names_the_fields_set_aside():
     assert card.is_invalid("connects")
     assert not card.is_invalid("username")
     assert not Card().is_invalid("connects")
+
+
+# Where a page sits
+
+
+def meta(**numbers) -> PageMeta:
+    return PageMeta.model_validate({"per_page": 10, "total": 25, **numbers})
+
+
+@pytest.mark.parametrize(
+    ("page", "last_page", "has_previous", "has_next"),
+    [
+        (1, 1, False, False),
+        (1, 3, False, True),
+        (2, 3, True, True),
+        (3, 3, True, False),
+        (4, 3, True, False),  # past the last page
+    ],
+)
+def test_a_page_knows_whether_pages_come_before_and_after_it(
+    page, last_page, has_previous, has_next
+):
+    position = meta(current_page=page, last_page=last_page)
+    assert position.has_previous is has_previous
+    assert position.has_next is has_next
+
+
+@pytest.mark.parametrize(
+    ("field", "lowest"),
+    [("current_page", 1), ("last_page", 1), ("per_page", 1), ("total", 0), ("from", 0), ("to", 0)],
+)
+def test_page_numbers_below_their_lowest_are_rejected(field, lowest):
+    payload = envelope([card_json()], page=1, last_page=1)
+    payload["meta"][field] = lowest
+    assert parse_page(payload).meta.model_dump(by_alias=True)[field] == lowest
+    payload["meta"][field] = lowest - 1
+    with pytest.raises(ValidationError):
+        parse_page(payload)
+
+
+def test_metas_with_other_links_are_not_equal():
+    links = [{"url": "u?page=1", "label": "1", "active": True}]
+    first = meta(current_page=1, last_page=3, links=links)
+    assert first == meta(current_page=1, last_page=3, links=links)
+    assert first != meta(current_page=1, last_page=3, links=[{"url": "u?page=2", "label": "2"}])
+    assert first != meta(current_page=1, last_page=3)
+
+
+def test_links_are_never_equal_to_another_kind_of_object():
+    links = _LazyLinks([{"label": "1"}])
+    assert links.__eq__(object()) is False
+    assert links.__eq__(_LazyLinks([{"label": "1"}])) is True
+
+
+# Pages whose numbers do not add up
+
+
+def checked_page(*, page=1, last_page=3, per_page=10, total=25, cards=10, skipped=0):
+    payload = {
+        "data": [card_json(uuid=f"c{n}") for n in range(cards)] + ["garbage"] * skipped,
+        "meta": {
+            "current_page": page,
+            "last_page": last_page,
+            "per_page": per_page,
+            "total": total,
+        },
+    }
+    return parse_page(payload)
+
+
+@pytest.mark.parametrize(
+    ("total", "per_page", "last_page"),
+    [(0, 10, 1), (1, 10, 1), (10, 10, 1), (11, 10, 2), (25, 10, 3), (7, 1, 7), (30, 7, 5)],
+)
+def test_the_last_page_is_the_one_laravel_computes(total, per_page, last_page):
+    assert laravel_last_page(total, per_page) == last_page
+
+
+@pytest.mark.parametrize(
+    "numbers",
+    [
+        {},
+        {"cards": 0},
+        {"cards": 9, "skipped": 1},
+        {"page": 3, "cards": 5},
+        {"page": 4, "cards": 0},  # past the last page: empty, as the platform answers it
+        {"total": MAX_CARDS, "last_page": MAX_CARDS // 10},
+    ],
+)
+def test_a_page_whose_numbers_add_up_passes(numbers):
+    numbers.setdefault("page", 1)
+    check_page(checked_page(**numbers), asked=numbers["page"])
+
+
+@pytest.mark.parametrize(
+    ("numbers", "asked", "detail"),
+    [
+        ({"page": 2}, 1, "meta.current_page is 2, not 1"),
+        ({"page": 1}, 2, "meta.current_page is 1, not 2"),
+        ({"total": MAX_CARDS + 1, "last_page": MAX_CARDS // 10 + 1}, 1, "meta.total is"),
+        ({"last_page": 4}, 1, "meta.last_page is 4, but 25 cards at 10 a page make 3"),
+        ({"last_page": 2}, 1, "meta.last_page is 2"),
+        ({"cards": 10, "skipped": 1}, 1, "11 entries in data, but meta.per_page is 10"),
+    ],
+)
+def test_a_page_whose_numbers_contradict_is_refused(numbers, asked, detail):
+    with pytest.raises(UnexpectedResponse) as info:
+        check_page(checked_page(**numbers), asked=asked)
+    assert detail in info.value.detail
+    assert info.value.status == 200
+    assert str(info.value)
+
+
+def test_more_cards_than_the_space_has_are_refused():
+    check_card_count(25, 25)
+    with pytest.raises(UnexpectedResponse) as info:
+        check_card_count(26, 25)
+    assert info.value.detail == "26 cards on the pages so far, but meta.total is at most 25"
+
+
+# Parsed values do not change
+
+
+def test_parsed_models_are_immutable():
+    page = parse_page(envelope([card_json()]))
+    card, meta = page.cards[0], page.meta
+    assert card.avatar is not None
+    for model, field, value in [
+        (page, "skipped", 3),
+        (card, "username", "x"),
+        (card.avatar, "uuid", "x"),
+        (meta, "total", 3),
+        (meta.links[0], "label", "x"),
+        (page.links, "next", "x"),
+    ]:
+        with pytest.raises(ValidationError):
+            setattr(model, field, value)
+
+
+def test_a_session_past_its_expiry_is_expired_now():
+    session = Session(access_token="t", session_id="s", expires_at=datetime(2020, 1, 1, tzinfo=UTC))
+    assert session.is_expired()
+    assert not session.model_copy(
+        update={"expires_at": datetime(2999, 1, 1, tzinfo=UTC)}
+    ).is_expired()
+
+
+def test_a_link_without_active_is_inactive_and_entries_left_out_are_counted(caplog):
+    payload = envelope([card_json()])
+    payload["meta"]["links"] = [7, {"label": "2"}, None]
+    links = parse_page(payload).meta.links
+    assert [(link.label, link.active, link.url) for link in links] == [("2", False, None)]
+    assert "page 1: ignored 2 entries of meta.links" in caplog.text
+
+
+def test_a_meta_may_be_built_with_from_by_its_python_name():
+    """The interface builds a page's meta itself, with `from_` for the JSON's `from`."""
+    built = PageMeta(current_page=1, last_page=1, per_page=10, total=3, from_=1, to=3)
+    assert (built.from_, built.to) == (1, 3)

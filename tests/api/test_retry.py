@@ -193,6 +193,12 @@ def test_retry_after_is_waited_exactly_up_to_the_cap(status):
     assert policy.delay_before_retry(api_error(status, retry_after=30.5), 1) is None
 
 
+def test_the_default_policy_waits_for_retry_after_up_to_thirty_seconds():
+    policy = RetryPolicy()
+    assert policy.delay_before_retry(api_error(429, retry_after=30.0), 1) == 30.0
+    assert policy.delay_before_retry(api_error(503, retry_after=30.001), 1) is None
+
+
 def test_retry_after_counts_only_on_429_and_503():
     policy = RetryPolicy(jitter=lambda: 1.0)
     assert policy.delay_before_retry(api_error(502, retry_after=120.0), 1) == 0.5

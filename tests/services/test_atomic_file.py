@@ -1,8 +1,11 @@
 """Replacing a file in one step: the old content or the new, never half, never a leftover."""
 
+import logging
 import os
+import re
 import stat
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -32,7 +35,7 @@ def test_replaces_an_existing_file(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["file.txt"]
 
 
-@settings(max_examples=50, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.binary(max_size=4096))
 def test_any_bytes_arrive_unchanged(tmp_path, data):
     target = tmp_path / "any.bin"
@@ -122,3 +125,130 @@ def test_read_only_folder_raises_and_keeps_the_earlier_file(tmp_path):
         folder.chmod(0o700)
     assert target.read_bytes() == b"earlier"
     assert [p.name for p in folder.iterdir()] == ["file.txt"]
+
+
+def test_private_is_passed_by_name_only(tmp_path):
+    with pytest.raises(TypeError):
+        write_atomically(tmp_path / "file.txt", b"x", True)  # type: ignore[call-arg]
+    assert list(tmp_path.iterdir()) == []
+
+
+# Durability: what reaches the disk, and in which order
+
+
+class DiskCalls:
+    """Records `os.open`, `os.fsync`, `os.replace` and `os.close`, and still does them.
+
+    An fsync records the file's size at that moment: what has reached the file so far.
+    """
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.events: list[tuple[Any, ...]] = []
+        self.names: dict[int, str] = {}
+        real_open, real_fsync, real_replace, real_close = os.open, os.fsync, os.replace, os.close
+
+        def record_open(path: Any, flags: int, mode: int = 0o777, **kwargs: Any) -> int:
+            fd = real_open(path, flags, mode, **kwargs)
+            self.names[fd] = Path(path).name
+            self.events.append(("open", Path(path).name))
+            return fd
+
+        def record_fsync(fd: int) -> None:
+            status = os.fstat(fd)
+            size = status.st_size if stat.S_ISREG(status.st_mode) else None
+            self.events.append(("fsync", self.names.get(fd), size))
+            real_fsync(fd)
+
+        def record_replace(source: Any, target: Any) -> None:
+            real_replace(source, target)
+            self.events.append(("replace", Path(source).name, Path(target).name))
+
+        def record_close(fd: int) -> None:
+            self.events.append(("close", self.names.get(fd)))
+            real_close(fd)
+
+        monkeypatch.setattr(os, "open", record_open)
+        monkeypatch.setattr(os, "fsync", record_fsync)
+        monkeypatch.setattr(os, "replace", record_replace)
+        monkeypatch.setattr(os, "close", record_close)
+
+
+def open_fds() -> list[str]:
+    return sorted(fd.name for fd in Path("/proc/self/fd").iterdir())
+
+
+needs_proc = pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc")
+
+
+@posix_only
+def test_the_data_is_on_disk_before_the_rename_and_the_rename_after(tmp_path, monkeypatch):
+    """The file is flushed and fsynced under its temporary name, then the folder is synced."""
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    calls = DiskCalls(monkeypatch)
+    write_atomically(folder / "file.txt", b"new content")
+    temporary = calls.events[0][1]
+    assert re.fullmatch(r"\.file\.txt\.[0-9a-f]{8}\.tmp", temporary)
+    assert calls.events == [
+        ("open", temporary),
+        ("fsync", temporary, len(b"new content")),  # flushed: all of it, not a buffer's worth
+        ("replace", temporary, "file.txt"),
+        ("open", "folder"),
+        ("fsync", "folder", None),
+        ("close", "folder"),
+    ]
+    assert (folder / "file.txt").read_bytes() == b"new content"
+
+
+@posix_only
+@needs_proc
+def test_no_file_descriptor_is_left_open(tmp_path):
+    before = open_fds()
+    write_atomically(tmp_path / "file.txt", b"x")
+    write_atomically(tmp_path / "file.txt", b"y", private=True)
+    assert open_fds() == before
+
+
+@needs_proc
+def test_no_file_descriptor_is_left_open_when_the_folder_sync_fails(tmp_path, monkeypatch):
+    real_fsync = os.fsync
+
+    def fail_on_folders(fd: int) -> None:
+        if stat.S_ISDIR(os.fstat(fd).st_mode):
+            raise OSError(22, "Invalid argument")
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fail_on_folders)
+    before = open_fds()
+    write_atomically(tmp_path / "file.txt", b"x")
+    assert open_fds() == before
+
+
+def test_a_folder_that_cannot_be_synced_still_gets_the_file(tmp_path, monkeypatch, caplog):
+    """Some file systems refuse to fsync a folder; the rename has happened all the same."""
+    real_fsync = os.fsync
+
+    def fail_on_folders(fd: int) -> None:
+        if stat.S_ISDIR(os.fstat(fd).st_mode):
+            raise OSError(22, "Invalid argument")
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fail_on_folders)
+    caplog.set_level(logging.DEBUG, logger="cardviewer.services.atomic_file")
+    write_atomically(tmp_path / "file.txt", b"x")
+    assert (tmp_path / "file.txt").read_bytes() == b"x"
+    assert "Could not flush folder" in caplog.text
+
+
+def test_a_folder_that_cannot_be_opened_still_gets_the_file(tmp_path, monkeypatch):
+    """Windows cannot open a folder at all; the rename is atomic there without the sync."""
+    real_open = os.open
+
+    def refuse_folders(path: Any, flags: int, mode: int = 0o777, **kwargs: Any) -> int:
+        if Path(path).is_dir():
+            raise PermissionError(13, "Permission denied")
+        return real_open(path, flags, mode, **kwargs)
+
+    monkeypatch.setattr(os, "open", refuse_folders)
+    write_atomically(tmp_path / "file.txt", b"x")
+    assert (tmp_path / "file.txt").read_bytes() == b"x"

@@ -61,6 +61,12 @@ def test_a_delimiter_that_cannot_separate_cells_is_refused(tmp_path, delimiter):
     assert not (tmp_path / "x.csv").exists()
 
 
+def test_the_delimiter_is_passed_by_name_only(tmp_path):
+    with pytest.raises(TypeError):
+        write_csv(tmp_path / "cards.csv", HEADER, [], ";")  # type: ignore[call-arg]
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize(
     ("cell", "written"),
     [
@@ -274,7 +280,7 @@ def test_a_read_only_folder_raises_and_keeps_the_earlier_file(tmp_path):
 cells = st.text(st.characters(exclude_categories=["Cs"]), max_size=20)
 
 
-@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows=st.lists(st.lists(cells, min_size=3, max_size=3), max_size=6))
 def test_any_text_reads_back_as_written_apart_from_the_formula_guard(tmp_path, rows):
     target = tmp_path / "any.csv"
