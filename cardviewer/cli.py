@@ -1,7 +1,7 @@
 """`cardviewer export`: the export without a window, for scheduled jobs and scripts.
 
     cardviewer export --server URL --email E --space ID [--all] [--with-emails]
-                      [--page N] [--format csv|xlsx] -o FILE
+                      [--page N] [--format csv|xlsx] [--delimiter , | ; | tab] -o FILE
 
 The password comes from the `CARDVIEWER_PASSWORD` environment variable, else from a
 prompt when a person is at the terminal; without either, the session the app saved
@@ -11,6 +11,10 @@ when stderr is a terminal; the password and token are never printed, not even wi
 `-v`: stderr gets the window's redaction (`log_setup.RedactingFilter`), which also
 looks for the exact password and token, because a scheduled job keeps its stderr.
 A server address with a user name or password in it is refused without repeating it.
+The file is written at the name given, never another: a name whose suffix says the
+other format than `--format` is refused. CSV cells are separated as the window
+separates them (the Preferences' choice, else the locale's rule) unless `--delimiter`
+says otherwise.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import logging
 import os
 import sys
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
@@ -34,22 +39,45 @@ from cardviewer.api.errors import (
     CardViewerError,
     InvalidCredentials,
     InvalidInput,
+    MalformedRequest,
     NetworkError,
     NotAuthenticated,
 )
 from cardviewer.api.models import CardPage
+from cardviewer.api.retry import WaitUnit, wait_to_tell
 from cardviewer.log_setup import RedactingFilter, redact, remember_secret
 from cardviewer.services.card_export import ExportFormat, write_cards
+from cardviewer.services.csv_delimiter import (
+    COMMA,
+    SEMICOLON,
+    TAB,
+    delimiter_for_decimal_point,
+    system_decimal_point,
+)
 from cardviewer.services.file_errors import explain_write_failure
 from cardviewer.services.session_store import SessionStore, StoredSession
+from cardviewer.services.settings import Settings
 from cardviewer.services.site_config import load_site_config
-from cardviewer.services.space_export import export_space
-from cardviewer.services.space_fetch import DEFAULT_CONCURRENCY, FetchProgress, PageFetch
+from cardviewer.services.space_fetch import (
+    DEFAULT_CONCURRENCY,
+    FetchProgress,
+    PageFetch,
+    fetch_all_pages,
+)
 
 log = logging.getLogger(__name__)
 
 PASSWORD_VARIABLE = "CARDVIEWER_PASSWORD"
 LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"
+FORMATS = {"csv": ExportFormat.CSV, "xlsx": ExportFormat.XLSX}
+FORMAT_NAMES = {ExportFormat.CSV: "a CSV file", ExportFormat.XLSX: "an Excel workbook"}
+DELIMITERS = {",": COMMA, ";": SEMICOLON, "tab": TAB}
+"""`--delimiter`'s choices; a tab is named, since a shell makes it hard to type."""
+WAIT_SENTENCES = {
+    WaitUnit.SECONDS: "You can try again in {count} seconds.",
+    WaitUnit.MINUTES: "You can try again in about {count} minutes.",
+}
+"""The window's words for the wait the server asked for, in English."""
 
 
 class ExitCode(enum.IntEnum):
@@ -71,8 +99,21 @@ class ExitCode(enum.IntEnum):
     INTERRUPTED = 130
 
 
+_EXIT_CODES: tuple[tuple[tuple[type[CardViewerError], ...], ExitCode], ...] = (
+    # A login the server could not read is a sign-in that failed, not a server to wait for.
+    ((InvalidCredentials, NotAuthenticated, MalformedRequest), ExitCode.SIGN_IN),
+    ((NetworkError,), ExitCode.NETWORK),
+    ((InvalidInput,), ExitCode.USAGE),
+)
+"""The exit code of the client's errors, first match; any other is `ExitCode.SERVER`."""
+
+
 class UsageError(Exception):
     """Arguments that cannot work together; the text says why."""
+
+
+class SessionEnded(Exception):
+    """The saved session has ended and there is no password to sign in again with."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -93,7 +134,18 @@ def build_parser() -> argparse.ArgumentParser:
     scope.add_argument("--page", type=int, default=1, help="export this page (default 1)")
     parser.add_argument("--with-emails", action="store_true", help="include e-mail addresses")
     parser.add_argument(
-        "--format", choices=["csv", "xlsx"], help="file type (default: from the file name)"
+        "--format",
+        choices=list(FORMATS),
+        help="file type (default: from the file name: .xlsx is Excel, anything else CSV); "
+        "the file is always written at the name given, so a name ending in the other "
+        "type's suffix is refused",
+    )
+    parser.add_argument(
+        "--delimiter",
+        choices=list(DELIMITERS),
+        help="separator of CSV cells: ',', ';' or 'tab' (default: the one chosen in the "
+        "app's Preferences, else ';' where the system's locale writes decimals with a "
+        "comma, as Excel expects there, else ',')",
     )
     parser.add_argument(
         "--concurrency",
@@ -107,13 +159,43 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def output_path(args: argparse.Namespace) -> Path:
-    """The file to write, with the suffix of the format asked for."""
+@dataclass(frozen=True)
+class Output:
+    """The file to write, exactly as named, and how."""
+
+    path: Path
+    export_format: ExportFormat
+    delimiter: str
+    """Separates CSV cells; unused for a workbook."""
+
+
+def output(args: argparse.Namespace) -> Output:
+    """The file `-o` names, in the format and with the separator asked for.
+
+    Raises `UsageError` when the name's suffix names the other format than `--format`
+    (writing another name, or a workbook called `.csv`, would surprise), and for
+    `--delimiter` with a workbook.
+    """
     path: Path = args.output
-    if args.format is None:
-        return path
-    wanted = ExportFormat.XLSX if args.format == "xlsx" else ExportFormat.CSV
-    return path if ExportFormat.of(path) is wanted else path.with_suffix(wanted.value)
+    named = ExportFormat.named_by(path)
+    export_format = FORMATS[args.format] if args.format else named or ExportFormat.CSV
+    if named is not None and named is not export_format:
+        raise UsageError(
+            f"{path.name} is the name of {FORMAT_NAMES[named]}, but --format {args.format} "
+            f"asks for {FORMAT_NAMES[export_format]}: give a name ending in "
+            f"{export_format.value}, or leave out --format"
+        )
+    if export_format is ExportFormat.XLSX and args.delimiter is not None:
+        raise UsageError("--delimiter is for CSV files; an Excel workbook has no separator")
+    return Output(path, export_format, csv_delimiter(args))
+
+
+def csv_delimiter(args: argparse.Namespace) -> str:
+    """`--delimiter`, else the window's: the Preferences' choice, else the locale's rule."""
+    if args.delimiter is not None:
+        return DELIMITERS[args.delimiter]
+    chosen = Settings.load().csv_delimiter
+    return chosen or delimiter_for_decimal_point(system_decimal_point())
 
 
 def main(argv: Sequence[str] | None = None, *, stderr: TextIO | None = None) -> int:
@@ -166,25 +248,28 @@ def _logging_to(err: TextIO, *, verbose: bool) -> Iterator[None]:
 
 
 async def _export(args: argparse.Namespace, err: TextIO) -> int:
-    path = output_path(args)
     try:
+        target = output(args)
         client = await _signed_in_client(args, err)
     except UsageError as exc:
         print(f"error: {exc}", file=err)
         return ExitCode.USAGE
+    except SessionEnded as exc:
+        print(f"error: {exc}", file=err)
+        return ExitCode.SIGN_IN
     except CardViewerError as exc:
         return _failed(exc, err)
     async with client:
         try:
-            count = await _fetch_and_write(client, args, path, err)
+            count = await _fetch_and_write(client, args, target, err)
         except CardViewerError as exc:
             return _failed(exc, err)
         except OSError as exc:
-            log.debug("writing %s failed: %r", path, exc)
-            print(f"Cannot write {path}: {explain_write_failure(exc)}", file=err)
+            log.debug("writing %s failed: %r", target.path, exc)
+            print(f"Cannot write {target.path}: {explain_write_failure(exc)}", file=err)
             return ExitCode.WRITE
     if err.isatty():
-        print(f"Exported {count} cards to {path}", file=err)
+        print(f"Exported {count} cards to {target.path}", file=err)
     return ExitCode.OK
 
 
@@ -198,22 +283,30 @@ async def _signed_in_client(args: argparse.Namespace, err: TextIO) -> CardsClien
     server = args.server or (saved.server_url if saved is not None else None) or _site_server()
     if not server:
         raise UsageError("--server is needed (no saved session or site file to take it from)")
-    if password is None and saved is not None and (args.email in (None, saved.email)):
-        log.debug("using the saved session for %s", saved.email)
-        remember_secret(saved.access_token)
-        return CardsClient(saved.server_url, token=saved.access_token)
-    if not args.email:
+    email = args.email
+    if password is None and saved is not None and (email in (None, saved.email)):
+        if not saved.is_expired():
+            log.debug("using the saved session for %s", saved.email)
+            remember_secret(saved.access_token)
+            return CardsClient(saved.server_url, token=saved.access_token)
+        if not sys.stdin.isatty():
+            raise SessionEnded(
+                f"your saved session for {saved.email} has ended; sign in again "
+                f"(set {PASSWORD_VARIABLE}, or run at a terminal to be asked)"
+            )
+        email = saved.email  # asked for the password of the account that was signed in
+    if not email:
         raise UsageError("--email is needed to sign in")
     if password is None:
         if not sys.stdin.isatty():
             raise UsageError(
                 f"no password: set {PASSWORD_VARIABLE} or run at a terminal to be asked"
             )
-        password = getpass.getpass(f"Password for {args.email}: ", stream=err)
+        password = getpass.getpass(f"Password for {email}: ", stream=err)
         remember_secret(password)
     client = CardsClient(server)
     try:
-        session = await client.login(args.email, password)
+        session = await client.login(email, password)
     except BaseException:
         await client.aclose()
         raise
@@ -227,9 +320,9 @@ def _site_server() -> str | None:
 
 
 def _saved_session(args: argparse.Namespace) -> StoredSession | None:
-    """The app's saved session, if it is still valid and for the server asked for."""
+    """The app's saved session for the server asked for, if any; it may have ended."""
     stored = SessionStore().load()
-    if stored is None or stored.is_expired():
+    if stored is None:
         return None
     if args.server:
         try:
@@ -241,20 +334,33 @@ def _saved_session(args: argparse.Namespace) -> StoredSession | None:
 
 
 async def _fetch_and_write(
-    client: CardsClient, args: argparse.Namespace, path: Path, err: TextIO
+    client: CardsClient, args: argparse.Namespace, target: Output, err: TextIO
 ) -> int:
-    """Fetch the page asked for, or every page, and write its cards to `path`."""
+    """Fetch the page asked for, or every page, and write their cards to `target`.
+
+    Nothing is written until every page is in, as in the window's Export All, so a
+    failed fetch leaves any earlier file as it was.
+    """
 
     async def fetch(number: int) -> CardPage:
         return await client.list_cards(args.space, number, with_emails=args.with_emails)
 
-    if not args.all:
-        cards = list((await fetch(args.page)).cards)
-        return await write_cards(path, cards, with_emails=args.with_emails, title=args.space)
-    return await _export_all(fetch, args, path, err)
+    if args.all:
+        pages = await _fetch_all(fetch, args, err)
+    else:
+        pages = [await fetch(args.page)]
+    return await write_cards(
+        target.path,
+        [card for page in pages for card in page.cards],
+        with_emails=args.with_emails,
+        title=args.space,
+        delimiter=target.delimiter,
+        export_format=target.export_format,
+    )
 
 
-async def _export_all(fetch: PageFetch, args: argparse.Namespace, path: Path, err: TextIO) -> int:
+async def _fetch_all(fetch: PageFetch, args: argparse.Namespace, err: TextIO) -> list[CardPage]:
+    """Every page of the space, with progress on a terminal."""
     show = err.isatty()
 
     def progress(done: FetchProgress) -> None:
@@ -266,30 +372,19 @@ async def _export_all(fetch: PageFetch, args: argparse.Namespace, path: Path, er
                 flush=True,
             )
 
-    def writing(_count: int) -> None:
-        if show:
-            print(file=err)
-
-    return await export_space(
-        fetch,
-        path,
-        with_emails=args.with_emails,
-        title=args.space,
-        concurrency=args.concurrency,
-        on_progress=progress,
-        on_writing=writing,
-    )
+    pages = await fetch_all_pages(fetch, concurrency=args.concurrency, on_progress=progress)
+    if show:
+        print(file=err)
+    return pages
 
 
 def _failed(exc: CardViewerError, err: TextIO) -> int:
     # The message may be the server's own words, which could repeat a secret.
-    print(redact(str(exc)), file=err)
+    message = redact(str(exc))
+    wait = wait_to_tell(exc)
+    if wait is not None:
+        message += " " + WAIT_SENTENCES[wait.unit].format(count=wait.amount)
+    print(message, file=err)
     if exc.detail:
         log.debug("%s", exc.detail)
-    if isinstance(exc, InvalidCredentials | NotAuthenticated):
-        return ExitCode.SIGN_IN
-    if isinstance(exc, NetworkError):
-        return ExitCode.NETWORK
-    if isinstance(exc, InvalidInput):
-        return ExitCode.USAGE
-    return ExitCode.SERVER
+    return next((code for kinds, code in _EXIT_CODES if isinstance(exc, kinds)), ExitCode.SERVER)

@@ -2,20 +2,29 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import dataclasses
 import io
 import json
 import logging
 import socket
+import threading
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import openpyxl
 import pytest
 
+from cardviewer import cli
 from cardviewer.api import CardsClient, Session
 from cardviewer.cli import PASSWORD_VARIABLE, ExitCode, main
 from cardviewer.demo import Fault
 from cardviewer.services import site_config
 from cardviewer.services.session_store import SessionStore, StoredSession
+from cardviewer.services.settings import Settings
 
 
 @pytest.fixture
@@ -78,10 +87,138 @@ def test_one_page_with_emails_to_xlsx(demo_server, password, tmp_path):
         str(target),
     )
     assert code == ExitCode.OK
-    sheet = openpyxl.load_workbook(tmp_path / "page.xlsx").active
+    assert [p.name for p in tmp_path.iterdir()] == ["page"], "the name given, no other"
+    sheet = openpyxl.load_workbook(io.BytesIO(target.read_bytes())).active
     rows = list(sheet.iter_rows(values_only=True))
     assert len(rows) == 11
     assert "E-mails" in rows[0]
+
+
+@pytest.mark.parametrize(
+    ("name", "fmt", "said"),
+    [
+        (
+            "out.csv",
+            "xlsx",
+            "out.csv is the name of a CSV file, but --format xlsx asks for an "
+            "Excel workbook: give a name ending in .xlsx, or leave out --format",
+        ),
+        (
+            "out.XLSX",
+            "csv",
+            "out.XLSX is the name of an Excel workbook, but --format csv asks "
+            "for a CSV file: give a name ending in .csv, or leave out --format",
+        ),
+    ],
+)
+def test_a_format_the_name_contradicts_is_refused(demo_server, password, tmp_path, name, fmt, said):
+    code, err = run(
+        *account(demo_server),
+        "--space",
+        demo_server.space_id,
+        "--format",
+        fmt,
+        "-o",
+        str(tmp_path / name),
+    )
+    assert (code, err) == (ExitCode.USAGE, f"error: {said}\n")
+    assert list(tmp_path.iterdir()) == [], "nothing written, under no name"
+    assert demo_server.requests == [], "refused before signing in"
+
+
+@pytest.mark.parametrize(
+    ("name", "fmt"), [("out.csv", "csv"), ("OUT.xlsx", "xlsx"), ("cards.txt", "xlsx")]
+)
+def test_a_format_that_fits_the_name_writes_that_name(demo_server, password, tmp_path, name, fmt):
+    target = tmp_path / name
+    code, err = run(
+        *account(demo_server),
+        "--space",
+        demo_server.space_id,
+        "--format",
+        fmt,
+        "-o",
+        str(target),
+    )
+    assert (code, err) == (ExitCode.OK, "")
+    assert [p.name for p in tmp_path.iterdir()] == [name]
+    assert target.read_bytes().startswith(b"PK" if fmt == "xlsx" else b"\xef\xbb\xbf")
+
+
+# The separator of CSV cells
+
+
+def first_line(path: Path) -> str:
+    return path.read_text(encoding="utf-8-sig").splitlines()[0]
+
+
+@pytest.mark.parametrize(("option", "separator"), [(",", ","), (";", ";"), ("tab", "\t")])
+def test_the_delimiter_option_separates_the_cells(
+    demo_server, password, tmp_path, option, separator
+):
+    Settings(csv_delimiter=";" if option == "," else ",").save()  # the option wins
+    target = tmp_path / "page.csv"
+    code, err = run(
+        *account(demo_server),
+        "--space",
+        demo_server.space_id,
+        "--delimiter",
+        option,
+        "-o",
+        str(target),
+    )
+    assert (code, err) == (ExitCode.OK, "")
+    assert first_line(target).startswith(f"Avatar URL{separator}Name{separator}Username")
+    assert [
+        len(row) for row in csv.reader(target.open(encoding="utf-8-sig"), delimiter=separator)
+    ] == [13] * 11
+
+
+@pytest.mark.parametrize("decimal_point", [",", "."])
+def test_without_the_option_the_saved_preference_separates(
+    demo_server, password, tmp_path, monkeypatch, decimal_point
+):
+    monkeypatch.setattr(cli, "system_decimal_point", lambda: decimal_point)
+    Settings(csv_delimiter=";").save()
+    target = tmp_path / "all.csv"
+    code, _ = run(
+        *account(demo_server), "--space", demo_server.space_id, "--all", "-o", str(target)
+    )
+    assert code == ExitCode.OK
+    assert first_line(target).startswith("Avatar URL;Name;")
+
+
+@pytest.mark.parametrize(("decimal_point", "separator"), [(",", ";"), (".", ",")])
+def test_without_option_or_preference_the_locale_decides(
+    demo_server, password, tmp_path, monkeypatch, decimal_point, separator
+):
+    monkeypatch.setattr(cli, "system_decimal_point", lambda: decimal_point)
+    target = tmp_path / "page.csv"
+    code, _ = run(*account(demo_server), "--space", demo_server.space_id, "-o", str(target))
+    assert code == ExitCode.OK
+    assert first_line(target).startswith(f"Avatar URL{separator}Name{separator}")
+
+
+def test_a_delimiter_for_a_workbook_is_refused(demo_server, password, tmp_path):
+    code, err = run(
+        *account(demo_server),
+        "--space",
+        demo_server.space_id,
+        "--delimiter",
+        ";",
+        "-o",
+        str(tmp_path / "out.xlsx"),
+    )
+    assert code == ExitCode.USAGE
+    assert "--delimiter is for CSV files" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_help_names_the_delimiter_and_its_default(capsys):
+    assert run("--help")[0] == ExitCode.OK
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "--delimiter {,,;,tab}" in help_text
+    assert "chosen in the app's Preferences" in help_text
 
 
 def test_wrong_password_is_a_sign_in_failure(demo_server, monkeypatch, tmp_path):
@@ -111,6 +248,123 @@ def test_the_saved_session_is_used_without_a_password(demo_server, monkeypatch, 
     assert len(read_csv(target)) == 11
     logins = [r for r in demo_server.requests if r.path.startswith("/v1/auth/login")]
     assert logins == []
+
+
+def save_ended_session(demo_server) -> None:
+    session = Session.model_validate(demo_server.issue_token())
+    ended = dataclasses.replace(
+        StoredSession.from_session(demo_server.base_url, demo_server.email, session),
+        expires_at=datetime.now(UTC) - timedelta(minutes=1),
+    )
+    SessionStore().save(ended)
+
+
+@pytest.mark.parametrize("with_account", [False, True], ids=["alone", "same-account"])
+def test_an_ended_saved_session_is_a_sign_in_failure(
+    demo_server, monkeypatch, tmp_path, with_account
+):
+    monkeypatch.delenv(PASSWORD_VARIABLE, raising=False)
+    save_ended_session(demo_server)
+    account_args = account(demo_server) if with_account else []
+    target = tmp_path / "page.csv"
+    code, err = run(*account_args, "--space", demo_server.space_id, "-o", str(target))
+    assert code == ExitCode.SIGN_IN
+    assert "saved session" in err
+    assert "has ended; sign in again" in err
+    assert PASSWORD_VARIABLE in err, "says how to sign in again"
+    assert demo_server.requests == [], "the ended token is not sent"
+    assert not target.exists()
+
+
+def test_an_ended_saved_session_with_a_password_signs_in_again(demo_server, password, tmp_path):
+    save_ended_session(demo_server)
+    target = tmp_path / "page.csv"
+    code, err = run(*account(demo_server), "--space", demo_server.space_id, "-o", str(target))
+    assert (code, err) == (ExitCode.OK, "")
+    assert len(read_csv(target)) == 11
+
+
+@contextlib.contextmanager
+def answering_login(status: int, body: dict[str, str]) -> Iterator[str]:
+    """A loopback server that answers every login with `status` and `body`; its address."""
+    content = json.dumps(body).encode()
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(content)))
+            self.end_headers()
+            self.wfile.write(content)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def test_a_login_the_server_cannot_read_is_a_sign_in_failure(password, tmp_path):
+    """The platform's 500 for a login without a required field: said plainly, exit 3."""
+    missing = {"message": 'Undefined array key "email"', "exception": "ErrorException"}
+    with answering_login(500, missing) as server:
+        code, err = run(
+            "--server",
+            server,
+            "--email",
+            "ada@example.com",
+            "--space",
+            "s",
+            "-o",
+            str(tmp_path / "x.csv"),
+        )
+    assert code == ExitCode.SIGN_IN
+    assert err.startswith("The server could not read the sign-in request")
+    assert "Undefined array key" not in err, "the server's words are for the log"
+    assert "try again later" not in err
+
+
+def test_a_login_the_server_fails_on_otherwise_is_a_server_failure(password, tmp_path):
+    failed = {"message": "SQLSTATE[HY000] Connection refused", "exception": "PDOException"}
+    with answering_login(500, failed) as server:
+        code, err = run(
+            "--server",
+            server,
+            "--email",
+            "ada@example.com",
+            "--space",
+            "s",
+            "-o",
+            str(tmp_path / "x.csv"),
+        )
+    assert code == ExitCode.SERVER
+    assert "try again later" in err
+
+
+@pytest.mark.parametrize(
+    ("retry_after", "said"),
+    [(60, "You can try again in 60 seconds."), (300, "You can try again in about 5 minutes.")],
+)
+def test_a_wait_longer_than_the_client_waits_is_said(
+    demo_server, password, tmp_path, retry_after, said
+):
+    demo_server.faults.inject(Fault.RATE_LIMITED, target="cards", retry_after=retry_after)
+    code, err = run(
+        *account(demo_server), "--space", demo_server.space_id, "-o", str(tmp_path / "x.csv")
+    )
+    assert code == ExitCode.SERVER
+    assert err == f"The server is busy with too many requests. Please wait a moment. {said}\n"
+    assert not (tmp_path / "x.csv").exists()
 
 
 def test_an_unreachable_server_is_a_network_failure(password, demo_server, tmp_path):

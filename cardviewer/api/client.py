@@ -24,6 +24,7 @@ from cardviewer.api.errors import (
     ApiError,
     InvalidCredentials,
     InvalidInput,
+    MalformedRequest,
     NetworkError,
     NotAuthenticated,
     RateLimited,
@@ -43,6 +44,8 @@ log = logging.getLogger(__name__)
 USER_AGENT = f"cardviewer/{__version__}"
 DEFAULT_TIMEOUT = httpx.Timeout(20.0, connect=10.0)
 JSON_HEADERS = {"Accept": "application/json", "Content-Type": "application/json"}
+MISSING_FIELD_EXCEPTION = "ErrorException"
+"""The exception the platform names in its 500 answer to a login without a required field."""
 
 KiB = 1024
 MiB = 1024 * KiB
@@ -262,6 +265,22 @@ class CardsClient:
                 status,
                 detail,
             )
+        if status == 500 and path.endswith("/auth/login"):
+            exception = str(body.get("exception", ""))
+            if exception == MISSING_FIELD_EXCEPTION:
+                return MalformedRequest(
+                    Sentence(
+                        QT_TRANSLATE_NOOP(
+                            "ApiErrors",
+                            "The server could not read the sign-in request: a required field "
+                            "did not arrive. Check the server address; if it is right, "
+                            "please tell your administrator.",
+                        )
+                    ),
+                    status,
+                    exception,
+                    detail,
+                )
         if status == 401:
             return NotAuthenticated(
                 Sentence(

@@ -106,6 +106,15 @@ class ServerError(ApiError):
         self.exception = exception
 
 
+class MalformedRequest(ServerError):
+    """The server could not read what was sent: a field it needs did not arrive.
+
+    The platform answers a login without its e-mail or password so: 500, with
+    `exception` "ErrorException". Trying again sends the same request, so it is no
+    passing failure of the server; the server's own words go to `detail` only.
+    """
+
+
 class UnexpectedResponse(ApiError):
     """The answer has a status, content or shape the client does not understand."""
 
@@ -133,17 +142,45 @@ class TlsError(NetworkError):
     """The secure connection failed, usually an untrusted certificate."""
 
 
-def _is_tls_failure(exc: BaseException) -> bool:
+PLAIN_HTTP_REASONS = frozenset({"WRONG_VERSION_NUMBER", "PACKET_LENGTH_TOO_LONG"})
+"""What OpenSSL calls a plain HTTP answer to its greeting: the server does not speak TLS."""
+
+
+def _tls_failure(exc: BaseException) -> BaseException | None:
+    """The `ssl.SSLError` behind `exc`, if the failure was one of the secure connection."""
     import ssl  # only once a connection has failed; reading an address does not need it
 
     seen: set[int] = set()
     current: BaseException | None = exc
     while current is not None and id(current) not in seen:
         if isinstance(current, ssl.SSLError):
-            return True
+            return current
         seen.add(id(current))
         current = current.__cause__ or current.__context__
-    return False
+    return None
+
+
+def _tls_error(exc: Exception, host: str, otherwise: str) -> TlsError | None:
+    """The error for a failed secure connection, None when `exc` is none.
+
+    A server that answers in plain HTTP is said to be one, since no certificate was
+    ever looked at; any other failure gets the sentence `otherwise`.
+    """
+    failure = _tls_failure(exc)
+    if failure is None:
+        return None
+    if getattr(failure, "reason", None) in PLAIN_HTTP_REASONS:
+        message = Sentence(
+            QT_TRANSLATE_NOOP(
+                "ApiErrors",
+                "The server at {host} does not accept secure (https) connections at this "
+                "address. Check the server address and its port number.",
+            ),
+            host=host,
+        )
+    else:
+        message = Sentence(otherwise, host=host)
+    return TlsError(message, detail=repr(exc))
 
 
 @contextlib.contextmanager
@@ -166,18 +203,17 @@ def map_exceptions(host: str) -> Iterator[None]:
             detail=repr(exc),
         ) from exc
     except httpx.ConnectError as exc:
-        if _is_tls_failure(exc):
-            raise TlsError(
-                Sentence(
-                    QT_TRANSLATE_NOOP(
-                        "ApiErrors",
-                        "A secure connection to {host} could not be established. "
-                        "Its certificate is not trusted by this computer.",
-                    ),
-                    host=host,
-                ),
-                detail=repr(exc),
-            ) from exc
+        tls = _tls_error(
+            exc,
+            host,
+            QT_TRANSLATE_NOOP(
+                "ApiErrors",
+                "A secure connection to {host} could not be established. "
+                "Its certificate is not trusted by this computer.",
+            ),
+        )
+        if tls is not None:
+            raise tls from exc
         raise ConnectFailed(
             Sentence(
                 QT_TRANSLATE_NOOP(
@@ -209,14 +245,11 @@ def map_exceptions(host: str) -> Iterator[None]:
             detail=repr(exc),
         ) from exc
     except (httpx.TransportError, httpx.DecodingError) as exc:
-        if _is_tls_failure(exc):
-            raise TlsError(
-                Sentence(
-                    QT_TRANSLATE_NOOP("ApiErrors", "The secure connection to {host} failed."),
-                    host=host,
-                ),
-                detail=repr(exc),
-            ) from exc
+        tls = _tls_error(
+            exc, host, QT_TRANSLATE_NOOP("ApiErrors", "The secure connection to {host} failed.")
+        )
+        if tls is not None:
+            raise tls from exc
         raise NetworkError(
             Sentence(
                 QT_TRANSLATE_NOOP(

@@ -11,6 +11,7 @@ carrying `retry_after`, so the UI can say when to try again.
 from __future__ import annotations
 
 import asyncio
+import enum
 import math
 import random
 import re
@@ -18,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
+from typing import NamedTuple
 
 import httpx
 
@@ -40,6 +42,11 @@ DELAY_SECONDS = re.compile(r"[0-9]{1,9}(\.[0-9]{1,9})?")
 """`Retry-After` in seconds: digits (a fraction is tolerated); no sign, exponent or `inf`."""
 
 MAX_BACKOFF_EXPONENT = 64  # keeps `base_delay * 2**n` a finite float
+
+SAY_WAIT_FROM = 2.0
+"""Seconds from which the server's wait is worth telling; below, "a moment" says it."""
+SAY_MINUTES_FROM = 120.0
+"""Seconds from which the wait is told in minutes rather than seconds."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +112,33 @@ def server_wait(error: CardViewerError) -> float | None:
     if isinstance(error, ApiError) and error.status in RETRY_AFTER_STATUSES:
         return error.retry_after
     return None
+
+
+class WaitUnit(enum.Enum):
+    SECONDS = "seconds"
+    MINUTES = "minutes"
+
+
+class Wait(NamedTuple):
+    """A wait as a person is told it: an amount of seconds or of minutes."""
+
+    amount: int
+    unit: WaitUnit
+
+
+def wait_to_tell(error: CardViewerError) -> Wait | None:
+    """How long the server asked to wait (`retry_after`), as a person is told it.
+
+    None when there is nothing worth telling: no wait, or under `SAY_WAIT_FROM`. Whole
+    seconds under `SAY_MINUTES_FROM`, whole minutes from there. The window and
+    `cardviewer export` word the same wait in their own ways.
+    """
+    seconds = error.retry_after if isinstance(error, ApiError) else None
+    if seconds is None or not math.isfinite(seconds) or seconds < SAY_WAIT_FROM:
+        return None
+    if seconds < SAY_MINUTES_FROM:
+        return Wait(round(seconds), WaitUnit.SECONDS)
+    return Wait(round(seconds / 60), WaitUnit.MINUTES)
 
 
 def parse_retry_after(value: str | None, now: datetime | None = None) -> float | None:

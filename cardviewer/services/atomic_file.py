@@ -3,6 +3,10 @@
 The data goes to a temporary file in the same folder (so `os.replace` is a rename on
 one file system), is flushed to disk, and then takes the target's name. Whatever goes
 wrong, the temporary file is removed and the earlier file stays as it was.
+
+Replacing a file keeps what the person set up around it: a symbolic link stays a link
+and its target gets the new content (replaced in the target's folder), and the new
+file gets the earlier file's permissions, so an export someone made private stays so.
 """
 
 from __future__ import annotations
@@ -10,27 +14,34 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import stat
 from pathlib import Path
 
 log = logging.getLogger(__name__)
 
 # O_BINARY matters on Windows only: without it "\n" would become "\r\n".
 _CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+PRIVATE_MODE = 0o600
 
 
 def write_atomically(path: Path, data: bytes, *, private: bool = False) -> None:
     """Write `data` to `path` in one step; `private` files are readable by this user only.
 
     A private file is created with mode 0600, so its content is never readable by
-    others, not even for a moment. Raises `OSError` when the file cannot be written;
-    the earlier file at `path`, if any, is then left untouched.
+    others, not even for a moment. Any other file keeps the mode of the file it
+    replaces; a new one gets the umask's default. A symbolic link at `path` is
+    followed: its target is replaced, the link stays. Raises `OSError` when the file
+    cannot be written; the earlier file at `path`, if any, is then left untouched.
     """
-    path = Path(path)
+    path = written_path(Path(path))
     # A random name (os.urandom: `secrets` would pull in hashlib and random at start).
     temporary = path.with_name(f".{path.name}.{os.urandom(4).hex()}.tmp")
-    fd = os.open(temporary, _CREATE_FLAGS, 0o600 if private else 0o666)
+    mode = None if private else _earlier_mode(path)
+    fd = os.open(temporary, _CREATE_FLAGS, PRIVATE_MODE if private else 0o666)
     try:
         with os.fdopen(fd, "wb") as file:
+            if mode is not None:
+                os.fchmod(file.fileno(), mode)
             file.write(data)
             file.flush()
             os.fsync(file.fileno())
@@ -40,6 +51,33 @@ def write_atomically(path: Path, data: bytes, *, private: bool = False) -> None:
             temporary.unlink()
         raise
     _sync_folder(path.parent)
+
+
+def written_path(path: Path) -> Path:
+    """The file that writing to `path` replaces: the target of a symbolic link, or `path`.
+
+    Replacing the link itself would cut it from the file the person keeps elsewhere.
+    """
+    if path.is_symlink():
+        return Path(os.path.realpath(path))
+    return path
+
+
+def _earlier_mode(path: Path) -> int | None:
+    """The permission bits of the regular file at `path`; None when there is none.
+
+    Windows has no such bits, only a read-only flag, which would make the rename fail.
+    """
+    if os.name != "posix":
+        return None
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    if not stat.S_ISREG(status.st_mode):
+        return None
+    # Permission bits only: set-user-id and the like are not carried to new content.
+    return stat.S_IMODE(status.st_mode) & 0o777
 
 
 def _sync_folder(folder: Path) -> None:

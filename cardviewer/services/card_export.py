@@ -36,6 +36,12 @@ class ExportFormat(Enum):
         """The format a file name asks for; anything but `.xlsx` is CSV."""
         return cls.XLSX if path.suffix.lower() == cls.XLSX.value else cls.CSV
 
+    @classmethod
+    def named_by(cls, path: Path) -> ExportFormat | None:
+        """The format the suffix of `path` names; None for a suffix that names none."""
+        suffix = path.suffix.lower()
+        return next((member for member in cls if member.value == suffix), None)
+
 
 def suggested_space_filename(space_id: str, export_format: ExportFormat) -> str:
     """`<space>-all.csv` (or `.xlsx`), safe on Windows, macOS and Linux."""
@@ -50,6 +56,7 @@ async def write_cards(
     title: str = "",
     delimiter: str = ",",
     titles: ColumnTitles = ENGLISH_TITLES,
+    export_format: ExportFormat | None = None,
 ) -> int:
     """Write `cards` in a worker thread, so many thousand do not freeze the window.
 
@@ -63,6 +70,7 @@ async def write_cards(
         title=title,
         delimiter=delimiter,
         titles=titles,
+        export_format=export_format,
     )
 
 
@@ -74,17 +82,19 @@ def write_cards_now(
     title: str = "",
     delimiter: str = ",",
     titles: ColumnTitles = ENGLISH_TITLES,
+    export_format: ExportFormat | None = None,
 ) -> int:
     """Write `cards` with every column they have; returns the number of rows.
 
-    The format follows the suffix of `path` (`ExportFormat.of`); `delimiter` separates
-    CSV cells, `title` names the workbook and `titles` head the columns. Raises
-    `OSError` when the file cannot be written; an earlier file of that name then stays
-    as it was.
+    The format is `export_format`, else the one the suffix of `path` asks for
+    (`ExportFormat.of`); the file is written at `path` as it is, never renamed.
+    `delimiter` separates CSV cells, `title` names the workbook and `titles` head the
+    columns. Raises `OSError` when the file cannot be written; an earlier file of that
+    name then stays as it was.
     """
     columns = build_columns(cards, with_emails=with_emails, titles=titles)
     header = export_header(columns, titles)
-    if ExportFormat.of(path) is ExportFormat.XLSX:
+    if (export_format or ExportFormat.of(path)) is ExportFormat.XLSX:
         rows_typed = ([column.cell_value(card) for column in columns] for card in cards)
         return write_xlsx(path, header, rows_typed, title=title)
     rows = ([column.export(card) for column in columns] for card in cards)

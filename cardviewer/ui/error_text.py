@@ -2,16 +2,19 @@
 
 The API layer has no Qt; its sentences are `Sentence`s, English with the template
 the catalogs know (context "ApiErrors"), and are translated here, where they are shown.
-A message the server wrote itself is shown as it came.
+A message the server wrote itself is shown as it came. How long the server asked to
+wait is said by the window's own plural sentences (`wait_text`).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication
 
-from cardviewer.api.errors import TRANSLATION_CONTEXT, Sentence
+from cardviewer.api.errors import TRANSLATION_CONTEXT, CardViewerError, Sentence
+from cardviewer.api.retry import WaitUnit, wait_to_tell
 
 log = logging.getLogger(__name__)
 
@@ -27,3 +30,18 @@ def error_text(error: BaseException) -> str:
     except (KeyError, IndexError, ValueError) as exc:
         log.warning("the translation of %r does not fit its values: %s", message.template, exc)
         return str(message)
+
+
+def wait_text(
+    error: CardViewerError, seconds: Callable[[int], str], minutes: Callable[[int], str]
+) -> str | None:
+    """When the server said to try again (`Retry-After`), if that is worth saying.
+
+    `seconds` and `minutes` are the window's sentences with a count ("You can try
+    again in %n seconds."), translated where the window calls `tr()` with the count:
+    the translation tools find a plural only there.
+    """
+    wait = wait_to_tell(error)
+    if wait is None:
+        return None
+    return (seconds if wait.unit is WaitUnit.SECONDS else minutes)(wait.amount)

@@ -5,7 +5,8 @@ leaves both the object and the file as they were. What the app does with a chang
 not the dialog's business: it emits `settings_changed` after a save, and asks for the
 two actions that act at once (clearing the avatar cache, signing out) by signals.
 
-The CSV delimiter "Automatic" is decided here from the locale, because the settings
+The CSV delimiter "Automatic" is decided here from Qt's locale, by the rule that
+`cardviewer export` follows too (`services.csv_delimiter`), because the settings
 module stays free of Qt; `export_csv_delimiter()` is what an export should use.
 """
 
@@ -36,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from cardviewer import APP_NAME
 from cardviewer.api import InvalidInput, normalize_server_url
+from cardviewer.services.csv_delimiter import delimiter_for_decimal_point
 from cardviewer.services.settings import (
     MAX_EXPORT_CONCURRENCY,
     MIN_EXPORT_CONCURRENCY,
@@ -57,12 +59,11 @@ LANGUAGES = (("en", "English"), ("de", "Deutsch"))
 def locale_csv_delimiter(locale: QLocale | None = None) -> str:
     """The separator the locale's spreadsheets expect: `;` where `,` is the decimal mark.
 
-    Excel splits CSV files on the system's list separator, which is `;` in locales
-    that write decimals with a comma (German, French, ...). `locale` defaults to
-    the application's default locale.
+    The rule is `delimiter_for_decimal_point`'s; `locale` defaults to the
+    application's default locale.
     """
     locale = locale if locale is not None else QLocale()
-    return ";" if locale.decimalPoint() == "," else ","
+    return delimiter_for_decimal_point(locale.decimalPoint())
 
 
 def export_csv_delimiter(settings: Settings, locale: QLocale | None = None) -> str:

@@ -28,7 +28,7 @@ from cardviewer.api import (
     TlsError,
     UnexpectedResponse,
 )
-from cardviewer.api.errors import CardViewerError
+from cardviewer.api.errors import CardViewerError, MalformedRequest, Sentence
 from cardviewer.api.retry import RetryPolicy
 from cardviewer.demo import Fault
 
@@ -108,7 +108,7 @@ async def test_empty_credentials_are_refused_before_any_request(
     assert not [r for r in demo_server.requests if r.server == "api"]
 
 
-async def test_login_500_carries_message_and_exception(demo_server):
+async def test_login_500_for_a_missing_field_says_the_request_was_not_readable(demo_server):
     # The client never sends a body without keys, so speak to the server directly.
     async with httpx.AsyncClient(base_url=demo_server.base_url) as raw:
         response = await raw.post(
@@ -116,10 +116,50 @@ async def test_login_500_carries_message_and_exception(demo_server):
         )
     async with CardsClient(demo_server.base_url) as client:
         error = client._status_error(response)
-    assert isinstance(error, ServerError)
+    assert isinstance(error, MalformedRequest)
     assert error.status == 500
     assert error.exception == "ErrorException"
-    assert 'Undefined array key "email"' in str(error)
+    assert str(error).startswith("The server could not read the sign-in request")
+    assert "try again later" not in str(error)
+    assert "Undefined array key" not in str(error), "the server's words are for the log"
+    assert "Undefined array key" in error.detail
+    assert isinstance(error.message, Sentence)
+
+
+async def test_login_with_a_body_the_server_cannot_read_is_a_malformed_request(demo_server):
+    """What a proxy that drops the body would bring about, through the whole client."""
+
+    async def drop_the_body(request: httpx.Request) -> httpx.Response:
+        async with httpx.AsyncClient() as plain:
+            return await plain.post(
+                str(request.url), json={}, headers={"Accept": "application/json"}
+            )
+
+    transport = httpx.MockTransport(drop_the_body)
+    async with CardsClient(demo_server.base_url, transport=transport) as client:
+        with pytest.raises(MalformedRequest) as info:
+            await client.login(demo_server.email, demo_server.password)
+    assert "required field" in str(info.value)
+    assert client.token is None
+
+
+@pytest.mark.parametrize(
+    ("path", "exception"),
+    [
+        ("/v1/auth/login", "PDOException"),
+        ("/v1/auth/login", ""),
+        ("/v1/spaces/s/cards", "ErrorException"),
+    ],
+)
+async def test_other_500s_stay_failures_of_the_server(path, exception):
+    body = {"message": "Something broke", "exception": exception}
+    response = httpx.Response(
+        500, json=body, request=httpx.Request("POST", f"https://cards.example.com{path}")
+    )
+    async with CardsClient("https://cards.example.com") as client:
+        error = client._status_error(response)
+    assert type(error) is ServerError
+    assert "Something broke" in str(error)
 
 
 # Listing cards

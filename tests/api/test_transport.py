@@ -10,11 +10,13 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
+import httpx
 import pytest
 import truststore
 
-from cardviewer.api import CardsClient, ConnectFailed, InvalidInput
+from cardviewer.api import CardsClient, ConnectFailed, InvalidInput, TlsError
 from cardviewer.api.client import tls_context
+from cardviewer.api.errors import PLAIN_HTTP_REASONS, CardViewerError, map_exceptions
 from cardviewer.api.retry import RetryPolicy
 
 pytestmark = pytest.mark.anyio
@@ -206,3 +208,65 @@ async def test_https_goes_through_the_https_proxy(proxy, monkeypatch):
     assert proxy.seen == ["CONNECT cards.example.invalid:443"]  # refused once, not retried
     assert "proxy" in str(info.value)
     assert "cards.example.invalid" in str(info.value)
+
+
+# https to a server that answers in plain HTTP
+
+PLAIN_HTTP_WORDS = "does not accept secure (https) connections"
+
+
+def ssl_error(reason: str, text: str) -> ssl.SSLError:
+    """An `ssl.SSLError` as OpenSSL raises it, with its reason code."""
+    error = ssl.SSLError(1, f"[SSL: {reason}] {text} (_ssl.c:1006)")
+    error.reason = reason
+    error.library = "SSL"
+    return error
+
+
+def mapped(failure: Exception) -> CardViewerError:
+    with pytest.raises(CardViewerError) as info, map_exceptions("cards.example.com"):
+        raise failure
+    assert info.value.__cause__ is failure
+    assert info.value.detail == repr(failure)
+    return info.value
+
+
+@pytest.mark.parametrize("reason", sorted(PLAIN_HTTP_REASONS))
+@pytest.mark.parametrize("kind", [httpx.ConnectError, httpx.ReadError])
+def test_a_plain_http_answer_to_tls_is_said_to_be_one(kind, reason):
+    failure = kind("handshake failed")
+    failure.__cause__ = ssl_error(reason, "wrong version number")
+    error = mapped(failure)
+    assert isinstance(error, TlsError)
+    assert str(error) == (
+        "The server at cards.example.com does not accept secure (https) connections at "
+        "this address. Check the server address and its port number."
+    )
+    assert "certificate" not in str(error)
+
+
+def test_an_untrusted_certificate_is_still_said_to_be_one():
+    failure = httpx.ConnectError("handshake failed")
+    failure.__cause__ = ssl.SSLCertVerificationError(1, "certificate verify failed")
+    error = mapped(failure)
+    assert isinstance(error, TlsError)
+    assert "Its certificate is not trusted by this computer." in str(error)
+
+
+def test_another_tls_failure_keeps_its_own_sentence():
+    failure = httpx.ConnectError("handshake failed")
+    failure.__cause__ = ssl_error("TLSV1_ALERT_PROTOCOL_VERSION", "tlsv1 alert protocol version")
+    assert PLAIN_HTTP_WORDS not in str(mapped(failure))
+
+
+@pytest.mark.parametrize("scheme", ["https://", ""], ids=["https", "no-scheme"])
+async def test_https_to_a_plain_http_server_says_it_does_not_speak_https(demo_server, scheme):
+    """Over real sockets: the demo server speaks plain HTTP only."""
+    port = urlsplit(demo_server.base_url).port
+    async with CardsClient(f"{scheme}127.0.0.1:{port}", retry=RetryPolicy(attempts=1)) as client:
+        assert client.server_url.startswith("https://")
+        with pytest.raises(TlsError) as info:
+            await client.login("a@b.example", "pw")
+    assert PLAIN_HTTP_WORDS in str(info.value)
+    assert f"127.0.0.1:{port}" in str(info.value)
+    assert "WRONG_VERSION_NUMBER" in info.value.detail

@@ -38,6 +38,31 @@ def test_the_suffix_decides_the_format(name, fmt):
 
 
 @pytest.mark.parametrize(
+    ("name", "fmt"),
+    [
+        ("cards.csv", ExportFormat.CSV),
+        ("cards.XLSX", ExportFormat.XLSX),
+        ("cards.txt", None),
+        ("cards", None),
+        (".xlsx", None),
+    ],
+)
+def test_the_suffix_names_a_format_or_none(name, fmt):
+    assert ExportFormat.named_by(Path(name)) is fmt
+
+
+@pytest.mark.parametrize(
+    ("name", "fmt"), [("cards", ExportFormat.XLSX), ("cards.txt", ExportFormat.CSV)]
+)
+def test_a_format_given_is_written_at_the_name_as_it_is(tmp_path, name, fmt):
+    target = tmp_path / name
+    assert write_cards_now(target, [card()], with_emails=False, export_format=fmt) == 1
+    assert [p.name for p in tmp_path.iterdir()] == [name]
+    magic = b"PK" if fmt is ExportFormat.XLSX else b"\xef\xbb\xbf"
+    assert target.read_bytes().startswith(magic)
+
+
+@pytest.mark.parametrize(
     ("space", "fmt", "name"),
     [
         ("acme1EU01demo01", ExportFormat.CSV, "acme1EU01demo01-all.csv"),

@@ -17,11 +17,14 @@ from cardviewer.api.errors import (
     ConnectFailed,
     InvalidCredentials,
     InvalidInput,
+    RateLimited,
     Sentence,
+    ServerError,
     map_exceptions,
 )
+from cardviewer.api.retry import Wait, WaitUnit, wait_to_tell
 from cardviewer.ui import error_text as error_text_module
-from cardviewer.ui.error_text import error_text
+from cardviewer.ui.error_text import error_text, wait_text
 
 
 @pytest.fixture
@@ -104,3 +107,48 @@ def test_a_translation_that_does_not_fit_falls_back_to_english(qapp, monkeypatch
     with caplog.at_level(logging.WARNING):
         assert error_text(error) == "There is no page 0; pages start at 1."
     assert "does not fit" in caplog.text
+
+
+# How long the server asked to wait
+
+
+def seconds(count: int) -> str:
+    return f"{count} seconds"
+
+
+def minutes(count: int) -> str:
+    return f"about {count} minutes"
+
+
+@pytest.mark.parametrize(
+    ("retry_after", "said"),
+    [
+        (None, None),
+        (0, None),
+        (1.9, None),
+        (2, "2 seconds"),
+        (60, "60 seconds"),
+        (119.4, "119 seconds"),
+        (120, "about 2 minutes"),
+        (300, "about 5 minutes"),
+        (3600 * 24, "about 1440 minutes"),
+        (float("inf"), None),
+    ],
+)
+def test_the_wait_is_said_in_seconds_then_minutes(retry_after, said):
+    error = RateLimited("Too many requests.", 429, retry_after)
+    assert wait_text(error, seconds, minutes) == said
+
+
+def test_only_the_server_can_ask_for_a_wait():
+    error = ConnectFailed("No connection.")
+    error.retry_after = 30  # type: ignore[attr-defined]
+    assert wait_text(error, seconds, minutes) is None
+    assert wait_to_tell(error) is None
+
+
+def test_a_503_with_retry_after_is_said_too():
+    error = ServerError("Unavailable.", 503)
+    error.retry_after = 90
+    assert wait_to_tell(error) == Wait(90, WaitUnit.SECONDS)
+    assert wait_text(error, seconds, minutes) == "90 seconds"
