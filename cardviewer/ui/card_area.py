@@ -1,16 +1,21 @@
 """The window's middle: the filter row over the card table, the details pane beside them.
 
 The table gives way to a state page when it has nothing to show: before a space is
-opened, and when a page has no cards.
+opened, and when a page has no cards. The details pane shows the table's current card.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QIcon
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QAction, QIcon
 from PySide6.QtWidgets import QSplitter, QStackedWidget, QTableView, QVBoxLayout, QWidget
 
+from cardviewer.services.settings import Settings
+from cardviewer.ui.cards.card_details import CardDetailsPane
+from cardviewer.ui.cards.card_filter_model import CardFilterModel
+from cardviewer.ui.cards.card_table_model import CardTableModel
 from cardviewer.ui.page_messages import StateText
+from cardviewer.ui.settings_saving import save_settings
 from cardviewer.ui.state_page import StatePage
 
 STATE_ICON_SIZE = 64
@@ -68,3 +73,46 @@ class CardArea(QSplitter):
         self.setStretchFactor(1, 0)
         self.setChildrenCollapsible(False)
         self.setSizes(DEFAULT_SPLITTER_SIZES)
+
+
+class CurrentCardDetails(QObject):
+    """Keeps the details pane on the table's current card, shown or hidden as last chosen.
+
+    With no current card the pane shows its hint. `toggle` is the window's Details Pane
+    command, which `set_visible()` answers.
+    """
+
+    def __init__(
+        self,
+        table: QTableView,
+        proxy: CardFilterModel,
+        model: CardTableModel,
+        pane: CardDetailsPane,
+        toggle: QAction,
+        settings: Settings,
+    ) -> None:
+        super().__init__(pane)
+        self._table, self._proxy, self._pane = table, proxy, pane
+        self._model, self._toggle, self._settings = model, toggle, settings
+        pane.setVisible(settings.details_visible)
+        table.selectionModel().currentRowChanged.connect(self.show_current_card)
+        table.activated.connect(self.open)
+        model.modelReset.connect(self.show_current_card)
+
+    def show_current_card(self) -> None:
+        """Show the current row's card (nothing: the pane's hint)."""
+        current = self._table.currentIndex()
+        card = self._proxy.card(current.row()) if current.isValid() else None
+        self._pane.set_card(card, self._model.columns)
+
+    def open(self) -> None:
+        """Enter or a double-click on a card shows it in the details pane."""
+        self._toggle.setChecked(True)
+        self.show_current_card()
+
+    def set_visible(self, visible: bool) -> None:
+        """Show or hide the pane, and remember that for the next start."""
+        self._pane.setVisible(visible)
+        if self._settings.details_visible != visible:
+            self._settings.details_visible = visible
+            save_settings(self._settings)

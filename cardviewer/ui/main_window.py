@@ -17,22 +17,9 @@ from functools import partial
 from pathlib import Path
 
 import shiboken6
-from PySide6.QtCore import (
-    QPoint,
-    QSize,
-    Qt,
-    Signal,
-)
-from PySide6.QtGui import (
-    QAction,
-    QCloseEvent,
-)
-from PySide6.QtWidgets import (
-    QMainWindow,
-    QProgressBar,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import QMainWindow, QVBoxLayout, QWidget
 
 from cardviewer import APP_NAME
 from cardviewer.api import (
@@ -43,7 +30,8 @@ from cardviewer.api import (
 )
 from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.settings import Settings, decode_view_state
-from cardviewer.ui.card_area import CardArea, CardStack
+from cardviewer.ui.busy_indicator import BusyIndicator
+from cardviewer.ui.card_area import CardArea, CardStack, CurrentCardDetails
 from cardviewer.ui.cards.card_details import CardDetailsPane
 from cardviewer.ui.cards.card_filter_model import CardFilterModel
 from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest, PageSource
@@ -56,55 +44,37 @@ from cardviewer.ui.export_commands import ExportCommands
 from cardviewer.ui.export_path import ask_export_path
 from cardviewer.ui.filter_row import FilterRow
 from cardviewer.ui.help_and_settings import HelpAndSettings
+from cardviewer.ui.job_reports import JobPlurals, JobReports
 from cardviewer.ui.page_bar import PageBar
 from cardviewer.ui.page_messages import PageMessages, Plurals
 from cardviewer.ui.preferences_dialog import PreferencesDialog
 from cardviewer.ui.session_state import AccountLabel, session_ended_message
 from cardviewer.ui.settings_saving import save_settings
 from cardviewer.ui.space_toolbar import SpaceToolbar
-from cardviewer.ui.whole_space_jobs import JobKind, JobResult, WholeSpaceJobs
+from cardviewer.ui.whole_space_jobs import WholeSpaceJobs
 from cardviewer.ui.window_commands import (
-    NOTHING,
-    Need,
+    CommandActions,
     ToolbarPlace,
     WindowCommands,
+    WindowState,
     command_table,
+    needs_met,
 )
 from cardviewer.ui.window_layout import DEFAULT_SIZE, WindowLayout
 
 log = logging.getLogger(__name__)
 
 
-class MainWindow(QMainWindow):
-    """Browses the cards of one space at a time, a page at a time."""
+class MainWindow(QMainWindow, CommandActions):
+    """Browses the cards of one space at a time, a page at a time.
+
+    Its commands' actions (`CommandActions`) are built from the rows of `command_table()`.
+    """
 
     signOutRequested = Signal()
     signInRequested = Signal()
     """The session has ended and a sign-in is needed (asked at once, or by the person)."""
     closed = Signal()
-
-    # The window's commands, each built from its row of `command_table()`.
-    open_action: QAction
-    focus_space_action: QAction
-    export_action: QAction
-    export_all_action: QAction
-    sign_in_action: QAction
-    sign_out_action: QAction
-    preferences_action: QAction
-    quit_action: QAction
-    copy_action: QAction
-    find_action: QAction
-    refresh_action: QAction
-    load_all_action: QAction
-    details_action: QAction
-    reset_view_action: QAction
-    first_page_action: QAction
-    previous_page_action: QAction
-    next_page_action: QAction
-    last_page_action: QAction
-    go_to_page_action: QAction
-    open_log_folder_action: QAction
-    about_action: QAction
 
     def __init__(
         self,
@@ -172,17 +142,14 @@ class MainWindow(QMainWindow):
 
     def _connect_model(self) -> None:
         """Pages asked for by the bars, and what the model answers."""
-        self.model.loadingChanged.connect(self._on_loading_changed)
+        self.model.loadingChanged.connect(self._update_actions)
         self.model.pageLoaded.connect(self._on_page_loaded)
         self.model.loadFailed.connect(self._on_load_failed)
         self.error_bar.retryRequested.connect(self.model.retry)
         self.page_bar.pageRequested.connect(self.go_to_page)
 
     def _connect_table(self) -> None:
-        """The details pane follows the table's current card; copies are reported."""
-        self.table.selectionModel().currentRowChanged.connect(self._show_current_card)
-        self.table.activated.connect(self._open_details)
-        self.model.modelReset.connect(self._show_current_card)
+        """Copies are reported; an empty page past the end leads to the last one."""
         self.table.copied.connect(self._show_copied)
         self.details_pane.copied.connect(self._show_copied)
         self.empty_page.action_button.clicked.connect(self._go_to_last_page)
@@ -199,17 +166,17 @@ class MainWindow(QMainWindow):
 
     def _connect_jobs(self) -> None:
         """What the export and load jobs report."""
-        self.jobs.finished.connect(self._on_job_finished)
-        self.jobs.failed.connect(self._on_job_failed)
+        self.job_reports = JobReports(
+            self.jobs, self.model, self.error_bar, self.statusBar(), self._jobs_plurals()
+        )
         self.jobs.signInNeeded.connect(self._session_ended)
-        self.jobs.statusMessage.connect(self.statusBar().showMessage)
         self.exports.statusMessage.connect(self.statusBar().showMessage)
 
     def _connect_help(self) -> None:
         """Preferences may sign out; cleared avatars are fetched again."""
         self.help.signOutRequested.connect(self.signOutRequested)
         self.help.statusMessage.connect(self.statusBar().showMessage)
-        self.help.detailsAvatarsCleared.connect(self._show_current_card)
+        self.help.detailsAvatarsCleared.connect(self.details.show_current_card)
         self.help.avatarsCleared.connect(self.table.viewport().update)
 
     # Building
@@ -250,8 +217,15 @@ class MainWindow(QMainWindow):
         self.filter_row.cover(self.stack)
         self.details_pane = CardDetailsPane(self._details_avatars, self)
         self.splitter = CardArea(self.filter_row, self.stack, self.details_pane, self)
+        self.details = CurrentCardDetails(
+            self.table,
+            self.proxy,
+            self.model,
+            self.details_pane,
+            self.details_action,
+            self.settings,
+        )
         self.details_action.setChecked(self.settings.details_visible)
-        self.details_pane.setVisible(self.settings.details_visible)
 
         self.page_bar = PageBar(self)
 
@@ -273,11 +247,7 @@ class MainWindow(QMainWindow):
 
     def _create_status_bar(self) -> None:
         status = self.statusBar()
-        self.busy_indicator = QProgressBar(status)
-        self.busy_indicator.setRange(0, 0)
-        self.busy_indicator.setTextVisible(False)
-        self.busy_indicator.setFixedSize(QSize(100, 12))
-        self.busy_indicator.hide()
+        self.busy_indicator = BusyIndicator(status, self.model)
         self.account_label = AccountLabel(status)
         status.addPermanentWidget(self.busy_indicator)
         status.addPermanentWidget(self.account_label)
@@ -368,31 +338,10 @@ class MainWindow(QMainWindow):
     def load_all_pages(self) -> None:
         self.exports.load_all_pages()
 
-    def _on_job_finished(self, result: JobResult) -> None:
-        if result.kind is JobKind.LOAD_ALL:
-            request = result.request
-            self.model.show_whole_space(request.space_id, request.with_emails, list(result.pages))
-            message = self.tr(
-                "All %Ln cards of the space are shown; filtering and sorting cover them all. "
-                "Refresh (F5) returns to pages.",
-                "",
-                result.count,
-            )
-        elif result.count == 1:
-            message = self.tr("Exported 1 card to %1").replace("%1", str(result.path))
-        else:
-            message = self.tr("Exported %Ln cards to %1", "", result.count)
-            message = message.replace("%1", str(result.path))
-        self.statusBar().showMessage(message)
-
-    def _on_job_failed(self, message: str, detail: str) -> None:
-        self.error_bar.show_error(message, detail, retryable=False)
-
     @property
     def export_all_dialog(self) -> ExportAllDialog | None:
         """The progress of Export All or Load All, while one runs."""
-        progress = self.jobs.progress
-        return progress if isinstance(progress, ExportAllDialog) else None
+        return self.job_reports.export_all_dialog
 
     def open_preferences(self) -> None:
         self.help.open_preferences()
@@ -452,18 +401,6 @@ class MainWindow(QMainWindow):
         if target is not None:
             self._request(target.space_id, target.page)
 
-    def _on_loading_changed(self, loading: bool) -> None:
-        self.busy_indicator.setVisible(loading)
-        pending = self.model.pending_request
-        if loading and pending is not None:
-            text = self.tr("Loading page %1 of %2…")
-            self.statusBar().showMessage(
-                text.replace("%1", str(pending.page)).replace("%2", pending.space_id)
-            )
-        elif not loading:
-            self.statusBar().clearMessage()
-        self._update_actions()
-
     def _on_page_loaded(self, page: CardPage) -> None:
         request = self.model.current_request
         self.error_bar.hide()
@@ -509,25 +446,20 @@ class MainWindow(QMainWindow):
             ),
         )
 
-    def _show_current_card(self) -> None:
-        """The details pane follows the table's current row (nothing: its hint)."""
-        current = self.table.currentIndex()
-        card = None
-        if current.isValid():
-            card = self.proxy.card(current.row())
-        self.details_pane.set_card(card, self.model.columns)
-
-    def _open_details(self) -> None:
-        """Enter or a double-click on a card shows it in the details pane."""
-        self.details_action.setChecked(True)
-        self._show_current_card()
+    def _jobs_plurals(self) -> JobPlurals:
+        """The job reports' sentences with a count, where the catalog finds their plurals."""
+        return JobPlurals(
+            cards_shown=lambda count: self.tr(
+                "All %Ln cards of the space are shown; filtering and sorting cover them all. "
+                "Refresh (F5) returns to pages.",
+                "",
+                count,
+            ),
+            cards_exported=lambda count: self.tr("Exported %Ln cards to %1", "", count),
+        )
 
     def set_details_visible(self, visible: bool) -> None:
-        """Show or hide the details pane, and remember that."""
-        self.details_pane.setVisible(visible)
-        if self.settings.details_visible != visible:
-            self.settings.details_visible = visible
-            save_settings(self.settings)
+        self.details.set_visible(visible)
 
     def _show_header_menu(self, position: QPoint) -> None:
         """Show or hide columns, or put them all back, from the header's context menu."""
@@ -552,30 +484,16 @@ class MainWindow(QMainWindow):
         self.space_combo.setEnabled(online)
         self.include_emails_check.setEnabled(online)
         self.filter_row.describe_scope(self.model.shows_whole_space)
-        self.commands.update(self._needs_met())
-
-    def _needs_met(self) -> Need:
-        """What holds now, of what the commands need (signed out, Refresh leads to sign-in)."""
-        page, bar = self.model.page, self.page_bar
-        held = {
-            Need.ONLINE: not self.is_signed_out,
-            Need.PAGE: page is not None,
-            Need.CARDS: page is not None and not page.is_empty,
-            Need.TARGET: self._target() is not None,
-            Need.SPACE_FETCHABLE: (
-                self.jobs.can_fetch_whole_space and self.model.current_request is not None
-            ),
-            Need.PAGED: not self.model.shows_whole_space,
-            Need.FIRST_PAGE: bar.first_button.isEnabled(),
-            Need.PREVIOUS_PAGE: bar.previous_button.isEnabled(),
-            Need.NEXT_PAGE: bar.next_button.isEnabled(),
-            Need.LAST_PAGE: bar.last_button.isEnabled(),
-        }
-        met = NOTHING
-        for need, holds in held.items():
-            if holds:
-                met |= need
-        return met
+        state = WindowState(
+            online=online,
+            page=page,
+            has_target=self._target() is not None,
+            space_fetchable=self.jobs.can_fetch_whole_space
+            and self.model.current_request is not None,
+            paged=not self.model.shows_whole_space,
+            page_bar=self.page_bar,
+        )
+        self.commands.update(needs_met(state))
 
     def closeEvent(self, event: QCloseEvent) -> None:
         super().closeEvent(event)

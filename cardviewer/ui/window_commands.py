@@ -18,6 +18,7 @@ from PySide6.QtGui import QAction, QIcon, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QStyle
 
 from cardviewer import APP_NAME
+from cardviewer.api import CardPage
 from cardviewer.ui.page_bar import PageBar
 
 
@@ -64,6 +65,40 @@ NOTHING = Need(0)
 
 
 @dataclass(frozen=True)
+class WindowState:
+    """What the window knows now, from which `needs_met()` says which `Need`s hold."""
+
+    online: bool
+    page: CardPage | None
+    has_target: bool
+    space_fetchable: bool
+    paged: bool
+    page_bar: PageBar
+
+
+def needs_met(state: WindowState) -> Need:
+    """What holds now, of what the commands need (signed out, Refresh leads to sign-in)."""
+    page, bar = state.page, state.page_bar
+    held = {
+        Need.ONLINE: state.online,
+        Need.PAGE: page is not None,
+        Need.CARDS: page is not None and not page.is_empty,
+        Need.TARGET: state.has_target,
+        Need.SPACE_FETCHABLE: state.space_fetchable,
+        Need.PAGED: state.paged,
+        Need.FIRST_PAGE: bar.first_button.isEnabled(),
+        Need.PREVIOUS_PAGE: bar.previous_button.isEnabled(),
+        Need.NEXT_PAGE: bar.next_button.isEnabled(),
+        Need.LAST_PAGE: bar.last_button.isEnabled(),
+    }
+    met = NOTHING
+    for need, holds in held.items():
+        if holds:
+            met |= need
+    return met
+
+
+@dataclass(frozen=True)
 class Command:
     """One row of the table; the window's action for it is `<name>_action`."""
 
@@ -86,6 +121,32 @@ class Command:
     checkable: bool = False
     role: QAction.MenuRole | None = None
     visible: bool = True
+
+
+class CommandActions:
+    """The window's action for each command, as `<name>_action`; `WindowCommands` makes them."""
+
+    open_action: QAction
+    focus_space_action: QAction
+    export_action: QAction
+    export_all_action: QAction
+    sign_in_action: QAction
+    sign_out_action: QAction
+    preferences_action: QAction
+    quit_action: QAction
+    copy_action: QAction
+    find_action: QAction
+    refresh_action: QAction
+    load_all_action: QAction
+    details_action: QAction
+    reset_view_action: QAction
+    first_page_action: QAction
+    previous_page_action: QAction
+    next_page_action: QAction
+    last_page_action: QAction
+    go_to_page_action: QAction
+    open_log_folder_action: QAction
+    about_action: QAction
 
 
 class CommandTarget(Protocol):

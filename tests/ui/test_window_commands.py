@@ -9,18 +9,21 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow
 
-from cardviewer.api import PageMeta
+from cardviewer.api import CardPage, PageMeta
 from cardviewer.ui.main_window import MainWindow
 from cardviewer.ui.page_bar import PageBar
 from cardviewer.ui.window_commands import (
     NOTHING,
     Command,
+    CommandActions,
     Menu,
     Need,
     ToolbarPlace,
     WindowCommands,
+    WindowState,
     command_table,
     menu_title,
+    needs_met,
 )
 
 
@@ -196,7 +199,36 @@ def test_paging_commands_press_the_page_bar_buttons(built, target, qtbot):
 def test_the_window_has_an_attribute_for_each_command(qtbot, table):
     annotated = {
         name.removesuffix("_action")
-        for name, kind in MainWindow.__annotations__.items()
+        for name, kind in CommandActions.__annotations__.items()
         if name.endswith("_action") and kind in ("QAction", QAction)
     }
     assert annotated == {command.name for command in table}
+    assert issubclass(MainWindow, CommandActions)
+
+
+def test_nothing_is_met_before_a_page_is_asked_for(target):
+    nothing_yet = WindowState(
+        online=False,
+        page=None,
+        has_target=False,
+        space_fetchable=False,
+        paged=True,
+        page_bar=target.page_bar,
+    )
+    assert needs_met(nothing_yet) == Need.PAGED
+
+
+def test_the_needs_met_follow_the_window_and_its_page_bar(target):
+    meta = {"current_page": 1, "last_page": 2, "per_page": 1, "total": 2}
+    target.page_bar.set_meta(PageMeta.model_validate(meta))
+    page = CardPage.model_validate({"cards": (), "meta": meta, "links": {}})
+    shown = WindowState(
+        online=True,
+        page=page,
+        has_target=True,
+        space_fetchable=True,
+        paged=False,
+        page_bar=target.page_bar,
+    )
+    held = Need.ONLINE | Need.PAGE | Need.TARGET | Need.SPACE_FETCHABLE
+    assert needs_met(shown) == held | Need.NEXT_PAGE | Need.LAST_PAGE, "an empty page has no cards"

@@ -1,0 +1,35 @@
+"""The status bar's sign that a page is loading, and the note saying which one."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, QSize
+from PySide6.QtWidgets import QProgressBar, QStatusBar
+
+from cardviewer.ui.cards.card_table_model import CardTableModel
+
+INDICATOR_SIZE = QSize(100, 12)
+
+
+class BusyIndicator(QProgressBar):
+    """A small bar without an end, shown in `status` only while `model` loads a page."""
+
+    def __init__(self, status: QStatusBar, model: CardTableModel) -> None:
+        super().__init__(status)
+        self._status, self._model = status, model
+        self.setRange(0, 0)
+        self.setTextVisible(False)
+        self.setFixedSize(INDICATOR_SIZE)
+        self.hide()
+        model.loadingChanged.connect(self._show_loading)
+
+    def _show_loading(self, loading: bool) -> None:
+        """Show or hide the bar; while loading, say which page of which space comes."""
+        self.setVisible(loading)
+        pending = self._model.pending_request
+        if loading and pending is not None:
+            text = QCoreApplication.translate("MainWindow", "Loading page %1 of %2…")
+            self._status.showMessage(
+                text.replace("%1", str(pending.page)).replace("%2", pending.space_id)
+            )
+        elif not loading:
+            self._status.clearMessage()

@@ -1,0 +1,70 @@
+"""What the window shows when an export, or a load of every page, ends or fails.
+
+A loaded space goes into the table; an ended or cancelled job leaves a note in the
+status bar, a failed one an error in the error bar (the page shown stays). The texts stay in the
+"MainWindow" translation context; a sentence with a count is handed in by the window
+(`JobPlurals`), since the translation tools mark a plural only where `tr()` gets it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QCoreApplication, QObject
+from PySide6.QtWidgets import QStatusBar
+
+from cardviewer.ui.cards.card_table_model import CardTableModel
+from cardviewer.ui.error_bar import ErrorBar
+from cardviewer.ui.export_all_dialog import ExportAllDialog
+from cardviewer.ui.page_messages import Counted
+from cardviewer.ui.whole_space_jobs import JobKind, JobResult, WholeSpaceJobs
+
+
+@dataclass(frozen=True)
+class JobPlurals:
+    """The sentences with a count, translated where the window calls `tr()`."""
+
+    cards_shown: Counted
+    """Every card of the space is in the table."""
+    cards_exported: Counted
+    """That many cards were written to the file %1 (more than one)."""
+
+
+class JobReports(QObject):
+    """Shows what the jobs of `model`'s window report."""
+
+    def __init__(
+        self,
+        jobs: WholeSpaceJobs,
+        model: CardTableModel,
+        error_bar: ErrorBar,
+        status: QStatusBar,
+        plurals: JobPlurals,
+    ) -> None:
+        super().__init__(status)  # gone with the window, so a late report finds no one
+        self._jobs, self._model, self._plurals = jobs, model, plurals
+        self._error_bar, self._status = error_bar, status
+        jobs.finished.connect(self._on_finished)
+        jobs.failed.connect(self._on_failed)
+        jobs.statusMessage.connect(status.showMessage)
+
+    @property
+    def export_all_dialog(self) -> ExportAllDialog | None:
+        """The progress of Export All or Load All, while one runs."""
+        progress = self._jobs.progress
+        return progress if isinstance(progress, ExportAllDialog) else None
+
+    def _on_finished(self, result: JobResult) -> None:
+        if result.kind is JobKind.LOAD_ALL:
+            request = result.request
+            self._model.show_whole_space(request.space_id, request.with_emails, list(result.pages))
+            message = self._plurals.cards_shown(result.count)
+        elif result.count == 1:
+            message = QCoreApplication.translate("MainWindow", "Exported 1 card to %1")
+            message = message.replace("%1", str(result.path))
+        else:
+            message = self._plurals.cards_exported(result.count).replace("%1", str(result.path))
+        self._status.showMessage(message)
+
+    def _on_failed(self, message: str, detail: str) -> None:
+        self._error_bar.show_error(message, detail, retryable=False)
