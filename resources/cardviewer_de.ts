@@ -24,7 +24,7 @@
         <translation>Die Adresse {address} ist nicht verschlüsselt (http://). Verwenden Sie https://, damit Ihr Passwort und Ihr Anmelde-Token im Netzwerk nicht mitgelesen werden können.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/api/client.py" line="+139"/>
+        <location filename="../cardviewer/api/client.py" line="+142"/>
         <source>Please enter your e-mail address.</source>
         <translation>Bitte geben Sie Ihre E-Mail-Adresse ein.</translation>
     </message>
@@ -54,7 +54,12 @@
         <translation>Die E-Mail-Adresse oder das Passwort ist nicht richtig.</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
+        <source>The server could not read the sign-in request: a required field did not arrive. Check the server address; if it is right, please tell your administrator.</source>
+        <translation>Der Server konnte die Anmeldeanfrage nicht lesen: Ein erforderliches Feld ist nicht angekommen. Prüfen Sie die Serveradresse; wenn sie stimmt, wenden Sie sich bitte an Ihre Administration.</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Your sign-in has expired or was ended. Please sign in again.</source>
         <translation>Ihre Anmeldung ist abgelaufen oder wurde beendet. Bitte melden Sie sich erneut an.</translation>
     </message>
@@ -99,7 +104,12 @@
         <translation>Die Antwort des Servers sieht nicht wie die der Kartenplattform aus. Prüfen Sie die Serveradresse.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/api/errors.py" line="+161"/>
+        <location filename="../cardviewer/api/errors.py" line="+174"/>
+        <source>The server at {host} does not accept secure (https) connections at this address. Check the server address and its port number.</source>
+        <translation>Der Server {host} nimmt unter dieser Adresse keine sicheren Verbindungen (https) an. Prüfen Sie die Serveradresse und ihre Portnummer.</translation>
+    </message>
+    <message>
+        <location line="+24"/>
         <source>The server at {host} did not answer in time. Please try again.</source>
         <translation>Der Server {host} hat nicht rechtzeitig geantwortet. Bitte versuchen Sie es erneut.</translation>
     </message>
@@ -109,7 +119,7 @@
         <translation>Zu {host} konnte keine sichere Verbindung hergestellt werden. Sein Zertifikat wird von diesem Computer nicht als vertrauenswürdig eingestuft.</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+10"/>
         <source>Cannot reach the server at {host}. Check the server address and your network connection.</source>
         <translation>Der Server {host} ist nicht erreichbar. Prüfen Sie die Serveradresse und Ihre Netzwerkverbindung.</translation>
     </message>
@@ -124,12 +134,12 @@
         <translation>Die Serveradresse {host} ist ungültig.</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+6"/>
         <source>The secure connection to {host} failed.</source>
         <translation>Die sichere Verbindung zu {host} ist fehlgeschlagen.</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
         <source>The connection to {host} was interrupted. Please try again.</source>
         <translation>Die Verbindung zu {host} wurde unterbrochen. Bitte versuchen Sie es erneut.</translation>
     </message>
@@ -553,7 +563,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../cardviewer/ui/window_commands.py" line="+130"/>
+        <location filename="../cardviewer/ui/window_commands.py" line="+191"/>
         <source>&amp;Open</source>
         <translation>Ö&amp;ffnen</translation>
     </message>
@@ -879,7 +889,7 @@
         <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist. Die angezeigten Karten bleiben sichtbar; melden Sie sich an, um weitere zu laden.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+338"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+308"/>
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
@@ -894,7 +904,7 @@
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+44"/>
+        <location filename="../cardviewer/ui/job_reports.py" line="+63"/>
         <source>Exported 1 card to %1</source>
         <translation>1 Karte nach %1 exportiert</translation>
     </message>
@@ -989,7 +999,7 @@
         <translation>Python %1, Qt %2</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+77"/>
+        <location filename="../cardviewer/ui/busy_indicator.py" line="+30"/>
         <source>Loading page %1 of %2…</source>
         <translation>Seite %1 von %2 wird geladen…</translation>
     </message>
@@ -1030,7 +1040,7 @@
         <translation>1 Eintrag auf dieser Seite konnte nicht gelesen werden und wird nicht angezeigt.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../cardviewer/ui/main_window.py" line="+45"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+133"/>
         <source>%n entries on this page could not be read and are not shown.</source>
         <translation>
             <numerusform>%n Eintrag auf dieser Seite konnte nicht gelesen werden und wird nicht angezeigt.</numerusform>
@@ -1053,7 +1063,7 @@
         <translation>Die Karten von %1 werden weiterhin angezeigt.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../cardviewer/ui/main_window.py" line="-128"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+12"/>
         <source>All %Ln cards of the space are shown; filtering and sorting cover them all. Refresh (F5) returns to pages.</source>
         <translation>
             <numerusform>%Ln Karte des Bereichs wird angezeigt; Filtern und Sortieren erfassen alle. Aktualisieren (F5) kehrt zu den Seiten zurück.</numerusform>
@@ -1061,7 +1071,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+8"/>
+        <location line="+5"/>
         <source>Exported %Ln cards to %1</source>
         <translation>
             <numerusform>%Ln Karte nach %1 exportiert</numerusform>
@@ -1069,7 +1079,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+122"/>
+        <location line="-15"/>
         <source>You can try again in %n seconds.</source>
         <translation>
             <numerusform>Sie können es in %n Sekunde erneut versuchen.</numerusform>
@@ -1185,7 +1195,7 @@
 <context>
     <name>PreferencesDialog</name>
     <message>
-        <location filename="../cardviewer/ui/preferences_dialog.py" line="+127"/>
+        <location filename="../cardviewer/ui/preferences_dialog.py" line="+128"/>
         <source>Preferences</source>
         <translation>Einstellungen</translation>
     </message>
