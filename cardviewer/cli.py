@@ -58,12 +58,8 @@ from cardviewer.services.file_errors import explain_write_failure
 from cardviewer.services.session_store import SessionStore, StoredSession
 from cardviewer.services.settings import Settings
 from cardviewer.services.site_config import load_site_config
-from cardviewer.services.space_fetch import (
-    DEFAULT_CONCURRENCY,
-    FetchProgress,
-    PageFetch,
-    fetch_all_pages,
-)
+from cardviewer.services.space_export import export_space
+from cardviewer.services.space_fetch import DEFAULT_CONCURRENCY, FetchProgress
 
 log = logging.getLogger(__name__)
 
@@ -346,36 +342,41 @@ async def _fetch_and_write(
         return await client.list_cards(args.space, number, with_emails=args.with_emails)
 
     if args.all:
-        pages = await _fetch_all(fetch, args, err)
-    else:
-        pages = [await fetch(args.page)]
+        show = err.isatty()
+
+        def progress(done: FetchProgress) -> None:
+            if show:
+                print(
+                    f"\rPage {done.pages_done} of {done.pages_total}, {done.cards} cards",
+                    end="",
+                    file=err,
+                    flush=True,
+                )
+
+        def writing(count: int) -> None:
+            if show:
+                print(file=err)
+
+        return await export_space(
+            fetch,
+            target.path,
+            with_emails=args.with_emails,
+            title=args.space,
+            delimiter=target.delimiter,
+            concurrency=args.concurrency,
+            on_progress=progress,
+            on_writing=writing,
+            export_format=target.export_format,
+        )
+    page = await fetch(args.page)
     return await write_cards(
         target.path,
-        [card for page in pages for card in page.cards],
+        list(page.cards),
         with_emails=args.with_emails,
         title=args.space,
         delimiter=target.delimiter,
         export_format=target.export_format,
     )
-
-
-async def _fetch_all(fetch: PageFetch, args: argparse.Namespace, err: TextIO) -> list[CardPage]:
-    """Every page of the space, with progress on a terminal."""
-    show = err.isatty()
-
-    def progress(done: FetchProgress) -> None:
-        if show:
-            print(
-                f"\rPage {done.pages_done} of {done.pages_total}, {done.cards} cards",
-                end="",
-                file=err,
-                flush=True,
-            )
-
-    pages = await fetch_all_pages(fetch, concurrency=args.concurrency, on_progress=progress)
-    if show:
-        print(file=err)
-    return pages
 
 
 def _failed(exc: CardViewerError, err: TextIO) -> int:

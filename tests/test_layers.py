@@ -96,9 +96,40 @@ def qt_loaded_by(statement: str) -> list[str]:
     return loaded
 
 
-@pytest.mark.parametrize("module", QT_FREE)
-def test_importing_loads_no_qt(module: str) -> None:
-    assert qt_loaded_by(f"import {module}") == []
+def qt_loaded_by_each(modules: list[str]) -> dict[str, list[str]]:
+    """The Qt modules that appear while a fresh interpreter imports `modules` in turn.
+
+    One interpreter for all: if none of them loads Qt, none loads it alone either, and
+    a module that does is named (what it loads first appears with its own import).
+    """
+    check = (
+        "import importlib, sys\n"
+        f"qt = {QT_PACKAGES!r}\n"
+        "loaded = {}\n"
+        f"for name in {modules!r}:\n"
+        "    before = {m for m in sys.modules if m.startswith(qt)}\n"
+        "    importlib.import_module(name)\n"
+        "    now = {m for m in sys.modules if m.startswith(qt)}\n"
+        "    loaded[name] = sorted(now - before)\n"
+        "print(loaded)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", check], capture_output=True, text=True, timeout=120, check=True
+    )
+    found: dict[str, list[str]] = ast.literal_eval(result.stdout.strip().splitlines()[-1])
+    return found
+
+
+def test_importing_loads_no_qt() -> None:
+    loaded = qt_loaded_by_each(QT_FREE)
+    assert set(loaded) == set(QT_FREE)
+    assert {name: qt for name, qt in loaded.items() if qt} == {}
+
+
+def test_the_check_names_a_module_that_loads_qt() -> None:
+    loaded = qt_loaded_by_each(["cardviewer.api.errors", "cardviewer.services.avatar_loader"])
+    assert loaded["cardviewer.api.errors"] == []
+    assert "PySide6.QtCore" in loaded["cardviewer.services.avatar_loader"]
 
 
 def test_the_command_line_export_loads_no_qt() -> None:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from cardviewer.services.card_columns import ENGLISH_TITLES, ColumnTitles
-from cardviewer.services.card_export import write_cards
+from cardviewer.services.card_export import ExportFormat, write_cards
 from cardviewer.services.space_fetch import (
     DEFAULT_CONCURRENCY,
     PageFetch,
@@ -34,8 +34,11 @@ async def export_space(
     concurrency: int = DEFAULT_CONCURRENCY,
     on_progress: ProgressCallback | None = None,
     on_writing: WritingCallback | None = None,
+    export_format: ExportFormat | None = None,
 ) -> int:
     """Fetch every page through `fetch` and write all their cards to `path`.
+
+    The format is `export_format`, else the one `path`'s suffix names.
 
     Returns the number of cards written. Raises the client's errors while fetching and
     `OSError` when the file cannot be written (see `write_cards`).
@@ -45,5 +48,11 @@ async def export_space(
     if on_writing is not None:
         on_writing(len(cards))
     return await write_cards(
-        path, cards, with_emails=with_emails, title=title, delimiter=delimiter, titles=titles
+        path,
+        cards,
+        with_emails=with_emails,
+        title=title,
+        delimiter=delimiter,
+        titles=titles,
+        export_format=export_format,
     )
