@@ -58,6 +58,19 @@ def private_user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyt
 
 
 @pytest.fixture(autouse=True)
+def forget_remembered_secrets() -> Iterator[None]:
+    """Each test's passwords and tokens are looked for in its own log lines only.
+
+    The app remembers every secret it learns until it ends; a suite that signs in a
+    thousand times would otherwise redact every line against thousands of them.
+    """
+    yield
+    from cardviewer.log_setup import forget_secrets
+
+    forget_secrets()
+
+
+@pytest.fixture(autouse=True)
 def collect_garbage_on_the_main_thread() -> Iterator[None]:
     """Collect cyclic garbage on the test's thread, never on a demo server thread.
 
