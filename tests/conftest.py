@@ -77,11 +77,15 @@ def collect_garbage_on_the_main_thread() -> Iterator[None]:
     An automatic collection runs on whichever thread happens to allocate. If that is
     a demo server thread and the garbage holds Qt objects (a closed test loop's timers
     and socket notifiers), Qt frees them on the wrong thread and a later test crashes.
-    Being autouse, this fixture is torn down after the loop fixtures.
+    Being autouse, this fixture is torn down after the loop fixtures. What survives the
+    collection is frozen (`gc.freeze`): the next test's collection looks only at what
+    that test made, instead of every object of the session, about a tenth of a second
+    a test otherwise.
     """
     gc.disable()
     yield
     gc.collect()
+    gc.freeze()
     gc.enable()
 
 
