@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from PySide6.QtCore import QCoreApplication
 
 from cardviewer import APP_NAME
-from cardviewer.api import ApiError, CardPage, CardViewerError, PageMeta
+from cardviewer.api import CardPage, CardViewerError, PageMeta
 from cardviewer.ui.cards.card_table_model import PageRequest
-from cardviewer.ui.error_text import error_text
+from cardviewer.ui.error_text import error_text, wait_text
 
 Counted = Callable[[int], str]
 
@@ -118,11 +118,4 @@ class PageMessages:
 
     def server_wait(self, error: CardViewerError) -> str | None:
         """When the server said to try again (`Retry-After`), if that is worth saying."""
-        seconds = getattr(error, "retry_after", None)
-        if not isinstance(error, ApiError) or not isinstance(seconds, int | float):
-            return None
-        if seconds < 2:
-            return None  # "a moment" says it already
-        if seconds < 120:
-            return self._plurals.seconds_to_wait(round(seconds))
-        return self._plurals.minutes_to_wait(round(seconds / 60))
+        return wait_text(error, self._plurals.seconds_to_wait, self._plurals.minutes_to_wait)
