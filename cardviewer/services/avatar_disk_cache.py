@@ -28,10 +28,10 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from cardviewer.paths import private_folder
 from cardviewer.services.atomic_file import write_atomically
+from cardviewer.services.avatar_address import address_for_log
 
 log = logging.getLogger(__name__)
 
@@ -191,7 +191,7 @@ class AvatarDiskCache:
             private_folder(self.folder, tighten=True)
             write_atomically(self._path(image.url), header + b"\n" + image.body, private=True)
         except OSError as exc:
-            log.debug("avatar cache: cannot store %s: %s", _for_log(image.url), exc)
+            log.debug("avatar cache: cannot store %s: %s", address_for_log(image.url), exc)
             return
         self._stored_since_trim += len(image.body)
         if self._stored_since_trim > self.max_bytes // 20:
@@ -218,16 +218,6 @@ class AvatarDiskCache:
             return [p for p in self.folder.iterdir() if p.suffix == SUFFIX]
         except OSError:
             return []
-
-
-def _for_log(url: str) -> str:
-    """The address without its query and fragment, which may carry a signature."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "<unparsable address>"
-    host = parts.netloc.rpartition("@")[2]
-    return parts._replace(netloc=host, query="", fragment="").geturl()
 
 
 def _text_or_none(value: object) -> str | None:
