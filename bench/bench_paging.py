@@ -70,7 +70,7 @@ def measure(runs: int = 10) -> list[Result]:
                 await viewer.start()
                 await viewer.show_page(1)
                 for page in range(2, runs + 2):
-                    while viewer.model.is_prefetching:  # noqa: ASYNC110 - a few polls
+                    while viewer.pages.is_prefetching:  # noqa: ASYNC110 - a few polls
                         await asyncio.sleep(0.005)
                     await asyncio.sleep(0.05)
                     times.append(await next_page_painted(viewer, page))

@@ -10,8 +10,10 @@ from bench.common import DemoProcess
 from cardviewer.api import CardPage, CardsClient
 from cardviewer.demo import DemoServer
 from cardviewer.services.avatar_loader import AvatarLoader
+from cardviewer.services.page_loader import PageRequest
 from cardviewer.services.settings import Settings
-from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest
+from cardviewer.ui.cards.card_pages import CardPages
+from cardviewer.ui.cards.card_table_model import CardTableModel
 from cardviewer.ui.main_window import MainWindow
 
 PageEdit = Callable[[CardPage], CardPage]
@@ -31,7 +33,8 @@ class Viewer:
         self.server = server
         self.client = CardsClient(server.base_url)
         self.avatars = AvatarLoader(allow_private_hosts=True)  # the demo serves from loopback
-        self.model = CardTableModel(self.avatars, prefetch=prefetch)
+        self.pages = CardPages(CardTableModel(self.avatars), prefetch=prefetch)
+        self.model = self.pages.model
         self._edit = edit
 
         async def fetch(request: PageRequest) -> CardPage:
@@ -40,9 +43,9 @@ class Viewer:
             )
             return self._edit(page) if self._edit is not None else page
 
-        self.model.set_source(fetch, scope=server.base_url)
+        self.pages.set_source(fetch, scope=server.base_url)
         self.window = MainWindow(
-            self.model,
+            self.pages,
             Settings.load(folder / "settings.json"),
             email=server.email,
             server_url=server.base_url,
@@ -61,12 +64,12 @@ class Viewer:
             if not loaded.done():
                 loaded.set_result(None)
 
-        self.model.pageLoaded.connect(done)
+        self.pages.pageLoaded.connect(done)
         try:
-            self.model.request_page(self.server.space_id, page, False)
+            self.pages.request_page(self.server.space_id, page, False)
             await asyncio.wait_for(loaded, 30)
         finally:
-            self.model.pageLoaded.disconnect(done)
+            self.pages.pageLoaded.disconnect(done)
 
     async def avatars_settled(self) -> None:
         """Wait until no avatar is waiting or downloading (30 s at most)."""
@@ -77,7 +80,7 @@ class Viewer:
 
     async def aclose(self) -> None:
         self.window.hide()
-        await self.model.aclose()
+        await self.pages.aclose()
         await self.avatars.aclose()
         await self.client.aclose()
         self.window.deleteLater()

@@ -41,7 +41,8 @@ if TYPE_CHECKING:
     from cardviewer.demo import DemoServer
     from cardviewer.error_reporter import ErrorReporter
     from cardviewer.services.avatar_loader import AvatarLoader
-    from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest
+    from cardviewer.services.page_loader import PageRequest
+    from cardviewer.ui.cards.card_pages import CardPages
     from cardviewer.ui.main_window import MainWindow
 
 log = logging.getLogger(__name__)
@@ -145,7 +146,7 @@ class AppController:
         self.screenshot_login = screenshot_login
         self.login_dialog: LoginDialog | None = early_dialog
         self.window: MainWindow | None = None
-        self.model: CardTableModel | None = None
+        self.pages: CardPages | None = None
         self.avatars: AvatarLoader | None = None
         self.account: Account | None = None
         self._early_dialog: LoginDialog | None = early_dialog
@@ -331,6 +332,7 @@ class AppController:
         from cardviewer.services.avatar_address import is_private_server
         from cardviewer.services.avatar_loader import AvatarLoader
         from cardviewer.ui.cards.card_details import AVATAR_SIZE as DETAILS_AVATAR_SIZE
+        from cardviewer.ui.cards.card_pages import CardPages
         from cardviewer.ui.cards.card_table_model import CardTableModel
         from cardviewer.ui.main_window import MainWindow
 
@@ -339,7 +341,7 @@ class AppController:
         private = await is_private_server(account.server_url)
         avatars = AvatarLoader(allow_private_hosts=private)
         details_avatars = AvatarLoader(size=DETAILS_AVATAR_SIZE, allow_private_hosts=private)
-        model = CardTableModel(avatars, prefetch=True)
+        pages = CardPages(CardTableModel(avatars), prefetch=True)
         tasks = TaskSet()
         self.account = account
 
@@ -358,9 +360,9 @@ class AppController:
                 request.space_id, request.page, with_emails=request.with_emails
             )
 
-        model.set_source(fetch, scope=account.server_url)
+        pages.set_source(fetch, scope=account.server_url)
         window = MainWindow(
-            model,
+            pages,
             self.settings,
             email=account.email,
             server_url=account.server_url,
@@ -386,7 +388,7 @@ class AppController:
         window.closed.connect(lambda: end(Outcome.CLOSED))
         window.signOutRequested.connect(lambda: end(Outcome.SIGNED_OUT))
         window.signInRequested.connect(sign_in_again)
-        self.window, self.model, self.avatars = window, model, avatars
+        self.window, self.pages, self.avatars = window, pages, avatars
         try:
             window.show()
             space = self.demo.space_id if self.demo is not None else self.settings.last_space
@@ -394,7 +396,7 @@ class AppController:
                 window.open_space(space)
             if self.screenshot is not None:
                 await self._screenshot_main_window(
-                    window, model, [avatars, details_avatars], self.screenshot
+                    window, pages, [avatars, details_avatars], self.screenshot
                 )
                 self.screenshot = None
                 end(Outcome.CLOSED)
@@ -404,12 +406,13 @@ class AppController:
             await tasks.aclose()  # closes a sign-in dialog still open over the window
             await window.aclose()  # an export still running writes nothing
             window.hide()
-            await model.aclose()
+            await pages.aclose()
             await avatars.aclose()
             await details_avatars.aclose()
             await client.aclose()
             window.deleteLater()
-            model.deleteLater()
+            pages.model.deleteLater()
+            pages.deleteLater()
             avatars.deleteLater()
             details_avatars.deleteLater()
 
@@ -436,7 +439,7 @@ class AppController:
     # Screenshots
 
     async def _screenshot_main_window(
-        self, window: MainWindow, model: CardTableModel, loaders: list[AvatarLoader], path: Path
+        self, window: MainWindow, pages: CardPages, loaders: list[AvatarLoader], path: Path
     ) -> None:
         """Wait for the page and its avatars, with the first card in the details pane."""
         import asyncio
@@ -445,14 +448,14 @@ class AppController:
         loop = asyncio.get_running_loop()
 
         def check() -> None:
-            if model.page is not None and not window.table.currentIndex().isValid():
+            if pages.page is not None and not window.table.currentIndex().isValid():
                 window.table.selectRow(0)
-            busy = model.is_loading or model.pending_request
+            busy = pages.is_loading or pages.pending_request
             if not (busy or any(loader.loading for loader in loaders)):
                 settled.set()
 
         # Checked once the emitting task has finished its step and updated its counts.
-        signals = [model.loadingChanged]
+        signals = [pages.loadingChanged]
         for loader in loaders:
             signals.extend([loader.avatarReady, loader.avatarFailed])
         for signal_ in signals:
@@ -463,7 +466,7 @@ class AppController:
                 await settled.wait()
         except TimeoutError:
             log.warning("the page or its avatars did not arrive in time for the screenshot")
-        if model.page is None:
+        if pages.page is None:
             log.error("no page was loaded for the screenshot")
             self._exit_code = 1
         await self._save_screenshot(window, path)

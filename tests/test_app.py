@@ -24,10 +24,10 @@ from cardviewer.controller import AppController
 from cardviewer.demo import Fault
 from cardviewer.error_reporter import ErrorReporter
 from cardviewer.services import site_config
+from cardviewer.services.page_loader import PageRequest
 from cardviewer.services.session_store import SessionStore, StoredSession
 from cardviewer.services.settings import Settings
 from cardviewer.services.site_config import SiteConfig
-from cardviewer.ui.cards.card_table_model import PageRequest
 from cardviewer.ui.login.login_dialog import LoginDialog
 from cardviewer.ui.main_window import MainWindow
 
@@ -197,10 +197,10 @@ def browsing(demo_server, qtbot, run_app, *, page: int = 1, with_emails: bool = 
     window = window_of(qtbot, controller)
     qtbot.waitUntil(lambda: window.model.page is not None, timeout=WAIT)
     if page != 1:
-        with qtbot.waitSignal(window.model.pageLoaded, timeout=WAIT):
+        with qtbot.waitSignal(window.pages.pageLoaded, timeout=WAIT):
             window.go_to_page(page)
     # The neighbouring pages are fetched in the background; let that end first.
-    qtbot.waitUntil(lambda: not window.model.is_prefetching, timeout=WAIT)
+    qtbot.waitUntil(lambda: not window.pages.is_prefetching, timeout=WAIT)
     return controller, task, window
 
 
@@ -231,7 +231,7 @@ def test_a_revoked_session_is_renewed_over_the_window_and_the_request_repeated(
     names = card_names(window)
     demo_server.revoke_all_tokens()
     demo_server.clear_requests()
-    with qtbot.waitSignal(window.model.loadFailed, timeout=WAIT):
+    with qtbot.waitSignal(window.pages.loadFailed, timeout=WAIT):
         # The last page: not fetched in the background (the next one, 4, may be).
         qtbot.mouseClick(window.page_bar.last_button, Qt.MouseButton.LeftButton)
     dialog = dialog_of(qtbot, controller)
@@ -246,7 +246,7 @@ def test_a_revoked_session_is_renewed_over_the_window_and_the_request_repeated(
     assert dialog.email_edit.text() == demo_server.email
     assert dialog.password_edit.text() == ""
     assert dialog.message == "Your session has ended; please sign in again."
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=WAIT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=WAIT):
         sign_in(qtbot, dialog, demo_server.password)
     assert window.model.current_request == PageRequest(demo_server.space_id, 24, True)
     assert window.model.column_of("emails") is not None
@@ -269,7 +269,7 @@ def test_a_401_from_the_server_asks_to_sign_in_and_refreshes_the_same_page(
     window.refresh_action.trigger()
     dialog = dialog_of(qtbot, controller)
     dialog.keep_signed_in_check.setChecked(False)
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=WAIT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=WAIT):
         sign_in(qtbot, dialog, demo_server.password)
     assert window.model.current_request == PageRequest(demo_server.space_id, 2, False)
     # Without "keep me signed in" the new session is not saved, and the old one is gone.
@@ -343,9 +343,9 @@ def test_loading_all_pages_stopped_by_the_end_of_the_session_starts_again_after_
     window.load_all_action.trigger()
     dialog = dialog_of(qtbot, controller)
     assert "Loading all pages stopped" in window.error_bar.message
-    assert not window.model.shows_whole_space
+    assert not window.pages.shows_whole_space
     sign_in(qtbot, dialog, demo_server.password)
-    qtbot.waitUntil(lambda: window.model.shows_whole_space, timeout=WAIT)
+    qtbot.waitUntil(lambda: window.pages.shows_whole_space, timeout=WAIT)
     assert window.model.rowCount() == len(demo_server.spaces[demo_server.space_id].cards)
     window.close()
     assert ended_with(qtbot, task) == 0
@@ -388,7 +388,7 @@ def test_cancelling_leaves_the_window_signed_out_and_sign_in_works_from_the_bar(
     qtbot.mouseClick(sign_in_button, Qt.MouseButton.LeftButton)
     dialog = dialog_of(qtbot, controller)
     assert dialog.email_edit.text() == demo_server.email
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=WAIT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=WAIT):
         sign_in(qtbot, dialog, demo_server.password)
     assert window.model.current_request == PageRequest(demo_server.space_id, 2, False)
     assert not window.is_signed_out
@@ -435,7 +435,7 @@ def test_a_session_past_its_expiry_asks_to_sign_in_before_sending(
     assert tokens_sent(demo_server) == []  # the dead token was never sent
     assert dialog.message == "Your session has ended; please sign in again."
     monkeypatch.setattr(demo_server.config, "token_lifetime", timedelta(hours=8))
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=WAIT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=WAIT):
         sign_in(qtbot, dialog, demo_server.password)
     assert window.model.current_request == PageRequest(demo_server.space_id, 5, False)
     assert not controller.account.is_expired()
@@ -492,7 +492,7 @@ def test_demo_mode_end_to_end(demo_server, qtbot, run_app, tmp_path, monkeypatch
     window = window_of(qtbot, controller)
     qtbot.waitUntil(lambda: window.model.page is not None, timeout=WAIT)
     assert window.space_text == demo_server.space_id
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=WAIT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=WAIT):
         qtbot.mouseClick(window.page_bar.next_button, Qt.MouseButton.LeftButton)
     assert window.page_bar.page_spin.value() == 2
     page = window.model.page
@@ -783,9 +783,9 @@ def test_the_main_flows_work_with_the_keyboard_alone(
     window = window_of(qtbot, controller)
     qtbot.waitUntil(lambda: window.space_edit.hasFocus(), timeout=WAIT)
     type_into_focus(qtbot, demo_server.space_id)
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=WAIT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=WAIT):
         press(qtbot, "Return")
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=WAIT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=WAIT):
         press(qtbot, "Ctrl+PgDown")
     assert window.model.page is not None
     assert window.model.page.meta.current_page == 2

@@ -459,24 +459,26 @@ def control_texts(root: QWidget) -> list[str]:
 @pytest.fixture
 def german_window(german, qtbot, arun, demo_server):
     from cardviewer.services.avatar_loader import AvatarLoader
+    from cardviewer.services.page_loader import PageRequest
     from cardviewer.services.settings import Settings
-    from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest
+    from cardviewer.ui.cards.card_pages import CardPages
+    from cardviewer.ui.cards.card_table_model import CardTableModel
     from cardviewer.ui.main_window import MainWindow
     from tests.ui.clients import single_try_client
 
     client = single_try_client(demo_server.base_url)
     arun(client.login(demo_server.email, demo_server.password))
     avatars = AvatarLoader(use_disk_cache=False)
-    model = CardTableModel(avatars)
+    pages = CardPages(CardTableModel(avatars))
 
     async def fetch(request: PageRequest):
         return await client.list_cards(
             request.space_id, request.page, with_emails=request.with_emails
         )
 
-    model.set_source(fetch)
+    pages.set_source(fetch)
     window = MainWindow(
-        model,
+        pages,
         Settings.load(),
         email=demo_server.email,
         server_url=demo_server.base_url,
@@ -486,7 +488,7 @@ def german_window(german, qtbot, arun, demo_server):
     window.show()
     qtbot.waitExposed(window)
     yield window
-    for close in (window.aclose, model.aclose, avatars.aclose, client.aclose):
+    for close in (window.aclose, pages.aclose, avatars.aclose, client.aclose):
         arun(close())
 
 
@@ -503,7 +505,7 @@ def test_main_window_speaks_only_german(german_window, demo_server, qtbot) -> No
     assert_all_german(window)
 
     window.include_emails_check.setChecked(True)
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=LOAD_TIMEOUT):
         window.open_space(demo_server.space_id)
     assert window.page_bar.page_label.text() == "Seite"
     assert window.page_bar.summary_label.text().startswith("Karten 1")

@@ -5,27 +5,27 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, QSize
 from PySide6.QtWidgets import QProgressBar, QStatusBar
 
-from cardviewer.ui.cards.card_table_model import CardTableModel
+from cardviewer.ui.cards.card_pages import CardPages
 
 INDICATOR_SIZE = QSize(100, 12)
 
 
 class BusyIndicator(QProgressBar):
-    """A small bar without an end, shown in `status` only while `model` loads a page."""
+    """A small bar without an end, shown in `status` only while `pages` loads one."""
 
-    def __init__(self, status: QStatusBar, model: CardTableModel) -> None:
+    def __init__(self, status: QStatusBar, pages: CardPages) -> None:
         super().__init__(status)
-        self._status, self._model = status, model
+        self._status, self._pages = status, pages
         self.setRange(0, 0)
         self.setTextVisible(False)
         self.setFixedSize(INDICATOR_SIZE)
         self.hide()
-        model.loadingChanged.connect(self._show_loading)
+        pages.loadingChanged.connect(self._show_loading)
 
     def _show_loading(self, loading: bool) -> None:
         """Show or hide the bar; while loading, say which page of which space comes."""
         self.setVisible(loading)
-        pending = self._model.pending_request
+        pending = self._pages.pending_request
         if loading and pending is not None:
             text = QCoreApplication.translate("MainWindow", "Loading page %1 of %2…")
             self._status.showMessage(

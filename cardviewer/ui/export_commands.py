@@ -14,8 +14,9 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from cardviewer.services.card_export import ExportFormat, suggested_space_filename
 from cardviewer.services.csv_export import suggested_filename
+from cardviewer.services.page_loader import PageRequest
 from cardviewer.services.settings import Settings
-from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest
+from cardviewer.ui.cards.card_table_model import CardTableModel
 from cardviewer.ui.whole_space_jobs import WholeSpaceJobs
 
 AskPath = Callable[..., Path | None]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtWidgets import QStatusBar
 
-from cardviewer.ui.cards.card_table_model import CardTableModel
+from cardviewer.ui.cards.card_pages import CardPages
 from cardviewer.ui.error_bar import ErrorBar
 from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.page_messages import Counted
@@ -31,18 +31,18 @@ class JobPlurals:
 
 
 class JobReports(QObject):
-    """Shows what the jobs of `model`'s window report."""
+    """Shows what the jobs of `pages`' window report."""
 
     def __init__(
         self,
         jobs: WholeSpaceJobs,
-        model: CardTableModel,
+        pages: CardPages,
         error_bar: ErrorBar,
         status: QStatusBar,
         plurals: JobPlurals,
     ) -> None:
         super().__init__(status)  # gone with the window, so a late report finds no one
-        self._jobs, self._model, self._plurals = jobs, model, plurals
+        self._jobs, self._pages, self._plurals = jobs, pages, plurals
         self._error_bar, self._status = error_bar, status
         jobs.finished.connect(self._on_finished)
         jobs.failed.connect(self._on_failed)
@@ -57,7 +57,7 @@ class JobReports(QObject):
     def _on_finished(self, result: JobResult) -> None:
         if result.kind is JobKind.LOAD_ALL:
             request = result.request
-            self._model.show_whole_space(request.space_id, request.with_emails, list(result.pages))
+            self._pages.show_whole_space(request.space_id, request.with_emails, list(result.pages))
             message = self._plurals.cards_shown(result.count)
         elif result.count == 1:
             message = QCoreApplication.translate("MainWindow", "Exported 1 card to %1")

@@ -1,6 +1,6 @@
 """The main window: pick a space, page through its cards, export the page shown.
 
-The window owns no network code. It asks the `CardTableModel` for pages and shows
+The window owns no network code. It asks `CardPages` for pages and shows
 what comes back: the table, an empty state, or a message in the error bar while the
 last good page stays on screen. Signing out and closing are signals; the app decides
 what follows.
@@ -29,12 +29,13 @@ from cardviewer.api import (
     NotAuthenticated,
 )
 from cardviewer.services.avatar_loader import AvatarLoader
+from cardviewer.services.page_loader import PageRequest, PageSource
 from cardviewer.services.settings import Settings, decode_view_state
 from cardviewer.ui.busy_indicator import BusyIndicator
 from cardviewer.ui.card_area import CardArea, CardStack, CurrentCardDetails
 from cardviewer.ui.cards.card_details import CardDetailsPane
 from cardviewer.ui.cards.card_filter_model import CardFilterModel
-from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest, PageSource
+from cardviewer.ui.cards.card_pages import CardPages
 from cardviewer.ui.cards.card_table_view import CardTableView
 from cardviewer.ui.cards.column_layout import ColumnLayout, TableColumns
 from cardviewer.ui.command_keys import CommandKeys
@@ -78,7 +79,7 @@ class MainWindow(QMainWindow, CommandActions):
 
     def __init__(
         self,
-        model: CardTableModel,
+        pages: CardPages,
         settings: Settings,
         parent: QWidget | None = None,
         *,
@@ -91,12 +92,13 @@ class MainWindow(QMainWindow, CommandActions):
         server_locked: bool = False,
     ) -> None:
         super().__init__(parent)
-        self.model = model
+        self.pages = pages
+        self.model = pages.model
         self._details_avatars = details_avatars
         self.jobs = WholeSpaceJobs(source, settings, partial(ExportAllDialog, parent=self))
         # Looked up when called: the file dialog is the window's to show.
         self.exports = ExportCommands(
-            model, self.jobs, settings, lambda *a, **kw: self.ask_export_path(*a, **kw), self
+            self.model, self.jobs, settings, lambda *a, **kw: self.ask_export_path(*a, **kw), self
         )
         self.settings = settings
         self._avatar_size = avatar_size
@@ -141,11 +143,11 @@ class MainWindow(QMainWindow, CommandActions):
         self.include_emails_check.toggled.connect(self._include_emails_toggled)
 
     def _connect_model(self) -> None:
-        """Pages asked for by the bars, and what the model answers."""
-        self.model.loadingChanged.connect(self._update_actions)
-        self.model.pageLoaded.connect(self._on_page_loaded)
-        self.model.loadFailed.connect(self._on_load_failed)
-        self.error_bar.retryRequested.connect(self.model.retry)
+        """Pages asked for by the bars, and what the pages answer."""
+        self.pages.loadingChanged.connect(self._update_actions)
+        self.pages.pageLoaded.connect(self._on_page_loaded)
+        self.pages.loadFailed.connect(self._on_load_failed)
+        self.error_bar.retryRequested.connect(self.pages.retry)
         self.page_bar.pageRequested.connect(self.go_to_page)
 
     def _connect_table(self) -> None:
@@ -167,7 +169,7 @@ class MainWindow(QMainWindow, CommandActions):
     def _connect_jobs(self) -> None:
         """What the export and load jobs report."""
         self.job_reports = JobReports(
-            self.jobs, self.model, self.error_bar, self.statusBar(), self._jobs_plurals()
+            self.jobs, self.pages, self.error_bar, self.statusBar(), self._jobs_plurals()
         )
         self.jobs.signInNeeded.connect(self._session_ended)
         self.exports.statusMessage.connect(self.statusBar().showMessage)
@@ -247,7 +249,7 @@ class MainWindow(QMainWindow, CommandActions):
 
     def _create_status_bar(self) -> None:
         status = self.statusBar()
-        self.busy_indicator = BusyIndicator(status, self.model)
+        self.busy_indicator = BusyIndicator(status, self.pages)
         self.account_label = AccountLabel(status)
         status.addPermanentWidget(self.busy_indicator)
         status.addPermanentWidget(self.account_label)
@@ -272,8 +274,8 @@ class MainWindow(QMainWindow, CommandActions):
         self._set_signed_out(False)
         self.set_account(email, server_url)
         self.error_bar.hide()
-        if self.model.pending_request is None:
-            self.model.retry()
+        if self.pages.pending_request is None:
+            self.pages.retry()
         self._update_actions()
         self.jobs.resume()
 
@@ -327,7 +329,7 @@ class MainWindow(QMainWindow, CommandActions):
         if self.is_signed_out:
             self.signInRequested.emit()  # the page is loaded again once signed in
         elif self._target() is not None:
-            self.model.retry()
+            self.pages.retry()
 
     def export_page(self) -> None:
         self.exports.export_page()
@@ -383,7 +385,7 @@ class MainWindow(QMainWindow, CommandActions):
     # Reacting to the model
 
     def _target(self) -> PageRequest | None:
-        return self.model.pending_request or self.model.current_request
+        return self.pages.pending_request or self.model.current_request
 
     def _request(self, space_id: str, page: int) -> None:
         if self.is_signed_out:
@@ -391,7 +393,7 @@ class MainWindow(QMainWindow, CommandActions):
             self.signInRequested.emit()
             return
         self.error_bar.hide()
-        self.model.request_page(space_id, page, self.include_emails_check.isChecked())
+        self.pages.request_page(space_id, page, self.include_emails_check.isChecked())
         self._update_actions()
 
     def _include_emails_toggled(self, checked: bool) -> None:
@@ -483,14 +485,14 @@ class MainWindow(QMainWindow, CommandActions):
         self.page_bar.setEnabled(online)
         self.space_combo.setEnabled(online)
         self.include_emails_check.setEnabled(online)
-        self.filter_row.describe_scope(self.model.shows_whole_space)
+        self.filter_row.describe_scope(self.pages.shows_whole_space)
         state = WindowState(
             online=online,
             page=page,
             has_target=self._target() is not None,
             space_fetchable=self.jobs.can_fetch_whole_space
             and self.model.current_request is not None,
-            paged=not self.model.shows_whole_space,
+            paged=not self.pages.shows_whole_space,
             page_bar=self.page_bar,
         )
         self.commands.update(needs_met(state))

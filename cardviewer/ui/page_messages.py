@@ -14,7 +14,7 @@ from PySide6.QtCore import QCoreApplication
 
 from cardviewer import APP_NAME
 from cardviewer.api import CardPage, CardViewerError, PageMeta
-from cardviewer.ui.cards.card_table_model import PageRequest
+from cardviewer.services.page_loader import PageRequest
 from cardviewer.ui.error_text import error_text, wait_text
 
 Counted = Callable[[int], str]

@@ -22,11 +22,11 @@ from PySide6.QtCore import QCoreApplication, QObject, QStandardPaths, Signal
 from cardviewer.api import Card, CardPage, CardViewerError, NotAuthenticated
 from cardviewer.services.card_export import ExportFormat
 from cardviewer.services.file_errors import WriteProblem, write_problem
+from cardviewer.services.page_loader import PageRequest, PageSource
 from cardviewer.services.settings import Settings
 from cardviewer.services.space_fetch import PageFetch
 from cardviewer.tasks import TaskSet
 from cardviewer.ui.cards.card_export import write_cards
-from cardviewer.ui.cards.card_table_model import PageRequest, PageSource
 from cardviewer.ui.error_text import error_text
 from cardviewer.ui.preferences_dialog import export_csv_delimiter
 

@@ -10,8 +10,9 @@ import pytest
 
 from cardviewer.api import CardPage
 from cardviewer.api.models import parse_card
+from cardviewer.services.page_loader import PageRequest
 from cardviewer.services.settings import Settings
-from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest
+from cardviewer.ui.cards.card_table_model import CardTableModel
 from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.export_commands import ExportCommands
 from cardviewer.ui.whole_space_jobs import WholeSpaceJobs
@@ -66,7 +67,7 @@ def test_with_nothing_shown_each_command_says_so(parts, qtbot):
 
 def test_export_page_suggests_the_page_in_the_chosen_format(parts, settings):
     commands, model, asker = parts
-    model.show_whole_space(SPACE, False, [one_page()])
+    model.show_page(PageRequest(SPACE, 1, False), one_page())
     settings.export_format = "xlsx"
     commands.export_page()
     ((suggested, options),) = asker.asked
@@ -76,7 +77,7 @@ def test_export_page_suggests_the_page_in_the_chosen_format(parts, settings):
 
 def test_export_all_suggests_the_whole_space_under_its_own_title(parts):
     commands, model, asker = parts
-    model.show_whole_space(SPACE, False, [one_page()])
+    model.show_page(PageRequest(SPACE, 1, False), one_page())
     commands.export_all()
     ((suggested, options),) = asker.asked
     assert suggested.name == f"{SPACE}-all.csv"

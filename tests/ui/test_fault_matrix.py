@@ -20,8 +20,8 @@ from PySide6.QtCore import Qt
 
 from cardviewer.api import CardsClient
 from cardviewer.demo import DemoServer, Fault
+from cardviewer.services.page_loader import PageRequest
 from cardviewer.services.settings import Settings
-from cardviewer.ui.cards.card_table_model import PageRequest
 from cardviewer.ui.main_window import MainWindow
 from tests.ui.clients import single_try_client
 from tests.ui.windows import Closer, open_window
@@ -63,7 +63,7 @@ def window(make_window: MakeWindow, demo_server: DemoServer) -> MainWindow:
 
 def open_first_page(qtbot, window: MainWindow, space_id: str) -> None:
     window.space_combo.setEditText(space_id)
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=WAIT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=WAIT):
         window.open_space()
 
 
@@ -120,7 +120,7 @@ def test_a_failure_is_explained_keeps_the_page_and_retry_recovers(
     open_first_page(qtbot, window, demo_server.space_id)
     shown = names(window)
     case.inject(demo_server)
-    with qtbot.waitSignal(window.model.loadFailed, timeout=WAIT):
+    with qtbot.waitSignal(window.pages.loadFailed, timeout=WAIT):
         qtbot.mouseClick(window.page_bar.next_button, Qt.MouseButton.LeftButton)
 
     message = window.error_bar.message
@@ -140,7 +140,7 @@ def test_a_failure_is_explained_keeps_the_page_and_retry_recovers(
     assert not window.busy_indicator.isVisible()
 
     assert window.error_bar.retry_button.isVisible()
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=WAIT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=WAIT):
         qtbot.mouseClick(window.error_bar.retry_button, Qt.MouseButton.LeftButton)
     assert window.error_bar.isHidden()
     assert window.model.current_request == PageRequest(demo_server.space_id, 2, False)
@@ -154,13 +154,13 @@ def test_a_failure_while_opening_another_space_names_what_is_still_shown(
     open_first_page(qtbot, window, demo_server.space_id)
     demo_server.faults.inject(Fault.HTML_502)
     window.space_combo.setEditText(demo_server.empty_space_id)
-    with qtbot.waitSignal(window.model.loadFailed, timeout=WAIT):
+    with qtbot.waitSignal(window.pages.loadFailed, timeout=WAIT):
         window.open_space()
     assert_plain(window.error_bar.message)
     assert window.error_bar.message.endswith(
         f"The cards of {demo_server.space_id} are still shown."
     )
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=WAIT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=WAIT):
         qtbot.mouseClick(window.error_bar.retry_button, Qt.MouseButton.LeftButton)
     assert window.model.current_request == PageRequest(demo_server.empty_space_id, 1, False)
 
@@ -168,12 +168,12 @@ def test_a_failure_while_opening_another_space_names_what_is_still_shown(
 def test_a_failure_before_any_page_leaves_the_hint_and_no_page_claim(window, demo_server, qtbot):
     demo_server.faults.inject(Fault.DROP_CONNECTION)
     window.space_combo.setEditText(demo_server.space_id)
-    with qtbot.waitSignal(window.model.loadFailed, timeout=WAIT):
+    with qtbot.waitSignal(window.pages.loadFailed, timeout=WAIT):
         window.open_space()
     assert_plain(window.error_bar.message)
     assert "still shown" not in window.error_bar.message
     assert window.stack.currentWidget() is window.hint_page
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=WAIT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=WAIT):
         qtbot.mouseClick(window.error_bar.retry_button, Qt.MouseButton.LeftButton)
     assert window.stack.currentWidget() is window.table
 
@@ -204,8 +204,8 @@ def test_a_passing_fault_is_retried_without_bothering_the_person(
     demo_server.faults.inject(fault, **options)
     demo_server.clear_requests()
     with (
-        qtbot.assertNotEmitted(window.model.loadFailed),
-        qtbot.waitSignal(window.model.pageLoaded, timeout=WAIT),
+        qtbot.assertNotEmitted(window.pages.loadFailed),
+        qtbot.waitSignal(window.pages.pageLoaded, timeout=WAIT),
     ):
         window.go_to_page(2)
     assert window.error_bar.isHidden()
@@ -218,7 +218,7 @@ def test_a_long_retry_after_is_not_waited_for_but_said(make_window, demo_server,
     window = make_window(retrying_client(demo_server.base_url))
     open_first_page(qtbot, window, demo_server.space_id)
     demo_server.faults.inject(Fault.RATE_LIMITED, retry_after=300)
-    with qtbot.waitSignal(window.model.loadFailed, timeout=WAIT):
+    with qtbot.waitSignal(window.pages.loadFailed, timeout=WAIT):
         window.go_to_page(2)
     message = window.error_bar.message
     assert_plain(message)
@@ -234,8 +234,8 @@ def test_wrong_value_types_show_the_page_and_mark_the_values(window, demo_server
     open_first_page(qtbot, window, demo_server.space_id)
     demo_server.faults.inject(Fault.WRONG_TYPES)
     with (
-        qtbot.assertNotEmitted(window.model.loadFailed),
-        qtbot.waitSignal(window.model.pageLoaded, timeout=WAIT),
+        qtbot.assertNotEmitted(window.pages.loadFailed),
+        qtbot.waitSignal(window.pages.pageLoaded, timeout=WAIT),
     ):
         window.go_to_page(2)
     assert window.error_bar.isHidden()
@@ -264,7 +264,7 @@ def test_an_empty_space_says_it_has_no_cards(window, demo_server, qtbot):
 
 def test_a_page_past_the_last_says_so_and_leads_back(window, demo_server, qtbot):
     open_first_page(qtbot, window, demo_server.space_id)
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=WAIT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=WAIT):
         window.go_to_page(99)
     assert window.error_bar.isHidden()
     assert window.stack.currentWidget() is window.empty_page
@@ -272,7 +272,7 @@ def test_a_page_past_the_last_says_so_and_leads_back(window, demo_server, qtbot)
     button = window.empty_page.action_button
     assert button.isVisible()
     assert button.text() == "Go to the Last Page (24)"
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=WAIT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=WAIT):
         qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     assert window.stack.currentWidget() is window.table
     assert window.page_bar.page_spin.value() == 24

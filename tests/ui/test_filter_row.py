@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QTableView, QWidget
 
 from cardviewer.api import CardPage
 from cardviewer.api.models import parse_card
+from cardviewer.services.page_loader import PageRequest
 from cardviewer.ui.card_area import CardStack
 from cardviewer.ui.cards.card_filter_model import CardFilterModel
 from cardviewer.ui.cards.card_table_model import CardTableModel
@@ -26,7 +27,7 @@ def row(qtbot):
     meta = {"current_page": 1, "last_page": 1, "per_page": 3, "total": 3}
     page = CardPage.model_validate({"cards": cards, "meta": meta, "links": {}})
     model = CardTableModel()
-    model.show_whole_space("space", False, [page])
+    model.show_page(PageRequest("space", 1, False), page)
     proxy = CardFilterModel(locale=QLocale(QLocale.Language.English))
     proxy.setSourceModel(model)
     load_all = QAction("Load All Pages")

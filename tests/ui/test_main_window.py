@@ -10,9 +10,9 @@ from PySide6.QtCore import QItemSelectionModel, QLocale, Qt
 from PySide6.QtWidgets import QApplication, QMenu, QMessageBox, QToolBar
 
 from cardviewer.demo import Fault
+from cardviewer.services.page_loader import PageRequest
 from cardviewer.services.settings import Settings
 from cardviewer.ui.cards.avatar_delegate import AvatarDelegate
-from cardviewer.ui.cards.card_table_model import PageRequest
 from cardviewer.ui.cards.table_copy import COPY_CELL
 from cardviewer.ui.main_window import MainWindow
 from cardviewer.ui.whole_space_jobs import JobKind, JobResult
@@ -56,7 +56,7 @@ def window(make_window):
 def open_space(qtbot, window: MainWindow, space_id: str) -> None:
     window.space_edit.clear()
     qtbot.keyClicks(window.space_edit, space_id)
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=LOAD_TIMEOUT):
         qtbot.keyClick(window.space_edit, Qt.Key.Key_Return)
 
 
@@ -102,7 +102,7 @@ def test_typing_a_space_and_enter_shows_its_first_page(window, demo_server, qtbo
 
 def test_the_open_button_opens_the_typed_space(window, demo_server, qtbot):
     window.space_combo.setEditText(f"  {demo_server.space_id} ")
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=LOAD_TIMEOUT):
         window.open_action.trigger()
     assert window.model.current_request is not None
     assert window.model.current_request.space_id == demo_server.space_id
@@ -111,7 +111,7 @@ def test_the_open_button_opens_the_typed_space(window, demo_server, qtbot):
 def test_opening_nothing_asks_for_a_space_id(window, qtbot):
     window.space_combo.setEditText("   ")
     window.open_action.trigger()
-    assert window.model.pending_request is None
+    assert window.pages.pending_request is None
     assert window.statusBar().currentMessage() == "Enter the id of a space first."
 
 
@@ -131,19 +131,19 @@ def test_busy_while_loading(window, demo_server, qtbot):
     window.open_space()
     assert not window.busy_indicator.isHidden()
     assert window.statusBar().currentMessage().startswith("Loading page 1 of ")
-    qtbot.waitUntil(lambda: not window.model.is_loading, timeout=LOAD_TIMEOUT)
+    qtbot.waitUntil(lambda: not window.pages.is_loading, timeout=LOAD_TIMEOUT)
     assert window.busy_indicator.isHidden()
 
 
 def test_the_page_bar_moves_through_pages(window, demo_server, qtbot):
     open_space(qtbot, window, demo_server.space_id)
     first_names = column_texts(window, "display_name")
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=LOAD_TIMEOUT):
         qtbot.mouseClick(window.page_bar.next_button, Qt.MouseButton.LeftButton)
     assert window.model.current_request == PageRequest(demo_server.space_id, 2, False)
     assert window.page_bar.summary_label.text() == "Showing 11\u201320 of 240 cards"
     assert column_texts(window, "display_name") != first_names
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=LOAD_TIMEOUT):
         qtbot.mouseClick(window.page_bar.last_button, Qt.MouseButton.LeftButton)
     assert window.page_bar.page_spin.value() == 24
     assert not window.page_bar.next_button.isEnabled()
@@ -151,14 +151,14 @@ def test_the_page_bar_moves_through_pages(window, demo_server, qtbot):
 
 def test_leaving_the_space_field_does_not_reopen_the_space(window, demo_server, qtbot):
     open_space(qtbot, window, demo_server.space_id)
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=LOAD_TIMEOUT):
         window.go_to_page(2)
     window.activateWindow()
     window.space_edit.setFocus()
     qtbot.waitUntil(window.space_edit.hasFocus)
     window.table.setFocus()
     qtbot.waitUntil(window.table.hasFocus)
-    assert window.model.pending_request is None
+    assert window.pages.pending_request is None
     assert window.model.current_request == PageRequest(demo_server.space_id, 2, False)
 
 
@@ -189,7 +189,7 @@ def test_an_empty_space_says_so(window, demo_server, qtbot):
 
 def test_a_page_past_the_end_says_so(window, demo_server, qtbot):
     open_space(qtbot, window, demo_server.space_id)
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=LOAD_TIMEOUT):
         window.go_to_page(30)
     assert window.stack.currentWidget() is window.empty_page
     assert window.empty_page.text_label.text() == "There are no cards on this page."
@@ -198,7 +198,7 @@ def test_a_page_past_the_end_says_so(window, demo_server, qtbot):
 
 def test_an_unknown_space_is_explained(window, qtbot):
     window.space_combo.setEditText("no-such-space")
-    with qtbot.waitSignal(window.model.loadFailed, timeout=LOAD_TIMEOUT):
+    with qtbot.waitSignal(window.pages.loadFailed, timeout=LOAD_TIMEOUT):
         window.open_space()
     assert not window.error_bar.isHidden()
     assert "space was not found" in window.error_bar.message
@@ -211,13 +211,13 @@ def test_a_failure_keeps_the_page_and_retry_recovers(window, demo_server, qtbot)
     open_space(qtbot, window, demo_server.space_id)
     first_names = column_texts(window, "display_name")
     demo_server.faults.inject(Fault.HTML_502)
-    with qtbot.waitSignal(window.model.loadFailed, timeout=LOAD_TIMEOUT):
+    with qtbot.waitSignal(window.pages.loadFailed, timeout=LOAD_TIMEOUT):
         qtbot.mouseClick(window.page_bar.next_button, Qt.MouseButton.LeftButton)
     assert not window.error_bar.isHidden()
     assert "error 502" in window.error_bar.message
     assert column_texts(window, "display_name") == first_names
     assert window.page_bar.page_spin.value() == 1
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=LOAD_TIMEOUT):
         qtbot.mouseClick(window.error_bar.retry_button, Qt.MouseButton.LeftButton)
     assert window.error_bar.isHidden()
     assert window.page_bar.page_spin.value() == 2
@@ -254,7 +254,7 @@ def test_signed_out_nothing_is_sent_and_refresh_asks_to_sign_in(window, demo_ser
         window.refresh_action.trigger()
     with qtbot.waitSignal(window.signInRequested):
         window.go_to_page(3)
-    assert window.model.pending_request is None
+    assert window.pages.pending_request is None
     assert [r for r in demo_server.requests if r.server == "api"] == []
 
 
@@ -263,7 +263,7 @@ PAGING = ("first_page", "previous_page", "next_page", "last_page", "go_to_page")
 
 def test_signed_out_paging_is_unavailable_and_the_status_bar_says_why(window, demo_server, qtbot):
     open_space(qtbot, window, demo_server.space_id)
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=LOAD_TIMEOUT):
         window.go_to_page(2)
     demo_server.faults.inject(Fault.REVOKED_TOKEN)
     with qtbot.waitSignal(window.signInRequested, timeout=LOAD_TIMEOUT):
@@ -282,7 +282,7 @@ def test_signed_out_paging_is_unavailable_and_the_status_bar_says_why(window, de
     assert window.statusBar().currentMessage() == (
         "Signed out: other pages and spaces can be opened again once you sign in."
     )
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=LOAD_TIMEOUT):
         window.signed_in_again(demo_server.email, demo_server.base_url)
     assert all(getattr(window, f"{name}_action").isEnabled() for name in PAGING)
     assert "Signed out" not in window.statusBar().currentMessage()
@@ -295,7 +295,7 @@ def test_signed_in_again_repeats_the_request_that_failed(window, demo_server, qt
     demo_server.faults.inject(Fault.REVOKED_TOKEN)
     with qtbot.waitSignal(window.signInRequested, timeout=LOAD_TIMEOUT):
         window.go_to_page(5)
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=LOAD_TIMEOUT):
         window.signed_in_again("someone@example.com", demo_server.base_url)
     assert window.model.current_request == PageRequest(demo_server.space_id, 5, True)
     assert not window.is_signed_out
@@ -308,7 +308,7 @@ def test_signed_in_again_repeats_the_request_that_failed(window, demo_server, qt
 def test_refresh_loads_the_page_again(window, demo_server, qtbot):
     open_space(qtbot, window, demo_server.space_id)
     demo_server.clear_requests()
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=LOAD_TIMEOUT):
         window.refresh_action.trigger()
     assert [r.path for r in demo_server.requests if r.server == "api"] == [
         f"/v1/spaces/{demo_server.space_id}/cards?page=1"
@@ -319,7 +319,7 @@ def test_refresh_loads_the_page_again(window, demo_server, qtbot):
 def test_including_e_mails_reloads_with_an_e_mail_column(window, demo_server, qtbot, settings):
     open_space(qtbot, window, demo_server.space_id)
     assert window.model.column_of("emails") is None
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=LOAD_TIMEOUT):
         window.include_emails_check.setChecked(True)
     assert window.model.current_request == PageRequest(demo_server.space_id, 1, True)
     assert window.model.column_of("emails") is not None
@@ -555,7 +555,7 @@ def test_the_keyboard_pages_through_the_space(window, demo_server, qtbot):
     assert not window.previous_page_action.isEnabled()
 
     def press(key: str) -> int:
-        with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+        with qtbot.waitSignal(window.pages.pageLoaded, timeout=LOAD_TIMEOUT):
             qtbot.keySequence(window.table, key)
         number: int = window.model.page.meta.current_page
         return number
@@ -567,7 +567,7 @@ def test_the_keyboard_pages_through_the_space(window, demo_server, qtbot):
     assert press("Alt+Home") == 1
     qtbot.keySequence(window.table, "Ctrl+G")
     assert window.page_bar.page_spin.hasFocus()
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=LOAD_TIMEOUT):
         qtbot.keyClicks(window.page_bar.page_spin, "3")
         qtbot.keyClick(window.page_bar.page_spin, Qt.Key.Key_Return)
     assert window.model.page.meta.current_page == 3
@@ -707,7 +707,7 @@ def test_the_details_pane_follows_the_selected_card(window, demo_server, qtbot):
     window.table.selectRow(2)
     second = window.model.card(window.proxy.mapToSource(window.proxy.index(2, 0)).row())
     assert pane.card is second
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=LOAD_TIMEOUT):
         window.go_to_page(2)
     assert pane.showing_placeholder  # the card shown before is not on this page
 
@@ -811,20 +811,20 @@ def test_load_all_pages_lets_the_filter_cover_the_whole_space(window, demo_serve
     open_space(qtbot, window, demo_server.space_id)
     total = window.model.page.meta.total
     last_name = None
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=LOAD_TIMEOUT):
         window.go_to_page(window.model.page.meta.last_page)
     last_card = window.model.card(0)
     assert last_card is not None
     last_name = last_card.username
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=LOAD_TIMEOUT):
         window.go_to_page(1)
     assert window.load_all_action in menu_titled(window, "&View").actions()
     assert window.load_all_button.defaultAction() is window.load_all_action
 
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=LOAD_TIMEOUT):
         qtbot.keySequence(window, "Ctrl+Shift+A")
     qtbot.waitUntil(lambda: not window.is_exporting, timeout=LOAD_TIMEOUT)
-    assert window.model.shows_whole_space
+    assert window.pages.shows_whole_space
     assert window.model.rowCount() == total
     assert window.page_bar.summary_label.text() == f"Showing 1\u2013{total} of {total} cards"
     assert "Refresh (F5) returns to pages" in window.statusBar().currentMessage()
@@ -835,9 +835,9 @@ def test_load_all_pages_lets_the_filter_cover_the_whole_space(window, demo_serve
     assert window.proxy.rowCount() >= 1
     assert window.filter_count_label.text() == f"{window.proxy.rowCount()} of {total} shown"
 
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=LOAD_TIMEOUT):
         window.refresh()
-    assert not window.model.shows_whole_space
+    assert not window.pages.shows_whole_space
     assert window.model.rowCount() < total
     assert "this page" in window.filter_edit.placeholderText()
 
@@ -851,7 +851,7 @@ def test_a_failed_load_all_keeps_the_page(window, demo_server, qtbot):
     qtbot.waitUntil(lambda: not window.error_bar.isHidden(), timeout=LOAD_TIMEOUT)
     assert window.error_bar.message.startswith(f"Not every page of {demo_server.space_id}")
     assert [window.model.card(row) for row in range(window.model.rowCount())] == shown
-    assert not window.model.shows_whole_space
+    assert not window.pages.shows_whole_space
 
 
 def test_signing_out_keeps_the_column_layout(make_window, demo_server, qtbot, arun):
@@ -871,6 +871,6 @@ def test_only_widths_the_person_chose_are_remembered(window, demo_server, qtbot)
     window.resize(760, 520)  # the stretched last column follows the window
     qtbot.wait(50)
     assert window.columns.layout.places == {}
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=LOAD_TIMEOUT):
         window.include_emails_check.setChecked(True)  # a new set of columns
     assert window.columns.layout.places == {}

@@ -10,7 +10,7 @@ from cardviewer import APP_NAME
 from cardviewer.api import CardPage
 from cardviewer.api.errors import ConnectFailed, RateLimited, ServerError
 from cardviewer.api.models import parse_card
-from cardviewer.ui.cards.card_table_model import PageRequest
+from cardviewer.services.page_loader import PageRequest
 from cardviewer.ui.page_messages import PageMessages, Plurals, StateText
 
 SPACE = "messages-space"

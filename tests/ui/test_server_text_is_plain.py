@@ -167,11 +167,11 @@ def make_window(
         window = open_window(qtbot, client, settings, closers)
         closers.append(client.aclose)  # after the window's model, which uses it
         window.details_action.setChecked(True)
-        with qtbot.waitSignal(window.model.pageLoaded, timeout=WAIT):
+        with qtbot.waitSignal(window.pages.pageLoaded, timeout=WAIT):
             window.open_space(SPACE)
         window.table.setCurrentIndex(window.proxy.index(0, 0))
         assert window.details_pane.card is not None
-        with qtbot.waitSignal(window.model.loadFailed, timeout=WAIT):
+        with qtbot.waitSignal(window.pages.loadFailed, timeout=WAIT):
             window.go_to_page(2)
         assert window.error_bar.isVisible()
         return window

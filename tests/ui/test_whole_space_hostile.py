@@ -82,7 +82,7 @@ def make_window(qtbot, arun) -> Iterator[Callable[[Page], MainWindow]]:
         closers.append(client.aclose)  # after the window's model, which uses it
         window.space_edit.clear()
         qtbot.keyClicks(window.space_edit, SPACE)
-        with qtbot.waitSignal(window.model.pageLoaded, timeout=WAIT):
+        with qtbot.waitSignal(window.pages.pageLoaded, timeout=WAIT):
             qtbot.keyClick(window.space_edit, Qt.Key.Key_Return)
         return window
 
@@ -116,4 +116,4 @@ def test_load_all_stops_says_why_and_keeps_the_page(make_window, hostile, qtbot)
         f"Not every page of {SPACE} could be loaded. {reason} The page shown stays."
     )
     assert [window.model.card(row) for row in range(window.model.rowCount())] == shown
-    assert not window.model.shows_whole_space
+    assert not window.pages.shows_whole_space

@@ -15,8 +15,8 @@ from cardviewer.api import CardPage, NotAuthenticated
 from cardviewer.api.errors import ServerError
 from cardviewer.api.models import parse_card
 from cardviewer.services.file_errors import ADVICE, WriteProblem
+from cardviewer.services.page_loader import PageRequest
 from cardviewer.services.settings import Settings
-from cardviewer.ui.cards.card_table_model import PageRequest
 from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.whole_space_jobs import (
     JobKind,

@@ -87,9 +87,9 @@ def window(
     """Page 2 of the demo space, its first card in the details pane: every command is on."""
     closers: list[Closer] = []
     window = open_window(qtbot, client, Settings.load(), closers, email=demo_server.email)
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=LOAD_TIMEOUT):
         window.open_space(demo_server.space_id)
-    with qtbot.waitSignal(window.model.pageLoaded, timeout=LOAD_TIMEOUT):
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=LOAD_TIMEOUT):
         window.go_to_page(2)
     window.table.selectRow(0)
     yield window

@@ -8,8 +8,10 @@ from pytestqt.qtbot import QtBot
 
 from cardviewer.api import CardPage, CardsClient
 from cardviewer.services.avatar_loader import AvatarLoader
+from cardviewer.services.page_loader import PageRequest
 from cardviewer.services.settings import Settings
-from cardviewer.ui.cards.card_table_model import CardTableModel, PageRequest
+from cardviewer.ui.cards.card_pages import CardPages
+from cardviewer.ui.cards.card_table_model import CardTableModel
 from cardviewer.ui.main_window import MainWindow
 
 Closer = Callable[[], Awaitable[object]]
@@ -29,16 +31,16 @@ def open_window(
     """
     # The API is under test, not the disk; the demo's image host is on loopback.
     avatars = AvatarLoader(use_disk_cache=False, allow_private_hosts=True)
-    model = CardTableModel(avatars)
+    pages = CardPages(CardTableModel(avatars))
 
     async def fetch(request: PageRequest) -> CardPage:
         return await client.list_cards(
             request.space_id, request.page, with_emails=request.with_emails
         )
 
-    model.set_source(fetch)
+    pages.set_source(fetch)
     window = MainWindow(
-        model,
+        pages,
         settings,
         email=email,
         server_url=client.server_url,
@@ -48,5 +50,5 @@ def open_window(
     qtbot.addWidget(window)
     window.show()
     qtbot.waitExposed(window)
-    closers.extend([window.aclose, model.aclose, avatars.aclose])
+    closers.extend([window.aclose, pages.aclose, avatars.aclose])
     return window

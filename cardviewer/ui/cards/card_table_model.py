@@ -1,13 +1,8 @@
-"""The Qt table model of one page of a space's cards, loaded in the background.
+"""The Qt table model of the page of cards on screen.
 
-`request_page()` is a plain slot: it starts the load as a task and returns at once.
-Only the most recent request may change what the table shows; the page on screen stays
-until its successor has arrived, so a failed or slow load never empties the table.
-
-With `prefetch`, the pages before and after the one shown are fetched quietly in the
-background and kept in a small `PageCache`, so paging on paints at once. The cache is
-dropped on `retry()` (refresh really asks the server again), on a new source (another
-sign-in) and when another space is opened.
+A plain table over what it is given (`show_page()`); which page that is, and when, is
+decided by `CardPages` and its `PageLoader`. The model asks the avatar loader for the
+pictures of the page it shows and repaints their cells as they arrive.
 
 A view asks `data()` for every visible cell in seven or so roles on each repaint. The
 text of a cell (what it shows, its tooltip, its sort value) is made once per page, on
@@ -16,10 +11,7 @@ first request, and then looked up; pictures are looked up live, since they arriv
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import (
@@ -29,15 +21,12 @@ from PySide6.QtCore import (
     QObject,
     QPersistentModelIndex,
     Qt,
-    Signal,
 )
 
-from cardviewer.api.errors import CardViewerError
-from cardviewer.api.models import Card, CardPage, PageLinks, PageMeta
+from cardviewer.api.models import Card, CardPage
 from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.card_columns import Column, ValueKind, build_columns
-from cardviewer.services.page_cache import PageCache, PageKey
-from cardviewer.tasks import TaskSet
+from cardviewer.services.page_loader import PageRequest
 from cardviewer.ui.cards.columns import alignment, column_titles, display_text, tooltip_text
 from cardviewer.ui.plain_text import plain_tooltip
 
@@ -60,19 +49,6 @@ _NOT_YET = object()
 """A cell whose text has not been made yet (None is a tooltip's proper value)."""
 
 
-@dataclass(frozen=True)
-class PageRequest:
-    """Which page of which space, and whether the cards' e-mail addresses come along."""
-
-    space_id: str
-    page: int
-    with_emails: bool
-
-
-PageSource = Callable[[PageRequest], Awaitable[CardPage]]
-"""Fetches a page, e.g. `lambda r: client.list_cards(r.space_id, r.page, with_emails=…)`."""
-
-
 def avatar_url(card: Card) -> str | None:
     """The card's own picture; the platform's default image is shown as our placeholder."""
     if card.avatar is None or card.avatar.is_default:
@@ -86,42 +62,22 @@ class CardTableModel(QAbstractTableModel):
     CardRole = CARD_ROLE
     SortRole = SORT_ROLE
 
-    loadingChanged = Signal(bool)
-    pageLoaded = Signal(object)
-    """The `CardPage` now shown."""
-    loadFailed = Signal(object, object)
-    """The `PageRequest` that failed and the `CardViewerError` saying why."""
-
     def __init__(
         self,
         avatars: AvatarLoader | None = None,
         parent: QObject | None = None,
-        *,
-        prefetch: bool = False,
     ) -> None:
         super().__init__(parent)
         self._avatars = avatars
-        self._prefetch = prefetch
-        self._cache = PageCache()
-        self._prefetching: dict[PageKey, asyncio.Task[CardPage | None]] = {}
-        self._scope = ""
-        self._space: str | None = None
-        self._source: PageSource | None = None
         self._page: CardPage | None = None
         self._cards: tuple[Card, ...] = ()
-        self._columns: list[Column] = build_columns((), with_emails=False, titles=column_titles())
+        self._columns: list[Column] = []
         self._alignments: list[Qt.AlignmentFlag] = []
         self._avatar_column: int | None = None
         self._texts: dict[int, list[list[Any]]] = {}
+        self._set_columns(build_columns((), with_emails=False, titles=column_titles()))
         self._avatar_rows: dict[str, list[int]] = {}
         self._current: PageRequest | None = None
-        self._pending: PageRequest | None = None
-        self._last: PageRequest | None = None
-        self._whole_space = False
-        self._generation = 0
-        self._loading = False
-        self._closed = False
-        self._tasks = TaskSet()
         if avatars is not None:
             avatars.avatarReady.connect(self._on_avatar_ready)
 
@@ -138,25 +94,6 @@ class CardTableModel(QAbstractTableModel):
         return self._current
 
     @property
-    def pending_request(self) -> PageRequest | None:
-        """The request being loaded, if any."""
-        return self._pending
-
-    @property
-    def is_loading(self) -> bool:
-        return self._loading
-
-    @property
-    def shows_whole_space(self) -> bool:
-        """True while every card of the space is shown as one page (`show_whole_space()`)."""
-        return self._whole_space
-
-    @property
-    def is_prefetching(self) -> bool:
-        """Neighbouring pages are being fetched in the background."""
-        return bool(self._prefetching)
-
-    @property
     def columns(self) -> list[Column]:
         return list(self._columns)
 
@@ -167,143 +104,10 @@ class CardTableModel(QAbstractTableModel):
     def card(self, row: int) -> Card | None:
         return self._cards[row] if 0 <= row < len(self._cards) else None
 
-    # Loading
+    # What is shown
 
-    def set_source(self, source: PageSource | None, scope: str = "") -> None:
-        """Fetch pages from `source` from now on; a load from the previous one is dropped.
-
-        `scope` names where the pages come from (the server), for the page cache.
-        """
-        self._source = source
-        self._scope = scope
-        self._drop_cache()
-        self._abandon_load()
-
-    def request_page(self, space_id: str, page: int, with_emails: bool) -> None:
-        """Show a page: at once if it was fetched already, else once it has arrived.
-
-        A load still running is cancelled and its result ignored.
-        """
-        request = PageRequest(space_id, page, with_emails)
-        self._last = request
-        self._whole_space = False
-        if self._closed:
-            log.debug("page %s not requested: the model is closed", request)
-            return
-        if space_id != self._space:
-            self._drop_cache()
-            self._space = space_id
-        self._generation += 1
-        cached = self._cache.get(self._key(request))
-        if cached is not None:
-            self._tasks.cancel("page")
-            self._pending = None
-            self._show(request, cached)
-            return
-        self._pending = request
-        self._tasks.start(self._load(request, self._generation), name="page")
-        self._set_loading(True)
-
-    def show_whole_space(self, space_id: str, with_emails: bool, pages: list[CardPage]) -> None:
-        """Show the cards of every page of the space at once, as one page.
-
-        Filtering and sorting then cover the whole space. The one page is page 1 of 1;
-        it is not cached, and Refresh or any other page returns to paging.
-        """
-        cards = tuple(card for page in pages for card in page.cards)
-        count = len(cards)
-        meta = PageMeta(
-            current_page=1,
-            last_page=1,
-            per_page=max(count, 1),
-            total=count,
-            from_=1 if count else None,
-            to=count or None,
-        )
-        whole = CardPage(
-            cards=cards, meta=meta, links=PageLinks(), skipped=sum(p.skipped for p in pages)
-        )
-        if space_id != self._space:
-            self._drop_cache()
-            self._space = space_id
-        self._abandon_load()
-        request = PageRequest(space_id, 1, with_emails)
-        self._last = request
-        self._whole_space = True
-        self._show(request, whole)
-
-    def retry(self) -> None:
-        """Request the most recent page again from the server (after a failure, or F5)."""
-        self._drop_cache()
-        if self._last is not None:
-            self.request_page(self._last.space_id, self._last.page, self._last.with_emails)
-
-    def clear(self) -> None:
-        """Show nothing and stop any load."""
-        self._drop_cache()
-        self._abandon_load()
-        self._last = None
-        self._whole_space = False
-        self.beginResetModel()
-        self._page = None
-        self._current = None
-        self._cards = ()
-        self._set_columns(build_columns((), with_emails=False, titles=column_titles()))
-        self._avatar_rows = {}
-        self.endResetModel()
-
-    async def aclose(self) -> None:
-        """Cancel the load under way and wait until it has ended."""
-        self._closed = True
-        self._generation += 1
-        self._pending = None
-        await self._tasks.aclose()
-        self._set_loading(False)
-
-    def _abandon_load(self) -> None:
-        self._generation += 1
-        self._tasks.cancel("page")
-        self._pending = None
-        self._set_loading(False)
-
-    async def _load(self, request: PageRequest, generation: int) -> None:
-        try:
-            if self._source is None:
-                raise CardViewerError(
-                    QCoreApplication.translate("CardTableModel", "Please sign in first."),
-                    detail="the card table has no page source",
-                )
-            page = await self._fetch(request)
-        except asyncio.CancelledError:
-            # A newer request (or closing) replaced this one. End quietly instead of
-            # cancelled: a cancelled task keeps its CancelledError, whose traceback holds
-            # this frame and so the model, in a reference cycle that only the garbage
-            # collector frees, in whichever thread it runs; Qt objects must not be
-            # destroyed outside the GUI thread.
-            return
-        except CardViewerError as exc:
-            if generation == self._generation:
-                log.info("page %d of space %s not loaded: %s", request.page, request.space_id, exc)
-                self._fail(request, exc)
-            return
-        except Exception as exc:
-            if generation == self._generation:
-                log.exception("page %d of space %s not loaded", request.page, request.space_id)
-                error = CardViewerError(
-                    QCoreApplication.translate(
-                        "CardTableModel",
-                        "Something went wrong while loading the page. Please try again.",
-                    ),
-                    detail=f"{type(exc).__name__}: {exc}",
-                )
-                self._fail(request, error)
-            return
-        # No await from this check to the end of the reset: a newer request cannot slip in.
-        if generation != self._generation:
-            return
-        self._show(request, page)
-
-    def _show(self, request: PageRequest, page: CardPage) -> None:
+    def show_page(self, request: PageRequest, page: CardPage) -> None:
+        """Show `page`, the answer to `request`, instead of the page shown so far."""
         self.beginResetModel()
         self._page = page
         self._current = request
@@ -317,14 +121,19 @@ class CardTableModel(QAbstractTableModel):
             if url is not None:
                 self._avatar_rows.setdefault(url, []).append(row)
         self.endResetModel()
-        self._pending = None
         if self._avatars is not None:
             for url in self._avatar_rows:
                 self._avatars.request(url)
-        self._set_loading(False)
-        self.pageLoaded.emit(page)
-        if self._prefetch:
-            self._prefetch_neighbours(request, page)
+
+    def clear(self) -> None:
+        """Show nothing."""
+        self.beginResetModel()
+        self._page = None
+        self._current = None
+        self._cards = ()
+        self._set_columns(build_columns((), with_emails=False, titles=column_titles()))
+        self._avatar_rows = {}
+        self.endResetModel()
 
     def _set_columns(self, columns: list[Column]) -> None:
         """New columns (with a new page): the cells' texts are made again when asked for."""
@@ -348,69 +157,6 @@ class CardTableModel(QAbstractTableModel):
                 self.index(len(self._cards) - 1, len(self._columns) - 1),
                 [Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, SORT_ROLE],
             )
-
-    # The page cache
-
-    def _key(self, request: PageRequest) -> PageKey:
-        return PageKey(self._scope, request.space_id, request.page, request.with_emails)
-
-    def _drop_cache(self) -> None:
-        self._cache.clear()
-        for task in self._prefetching.values():
-            task.cancel()
-        self._prefetching.clear()
-
-    async def _fetch(self, request: PageRequest) -> CardPage:
-        """The page from the server, sharing a prefetch of it that is under way."""
-        assert self._source is not None
-        key = self._key(request)
-        prefetching = self._prefetching.get(key)
-        page = await asyncio.shield(prefetching) if prefetching is not None else None
-        if page is None:
-            page = await self._source(request)
-        if self._prefetch:
-            self._cache.put(key, page)
-        return page
-
-    def _prefetch_neighbours(self, request: PageRequest, page: CardPage) -> None:
-        if self._source is None or self._closed:
-            return
-        for number in (request.page + 1, request.page - 1):
-            if not 1 <= number <= page.meta.last_page:
-                continue
-            neighbour = PageRequest(request.space_id, number, request.with_emails)
-            key = self._key(neighbour)
-            if key not in self._cache and key not in self._prefetching:
-                self._prefetching[key] = self._tasks.start(self._prefetch_page(neighbour, key))
-
-    async def _prefetch_page(self, request: PageRequest, key: PageKey) -> CardPage | None:
-        """Fetch a neighbouring page into the cache; a failure here is nobody's concern yet."""
-        source = self._source
-        try:
-            if source is None:
-                return None
-            page = await source(request)
-        except asyncio.CancelledError:
-            return None  # quietly, as `_load` explains
-        except Exception as exc:
-            log.debug("page %d of %s not prefetched: %s", request.page, request.space_id, exc)
-            return None
-        finally:
-            if self._prefetching.get(key) is asyncio.current_task():
-                del self._prefetching[key]
-        if source is self._source and request.space_id == self._space:
-            self._cache.put(key, page)
-        return page
-
-    def _fail(self, request: PageRequest, error: CardViewerError) -> None:
-        self._pending = None
-        self._set_loading(False)
-        self.loadFailed.emit(request, error)
-
-    def _set_loading(self, loading: bool) -> None:
-        if loading != self._loading:
-            self._loading = loading
-            self.loadingChanged.emit(loading)
 
     def _on_avatar_ready(self, url: str) -> None:
         """Repaint the avatar cells of the page on screen that show this picture."""

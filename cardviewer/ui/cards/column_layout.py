@@ -8,7 +8,8 @@ seen before keeps its natural place and a width that fits its content.
 
 `TableColumns` applies that to the card table: it fits new columns to their content,
 remembers what the person arranges (not the table's own fitting), and offers the
-header's menu to show or hide columns.
+header's menu to show or hide columns. A width fitted while the filter hid every row
+fits only the heading, so it is fitted again once rows are shown.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import json
 import logging
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -152,7 +153,8 @@ class TableColumns:
     """The card table's columns: fitted to their content, or as the person left them.
 
     The window forwards the header's signals (`remember_columns`,
-    `remember_column_width`); what the person arranges is kept in `layout`.
+    `remember_column_width`); what the person arranges is kept in `layout`. Rows are
+    watched in the table's own model (the filter's), as that is what the fitting measures.
     """
 
     def __init__(
@@ -171,6 +173,13 @@ class TableColumns:
         self._avatar_column: int | None = None
         self._keys: tuple[str, ...] = ()
         self._arranging = False  # the table's own changes are not the person's choice
+        # Keys of columns the table fitted while it showed no rows, and the person has
+        # not sized since: fitted again when rows are shown (`_fit_unfitted`).
+        self._unfitted: set[str] = set()
+        rows = table.model()
+        rows.rowsInserted.connect(self._fit_unfitted)
+        rows.modelReset.connect(self._fit_unfitted)
+        rows.layoutChanged.connect(self._fit_unfitted)
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -185,6 +194,7 @@ class TableColumns:
         """
         keys = tuple(column.key for column in self.model.columns)
         if keys == self._keys and not force:
+            self._fit_unfitted()
             return
         self._keys = keys
         if self._avatar_column is not None:
@@ -196,15 +206,51 @@ class TableColumns:
         self._arranging = True
         try:
             unknown = self.layout.apply(header, keys)
+            fitted: list[int] = []
             for index in range(len(keys)):
                 if index == avatar:
                     header.setSectionResizeMode(index, QHeaderView.ResizeMode.Fixed)
                     header.resizeSection(index, self._avatar_size + 16)
                     continue
                 header.setSectionResizeMode(index, QHeaderView.ResizeMode.Interactive)
-                if index in unknown:
-                    width = self.content_width(index) + COLUMN_PADDING
-                    header.resizeSection(index, min(width, MAX_COLUMN_WIDTH))
+                if index in unknown or keys[index] in self._unfitted:
+                    fitted.append(index)
+            self._fit_to_content(fitted)
+        finally:
+            self._arranging = False
+
+    def _fit_to_content(self, columns: Sequence[int]) -> None:
+        """Size `columns` to their content, and note those sized on no rows at all.
+
+        A column fitted on no rows is as narrow as its heading; it is fitted again when
+        rows are shown, or names stay cut on every later page with the same columns.
+        """
+        header = self.table.horizontalHeader()
+        shows_rows = self.table.model().rowCount() > 0
+        for index in columns:
+            key = self._keys[index]
+            width = min(self.content_width(index) + COLUMN_PADDING, MAX_COLUMN_WIDTH)
+            header.resizeSection(index, width)
+            place = self.layout.places.get(key)
+            if place is not None:
+                # Captured along with a move or a hidden column: still the table's choice.
+                self.layout.places[key] = replace(place, width=width)
+            if shows_rows:
+                self._unfitted.discard(key)
+            else:
+                self._unfitted.add(key)
+
+    def _fit_unfitted(self, *_args: object) -> None:
+        """Fit again the columns fitted on no rows, now that the table shows some."""
+        if not self._unfitted or self.table.model().rowCount() == 0:
+            return
+        keys = tuple(column.key for column in self.model.columns)
+        header = self.table.horizontalHeader()
+        if keys != self._keys or header.count() != len(keys):
+            return  # a page with other columns: `fit()` arranges it
+        self._arranging = True
+        try:
+            self._fit_to_content([i for i, key in enumerate(keys) if key in self._unfitted])
         finally:
             self._arranging = False
 
@@ -247,6 +293,7 @@ class TableColumns:
         )
         if logical == last_shown or header.isSectionHidden(logical):
             return
+        self._unfitted.discard(self._keys[logical])
         self.layout.capture(header, self._keys, only=logical)
 
     def header_menu(self, parent: QWidget) -> QMenu:
@@ -281,6 +328,7 @@ class TableColumns:
     def reset(self) -> None:
         """Forget the person's arrangement: every column shown, in order, fitted again."""
         self.layout.clear()
+        self._unfitted.clear()
         self._arranging = True
         try:
             reset_header(self.table.horizontalHeader())

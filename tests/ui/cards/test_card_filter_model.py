@@ -12,6 +12,7 @@ from PySide6.QtCore import QDateTime, QLocale, Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 
 from cardviewer.api.models import Card, CardPage, parse_card
+from cardviewer.services.page_loader import PageRequest
 from cardviewer.ui.cards.card_filter_model import (
     CardFilterModel,
     card_search_text,
@@ -20,12 +21,7 @@ from cardviewer.ui.cards.card_filter_model import (
     sort_key,
     text_collator,
 )
-from cardviewer.ui.cards.card_table_model import (
-    CARD_ROLE,
-    SORT_ROLE,
-    CardTableModel,
-    PageRequest,
-)
+from cardviewer.ui.cards.card_table_model import CARD_ROLE, SORT_ROLE, CardTableModel
 
 WAIT = 5_000
 ASCENDING = Qt.SortOrder.AscendingOrder
@@ -60,7 +56,7 @@ def page_of(cards: list[Card], number: int = 1) -> CardPage:
 
 
 @pytest.fixture
-def load_cards(qloop, arun, qtbot) -> Iterator[LoadCards]:
+def load_cards(qtbot) -> Iterator[LoadCards]:
     """Builds a card table model showing the given cards, as a page from a server would."""
     models: list[CardTableModel] = []
 
@@ -70,22 +66,14 @@ def load_cards(qloop, arun, qtbot) -> Iterator[LoadCards]:
         if model is None:
             model = CardTableModel()
             models.append(model)
-        pages = {1: page_of(cards, 1), 2: page_of(cards, 2)}
-
-        async def fetch(request: PageRequest) -> CardPage:
-            return pages[request.page]
-
-        model.set_source(fetch)
-        # Page 2 when the model shows page 1 already, so that a page really arrives.
+        # Page 2 when the model shows page 1 already, as the next page from a server.
         current = model.current_request
         number = 2 if current is not None and current.page == 1 else 1
-        with qtbot.waitSignal(model.pageLoaded, timeout=WAIT):
-            model.request_page("space", number, with_emails)
+        model.show_page(PageRequest("space", number, with_emails), page_of(cards, number))
         return model
 
     yield load
-    for model in models:
-        arun(model.aclose())
+    models.clear()
 
 
 def proxy_for(model: CardTableModel, **kwargs: Any) -> CardFilterModel:

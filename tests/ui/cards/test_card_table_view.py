@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QAbstractItemView, QApplication, QMainWindow
 
 from cardviewer.api import CardPage
 from cardviewer.api.models import parse_card
+from cardviewer.services.page_loader import PageRequest
 from cardviewer.ui.cards.card_filter_model import CardFilterModel
 from cardviewer.ui.cards.card_table_model import CardTableModel
 from cardviewer.ui.cards.card_table_view import CardTableView
@@ -22,9 +23,8 @@ def window(qtbot) -> QMainWindow:
     cards = tuple(parse_card({"uuid": f"c{n}", "display_name": f"Person {n}"}) for n in range(3))
     meta = {"current_page": 1, "last_page": 1, "per_page": 3, "total": 3}
     model = CardTableModel()
-    model.show_whole_space(
-        "space", False, [CardPage.model_validate({"cards": cards, "meta": meta, "links": {}})]
-    )
+    page = CardPage.model_validate({"cards": cards, "meta": meta, "links": {}})
+    model.show_page(PageRequest("space", 1, False), page)
     window = QMainWindow()
     qtbot.addWidget(window)
     proxy = CardFilterModel(window, locale=QLocale(QLocale.Language.English))

@@ -11,7 +11,9 @@ from PySide6.QtWidgets import QHeaderView, QTableView
 from cardviewer.api import CardPage
 from cardviewer.api.models import parse_card
 from cardviewer.services.avatar_loader import AvatarLoader
+from cardviewer.services.page_loader import PageRequest
 from cardviewer.ui.cards.avatar_delegate import AvatarDelegate
+from cardviewer.ui.cards.card_filter_model import CardFilterModel
 from cardviewer.ui.cards.card_table_model import CardTableModel
 from cardviewer.ui.cards.column_layout import (
     MAX_COLUMN_WIDTH,
@@ -44,15 +46,20 @@ def model(qloop, arun) -> Iterator[CardTableModel]:
     avatars = AvatarLoader(use_disk_cache=False)
     model = CardTableModel(avatars)
     yield model
-    arun(model.aclose())
     arun(avatars.aclose())
 
 
 @pytest.fixture
 def make_columns(qtbot, model):
-    def make(layout: ColumnLayout | None = None) -> TableColumns:
+    def make(layout: ColumnLayout | None = None, *, filtered: bool = False) -> TableColumns:
+        """With `filtered`, the table shows the model through the window's filter."""
         table = QTableView()
-        table.setModel(model)
+        if filtered:
+            proxy = CardFilterModel(table)
+            proxy.setSourceModel(model)
+            table.setModel(proxy)
+        else:
+            table.setModel(model)
         table.horizontalHeader().setStretchLastSection(True)
         qtbot.addWidget(table)
         table.resize(900, 400)
@@ -67,7 +74,7 @@ def make_columns(qtbot, model):
 
 
 def show(model: CardTableModel, *cards: dict[str, Any]) -> None:
-    model.show_whole_space("space", False, [page(*cards)])
+    model.show_page(PageRequest("space", 1, False), page(*cards))
 
 
 def logical(columns: TableColumns, key: str) -> int:
@@ -186,3 +193,75 @@ def test_reset_forgets_the_arrangement_and_fits_again(make_columns, model):
     assert [header.sectionSize(i) for i in range(header.count()) if i != last] == [
         size for i, size in enumerate(fitted) if i != last
     ]
+
+
+@pytest.fixture
+def filtered_columns(make_columns, model) -> TableColumns:
+    show(model)  # the window shows its table once there is a page
+    columns: TableColumns = make_columns(filtered=True)
+    return columns
+
+
+def proxy_of(columns: TableColumns) -> CardFilterModel:
+    proxy = columns.table.model()
+    assert isinstance(proxy, CardFilterModel)
+    return proxy
+
+
+def named(number: int, **fields: Any) -> dict[str, Any]:
+    """A card whose name is wider than its column's heading."""
+    name = f'=HYPERLINK("#{number}";"Person {number}")'
+    return card(number, display_name=name, **fields)
+
+
+def fitted_width(columns: TableColumns, key: str) -> int:
+    return min(columns.content_width(logical(columns, key)) + 16, MAX_COLUMN_WIDTH)
+
+
+def test_widths_fitted_on_no_rows_are_fitted_again_when_rows_come_back(filtered_columns, model):
+    columns, header = filtered_columns, filtered_columns.table.horizontalHeader()
+    show(model, named(1), named(2))
+    columns.fit()
+    name = logical(columns, "display_name")
+    wide = header.sectionSize(name)
+    proxy_of(columns).set_filter_text("ab")  # matches no card
+    show(model, named(3, department="Sales"))  # the last page: a field the first has not
+    columns.fit()
+    show(model, named(1), named(2))  # the first page again, its columns again
+    columns.fit()
+    assert proxy_of(columns).rowCount() == 0
+    assert header.sectionSize(name) < wide
+
+    proxy_of(columns).set_filter_text("")
+    assert header.sectionSize(name) == wide == fitted_width(columns, "display_name")
+    show(model, named(4), named(5))  # a later page
+    columns.fit()
+    assert header.sectionSize(name) == wide
+    assert columns.layout.places == {}, "the app's own widths are not the person's"
+
+
+def test_a_page_after_fitting_on_no_rows_fits_the_same_columns_again(filtered_columns, model):
+    columns, header = filtered_columns, filtered_columns.table.horizontalHeader()
+    show(model, named(1))
+    proxy_of(columns).set_filter_text("2")
+    columns.reset()  # Reset View while the filter hides every card
+    show(model, named(2))
+    columns.fit()
+    name = logical(columns, "display_name")
+    assert header.sectionSize(name) == fitted_width(columns, "display_name")
+
+
+def test_widths_the_person_chose_on_no_rows_are_kept(filtered_columns, model):
+    columns, header = filtered_columns, filtered_columns.table.horizontalHeader()
+    show(model, named(1))
+    proxy_of(columns).set_filter_text("ab")
+    columns.reset()
+    name, username = logical(columns, "display_name"), logical(columns, "username")
+    header.resizeSection(username, 150)
+    header.moveSection(header.visualIndex(logical(columns, "position")), 1)
+    proxy_of(columns).set_filter_text("")
+    assert header.sectionSize(username) == 150
+    assert header.sectionSize(name) == fitted_width(columns, "display_name")
+    assert columns.layout.places["username"].width == 150
+    assert columns.layout.places["display_name"].width == header.sectionSize(name)
+    assert columns.layout.places["position"].position == 1

@@ -1,0 +1,567 @@
+"""The paging rules, without Qt and without sockets: a space behind `httpx.MockTransport`."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Callable
+
+import httpx
+import pytest
+
+from cardviewer.api import CardPage, CardsClient, CardViewerError
+from cardviewer.api.models import parse_card
+from cardviewer.api.retry import RetryPolicy
+from cardviewer.services.page_loader import (
+    FAILURE_MEMORY,
+    LoaderTexts,
+    PageLoader,
+    PageRequest,
+    PageSource,
+)
+
+pytestmark = pytest.mark.anyio
+
+SPACE = "space-1"
+LAST_PAGE = 6
+PER_PAGE = 10
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+class Space:
+    """A space of `LAST_PAGE` pages; a page can be held back, or answer 502 every time."""
+
+    def __init__(self) -> None:
+        self.requests: list[tuple[str, int]] = []
+        self.failing: set[int] = set()
+        self.held: dict[int, asyncio.Event] = {}
+
+    def pages_asked(self) -> list[int]:
+        return [page for _, page in self.requests]
+
+    async def answer(self, request: httpx.Request) -> httpx.Response:
+        space = request.url.path.split("/")[3]
+        page = int(request.url.params["page"])
+        self.requests.append((space, page))
+        gate = self.held.get(page)
+        if gate is not None:
+            await gate.wait()
+        if page in self.failing:
+            return httpx.Response(502, text="<html>Bad Gateway</html>")
+        emails = request.url.params.get("with") == "emails"
+        cards = [
+            {"uuid": f"{space}-{page}-{n}", "display_name": f"Person {page}.{n}"}
+            | ({"emails": [{"email": f"p{page}.{n}@example.com"}]} if emails else {})
+            for n in range(PER_PAGE)
+        ]
+        meta = {
+            "current_page": page,
+            "last_page": LAST_PAGE,
+            "per_page": PER_PAGE,
+            "total": LAST_PAGE * PER_PAGE,
+        }
+        return httpx.Response(200, json={"data": cards, "links": {}, "meta": meta})
+
+
+class Screen:
+    """What a window would show: every page, failure and change of the loading state."""
+
+    def __init__(self) -> None:
+        self.shown: list[tuple[PageRequest, CardPage]] = []
+        self.failures: list[tuple[PageRequest, CardViewerError]] = []
+        self.loading: list[bool] = []
+
+    def show_page(self, request: PageRequest, page: CardPage) -> None:
+        self.shown.append((request, page))
+
+    def report_failure(self, request: PageRequest, error: CardViewerError) -> None:
+        self.failures.append((request, error))
+
+    def loading_changed(self, loading: bool) -> None:
+        self.loading.append(loading)
+
+    def pages(self) -> list[int]:
+        return [page.meta.current_page for _, page in self.shown]
+
+
+MakeLoader = Callable[..., PageLoader]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def space() -> Space:
+    return Space()
+
+
+@pytest.fixture
+async def client(space: Space) -> AsyncIterator[CardsClient]:
+    transport = httpx.MockTransport(space.answer)
+    retry = RetryPolicy(attempts=1)  # the loader's rules, not the client's retries
+    async with CardsClient(
+        "https://cards.example", token="t", transport=transport, retry=retry
+    ) as c:
+        yield c
+
+
+def source_for(client: CardsClient) -> PageSource:
+    async def fetch(request: PageRequest) -> CardPage:
+        return await client.list_cards(
+            request.space_id, request.page, with_emails=request.with_emails
+        )
+
+    return fetch
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def make_loader(client: CardsClient, clock: Clock) -> AsyncIterator[MakeLoader]:
+    made: list[PageLoader] = []
+
+    def make(screen: Screen, *, prefetch: bool = False) -> PageLoader:
+        loader = PageLoader(screen, prefetch=prefetch, clock=clock)
+        loader.set_source(source_for(client), scope=client.server_url)
+        made.append(loader)
+        return loader
+
+    yield make
+    for loader in made:
+        await loader.aclose()
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    """Let the loop run until `condition` holds (5 s at most)."""
+    async with asyncio.timeout(5):
+        while not condition():  # noqa: ASYNC110 - the conditions are plain attributes
+            await asyncio.sleep(0)
+
+
+async def settled(loader: PageLoader) -> None:
+    await until(lambda: not loader.is_loading and not loader.is_prefetching)
+
+
+def request(page: int, *, space: str = SPACE, emails: bool = False) -> PageRequest:
+    return PageRequest(space, page, emails)
+
+
+# What is shown
+
+
+async def test_a_page_is_shown_once_it_has_arrived(make_loader, space):
+    screen = Screen()
+    loader = make_loader(screen)
+    loader.request_page(request(2))
+    assert loader.is_loading
+    assert loader.pending_request == request(2)
+    assert screen.loading == [True]
+    await settled(loader)
+    assert screen.loading == [True, False]
+    assert screen.pages() == [2]
+    assert screen.shown[0][0] == request(2)
+    assert loader.pending_request is None
+    assert loader.last_request == request(2)
+    assert screen.failures == []
+
+
+async def test_only_the_most_recent_request_lands(make_loader, space):
+    screen = Screen()
+    loader = make_loader(screen)
+    space.held = {1: asyncio.Event(), 2: asyncio.Event()}
+    loader.request_page(request(1))
+    loader.request_page(request(2))
+    loader.request_page(request(3))
+    assert loader.pending_request == request(3)
+    await until(lambda: screen.shown != [])
+    space.held[1].set()
+    space.held[2].set()
+    await settled(loader)
+    await asyncio.sleep(0.01)
+    assert screen.pages() == [3]
+    assert screen.loading == [True, False]
+
+
+async def test_a_superseded_request_is_called_off(make_loader, space):
+    screen = Screen()
+    loader = make_loader(screen)
+    space.held = {1: asyncio.Event()}
+    loader.request_page(request(1))
+    await until(lambda: space.pages_asked() == [1])
+    loader.request_page(request(2))
+    await settled(loader)
+    space.held[1].set()
+    await asyncio.sleep(0.01)
+    assert screen.pages() == [2]
+    assert space.pages_asked() == [1, 2]
+
+
+async def test_an_answer_that_comes_late_cannot_bring_back_an_older_page(clock):
+    """Even a source that ignores being called off cannot replace the newer page."""
+    gates = {n: asyncio.Event() for n in (1, 2)}
+    started: list[int] = []
+    returned: list[int] = []
+
+    async def stubborn(req: PageRequest) -> CardPage:
+        started.append(req.page)
+        try:
+            while True:
+                try:
+                    await asyncio.shield(gates[req.page].wait())
+                    return page_of(req.page)
+                except asyncio.CancelledError:
+                    continue  # carries on regardless
+        finally:
+            returned.append(req.page)
+
+    screen = Screen()
+    loader = PageLoader(screen, clock=clock)
+    loader.set_source(stubborn)
+    loader.request_page(request(1))
+    await until(lambda: started == [1])
+    loader.request_page(request(2))
+    await until(lambda: started == [1, 2])
+    gates[2].set()
+    await until(lambda: screen.shown != [])
+    gates[1].set()
+    await until(lambda: sorted(returned) == [1, 2])
+    await asyncio.sleep(0.01)
+    assert screen.pages() == [2]
+    assert not loader.is_loading
+    await loader.aclose()
+
+
+def page_of(number: int) -> CardPage:
+    meta = {"current_page": number, "last_page": LAST_PAGE, "per_page": PER_PAGE, "total": 60}
+    cards = (parse_card({"uuid": f"c{number}"}),)
+    return CardPage.model_validate({"cards": cards, "links": {}, "meta": meta})
+
+
+# Failures
+
+
+async def test_a_failure_is_reported_and_the_page_shown_stays(make_loader, space):
+    screen = Screen()
+    loader = make_loader(screen)
+    loader.request_page(request(1))
+    await settled(loader)
+    space.failing = {2}
+    loader.request_page(request(2))
+    await settled(loader)
+    assert screen.pages() == [1]
+    [(failed, error)] = screen.failures
+    assert failed == request(2)
+    assert "502" in str(error)
+    assert screen.loading == [True, False, True, False]
+    assert loader.pending_request is None
+
+
+async def test_a_page_that_just_failed_fails_again_without_a_request(make_loader, space, clock):
+    screen = Screen()
+    loader = make_loader(screen)
+    space.failing = {2}
+    loader.request_page(request(2))
+    await settled(loader)
+    loader.request_page(request(1))
+    await settled(loader)
+    loader.request_page(request(2))  # again, moments later
+    assert not loader.is_loading
+    assert [r for r, _ in screen.failures] == [request(2), request(2)]
+    assert screen.failures[1][1] is screen.failures[0][1]
+    assert space.pages_asked() == [2, 1]
+    clock.now += FAILURE_MEMORY  # a while later it is worth asking again
+    loader.request_page(request(2))
+    await settled(loader)
+    assert space.pages_asked() == [2, 1, 2]
+    assert len(screen.failures) == 3
+
+
+async def test_retry_asks_again_at_once_and_shows_the_page_that_recovered(make_loader, space):
+    screen = Screen()
+    loader = make_loader(screen)
+    space.failing = {2}
+    loader.request_page(request(2))
+    await settled(loader)
+    space.failing = set()
+    loader.retry()
+    assert loader.is_loading
+    await settled(loader)
+    assert screen.pages() == [2]
+    assert space.pages_asked() == [2, 2]
+
+
+async def test_a_failure_is_remembered_per_page_and_per_e_mails(make_loader, space):
+    screen = Screen()
+    loader = make_loader(screen)
+    space.failing = {2}
+    loader.request_page(request(2))
+    await settled(loader)
+    space.failing = set()
+    loader.request_page(request(2, emails=True))
+    await settled(loader)
+    loader.request_page(request(3))
+    await settled(loader)
+    assert screen.pages() == [2, 3]
+    assert space.pages_asked() == [2, 2, 3]
+
+
+async def test_a_new_source_forgets_the_failures(make_loader, space, client):
+    screen = Screen()
+    loader = make_loader(screen)
+    space.failing = {2}
+    loader.request_page(request(2))
+    await settled(loader)
+    space.failing = set()
+    loader.set_source(source_for(client), scope=client.server_url)  # signed in again
+    loader.request_page(request(2))
+    await settled(loader)
+    assert screen.pages() == [2]
+
+
+async def test_a_bug_in_the_source_is_reported_and_logged(clock, caplog):
+    async def broken(req: PageRequest) -> CardPage:
+        raise KeyError("meta")
+
+    screen = Screen()
+    texts = LoaderTexts(unexpected="Etwas ging schief.")
+    loader = PageLoader(screen, texts=texts, clock=clock)
+    loader.set_source(broken)
+    loader.request_page(request(1))
+    await settled(loader)
+    [(_, error)] = screen.failures
+    assert type(error) is CardViewerError
+    assert str(error) == "Etwas ging schief."
+    assert "KeyError" in (error.detail or "")
+    logged = [r for r in caplog.records if r.levelno == logging.ERROR and r.exc_info]
+    assert [r.exc_info[0] for r in logged if r.exc_info] == [KeyError]
+    loader.request_page(request(1))  # not a failure of the server: asked again
+    await settled(loader)
+    assert len(screen.failures) == 2
+    await loader.aclose()
+
+
+async def test_without_a_source_loading_fails_with_a_message(clock):
+    screen = Screen()
+    loader = PageLoader(screen, clock=clock)
+    loader.request_page(request(1))
+    await settled(loader)
+    [(_, error)] = screen.failures
+    assert str(error) == LoaderTexts().no_source
+    await loader.aclose()
+
+
+# One request per page
+
+
+async def test_asking_twice_for_a_page_on_its_way_sends_one_request(make_loader, space):
+    screen = Screen()
+    loader = make_loader(screen)
+    space.held = {2: asyncio.Event()}
+    loader.request_page(request(2))
+    await until(lambda: space.pages_asked() == [2])
+    loader.request_page(request(2))
+    space.held[2].set()
+    await settled(loader)
+    assert space.pages_asked() == [2]
+    assert screen.pages() == [2]
+
+
+async def test_a_page_being_prefetched_is_shared_when_asked_for(make_loader, space):
+    screen = Screen()
+    loader = make_loader(screen, prefetch=True)
+    loader.request_page(request(1))
+    await until(lambda: screen.shown != [])
+    space.held = {2: asyncio.Event()}
+    await until(lambda: 2 in space.pages_asked())
+    loader.request_page(request(2))  # while its prefetch is on its way
+    assert loader.is_loading
+    space.held[2].set()
+    await settled(loader)
+    assert screen.pages() == [1, 2]
+    assert space.pages_asked().count(2) == 1
+
+
+# Prefetch and the cache
+
+
+async def test_the_neighbours_are_fetched_and_then_shown_at_once(make_loader, space):
+    screen = Screen()
+    loader = make_loader(screen, prefetch=True)
+    loader.request_page(request(3))
+    await settled(loader)
+    assert sorted(space.pages_asked()) == [2, 3, 4]
+    loader.request_page(request(4))
+    assert screen.pages() == [3, 4]  # before request_page returned
+    assert not loader.is_loading
+    assert screen.loading == [True, False]
+    await settled(loader)
+    assert sorted(space.pages_asked()) == [2, 3, 4, 5]
+
+
+async def test_the_first_and_last_page_have_one_neighbour(make_loader, space):
+    screen = Screen()
+    loader = make_loader(screen, prefetch=True)
+    loader.request_page(request(1))
+    await settled(loader)
+    loader.request_page(request(LAST_PAGE))
+    await settled(loader)
+    assert sorted(space.pages_asked()) == [1, 2, LAST_PAGE - 1, LAST_PAGE]
+
+
+async def test_without_prefetch_nothing_else_is_fetched_or_kept(make_loader, space):
+    screen = Screen()
+    loader = make_loader(screen)
+    loader.request_page(request(3))
+    await settled(loader)
+    loader.request_page(request(3))
+    await settled(loader)
+    assert space.pages_asked() == [3, 3]
+
+
+async def test_a_failed_prefetch_is_quiet_and_showing_the_page_asks_once_more(make_loader, space):
+    screen = Screen()
+    loader = make_loader(screen, prefetch=True)
+    space.failing = {2}
+    loader.request_page(request(1))
+    await settled(loader)
+    assert screen.failures == []
+    space.failing = set()
+    loader.request_page(request(2))
+    await settled(loader)
+    assert screen.pages() == [1, 2]
+    assert space.pages_asked().count(2) == 2
+
+
+async def test_prefetch_leaves_a_page_that_just_failed_alone(make_loader, space):
+    screen = Screen()
+    loader = make_loader(screen, prefetch=True)
+    space.failing = {3}
+    loader.request_page(request(2))  # page 3 fails as a neighbour
+    await settled(loader)
+    loader.request_page(request(4))  # page 3 is a neighbour again
+    await settled(loader)
+    loader.request_page(request(3))  # shown: asked once more
+    await settled(loader)
+    loader.request_page(request(2))
+    await settled(loader)
+    loader.request_page(request(3))  # failed moments ago: not asked
+    assert space.pages_asked().count(3) == 2
+    assert [r.page for r, _ in screen.failures] == [3, 3]
+
+
+async def test_retry_drops_the_cache(make_loader, space):
+    screen = Screen()
+    loader = make_loader(screen, prefetch=True)
+    loader.request_page(request(1))
+    await settled(loader)
+    space.requests.clear()
+    loader.retry()
+    await settled(loader)
+    assert sorted(space.pages_asked()) == [1, 2]
+
+
+async def test_another_space_drops_the_cache(make_loader, space):
+    screen = Screen()
+    loader = make_loader(screen, prefetch=True)
+    loader.request_page(request(1))
+    await settled(loader)
+    loader.request_page(request(1, space="space-2"))
+    await settled(loader)
+    space.requests.clear()
+    loader.request_page(request(2))  # was fetched, but for the space seen before
+    await settled(loader)
+    assert (SPACE, 2) in space.requests
+
+
+async def test_e_mails_are_part_of_what_is_cached(make_loader, space):
+    screen = Screen()
+    loader = make_loader(screen, prefetch=True)
+    loader.request_page(request(1))
+    await settled(loader)
+    loader.request_page(request(2, emails=True))
+    await settled(loader)
+    assert screen.shown[-1][1].cards[0].emails is not None
+
+
+# Calling off and closing
+
+
+async def test_cancel_stops_waiting_and_keeps_the_page_shown(make_loader, space):
+    screen = Screen()
+    loader = make_loader(screen)
+    loader.request_page(request(1))
+    await settled(loader)
+    space.held = {2: asyncio.Event()}
+    loader.request_page(request(2))
+    await until(lambda: 2 in space.pages_asked())
+    loader.cancel()
+    assert not loader.is_loading
+    assert loader.pending_request is None
+    space.held[2].set()
+    await asyncio.sleep(0.01)
+    assert screen.pages() == [1]
+    assert screen.loading == [True, False, True, False]
+    loader.retry()  # the page asked for last, again
+    await settled(loader)
+    assert screen.pages() == [1, 2]
+
+
+async def test_a_new_source_drops_the_load_under_way(make_loader, space):
+    screen = Screen()
+    loader = make_loader(screen)
+    space.held = {1: asyncio.Event()}
+    loader.request_page(request(1))
+    loader.set_source(None)
+    assert not loader.is_loading
+    space.held[1].set()
+    await asyncio.sleep(0.01)
+    assert screen.shown == []
+
+
+async def test_forget_drops_everything_and_retry_has_nothing_to_repeat(make_loader, space):
+    screen = Screen()
+    loader = make_loader(screen, prefetch=True)
+    loader.request_page(request(1))
+    await settled(loader)
+    loader.forget()
+    assert loader.last_request is None
+    loader.retry()
+    assert not loader.is_loading
+
+
+async def test_shown_elsewhere_calls_off_the_load_and_becomes_the_last_request(make_loader, space):
+    screen = Screen()
+    loader = make_loader(screen)
+    space.held = {2: asyncio.Event()}
+    loader.request_page(request(2))
+    loader.shown_elsewhere(request(1, emails=True))
+    assert not loader.is_loading
+    assert loader.last_request == request(1, emails=True)
+    space.held[2].set()
+    await asyncio.sleep(0.01)
+    assert screen.shown == []
+
+
+async def test_close_cancels_the_load_and_later_requests_do_nothing(make_loader, space):
+    screen = Screen()
+    loader = make_loader(screen)
+    space.held = {1: asyncio.Event()}
+    loader.request_page(request(1))
+    async with asyncio.timeout(5):
+        await loader.aclose()
+    assert not loader.is_loading
+    loader.request_page(request(1))
+    assert not loader.is_loading
+    assert screen.shown == []
