@@ -1,7 +1,8 @@
 """The window's middle: the filter row over the card table, the details pane beside them.
 
 The table gives way to a state page when it has nothing to show: before a space is
-opened, and when a page has no cards. The details pane shows the table's current card.
+opened, while its first page is on its way, and when a page has no cards. The details
+pane shows the table's current card.
 """
 
 from __future__ import annotations
@@ -33,12 +34,23 @@ class CardStack(QStackedWidget):
         self.hint_page = StatePage(icon.pixmap(STATE_ICON_SIZE), self)
         self.hint_page.set_text(hint.title, hint.text)
         self.empty_page = StatePage(icon.pixmap(STATE_ICON_SIZE, QIcon.Mode.Disabled), self)
+        self.loading_page = StatePage(icon.pixmap(STATE_ICON_SIZE), self)
         self.addWidget(self.hint_page)
         self.addWidget(table)
         self.addWidget(self.empty_page)
+        self.addWidget(self.loading_page)
 
     def show_table(self) -> None:
         self.setCurrentWidget(self.table)
+
+    def show_hint(self) -> None:
+        """Back to how to open a space: nothing is shown, nothing is on its way."""
+        self.setCurrentWidget(self.hint_page)
+
+    def show_loading(self, state: StateText) -> None:
+        """Say which page is on its way while there is no page to show meanwhile."""
+        self.loading_page.set_text(state.title, state.text, state.action)
+        self.setCurrentWidget(self.loading_page)
 
     def show_empty(self, state: StateText) -> None:
         """Say why the page has no cards, with a way on when `state` has one."""

@@ -46,6 +46,7 @@ from cardviewer.ui.export_path import ask_export_path
 from cardviewer.ui.filter_row import FilterRow
 from cardviewer.ui.help_and_settings import HelpAndSettings
 from cardviewer.ui.job_reports import JobPlurals, JobReports
+from cardviewer.ui.loading_state import LoadingState
 from cardviewer.ui.page_bar import PageBar
 from cardviewer.ui.page_messages import PageMessages, Plurals
 from cardviewer.ui.preferences_dialog import PreferencesDialog
@@ -144,6 +145,9 @@ class MainWindow(QMainWindow, CommandActions):
 
     def _connect_model(self) -> None:
         """Pages asked for by the bars, and what the pages answer."""
+        self.loading_state = LoadingState(
+            self.pages, self.stack, self.page_bar, self.statusBar(), self.messages
+        )
         self.pages.loadingChanged.connect(self._update_actions)
         self.pages.pageLoaded.connect(self._on_page_loaded)
         self.pages.loadFailed.connect(self._on_load_failed)
@@ -249,9 +253,10 @@ class MainWindow(QMainWindow, CommandActions):
 
     def _create_status_bar(self) -> None:
         status = self.statusBar()
-        self.busy_indicator = BusyIndicator(status, self.pages)
+        self.busy_indicator = BusyIndicator(status, self.pages, self.stop_loading_action)
         self.account_label = AccountLabel(status)
         status.addPermanentWidget(self.busy_indicator)
+        status.addPermanentWidget(self.busy_indicator.stop_button)
         status.addPermanentWidget(self.account_label)
 
     # Public interface
@@ -330,6 +335,10 @@ class MainWindow(QMainWindow, CommandActions):
             self.signInRequested.emit()  # the page is loaded again once signed in
         elif self._target() is not None:
             self.pages.retry()
+
+    def stop_loading(self) -> None:
+        """Stop waiting for the page asked for; the page shown stays (Esc)."""
+        self.loading_state.stop()
 
     def export_page(self) -> None:
         self.exports.export_page()
@@ -494,6 +503,7 @@ class MainWindow(QMainWindow, CommandActions):
             and self.model.current_request is not None,
             paged=not self.pages.shows_whole_space,
             page_bar=self.page_bar,
+            loading=self.pages.is_loading,
         )
         self.commands.update(needs_met(state))
 

@@ -113,6 +113,16 @@ class PageBar(QWidget):
         self.next_button.setEnabled(has_next)
         self.last_button.setEnabled(has_next or _past_the_end(meta))
 
+    def show_loading(self, page: int, summary: str) -> None:
+        """Another page is on its way: its number in the box, `summary` beside it.
+
+        `set_meta()` puts back the page shown when it arrives, fails or is called off.
+        """
+        with QSignalBlocker(self.page_spin):
+            self.page_spin.setMaximum(max(self.page_spin.maximum(), page))
+            self.page_spin.setValue(page)
+        self.summary_label.setText(summary)
+
     def _summary(self, meta: PageMeta | None) -> str:
         if meta is None:
             return ""

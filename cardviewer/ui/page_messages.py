@@ -52,6 +52,22 @@ class PageMessages:
         )
 
     @staticmethod
+    def loading(request: PageRequest) -> StateText:
+        """While the first page of a space is on its way, with a way to stop waiting."""
+        title = QCoreApplication.translate("MainWindow", "Loading page %1 of %2…")
+        return StateText(
+            title.replace("%1", str(request.page)).replace("%2", request.space_id),
+            QCoreApplication.translate("MainWindow", "The cards appear as soon as they arrive."),
+            QCoreApplication.translate("MainWindow", "Stop Loading"),
+        )
+
+    @staticmethod
+    def loading_summary(request: PageRequest) -> str:
+        """The page bar's summary while another page is on its way."""
+        text = QCoreApplication.translate("MainWindow", "Loading page %1…")
+        return text.replace("%1", str(request.page))
+
+    @staticmethod
     def empty_page(meta: PageMeta) -> StateText:
         """An empty space, or a page past the last one (the space shrank, or a number was typed)."""
         if meta.total == 0:

@@ -54,6 +54,8 @@ class Need(Flag):
     """A space is shown whose every page can be fetched."""
     PAGED = auto()
     """The table shows one page, not the whole space."""
+    LOADING = auto()
+    """A page asked for is on its way."""
     FIRST_PAGE = auto()
     PREVIOUS_PAGE = auto()
     NEXT_PAGE = auto()
@@ -74,6 +76,7 @@ class WindowState:
     space_fetchable: bool
     paged: bool
     page_bar: PageBar
+    loading: bool = False
 
 
 def needs_met(state: WindowState) -> Need:
@@ -86,6 +89,7 @@ def needs_met(state: WindowState) -> Need:
         Need.TARGET: state.has_target,
         Need.SPACE_FETCHABLE: state.space_fetchable,
         Need.PAGED: state.paged,
+        Need.LOADING: state.loading,
         Need.FIRST_PAGE: bar.first_button.isEnabled(),
         Need.PREVIOUS_PAGE: bar.previous_button.isEnabled(),
         Need.NEXT_PAGE: bar.next_button.isEnabled(),
@@ -137,6 +141,7 @@ class CommandActions:
     copy_action: QAction
     find_action: QAction
     refresh_action: QAction
+    stop_loading_action: QAction
     load_all_action: QAction
     details_action: QAction
     reset_view_action: QAction
@@ -163,6 +168,7 @@ class CommandTarget(Protocol):
     def open_space(self, space_id: str | None = None) -> None: ...
     def focus_space_field(self) -> None: ...
     def refresh(self) -> None: ...
+    def stop_loading(self) -> None: ...
     def export_page(self) -> None: ...
     def export_all(self) -> None: ...
     def open_preferences(self) -> None: ...
@@ -207,6 +213,20 @@ def command_table(target: CommandTarget) -> tuple[Command, ...]:
             fallback=sp.SP_BrowserReload,
             tip=QCoreApplication.translate("MainWindow", "Load the page again (F5)"),
             needs=Need.TARGET,
+        ),
+        Command(
+            "stop_loading",
+            QCoreApplication.translate("MainWindow", "&Stop Loading"),
+            target.stop_loading,
+            Menu.VIEW,
+            shortcut="Esc",
+            icon=themed.ProcessStop,
+            fallback=sp.SP_BrowserStop,
+            icon_text=QCoreApplication.translate("MainWindow", "Stop"),
+            tip=QCoreApplication.translate(
+                "MainWindow", "Stop loading the page; the page shown stays (Esc)"
+            ),
+            needs=Need.LOADING,
         ),
         # File
         Command(

@@ -115,6 +115,44 @@ def test_opening_nothing_asks_for_a_space_id(window, qtbot):
     assert window.statusBar().currentMessage() == "Enter the id of a space first."
 
 
+def test_a_slow_first_page_is_one_loading_state_that_esc_stops(window, demo_server, qtbot):
+    demo_server.config.latency = 30.0
+    window.space_combo.setEditText(demo_server.space_id)
+    window.open_space()
+    assert window.stack.currentWidget() is window.stack.loading_page
+    title = window.stack.loading_page.title_label.text()
+    assert title == f"Loading page 1 of {demo_server.space_id}\u2026"
+    assert window.stack.loading_page.action_button.text() == "Stop Loading"
+    assert not window.busy_indicator.stop_button.isHidden()
+    assert window.stop_loading_action.isEnabled()
+    qtbot.keyClick(window.space_edit, Qt.Key.Key_Escape)
+    assert not window.pages.is_loading
+    assert window.stack.currentWidget() is window.hint_page
+    assert window.busy_indicator.isHidden()
+    assert window.busy_indicator.stop_button.isHidden()
+    assert not window.stop_loading_action.isEnabled()
+    assert window.statusBar().currentMessage() == "Stopped loading page 1."
+    assert window.error_bar.isHidden()
+
+
+def test_while_another_page_loads_the_page_bar_names_it_until_it_is_stopped(
+    window, demo_server, qtbot
+):
+    open_space(qtbot, window, demo_server.space_id)
+    demo_server.config.latency = 30.0
+    window.go_to_page(17)
+    bar = window.page_bar
+    assert bar.page_spin.value() == 17
+    assert bar.summary_label.text() == "Loading page 17\u2026"
+    assert window.stack.currentWidget() is window.table  # page 1 stays meanwhile
+    window.busy_indicator.stop_button.click()
+    assert not window.pages.is_loading
+    assert bar.page_spin.value() == 1
+    assert bar.summary_label.text() == "Showing 1\u201310 of 240 cards"
+    assert window.model.current_request == PageRequest(demo_server.space_id, 1, False)
+    assert window.statusBar().currentMessage() == "Stopped loading page 17."
+
+
 def test_recent_spaces_are_offered(make_window, qtbot):
     settings = Settings.load()
     settings.recent_spaces = ["space-b", "space-a"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 import pytest
 from PySide6.QtCore import QObject, Signal
@@ -49,6 +50,9 @@ class FakeTarget(QObject):
 
     def refresh(self) -> None:
         self._record("refresh")
+
+    def stop_loading(self) -> None:
+        self._record("stop_loading")
 
     def export_page(self) -> None:
         self._record("export_page")
@@ -232,3 +236,17 @@ def test_the_needs_met_follow_the_window_and_its_page_bar(target):
     )
     held = Need.ONLINE | Need.PAGE | Need.TARGET | Need.SPACE_FETCHABLE
     assert needs_met(shown) == held | Need.NEXT_PAGE | Need.LAST_PAGE, "an empty page has no cards"
+
+
+def test_loading_is_met_only_while_a_page_is_on_its_way(target):
+    state = WindowState(
+        online=True,
+        page=None,
+        has_target=True,
+        space_fetchable=False,
+        paged=True,
+        page_bar=target.page_bar,
+        loading=True,
+    )
+    assert needs_met(state) & Need.LOADING
+    assert not needs_met(replace(state, loading=False)) & Need.LOADING

@@ -22,7 +22,7 @@ from cardviewer.api import CardsClient
 from cardviewer.demo import DemoServer, Fault
 from cardviewer.services.settings import Settings
 from cardviewer.ui.main_window import MainWindow
-from cardviewer.ui.window_commands import Command, CommandTarget, command_table
+from cardviewer.ui.window_commands import Command, CommandTarget, Need, command_table
 from tests.ui.clients import single_try_client
 from tests.ui.windows import Closer, open_window
 
@@ -176,8 +176,11 @@ KEY_SCHEMES = pytest.mark.parametrize(
     "command", [c for c in COMMANDS if c.name not in SIGNED_OUT_ONLY], ids=lambda c: c.name
 )
 def test_each_shortcut_works_from_every_field(
-    qtbot: QtBot, window: MainWindow, command: Command, greedy: bool
+    qtbot: QtBot, window: MainWindow, command: Command, greedy: bool, demo_server: DemoServer
 ):
+    if command.needs & Need.LOADING:
+        demo_server.config.latency = 30.0  # a page on its way, so that Stop Loading is on
+        window.go_to_page(3)
     fired = counting(window, command)
     assert press_everywhere(qtbot, window, command, fired, greedy=greedy) == []
 

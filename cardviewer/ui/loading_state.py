@@ -1,0 +1,58 @@
+"""One state while a page loads: which page is on its way, and a way to stop waiting.
+
+Without it the centre said "No space open" while the status bar said "Loading page 1…",
+and the page box showed the page asked for while its summary described the page shown.
+While a page is on its way the page bar names it; with no page to show meanwhile, the
+centre does too, with Stop Loading. When it arrives, fails or is called off, both go
+back to the page shown (or to the hint, when there is none).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, QObject
+from PySide6.QtWidgets import QStatusBar
+
+from cardviewer.ui.card_area import CardStack
+from cardviewer.ui.cards.card_pages import CardPages
+from cardviewer.ui.page_bar import PageBar
+from cardviewer.ui.page_messages import PageMessages
+
+STOPPED_NOTE_MS = 5000
+
+
+class LoadingState(QObject):
+    """Keeps the page bar and the centre saying the same thing about the page loading."""
+
+    def __init__(
+        self,
+        pages: CardPages,
+        stack: CardStack,
+        page_bar: PageBar,
+        status: QStatusBar,
+        messages: PageMessages,
+    ) -> None:
+        super().__init__(status)
+        self._pages, self._stack, self._page_bar = pages, stack, page_bar
+        self._status, self._messages = status, messages
+        pages.loadingChanged.connect(self._loading_changed)
+        stack.loading_page.action_button.clicked.connect(self.stop)
+
+    def stop(self) -> None:
+        """Stop waiting for the page asked for; the page shown stays."""
+        pending = self._pages.pending_request
+        if pending is None:
+            return
+        self._pages.cancel()
+        text = QCoreApplication.translate("MainWindow", "Stopped loading page %1.")
+        self._status.showMessage(text.replace("%1", str(pending.page)), STOPPED_NOTE_MS)
+
+    def _loading_changed(self, loading: bool) -> None:
+        pending, page = self._pages.pending_request, self._pages.page
+        if loading and pending is not None:
+            self._page_bar.show_loading(pending.page, self._messages.loading_summary(pending))
+            if page is None:
+                self._stack.show_loading(self._messages.loading(pending))
+        else:
+            self._page_bar.set_meta(page.meta if page is not None else None)
+            if page is None and self._stack.currentWidget() is self._stack.loading_page:
+                self._stack.show_hint()
