@@ -18,7 +18,7 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,6 +26,7 @@ from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import QDialog, QWidget
 
+from cardviewer.api.expiry import has_expired
 from cardviewer.log_setup import remember_secret
 from cardviewer.services.session_store import SessionStore, StoredSession
 from cardviewer.services.settings import Settings
@@ -80,7 +81,7 @@ class Account:
         remember_secret(self.token)  # no log may show it, wherever a server echoes it
 
     def is_expired(self, now: datetime | None = None) -> bool:
-        return self.expires_at is not None and (now or datetime.now(UTC)) >= self.expires_at
+        return has_expired(self.expires_at, now)
 
     @classmethod
     def from_result(cls, result: LoginResult) -> Account:

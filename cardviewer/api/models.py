@@ -33,6 +33,7 @@ from pydantic import (
 )
 
 from cardviewer.api.errors import QT_TRANSLATE_NOOP, Sentence, UnexpectedResponse
+from cardviewer.api.expiry import has_expired
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +74,7 @@ class Session(BaseModel):
     expires_at: Timestamp
 
     def is_expired(self, now: datetime | None = None) -> bool:
-        return (now or datetime.now(UTC)) >= self.expires_at
+        return has_expired(self.expires_at, now)
 
 
 class Avatar(BaseModel):

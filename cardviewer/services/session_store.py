@@ -27,10 +27,11 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cardviewer.api.expiry import has_expired
 from cardviewer.log_setup import remember_secret
 from cardviewer.paths import private_folder, session_file
 from cardviewer.services.atomic_file import write_atomically
@@ -59,7 +60,7 @@ class StoredSession:
     expires_at: datetime
 
     def is_expired(self, now: datetime | None = None) -> bool:
-        return (now or datetime.now(UTC)) >= self.expires_at
+        return has_expired(self.expires_at, now)
 
     @classmethod
     def from_session(cls, server_url: str, email: str, session: Session) -> StoredSession:
