@@ -144,7 +144,7 @@
         <translation>Die Verbindung zu {host} wurde unterbrochen. Bitte versuchen Sie es erneut.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/api/models.py" line="+358"/>
+        <location filename="../cardviewer/api/models.py" line="+359"/>
         <source>The server sent page {answered} when page {asked} was asked for.</source>
         <translation>Der Server hat Seite {answered} gesendet, obwohl Seite {asked} angefordert wurde.</translation>
     </message>
@@ -177,7 +177,7 @@
         <translation>Etwas Unerwartetes ist schiefgegangen. Sie können weiterarbeiten; wenn das Problem bleibt, starten Sie CardViewer neu.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/controller.py" line="+186"/>
+        <location filename="../cardviewer/controller.py" line="+188"/>
         <source>Your session has expired; please sign in again.</source>
         <translation>Ihre Sitzung ist abgelaufen; bitte melden Sie sich erneut an.</translation>
     </message>
@@ -187,12 +187,12 @@
         <translation>Der Server ist von Ihrer Administration für diesen Computer festgelegt.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/controller.py" line="+165"/>
+        <location filename="../cardviewer/controller.py" line="+166"/>
         <source>Your sign-in has expired. Please sign in again.</source>
         <translation>Ihre Anmeldung ist abgelaufen. Bitte melden Sie sich erneut an.</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+76"/>
         <source>Your session has ended; please sign in again.</source>
         <translation>Ihre Sitzung wurde beendet; bitte melden Sie sich erneut an.</translation>
     </message>
@@ -200,7 +200,7 @@
 <context>
     <name>CardColumns</name>
     <message>
-        <location filename="../cardviewer/ui/cards/columns.py" line="+67"/>
+        <location filename="../cardviewer/ui/cards/columns.py" line="+85"/>
         <source>(invalid)</source>
         <translation>(ungültig)</translation>
     </message>
@@ -210,17 +210,17 @@
         <translation>Der Server hat einen ungültigen Wert gesendet: {raw}</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location filename="../cardviewer/ui/cards/value_text.py" line="+78"/>
         <source>Yes</source>
         <translation>Ja</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>No</source>
         <translation>Nein</translation>
     </message>
     <message>
-        <location line="-94"/>
+        <location filename="../cardviewer/ui/cards/columns.py" line="-57"/>
         <source>Avatar</source>
         <translation>Profilbild</translation>
     </message>
@@ -271,11 +271,43 @@
     </message>
     <message>
         <location line="+3"/>
+        <source>Redirection</source>
+        <translation>Weiterleitung</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Is business</source>
+        <translation>Geschäftlich</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Space</source>
+        <translation>Bereich</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Theme</source>
+        <translation>Design</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Avatar URL</source>
         <translation>Profilbild-URL</translation>
     </message>
     <message>
-        <location line="-2"/>
+        <location line="+1"/>
+        <source>yes</source>
+        <comment>a flag&apos;s value in a CSV file</comment>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no</source>
+        <comment>a flag&apos;s value in a CSV file</comment>
+        <translation>nein</translation>
+    </message>
+    <message>
+        <location line="-9"/>
         <source>E-mails</source>
         <translation>E-Mails</translation>
     </message>
@@ -283,7 +315,7 @@
 <context>
     <name>CardDetailsPane</name>
     <message>
-        <location filename="../cardviewer/ui/cards/card_details.py" line="+107"/>
+        <location filename="../cardviewer/ui/cards/card_details.py" line="+123"/>
         <source>Select a card to see its details.</source>
         <translation>Wählen Sie eine Karte aus, um ihre Details zu sehen.</translation>
     </message>
@@ -293,7 +325,7 @@
         <translation>Profilbild</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+42"/>
         <source>Copy Handle</source>
         <translation>Benutzernamen kopieren</translation>
     </message>
@@ -333,7 +365,7 @@
         <translation>(ohne Namen)</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+51"/>
         <source>(invalid)</source>
         <translation>(ungültig)</translation>
     </message>
@@ -343,7 +375,7 @@
         <translation>Nicht angegeben</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+55"/>
         <source>This card has no handle.</source>
         <translation>Diese Karte hat keinen Benutzernamen.</translation>
     </message>
@@ -384,19 +416,46 @@
 <context>
     <name>CardTableModel</name>
     <message>
-        <location filename="../cardviewer/ui/cards/card_table_model.py" line="+273"/>
+        <location filename="../cardviewer/ui/cards/card_pages.py" line="+35"/>
         <source>Please sign in first.</source>
         <translation>Bitte melden Sie sich zuerst an.</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+1"/>
         <source>Something went wrong while loading the page. Please try again.</source>
         <translation>Beim Laden der Seite ist etwas schiefgegangen. Bitte versuchen Sie es erneut.</translation>
     </message>
     <message>
-        <location line="+213"/>
+        <location filename="../cardviewer/ui/cards/card_table_model.py" line="+252"/>
         <source>Avatar URL</source>
         <translation>Profilbild-URL</translation>
+    </message>
+</context>
+<context>
+    <name>Counts</name>
+    <message numerus="yes">
+        <location filename="../cardviewer/ui/cards/value_text.py" line="-26"/>
+        <source>%n items</source>
+        <translation>
+            <numerusform>%n Eintrag</numerusform>
+            <numerusform>%n Einträge</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>%n subscriptions</source>
+        <translation>
+            <numerusform>%n Abonnement</numerusform>
+            <numerusform>%n Abonnements</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>… und %n weiterer</numerusform>
+            <numerusform>… und %n weitere</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -489,7 +548,7 @@
 <context>
     <name>LoginDialog</name>
     <message>
-        <location filename="../cardviewer/ui/login/login_dialog.py" line="+81"/>
+        <location filename="../cardviewer/ui/login/login_dialog.py" line="+82"/>
         <location line="+67"/>
         <source>Sign in to %1</source>
         <translation>Bei %1 anmelden</translation>
@@ -550,12 +609,22 @@
         <translation>&amp;Passwort:</translation>
     </message>
     <message>
-        <location line="+159"/>
+        <location line="+142"/>
+        <source>The e-mail address or password is not correct.</source>
+        <translation>Die E-Mail-Adresse oder das Passwort ist nicht richtig.</translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <source>Something went wrong while signing in. Please try again.</source>
         <translation>Bei der Anmeldung ist etwas schiefgegangen. Bitte versuchen Sie es erneut.</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
+        <source>The server said: %1</source>
+        <translation>Der Server schrieb: %1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Sign-in cancelled.</source>
         <translation>Anmeldung abgebrochen.</translation>
     </message>
@@ -563,7 +632,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../cardviewer/ui/window_commands.py" line="+191"/>
+        <location filename="../cardviewer/ui/window_commands.py" line="+197"/>
         <source>&amp;Open</source>
         <translation>Ö&amp;ffnen</translation>
     </message>
@@ -573,7 +642,7 @@
         <translation>Den Bereich mit der eingegebenen ID öffnen</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+32"/>
         <source>Open &amp;Space…</source>
         <translation>Bereich ö&amp;ffnen…</translation>
     </message>
@@ -583,7 +652,7 @@
         <translation>Geben Sie die ID eines Bereichs ein und drücken Sie die Eingabetaste</translation>
     </message>
     <message>
-        <location line="-17"/>
+        <location line="-31"/>
         <source>&amp;Refresh</source>
         <translation>&amp;Aktualisieren</translation>
     </message>
@@ -593,7 +662,7 @@
         <translation>Die Seite neu laden (F5)</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+31"/>
         <source>&amp;Export Page…</source>
         <translation>Seite e&amp;xportieren…</translation>
     </message>
@@ -698,7 +767,22 @@
         <translation>&amp;Einstellungen…</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="-73"/>
+        <source>&amp;Stop Loading</source>
+        <translation>Laden a&amp;bbrechen</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Stop</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop loading the page; the page shown stays (Esc)</source>
+        <translation>Laden der Seite abbrechen; die angezeigte Seite bleibt (Esc)</translation>
+    </message>
+    <message>
+        <location line="+110"/>
         <source>Load &amp;All Pages into the Table</source>
         <translation>Alle Seiten in die Tabelle &amp;laden</translation>
     </message>
@@ -889,12 +973,12 @@
         <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist. Die angezeigten Karten bleiben sichtbar; melden Sie sich an, um weitere zu laden.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+308"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+315"/>
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/export_commands.py" line="+51"/>
+        <location filename="../cardviewer/ui/export_commands.py" line="+52"/>
         <source>There are no cards to export.</source>
         <translation>Es gibt keine Karten zum Exportieren.</translation>
     </message>
@@ -999,12 +1083,28 @@
         <translation>Python %1, Qt %2</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/busy_indicator.py" line="+30"/>
+        <location filename="../cardviewer/ui/busy_indicator.py" line="+40"/>
+        <location filename="../cardviewer/ui/page_messages.py" line="+6"/>
         <source>Loading page %1 of %2…</source>
         <translation>Seite %1 von %2 wird geladen…</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/page_messages.py" line="+8"/>
+        <location filename="../cardviewer/ui/page_messages.py" line="+3"/>
+        <source>The cards appear as soon as they arrive.</source>
+        <translation>Die Karten erscheinen, sobald sie eintreffen.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop Loading</source>
+        <translation>Laden abbrechen</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Loading page %1…</source>
+        <translation>Seite %1 wird geladen…</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>No cards</source>
         <translation>Keine Karten</translation>
     </message>
@@ -1040,7 +1140,7 @@
         <translation>1 Eintrag auf dieser Seite konnte nicht gelesen werden und wird nicht angezeigt.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../cardviewer/ui/main_window.py" line="+133"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+137"/>
         <source>%n entries on this page could not be read and are not shown.</source>
         <translation>
             <numerusform>%n Eintrag auf dieser Seite konnte nicht gelesen werden und wird nicht angezeigt.</numerusform>
@@ -1086,8 +1186,13 @@
             <numerusform>Sie können es in %n Sekunden erneut versuchen.</numerusform>
         </translation>
     </message>
+    <message>
+        <location filename="../cardviewer/ui/loading_state.py" line="+46"/>
+        <source>Stopped loading page %1.</source>
+        <translation>Laden der Seite %1 abgebrochen.</translation>
+    </message>
     <message numerus="yes">
-        <location line="+2"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+2"/>
         <source>You can try again in about %n minutes.</source>
         <translation>
             <numerusform>Sie können es in etwa %n Minute erneut versuchen.</numerusform>
@@ -1166,7 +1271,7 @@
         </translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+26"/>
         <source>No cards</source>
         <translation>Keine Karten</translation>
     </message>

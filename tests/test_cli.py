@@ -25,6 +25,7 @@ from cardviewer.demo import Fault
 from cardviewer.services import site_config
 from cardviewer.services.session_store import SessionStore, StoredSession
 from cardviewer.services.settings import Settings
+from cardviewer.services.time_zone import local_zone_name
 
 
 @pytest.fixture
@@ -64,8 +65,8 @@ def test_all_pages_to_csv(demo_server, password, tmp_path):
         "Connected cards",
         "Connects",
         "Subscriptions",
-        "Created",
-        "Updated",
+        f"Created ({local_zone_name()})",
+        f"Updated ({local_zone_name()})",
         "Redirection",
         "Is business",
         "Space",

@@ -20,12 +20,16 @@ from cardviewer.api.models import Card
 from cardviewer.services.xlsx_export import CellValue
 
 EXPORT_TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
-"""Local time as Excel and LibreOffice read it as a date in every locale."""
+"""Local time as Excel and LibreOffice read it as a date in every locale.
 
-# Booleans are exported as the words "yes"/"no", untranslated. TRUE/FALSE would become
-# booleans only in an English Excel and stay text in a German one (WAHR/FALSCH), and 1/0
-# reads as a count. Plain words stay the same text everywhere, filter cleanly and do not
-# depend on the language the viewer runs in.
+Whole seconds, the fraction dropped (never rounded up), in CSV text and in a
+workbook's date cells alike, so both files show the same second.
+"""
+
+# A CSV file writes booleans as words: TRUE/FALSE would become booleans only in an
+# English Excel and stay text in a German one (WAHR/FALSCH), and 1/0 reads as a count.
+# The words are the export's language (`ColumnTitles`): English ones here and from
+# `cardviewer export`, the reader's from the window. A workbook keeps true booleans.
 EXPORT_YES = "yes"
 EXPORT_NO = "no"
 
@@ -66,13 +70,19 @@ EMAILS_KEY = "emails"
 
 @dataclass(frozen=True)
 class ColumnTitles:
-    """The headings of the known fields by key, and of the avatar's address in a file.
+    """The words of a list of cards in one language: headings and a CSV file's flags.
 
-    The window passes them in the reader's language; without a window they are English.
+    `by_key` heads the known fields, and those the specification does not list but the
+    platform sends (`redirection`, `is_business`, `space`, `theme`); any other field is
+    titled from its key (`title_from_key`). `avatar_url` heads the avatar's address in
+    a file; `yes` and `no` are a flag's value in a CSV file. The window passes them in
+    the reader's language; without a window they are English.
     """
 
     by_key: Mapping[str, str]
     avatar_url: str
+    yes: str = EXPORT_YES
+    no: str = EXPORT_NO
 
 
 ENGLISH_TITLES = ColumnTitles(
@@ -88,6 +98,10 @@ ENGLISH_TITLES = ColumnTitles(
         "created_at": "Created",
         "updated_at": "Updated",
         EMAILS_KEY: "E-mails",
+        "redirection": "Redirection",
+        "is_business": "Is business",
+        "space": "Space",
+        "theme": "Theme",
     },
     avatar_url="Avatar URL",
 )
@@ -103,6 +117,8 @@ class Column:
     kind: ValueKind = ValueKind.TEXT
     extra: bool = False
     """True for a field the specification does not list (read from `Card.extra_fields`)."""
+    flag_words: tuple[str, str] = (EXPORT_YES, EXPORT_NO)
+    """What `export()` writes for true and false."""
 
     def is_invalid(self, card: Card) -> bool:
         """The server sent this field with a value of the wrong type."""
@@ -141,16 +157,22 @@ class Column:
         if isinstance(value, float):
             return value
         if isinstance(value, datetime):
-            return value.astimezone().replace(tzinfo=None)
+            return value.astimezone().replace(tzinfo=None, microsecond=0)
         return self.export(card)
 
     def export(self, card: Card) -> str:
-        """The cell as text for a spreadsheet: stable, untranslated, machine-readable."""
+        """The cell as text for a spreadsheet: stable and machine-readable.
+
+        Nested values are compact JSON, so a file keeps them whole; flags are
+        `flag_words`, the only words of the export's language in a cell.
+        """
         if self.is_invalid(card):
             return ""
         value = self.value(card)
         if self.kind is ValueKind.EMAILS and isinstance(value, tuple | list):
             return "; ".join(map(str, value))
+        if isinstance(value, bool):
+            return self.flag_words[0] if value else self.flag_words[1]
         return export_text(value)
 
 
@@ -174,7 +196,7 @@ def export_text(value: Any) -> str:
 
 
 def export_time(value: datetime) -> str:
-    """`value` in local time as `EXPORT_TIME_FORMAT` writes it.
+    """`value` in local time as `EXPORT_TIME_FORMAT` writes it, the fraction of a second dropped.
 
     For four-digit years `isoformat` writes the same text in a third of the time of
     `strftime`, which imports the `time` module anew on every call (slow under the Qt
@@ -209,22 +231,45 @@ def build_columns(
     cards: Sequence[Card], *, with_emails: bool, titles: ColumnTitles = ENGLISH_TITLES
 ) -> list[Column]:
     """The columns for these cards: the known fields, e-mails if asked for, then unknown fields."""
-    columns = [Column(key, titles.by_key[key], kind) for key, kind in KNOWN_FIELDS]
+    words = (titles.yes, titles.no)
+    columns = [
+        Column(key, titles.by_key[key], kind, flag_words=words) for key, kind in KNOWN_FIELDS
+    ]
     if with_emails:
-        columns.append(Column(EMAILS_KEY, titles.by_key[EMAILS_KEY], ValueKind.EMAILS))
+        columns.append(
+            Column(EMAILS_KEY, titles.by_key[EMAILS_KEY], ValueKind.EMAILS, flag_words=words)
+        )
     seen: dict[str, list[Any]] = {}
     for card in cards:
         for key, value in (card.model_extra or {}).items():
             seen.setdefault(key, []).append(value)
     columns.extend(
-        Column(key, title_from_key(key), _infer_kind(values), extra=True)
+        Column(
+            key,
+            titles.by_key.get(key) or title_from_key(key),
+            _infer_kind(values),
+            extra=True,
+            flag_words=words,
+        )
         for key, values in seen.items()
     )
     return columns
 
 
-def export_header(columns: Sequence[Column], titles: ColumnTitles = ENGLISH_TITLES) -> list[str]:
-    """The header row of an export: the avatar column exports the picture's address."""
-    return [
-        titles.avatar_url if column.kind is ValueKind.AVATAR else column.title for column in columns
-    ]
+def export_header(
+    columns: Sequence[Column], titles: ColumnTitles = ENGLISH_TITLES, *, zone: str = ""
+) -> list[str]:
+    """The header row of an export: the avatar column exports the picture's address.
+
+    With `zone`, the name of the time zone the times are written in, the heading of
+    each time column says it ("Created (Europe/Berlin)"): a file is read elsewhere.
+    """
+    return [_heading(column, titles, zone) for column in columns]
+
+
+def _heading(column: Column, titles: ColumnTitles, zone: str) -> str:
+    if column.kind is ValueKind.AVATAR:
+        return titles.avatar_url
+    if zone and column.kind is ValueKind.TIMESTAMP:
+        return f"{column.title} ({zone})"
+    return column.title

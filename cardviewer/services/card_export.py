@@ -19,6 +19,7 @@ from cardviewer.services.card_columns import (
     export_header,
 )
 from cardviewer.services.csv_export import safe_file_stem, write_csv
+from cardviewer.services.time_zone import local_zone_name
 from cardviewer.services.xlsx_export import write_xlsx
 
 if TYPE_CHECKING:
@@ -89,11 +90,12 @@ def write_cards_now(
     The format is `export_format`, else the one the suffix of `path` asks for
     (`ExportFormat.of`); the file is written at `path` as it is, never renamed.
     `delimiter` separates CSV cells, `title` names the workbook and `titles` head the
-    columns. Raises `OSError` when the file cannot be written; an earlier file of that
-    name then stays as it was.
+    columns and give a CSV file's flags their words. Times are local, to the second in
+    both formats, and their headings name the zone. Raises `OSError` when the file
+    cannot be written; an earlier file of that name then stays as it was.
     """
     columns = build_columns(cards, with_emails=with_emails, titles=titles)
-    header = export_header(columns, titles)
+    header = export_header(columns, titles, zone=local_zone_name())
     if (export_format or ExportFormat.of(path)) is ExportFormat.XLSX:
         rows_typed = ([column.cell_value(card) for column in columns] for card in cards)
         return write_xlsx(path, header, rows_typed, title=title)

@@ -146,6 +146,23 @@ def test_without_titles_given_the_headings_are_english():
     assert columns[0].title == "Avatar"
 
 
+def test_fields_the_platform_is_known_to_send_are_titled_by_the_titles_given():
+    german = ColumnTitles(
+        {**ENGLISH_TITLES.by_key, "is_business": "Geschäftskarte", "space": "Bereich"}, "Bild"
+    )
+    cards = [card(is_business=True, space={"name": "Acme"}, favourite_colour="blue")]
+    titles = {c.key: c.title for c in build_columns(cards, with_emails=False, titles=german)}
+    assert (titles["is_business"], titles["space"]) == ("Geschäftskarte", "Bereich")
+    assert titles["favourite_colour"] == "Favourite colour", "an unknown key reads as words"
+    assert {"redirection", "is_business", "space", "theme"} <= set(ENGLISH_TITLES.by_key)
+
+
+def test_a_titles_without_the_known_extra_fields_titles_them_from_their_keys():
+    bare = ColumnTitles({key: key.upper() for key, _kind in KNOWN_FIELDS} | {"emails": "E"}, "A")
+    columns = build_columns([card(is_business=True)], with_emails=False, titles=bare)
+    assert columns[-1].title == "Is business"
+
+
 def test_titles_given_head_the_known_columns_only():
     shouting = ColumnTitles(
         {key: title.upper() for key, title in ENGLISH_TITLES.by_key.items()}, "AVATAR URL"
@@ -179,6 +196,16 @@ def test_flags_are_plain_words():
     assert public.value(card(public=False)) is False
 
 
+def test_flags_are_written_in_the_words_of_the_export():
+    german = ColumnTitles(ENGLISH_TITLES.by_key, "Avatar-URL", yes="ja", no="nein")
+    jane = card(public=False, is_business=True)
+    columns = {c.key: c for c in build_columns([jane], with_emails=False, titles=german)}
+    assert columns["public"].export(jane) == "nein"
+    assert columns["is_business"].export(jane) == "ja"
+    assert columns["public"].cell_value(jane) is False, "a workbook keeps a real boolean"
+    assert columns["connects"].export(jane) == "1234"
+
+
 def test_numbers_are_written_plain():
     connects = column("connects")
     assert connects.export(card(connects=1234567)) == "1234567"
@@ -200,6 +227,18 @@ def test_emails_are_joined():
 def test_nested_values_export_as_compact_json():
     jane = card(subscriptions={"plan": "business", "status": "active"})
     assert column("subscriptions").export(jane) == '{"plan":"business","status":"active"}'
+
+
+def test_a_list_of_subscriptions_exports_as_its_json():
+    subscriptions = [
+        {"plan": "business", "status": "active", "seats": 12, "renews_at": "2026-03-01"},
+        {"plan": "premium", "status": "cancelled", "seats": 1, "renews_at": None},
+    ]
+    jane = card(subscriptions=subscriptions)
+    exported = column("subscriptions").export(jane)
+    assert json.loads(exported) == subscriptions
+    assert "\n" not in exported
+    assert column("subscriptions").cell_value(jane) == exported
 
 
 def test_unknown_fields_read_by_their_type():
@@ -284,6 +323,22 @@ def test_numbers_and_flags_stay_typed():
 
 def test_times_are_naive_local_times(in_berlin):
     assert cell("created_at") == datetime(2024, 4, 20, 0, 53, 3)
+
+
+@pytest.mark.parametrize("fraction", ["000001", "499999", "500000", "999999"])
+def test_a_workbook_and_a_csv_file_write_the_same_second(in_berlin, fraction):
+    jane = card(updated_at=f"2024-04-20T08:00:59.{fraction}Z")
+    updated = column("updated_at", jane)
+    assert updated.cell_value(jane) == datetime(2024, 4, 20, 10, 0, 59), "never rounded up"
+    assert updated.export(jane) == "2024-04-20 10:00:59"
+
+
+def test_the_header_names_the_zone_of_the_times():
+    columns = build_columns([card()], with_emails=False)
+    header = export_header(columns, zone="Europe/Berlin")
+    assert header[8:10] == ["Created (Europe/Berlin)", "Updated (Europe/Berlin)"]
+    assert header[:8] == export_header(columns)[:8]
+    assert export_header(columns)[8:10] == ["Created", "Updated"]
 
 
 def test_text_nested_and_missing_values():

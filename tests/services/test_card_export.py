@@ -15,11 +15,13 @@ from cardviewer.services.card_export import (
     write_cards,
     write_cards_now,
 )
+from cardviewer.services.time_zone import local_zone_name
 from tests.services.test_card_columns import card
 
+ZONE = local_zone_name()
 ENGLISH_HEADER = (
     "Avatar URL,Name,Username,Position,Public,Connected cards,Connects,Subscriptions,"
-    "Created,Updated"
+    f"Created ({ZONE}),Updated ({ZONE})"
 )
 
 

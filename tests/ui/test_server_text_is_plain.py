@@ -335,11 +335,15 @@ def test_the_sign_in_dialog_shows_the_server_text_as_it_came(
     assert_literal(list(shown_texts(dialog)), MISSING_PICTURE)
 
 
-def test_the_422_message_is_the_server_s_own_text(make_dialog: DialogMaker) -> None:
+def test_the_422_message_is_the_apps_own_and_the_servers_text_its_detail(
+    make_dialog: DialogMaker,
+) -> None:
     m = markup(MISSING_PICTURE)
     dialog = make_dialog(m, json_error(422))
-    assert dialog.message == m
+    assert dialog.message == "The e-mail address or password is not correct."
     assert dialog.message_label.textFormat() == PLAIN
+    assert "The server said: " in dialog.message_label.toolTip()
+    assert_literal(list(shown_texts(dialog)), MISSING_PICTURE)
 
 
 def test_the_header_menu_names_each_column_as_titled(make_window: WindowMaker) -> None:

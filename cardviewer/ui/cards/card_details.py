@@ -1,9 +1,12 @@
 """One card at a readable size: its picture, every field, and buttons to copy from it.
 
 A table row squeezes a card into one line; here each value gets room to wrap, can be
-selected, and a nested object reads as one `key: value` line per field. A value that
-did not validate is shown as the JSON it came as. The copy buttons hand the handle,
-the e-mail addresses and the whole card to whatever the person pastes into next.
+selected, a nested object reads as one `Key: value` line per field and a list as a
+short line per item (`value_text`). No value widens the pane: text wraps within its
+width, and a word too long for it is cut off at the edge, its whole in the tooltip.
+A value that did not validate is shown as the JSON it came as. The copy buttons hand
+the handle, the e-mail addresses and the whole card to whatever the person pastes
+into next.
 """
 
 from __future__ import annotations
@@ -37,9 +40,9 @@ from cardviewer.ui.cards.columns import (
     column_titles,
     display_text,
     iso_timestamp,
-    nested_parts,
     tooltip_text,
 )
+from cardviewer.ui.cards.value_text import field_lines, item_lines
 from cardviewer.ui.plain_text import plain_tooltip
 
 AVATAR_SIZE = 128
@@ -49,6 +52,19 @@ EMPTY = "\N{EM DASH}"
 SELECTABLE = Qt.TextInteractionFlag.TextSelectableByMouse | (
     Qt.TextInteractionFlag.TextSelectableByKeyboard
 )
+LONG_WORD = 30
+"""A value with a word longer than this may not fit the pane; its tooltip shows it whole."""
+
+
+def _fit_width(label: QLabel) -> None:
+    """Let `label` be as narrow as the pane: its text wraps, and never widens the pane.
+
+    A word-wrapped label asks for the width of its longest word, so one long address
+    or JSON text would push the pane wider than the window gives it.
+    """
+    policy = label.sizePolicy()
+    policy.setHorizontalPolicy(QSizePolicy.Policy.Ignored)
+    label.setSizePolicy(policy)
 
 
 def card_json(card: Card) -> str:
@@ -128,6 +144,7 @@ class CardDetailsPane(QWidget):
         heading.setPointSizeF(heading.pointSizeF() * 1.4)
         heading.setBold(True)
         self.name_label.setFont(heading)
+        _fit_width(self.name_label)
 
         self.form = QFormLayout()
         self.form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
@@ -267,10 +284,16 @@ class CardDetailsPane(QWidget):
         value.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         value.setAccessibleName(column.title)
         value.setAccessibleDescription(description)
+        _fit_width(value)
         if monospace:
             value.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        if column.kind is ValueKind.TIMESTAMP or column.is_invalid(card):
+        nested = column.kind is not ValueKind.EMAILS and isinstance(
+            column.value(card), dict | list | tuple
+        )
+        if column.kind is ValueKind.TIMESTAMP or column.is_invalid(card) or nested:
             value.setToolTip(plain_tooltip(tooltip_text(column, card) or ""))
+        elif any(len(word) > LONG_WORD for word in text.split()):
+            value.setToolTip(plain_tooltip(text))
         self.form.addRow(title, value)
         self._value_labels[column.key] = value
 
@@ -286,8 +309,14 @@ class CardDetailsPane(QWidget):
         value = column.value(card)
         if value is None or value in ("", (), [], {}):
             return EMPTY, self.tr("Not set"), False
-        if isinstance(value, dict | list | tuple):
-            text = "\n".join(nested_parts(value))
+        if isinstance(value, dict):
+            text = "\n".join(field_lines(value))
+            return text, text, False
+        if isinstance(value, list | tuple) and column.kind is not ValueKind.EMAILS:
+            text = "\n".join(item_lines(value))
+            return text, text, False
+        if isinstance(value, list | tuple):
+            text = "\n".join(map(str, value))
             return text, text, False
         if isinstance(value, str):
             return value, value, False  # its own line breaks kept, unlike in a table cell

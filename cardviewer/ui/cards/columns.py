@@ -1,18 +1,18 @@
 """How the card table's columns read on screen: headings, cell text, tooltips, alignment.
 
 The columns themselves, and what they write to a file, are `services.card_columns`;
-here they get the reader's language (headings, "Yes"/"No"), the locale's numbers and
-dates, and the tooltip that tells the exact value.
+here they get the reader's language (headings, "Yes"/"No", a CSV file's "yes"/"no"),
+the locale's numbers and dates, a short summary of a nested value (`value_text`), and
+the tooltip that tells the exact value.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from datetime import UTC, datetime
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QDateTime, QLocale, Qt
+from PySide6.QtCore import QCoreApplication, Qt
 
 from cardviewer.api.models import Card
 from cardviewer.services.card_columns import (
@@ -22,8 +22,12 @@ from cardviewer.services.card_columns import (
     ValueKind,
     compact_json,
 )
+from cardviewer.ui.cards.value_text import cell_text, counts, format_local_time
 
 INVALID_EXCERPT = 200
+MAX_TOOLTIP_LINES = 40
+"""A nested value's JSON in a tooltip stops here; the whole is in Copy as JSON and files."""
+SUBSCRIPTIONS_KEY = "subscriptions"
 
 _ALIGNMENT = {
     ValueKind.AVATAR: Qt.AlignmentFlag.AlignCenter,
@@ -49,9 +53,23 @@ def column_titles() -> ColumnTitles:
             "created_at": QCoreApplication.translate("CardColumns", "Created"),
             "updated_at": QCoreApplication.translate("CardColumns", "Updated"),
             EMAILS_KEY: QCoreApplication.translate("CardColumns", "E-mails"),
+            # Fields the specification does not list, which the platform sends.
+            "redirection": QCoreApplication.translate("CardColumns", "Redirection"),
+            "is_business": QCoreApplication.translate("CardColumns", "Is business"),
+            "space": QCoreApplication.translate("CardColumns", "Space"),
+            "theme": QCoreApplication.translate("CardColumns", "Theme"),
         },
         avatar_url=QCoreApplication.translate("CardColumns", "Avatar URL"),
+        yes=QCoreApplication.translate("CardColumns", "yes", "a flag's value in a CSV file"),
+        no=QCoreApplication.translate("CardColumns", "no", "a flag's value in a CSV file"),
     )
+
+
+def _shortened(text: str) -> str:
+    lines = text.splitlines()
+    if len(lines) <= MAX_TOOLTIP_LINES:
+        return text
+    return "\n".join([*lines[:MAX_TOOLTIP_LINES], "\N{HORIZONTAL ELLIPSIS}"])
 
 
 def alignment(column: Column) -> Qt.AlignmentFlag:
@@ -72,7 +90,7 @@ def display_text(column: Column, card: Card) -> str:
         return format_local_time(value)
     if column.kind is ValueKind.EMAILS and isinstance(value, tuple | list):
         return "; ".join(map(str, value))
-    return _display_any(value)
+    return _display_any(column, value)
 
 
 def tooltip_text(column: Column, card: Card) -> str | None:
@@ -92,33 +110,10 @@ def tooltip_text(column: Column, card: Card) -> str | None:
     if isinstance(value, tuple | list) and column.kind is ValueKind.EMAILS:
         return "\n".join(map(str, value)) or None
     if isinstance(value, dict | list):
-        return json.dumps(value, ensure_ascii=False, indent=2, default=str)
+        return _shortened(json.dumps(value, ensure_ascii=False, indent=2, default=str))
     if isinstance(value, str):
         return value or None
     return None
-
-
-def format_local_time(value: datetime) -> str:
-    """A timestamp in the user's time zone and locale, short form with a four-digit year.
-
-    Without a configured locale (the "C" locale of a bare system) Qt's short form is
-    "5 04 2019 14:03", which nobody reads well; ISO 8601 is used there instead. Many
-    locales' short form writes the year in two digits ("05.04.19"), which reads as a
-    day or month in a table of dates; the year is written in full.
-    """
-    local = QDateTime.fromMSecsSinceEpoch(round(value.timestamp() * 1000))
-    locale = QLocale()
-    if locale.language() == QLocale.Language.C:
-        return local.toString("yyyy-MM-dd HH:mm")
-    return locale.toString(local, full_year_format(locale))
-
-
-_TWO_DIGIT_YEAR = re.compile(r"(?<!y)yy(?!y)")
-
-
-def full_year_format(locale: QLocale) -> str:
-    """The locale's short date-time format, with `yy` widened to `yyyy`."""
-    return _TWO_DIGIT_YEAR.sub("yyyy", locale.dateTimeFormat(QLocale.FormatType.ShortFormat))
 
 
 def iso_timestamp(value: datetime) -> str:
@@ -126,40 +121,10 @@ def iso_timestamp(value: datetime) -> str:
     return value.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
-def _display_any(value: Any) -> str:
-    """A value of any JSON type as a person reads it; nested values as `key: value` pairs."""
-    if isinstance(value, bool):
-        return (
-            QCoreApplication.translate("CardColumns", "Yes")
-            if value
-            else QCoreApplication.translate("CardColumns", "No")
-        )
-    if isinstance(value, int):
-        # QLocale holds 64-bit integers; JSON may carry larger ones.
-        return QLocale().toString(value) if abs(value) < 2**63 else str(value)
-    if isinstance(value, float):
-        return QLocale().toString(value, "g", 15)
-    if isinstance(value, str):
+def _display_any(column: Column, value: Any) -> str:
+    """A value of any JSON type on one line; a list of objects is counted."""
+    if isinstance(value, str) and column.kind is not ValueKind.ANY:
         return " ".join(value.splitlines())
-    if isinstance(value, dict | list | tuple):
-        return ", ".join(nested_parts(value))
-    return str(value)
-
-
-def nested_parts(value: dict[Any, Any] | list[Any] | tuple[Any, ...]) -> list[str]:
-    """An object's fields as `key: value`, or a list's items, each as a person reads it.
-
-    A table cell joins them on one line, the details pane gives each its own; values
-    nested deeper are shown as compact JSON.
-    """
-    if isinstance(value, dict):
-        return [f"{key}: {_display_nested(item)}" for key, item in value.items()]
-    return [_display_nested(item) for item in value]
-
-
-def _display_nested(value: Any) -> str:
-    if value is None:
-        return "\N{EN DASH}"
-    if isinstance(value, dict | list):
-        return compact_json(value)
-    return _display_any(value)
+    if column.key == SUBSCRIPTIONS_KEY:
+        return cell_text(value, counts().subscriptions)
+    return cell_text(value)

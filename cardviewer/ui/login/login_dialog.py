@@ -33,6 +33,7 @@ from cardviewer.tasks import TaskSet
 from cardviewer.ui.read_only_field import make_read_only
 
 if TYPE_CHECKING:
+    from cardviewer.api.errors import InvalidCredentials
     from cardviewer.api.models import Session
 
 log = logging.getLogger(__name__)
@@ -313,7 +314,12 @@ class LoginDialog(QDialog):
         except InvalidCredentials as exc:
             log.info("sign-in to %s refused: %s", server_url, exc.detail or exc)
             self._set_busy(False)
-            self._show_error(error_text(exc), exc.detail)
+            # The platform's own words ("Access data do not match!") are English
+            # whatever the interface speaks; they stay in the tooltip.
+            self._show_error(
+                self.tr("The e-mail address or password is not correct."),
+                self._refusal_detail(exc),
+            )
             self.password_edit.clear()
             self.password_edit.setFocus()
             return
@@ -345,6 +351,16 @@ class LoginDialog(QDialog):
             keep_signed_in=self.keep_signed_in_check.isChecked(),
         )
         self.accept()
+
+    def _refusal_detail(self, error: InvalidCredentials) -> str:
+        """What the server said when it refused the sign-in, for the message's tooltip."""
+        from cardviewer.api.errors import Sentence
+
+        said = "" if isinstance(error.message, Sentence) else error.message.strip()
+        lines = [self.tr("The server said: %1").replace("%1", said)] if said else []
+        if error.detail:
+            lines.append(error.detail)
+        return "\n".join(lines)
 
     def _cancel_clicked(self) -> None:
         """Cancel stops a running sign-in first; pressed again, it closes the dialog."""

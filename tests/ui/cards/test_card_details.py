@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
@@ -17,7 +18,7 @@ from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.card_columns import build_columns
 from cardviewer.ui.cards.card_details import AVATAR_SIZE, EMPTY, CardDetailsPane, card_json
 from cardviewer.ui.cards.card_table_model import avatar_url
-from cardviewer.ui.cards.columns import format_local_time
+from cardviewer.ui.cards.value_text import format_local_time
 from cardviewer.ui.plain_text import plain_tooltip
 
 WAIT = 15_000
@@ -26,6 +27,18 @@ SELECTABLE = Qt.TextInteractionFlag.TextSelectableByMouse | (
 )
 SPACE = {"uuid": "acme1EU01demo01", "name": "Acme Europe GmbH", "tags": ["sales", "emea"]}
 
+
+SUBSCRIPTIONS = [
+    {
+        "uuid": "s1",
+        "plan": "business",
+        "status": "active",
+        "seats": 12,
+        "renews_at": "2026-03-01T09:00:00.000000Z",
+        "features": ["crm-sync", "analytics", "custom-domain", "priority-support"],
+    },
+    {"uuid": "s2", "plan": "premium", "status": "cancelled", "seats": 1, "renews_at": None},
+]
 
 NOT_SENT = object()
 
@@ -91,6 +104,19 @@ def pane(qtbot, avatars):
 
 
 @pytest.fixture
+def in_berlin(monkeypatch: pytest.MonkeyPatch):
+    """A German locale in Berlin, so dates read the same on every machine."""
+    monkeypatch.setenv("TZ", "Europe/Berlin")
+    time.tzset()
+    previous = QLocale()
+    QLocale.setDefault(QLocale("de_DE"))
+    yield
+    QLocale.setDefault(previous)
+    monkeypatch.undo()
+    time.tzset()
+
+
+@pytest.fixture
 def clipboard(qapp):
     board = QGuiApplication.clipboard()
     board.clear()
@@ -145,19 +171,48 @@ def test_every_field_is_shown_readably(pane):
     assert pane.value_label("avatar") is None
 
 
-def test_a_nested_object_reads_as_a_line_per_field(pane):
+def test_a_nested_object_reads_as_a_line_per_field(pane, in_berlin):
     pane.set_card(card(subscriptions={"plan": "business", "renews_at": "2026-01-01"}))
     space = pane.value_label("space")
     assert title(pane, "space") == "Space"
-    assert space.text() == 'uuid: acme1EU01demo01\nname: Acme Europe GmbH\ntags: ["sales","emea"]'
-    assert text(pane, "subscriptions") == "plan: business\nrenews_at: 2026-01-01"
+    assert space.text() == "Uuid: acme1EU01demo01\nName: Acme Europe GmbH\nTags: sales, emea"
+    assert text(pane, "subscriptions") == "Plan: business\nRenews at: 01.01.2026"
     fixed = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
     assert space.font().family() != fixed.family()
+    assert space.toolTip() == plain_tooltip(json.dumps(SPACE, indent=2)), "the whole, exactly"
 
 
 def test_a_nested_list_reads_as_a_line_per_item(pane):
     pane.set_card(card(subscriptions=["monthly", {"plan": "business"}, None, True]))
-    assert text(pane, "subscriptions") == 'monthly\n{"plan":"business"}\n\N{EN DASH}\nYes'
+    lines = ["monthly", "business", "\N{EN DASH}", "Yes"]
+    assert text(pane, "subscriptions").splitlines() == [f"\N{BULLET} {line}" for line in lines]
+
+
+def test_a_list_of_subscriptions_reads_as_a_short_line_each(pane, in_berlin):
+    pane.set_card(card(subscriptions=SUBSCRIPTIONS))
+    dot = " \N{MIDDLE DOT} "
+    assert text(pane, "subscriptions").splitlines() == [
+        "\N{BULLET} "
+        + dot.join(
+            [
+                "business",
+                "active",
+                "12 seats",
+                "renews 01.03.2026 10:00",
+                "features: crm-sync, analytics, custom-domain, priority-support",
+            ]
+        ),
+        "\N{BULLET} " + dot.join(["premium", "cancelled", "1 seats"]),
+    ]
+    assert "{" not in text(pane, "subscriptions")
+
+
+def test_a_long_list_shows_its_first_items_and_counts_the_rest(pane):
+    pane.set_card(card(subscriptions=[{"plan": f"plan {n}"} for n in range(120)]))
+    lines = text(pane, "subscriptions").splitlines()
+    assert lines[:2] == ["\N{BULLET} plan 0", "\N{BULLET} plan 1"]
+    assert len(lines) == 51
+    assert lines[-1] == "\N{HORIZONTAL ELLIPSIS} and 70 more"
 
 
 def test_values_are_plain_selectable_wrapped_text_with_accessible_names(pane):
@@ -402,3 +457,25 @@ def test_without_a_loader_there_is_no_picture(qtbot):
     pane.set_card(card())
     assert not pane.avatar_label.isVisible()
     assert text(pane, "username") == "max-mueller"
+
+
+# Width
+
+
+def test_nested_values_wrap_inside_the_panes_width(qtbot, avatars):
+    pane = CardDetailsPane(avatars)
+    qtbot.addWidget(pane)
+    pane.resize(320, 700)
+    pane.show()
+    qtbot.waitExposed(pane)
+    pane.set_card(card(subscriptions=SUBSCRIPTIONS, redirection="https://" + "x" * 200))
+    viewport = pane.scroll_area.viewport()
+    content = pane.scroll_area.widget()
+    assert content is not None
+    qtbot.waitUntil(lambda: content.width() <= viewport.width())
+    assert not pane.scroll_area.horizontalScrollBar().isVisible()
+    assert pane.sizeHint().width() < 500
+    assert pane.minimumSizeHint().width() < 320
+    for label in (pane.name_label, pane.value_label("subscriptions")):
+        assert label is not None
+        assert label.geometry().right() <= viewport.width()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import time
 
@@ -10,15 +11,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PySide6.QtCore import QCoreApplication, QLocale, Qt, QTranslator
 
+from cardviewer import i18n
 from cardviewer.api.models import Card
 from cardviewer.services.card_columns import ENGLISH_TITLES, build_columns
+from cardviewer.services.card_export import write_cards_now
 from cardviewer.ui.cards.columns import (
     alignment,
     column_titles,
     display_text,
-    full_year_format,
     tooltip_text,
 )
+from cardviewer.ui.cards.value_text import full_year_format
 from tests.services.test_card_columns import card, column, json_values
 
 
@@ -62,6 +65,49 @@ def test_titles_and_words_go_through_translation(qapp):
     assert yes == "YES"
     assert invalid == "(INVALID)"
     assert display_text(column("public"), card(public=True)) == "Yes"
+
+
+def test_in_german_known_fields_flags_and_counts_are_german(qapp, tmp_path):
+    i18n.install_translators(qapp, "de")
+    try:
+        titles = column_titles()
+        jane = card(
+            public=False,
+            is_business=True,
+            redirection="https://acme.example/jane",
+            space={"name": "Acme"},
+            theme="dark",
+            favourite_colour="blue",
+            subscriptions=[{"plan": "business"}, {"plan": "premium"}],
+        )
+        columns = build_columns([jane], with_emails=False, titles=titles)
+        subscriptions = display_text(column("subscriptions"), jane)
+        target = tmp_path / "karten.csv"
+        write_cards_now(target, [jane], with_emails=False, titles=titles, delimiter=";")
+    finally:
+        i18n.remove_translators()
+        QLocale.setDefault(QLocale.system())
+    extra = {c.key: c.title for c in columns if c.extra}
+    assert extra == {
+        "is_business": "Geschäftlich",
+        "redirection": "Weiterleitung",
+        "space": "Bereich",
+        "theme": "Design",
+        "favourite_colour": "Favourite colour",
+    }
+    assert (titles.yes, titles.no) == ("ja", "nein")
+    assert subscriptions == "2 Abonnements"
+    with target.open(encoding="utf-8-sig", newline="") as handle:
+        header, row = csv.reader(handle, delimiter=";")
+    cells = dict(zip(header, row, strict=True))
+    assert cells["Öffentlich"] == "nein"
+    assert cells["Geschäftlich"] == "ja"
+    assert cells["Bereich"] == '{"name":"Acme"}', "a file keeps the exact value"
+
+
+def test_without_a_window_flags_are_english(qapp):
+    jane = card(public=True)
+    assert column("public").export(jane) == "yes"
 
 
 # How values read
@@ -131,12 +177,56 @@ def test_emails(qapp):
     assert tooltip_text(emails, jane) == "jane@acme.example\nj.smith@acme.example"
 
 
-def test_nested_values_read_as_pairs(qapp):
+def test_a_nested_object_reads_as_a_short_line(qapp):
     subscriptions = column("subscriptions")
     jane = card(subscriptions={"plan": "business", "status": "active"})
-    assert display_text(subscriptions, jane) == "plan: business, status: active"
+    assert display_text(subscriptions, jane) == "business \N{MIDDLE DOT} active"
     shown = json.loads(tooltip_text(subscriptions, jane) or "")
     assert shown == {"plan": "business", "status": "active"}
+
+
+SUBSCRIPTIONS = [
+    {
+        "uuid": "s1",
+        "plan": "business",
+        "status": "active",
+        "seats": 12,
+        "renews_at": "2026-03-01T09:00:00.000000Z",
+    },
+    {"uuid": "s2", "plan": "premium", "status": "cancelled", "seats": 1},
+]
+
+
+def test_a_list_of_subscriptions_is_counted_not_json(qapp):
+    subscriptions = column("subscriptions")
+    jane = card(subscriptions=SUBSCRIPTIONS)
+    assert display_text(subscriptions, jane) == "2 subscriptions"
+    assert json.loads(tooltip_text(subscriptions, jane) or "") == SUBSCRIPTIONS
+    assert json.loads(subscriptions.export(jane)) == SUBSCRIPTIONS, "a file keeps it whole"
+
+
+def test_one_subscription_in_a_list_reads_as_its_line(qapp, german_berlin):
+    shown = display_text(column("subscriptions"), card(subscriptions=SUBSCRIPTIONS[:1]))
+    dot = " \N{MIDDLE DOT} "
+    assert shown == dot.join(["business", "active", "12 seats", "renews 01.03.2026 10:00"])
+
+
+def test_other_nested_values_read_as_their_items_or_a_count(qapp):
+    cards = [
+        card(tags=["a", "b"], links=[{"url": "https://a.example"}, {"url": "https://b"}] * 2),
+        card(space={"uuid": "s1", "name": "Acme Europe GmbH"}),
+    ]
+    assert display_text(column("tags", *cards), cards[0]) == "a, b"
+    assert display_text(column("links", *cards), cards[0]) == "4 items"
+    assert display_text(column("space", *cards), cards[1]) == "Acme Europe GmbH"
+    assert "{" not in display_text(column("space", *cards), cards[1])
+
+
+def test_a_huge_nested_value_has_a_short_tooltip(qapp):
+    jane = card(subscriptions=[{"plan": f"plan {n}"} for n in range(500)])
+    tooltip = tooltip_text(column("subscriptions"), jane) or ""
+    assert tooltip.count("\n") <= 40
+    assert tooltip.endswith("\N{HORIZONTAL ELLIPSIS}")
 
 
 def test_unknown_fields_read_by_their_type(qapp):

@@ -129,13 +129,14 @@ def test_busy_while_signing_in_and_no_second_submit(filled, demo_server, qtbot):
     assert filled.busy_indicator.isHidden()
 
 
-def test_wrong_password_shows_the_servers_message_and_clears_the_password(
+def test_wrong_password_says_so_keeps_the_servers_words_and_clears_the_password(
     filled, demo_server, qtbot
 ):
     type_password(qtbot, filled, "not the password")
     filled.submit()
     qtbot.waitUntil(lambda: not filled.is_busy, timeout=10_000)
-    assert filled.message == "Access data do not match!"
+    assert filled.message == "The e-mail address or password is not correct."
+    assert "The server said: Access data do not match!" in filled.message_label.toolTip()
     assert filled.password_edit.text() == ""
     assert filled.focusWidget() is filled.password_edit
     assert filled.isVisible()
@@ -218,6 +219,38 @@ def test_in_german_the_clients_messages_are_german(make_dialog, qtbot, qapp):
     finally:
         i18n.remove_translators()
         QLocale.setDefault(QLocale.system())
+
+
+def test_in_german_a_refused_sign_in_is_german_and_the_servers_words_stay(filled, qtbot, qapp):
+    i18n.install_translators(qapp, "de")
+    try:
+        type_password(qtbot, filled, "not the password")
+        filled.submit()
+        qtbot.waitUntil(lambda: not filled.is_busy, timeout=10_000)
+        assert filled.message == "Die E-Mail-Adresse oder das Passwort ist nicht richtig."
+        tooltip = filled.message_label.toolTip()
+    finally:
+        i18n.remove_translators()
+        QLocale.setDefault(QLocale.system())
+    assert "Der Server schrieb: Access data do not match!" in tooltip
+
+
+def test_a_refusal_without_the_servers_words_says_the_same(make_dialog, qtbot):
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(422, json={})
+
+    async def authenticate(server: str, email: str, password: str) -> Session:
+        async with CardsClient(server, transport=httpx.MockTransport(answer)) as client:
+            return await client.login(email, password)
+
+    dialog = make_dialog(
+        authenticate, server="https://cards.example.com", email="a@example.com", password="x"
+    )
+    dialog.submit()
+    qtbot.waitUntil(lambda: not dialog.is_busy, timeout=10_000)
+    assert dialog.message == "The e-mail address or password is not correct."
+    assert "The server said" not in dialog.message_label.toolTip()
+    assert "HTTP 422" in dialog.message_label.toolTip()
 
 
 def test_unexpected_failure_is_reported_not_raised(make_dialog, qtbot, caplog):
