@@ -96,14 +96,17 @@ class MainWindow(QMainWindow, CommandActions):
         self.pages = pages
         self.model = pages.model
         self._details_avatars = details_avatars
-        self.jobs = WholeSpaceJobs(source, settings, partial(ExportAllDialog, parent=self))
+        self.messages = PageMessages(self._plurals())
+        progress = partial(ExportAllDialog, parent=self)
+        self.jobs = WholeSpaceJobs(
+            source, settings, progress, server_wait=self.messages.server_wait
+        )
         # Looked up when called: the file dialog is the window's to show.
         self.exports = ExportCommands(
             self.model, self.jobs, settings, lambda *a, **kw: self.ask_export_path(*a, **kw), self
         )
         self.settings = settings
         self._avatar_size = avatar_size
-        self.messages = PageMessages(self._plurals())
         self.setWindowTitle(APP_NAME)
         self.resize(DEFAULT_SIZE)
 

@@ -10,7 +10,7 @@ it again from page 1; any other error is explained and the page shown stays.
 from __future__ import annotations
 
 import logging
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -89,6 +89,10 @@ class OpenProgress(Protocol):
     ) -> WholeSpaceProgress: ...
 
 
+ServerWait = Callable[[CardViewerError], str | None]
+"""How long the server asked to wait, in the window's words (`PageMessages.server_wait`)."""
+
+
 @dataclass(frozen=True)
 class _Stopped:
     """A whole-space job the end of the session stopped, to start again after sign-in."""
@@ -116,9 +120,12 @@ class WholeSpaceJobs(QObject):
         settings: Settings,
         open_progress: OpenProgress,
         parent: QObject | None = None,
+        *,
+        server_wait: ServerWait | None = None,
     ) -> None:
         super().__init__(parent)
         self._source = source
+        self._server_wait = server_wait
         self._settings = settings
         self._open_progress = open_progress
         self._tasks = TaskSet()
@@ -261,7 +268,11 @@ class WholeSpaceJobs(QObject):
         except CardViewerError as error:
             log.warning("%s of %s failed: %s", kind.value, shown.space_id, error.detail or error)
             message = _fetch_failure(kind).replace("%1", shown.space_id)
-            self.failed.emit(message.replace("%2", error_text(error)), error.detail)
+            reason = error_text(error)
+            wait = self._server_wait(error) if self._server_wait is not None else None
+            if wait:
+                reason = f"{reason} {wait}"
+            self.failed.emit(message.replace("%2", reason), error.detail)
             return
         except OSError as exc:
             log.warning("export to %s failed: %s", path, exc)

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from cardviewer.api import CardPage, NotAuthenticated
-from cardviewer.api.errors import ServerError
+from cardviewer.api import CardPage, CardViewerError, NotAuthenticated
+from cardviewer.api.errors import RateLimited, ServerError
 from cardviewer.api.models import parse_card
 from cardviewer.services.file_errors import ADVICE, WriteProblem
 from cardviewer.services.page_loader import PageRequest
@@ -182,6 +182,33 @@ def test_a_failed_whole_space_fetch_is_explained_and_saves_nothing(
     assert not target.exists()
     assert jobs.progress is None
     assert jobs.stopped_note is None
+
+
+@pytest.mark.parametrize("kind", [JobKind.EXPORT_ALL, JobKind.LOAD_ALL])
+def test_a_failed_fetch_says_how_long_the_server_asks_to_wait(
+    qloop, arun, qtbot, tmp_path, source, kind
+):
+    source.failures = [RateLimited("Too many requests.", 429, 120)] * 10
+    told: list[CardViewerError] = []
+
+    def server_wait(error: CardViewerError) -> str | None:
+        told.append(error)
+        return "You can try again in about 2 minutes."
+
+    jobs = WholeSpaceJobs(
+        source, Settings.load(), partial(ExportAllDialog, parent=None), server_wait=server_wait
+    )
+
+    def start() -> None:
+        if kind is JobKind.EXPORT_ALL:
+            jobs.export_all(SHOWN, tmp_path / "everyone.csv")
+        else:
+            jobs.load_all(SHOWN)
+
+    message, _ = failed(qtbot, jobs, start)
+    assert "Too many requests. You can try again in about 2 minutes." in message
+    assert isinstance(told[0], RateLimited)
+    arun(jobs.aclose())
 
 
 @pytest.mark.parametrize("kind", [JobKind.EXPORT_ALL, JobKind.LOAD_ALL])
