@@ -14,6 +14,7 @@ from cardviewer.api.errors import InvalidInput
         ("https://api.example.com/v1", "https://api.example.com"),
         ("https://api.example.com/v1/", "https://api.example.com"),
         ("  HTTPS://api.example.com/prefix  ", "https://api.example.com/prefix"),
+        ("https://api.example.com/prefix/v1/", "https://api.example.com/prefix"),
         ("http://127.0.0.1:8765", "http://127.0.0.1:8765"),
         ("http://localhost:8765/", "http://localhost:8765"),
         ("http://[::1]:8765", "http://[::1]:8765"),
@@ -39,7 +40,15 @@ def test_plain_http_is_refused_off_this_computer():
 
 @pytest.mark.parametrize(
     ("host", "loopback"),
-    [("localhost", True), ("127.0.0.5", True), ("::1", True), ("example.com", False)],
+    [
+        ("localhost", True),
+        ("LocalHost", True),
+        ("127.0.0.5", True),
+        ("::1", True),
+        ("example.com", False),
+        ("server.example", False),
+        ("localhost.example", False),
+    ],
 )
 def test_loopback_hosts(host, loopback):
     assert is_loopback_host(host) is loopback

@@ -11,6 +11,8 @@ from cardviewer.api.models import (
     KNOWN_CARD_FIELDS,
     MAX_CARDS,
     Card,
+    CardPage,
+    PageLinks,
     PageMeta,
     Session,
     _LazyLinks,
@@ -151,11 +153,33 @@ def test_email_shapes(raw, expected):
     assert parse_card(card_json(emails=raw)).emails == expected
 
 
+@pytest.mark.parametrize(
+    ("field", "bad"),
+    [
+        ("avatar", {"uuid": 5, "src": "https://cdn.example/a.jpg"}),
+        ("emails", ["a@x.example", 7]),
+    ],
+)
+def test_a_field_bad_inside_is_set_aside_as_a_whole(field, bad):
+    card = parse_card(card_json(**{field: bad}))
+    assert getattr(card, field) is None
+    assert card.invalid_fields == {field: bad}
+    assert card.display_name == "Anna Schmidt"
+
+
 def test_page_with_one_bad_card_keeps_the_others():
     page = parse_page(envelope([card_json(), card_json(connects="x"), "garbage", card_json()]))
     assert len(page.cards) == 3
     assert page.skipped == 1
     assert page.cards[1].invalid_fields == {"connects": "x"}
+
+
+def test_entries_that_are_not_cards_are_logged_and_a_page_of_cards_logs_nothing(caplog):
+    parse_page(envelope([card_json(), "garbage", 7]))
+    assert "page 1: skipped 2 entries that are not cards" in caplog.text
+    caplog.clear()
+    parse_page(envelope([card_json()]))
+    assert "skipped" not in caplog.text
 
 
 def test_page_meta_and_links():
@@ -171,8 +195,9 @@ def test_empty_page_has_null_from_and_to():
     payload = envelope([], total=0, last_page=1)
     payload["meta"].update({"from": None, "to": None})
     page = parse_page(payload)
-    assert page.is_empty
+    assert page.is_empty is True
     assert page.meta.from_ is None
+    assert parse_page(envelope([card_json()])).is_empty is False
 
 
 @pytest.mark.parametrize(
@@ -415,10 +440,29 @@ def test_a_page_whose_numbers_contradict_is_refused(numbers, asked, detail):
 
 
 def test_more_cards_than_the_space_has_are_refused():
+    check_card_count(24, 25)
     check_card_count(25, 25)
     with pytest.raises(UnexpectedResponse) as info:
         check_card_count(26, 25)
     assert info.value.detail == "26 cards on the pages so far, but meta.total is at most 25"
+    assert info.value.status == 200
+
+
+def test_a_page_far_into_a_large_space_passes_the_check():
+    """Page numbers are compared by value, however large, as a response body gives them."""
+    payload = {
+        "data": [card_json(uuid=f"c{n}") for n in range(5)],
+        "meta": {"current_page": 3000, "last_page": 3000, "per_page": 10, "total": 29995},
+    }
+    page = parse_page_json(body(payload))
+    check_page(page, asked=3000)
+    with pytest.raises(UnexpectedResponse):
+        check_page(page, asked=2999)
+
+
+def test_a_page_built_from_cards_alone_skipped_none():
+    page = CardPage(cards=(), meta=meta(current_page=1, last_page=3), links=PageLinks())
+    assert page.skipped == 0
 
 
 # Parsed values do not change
@@ -428,7 +472,9 @@ def test_parsed_models_are_immutable():
     page = parse_page(envelope([card_json()]))
     card, meta = page.cards[0], page.meta
     assert card.avatar is not None
+    session = Session(access_token="t", session_id="s", expires_at=datetime(2020, 1, 1, tzinfo=UTC))
     for model, field, value in [
+        (session, "access_token", "x"),
         (page, "skipped", 3),
         (card, "username", "x"),
         (card.avatar, "uuid", "x"),

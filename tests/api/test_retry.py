@@ -21,7 +21,14 @@ from cardviewer.api import (
     UnexpectedResponse,
 )
 from cardviewer.api.errors import ApiError, CardViewerError
-from cardviewer.api.retry import RetryPolicy, is_transient, parse_retry_after
+from cardviewer.api.retry import (
+    RetryPolicy,
+    Wait,
+    WaitUnit,
+    is_transient,
+    parse_retry_after,
+    wait_to_tell,
+)
 from cardviewer.demo import Fault
 
 pytestmark = pytest.mark.anyio
@@ -94,6 +101,46 @@ def test_backoff_doubles_up_to_the_cap(attempt, ceiling):
 
 def test_backoff_of_a_huge_attempt_number_is_the_cap():
     assert RetryPolicy(jitter=lambda: 1.0).backoff(100_000) == 8.0
+
+
+def test_without_a_practical_cap_the_backoff_stops_doubling_at_two_to_the_64th():
+    policy = RetryPolicy(base_delay=1.0, max_delay=1e300, jitter=lambda: 1.0)
+    assert policy.backoff(65) == 2.0**64
+    assert policy.backoff(66) == 2.0**64
+    assert policy.backoff(100_000) == 2.0**64
+    assert policy.backoff(64) == 2.0**63
+
+
+def test_an_attempt_number_below_one_waits_as_the_first():
+    policy = RetryPolicy(jitter=lambda: 1.0)
+    assert policy.backoff(0) == policy.backoff(1) == 0.5
+    assert policy.backoff(-3) == 0.5
+
+
+def test_policies_that_differ_only_in_sleep_and_jitter_are_equal():
+    async def no_sleep(delay: float) -> None:
+        return None
+
+    assert RetryPolicy(sleep=no_sleep, jitter=lambda: 0.5) == RetryPolicy()
+    assert RetryPolicy(attempts=2) != RetryPolicy()
+
+
+def test_a_policy_cannot_be_changed():
+    policy = RetryPolicy()
+    with pytest.raises(AttributeError):
+        policy.attempts = 9  # type: ignore[misc]
+    assert policy.attempts == 4
+
+
+def test_a_policy_without_waits_is_allowed():
+    policy = RetryPolicy(base_delay=0.0, max_delay=0.0, max_retry_after=0.0)
+    assert policy.backoff(3) == 0.0
+    assert policy.delay_before_retry(api_error(429, retry_after=0.0), 1) == 0.0
+
+
+def test_a_policy_shows_its_numbers_not_its_functions():
+    text = repr(RetryPolicy())
+    assert text == ("RetryPolicy(attempts=4, base_delay=0.5, max_delay=8.0, max_retry_after=30.0)")
 
 
 def test_jitter_spreads_the_waits_over_the_whole_range():
@@ -199,6 +246,32 @@ def test_the_default_policy_waits_for_retry_after_up_to_thirty_seconds():
     assert policy.delay_before_retry(api_error(503, retry_after=30.001), 1) is None
 
 
+@pytest.mark.parametrize(
+    ("retry_after", "told"),
+    [
+        (None, None),
+        (0.0, None),
+        (1.99, None),
+        (2.0, Wait(2, WaitUnit.SECONDS)),
+        (89.6, Wait(90, WaitUnit.SECONDS)),
+        (119.4, Wait(119, WaitUnit.SECONDS)),
+        (120.0, Wait(2, WaitUnit.MINUTES)),
+        (600.0, Wait(10, WaitUnit.MINUTES)),
+        (3600.0, Wait(60, WaitUnit.MINUTES)),
+        (float("inf"), None),
+        (float("nan"), None),
+    ],
+)
+def test_the_wait_to_tell_is_whole_seconds_then_whole_minutes(retry_after, told):
+    assert wait_to_tell(RateLimited("busy", 429, retry_after)) == told
+
+
+def test_only_a_server_answer_carries_a_wait_to_tell():
+    error = NetworkError("no answer")
+    error.retry_after = 30.0  # type: ignore[attr-defined]
+    assert wait_to_tell(error) is None
+
+
 def test_retry_after_counts_only_on_429_and_503():
     policy = RetryPolicy(jitter=lambda: 1.0)
     assert policy.delay_before_retry(api_error(502, retry_after=120.0), 1) == 0.5
@@ -209,6 +282,7 @@ def test_no_retry_after_the_last_attempt():
     assert policy.delay_before_retry(api_error(502), 2) is not None
     assert policy.delay_before_retry(api_error(502), 3) is None
     assert RetryPolicy(attempts=1).delay_before_retry(api_error(502), 1) is None
+    assert policy.delay_before_retry(api_error(502), 4) is None, "past the last attempt"
 
 
 @pytest.mark.parametrize(
