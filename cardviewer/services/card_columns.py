@@ -212,7 +212,7 @@ def title_from_key(key: str) -> str:
     """A heading for a field only known by its key: `is_business` → "Is business"."""
     words = _CAMEL_BOUNDARY.sub(" ", key).replace("_", " ").replace("-", " ").split()
     if not words:
-        return key
+        return " ".join(key.split())  # "_" stays "_"; a key of only spaces is no words
     text = " ".join(word if word.isupper() else word.lower() for word in words)
     return text[0].upper() + text[1:]
 

@@ -121,6 +121,8 @@ def test_unknown_fields_get_columns_in_first_seen_order():
         ("space_ID", "Space ID"),
         ("x", "X"),
         ("_", "_"),
+        ("_\n_", "_ _"),
+        ("\n", ""),
     ],
 )
 def test_title_from_key(key, title):
