@@ -68,3 +68,17 @@ def test_a_rewritten_unknown_error_keeps_the_systems_reason():
         str(plain) == "Could not save cards.csv: input/output error. Any earlier file is unchanged."
     )
     assert plain.errno == errno.EIO
+
+
+class _DeviceGone(OSError):
+    """An error whose constructor wants more than a message."""
+
+    def __init__(self, device: str, code: int) -> None:
+        super().__init__(code, f"{device} is gone")
+
+
+def test_a_rewritten_error_of_a_kind_that_wants_other_arguments_is_a_plain_os_error():
+    plain = in_plain_words(_DeviceGone("usb0", errno.ENODEV), Path("cards.csv"))
+    assert type(plain) is OSError
+    assert plain.errno == errno.ENODEV
+    assert str(plain) == "Could not save cards.csv: usb0 is gone. Any earlier file is unchanged."
