@@ -15,7 +15,9 @@ import contextlib
 import logging
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +35,18 @@ def write_atomically(path: Path, data: bytes, *, private: bool = False) -> None:
     followed: its target is replaced, the link stays. Raises `OSError` when the file
     cannot be written; the earlier file at `path`, if any, is then left untouched.
     """
+    with open_atomically(path, private=private) as file:
+        file.write(data)
+
+
+@contextlib.contextmanager
+def open_atomically(path: Path, *, private: bool = False) -> Iterator[BinaryIO]:
+    """A file to write `path`'s new content into, a piece at a time; see `write_atomically`.
+
+    The content takes `path`'s name when the block ends without an exception; an
+    exception leaves the earlier file as it was, and no temporary file behind. A large
+    export is written this way without ever being whole in memory.
+    """
     path = written_path(Path(path))
     # A random name (os.urandom: `secrets` would pull in hashlib and random at start).
     temporary = path.with_name(f".{path.name}.{os.urandom(4).hex()}.tmp")
@@ -42,7 +56,7 @@ def write_atomically(path: Path, data: bytes, *, private: bool = False) -> None:
         with os.fdopen(fd, "wb") as file:
             if mode is not None:
                 os.fchmod(file.fileno(), mode)
-            file.write(data)
+            yield file
             file.flush()
             os.fsync(file.fileno())
         temporary.replace(path)

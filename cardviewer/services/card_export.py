@@ -8,12 +8,14 @@ still gets its column; many cards are written in a worker thread.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable, Sequence
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cardviewer.services.card_columns import (
     ENGLISH_TITLES,
+    Column,
     ColumnTitles,
     build_columns,
     export_header,
@@ -95,9 +97,40 @@ def write_cards_now(
     cannot be written; an earlier file of that name then stays as it was.
     """
     columns = build_columns(cards, with_emails=with_emails, titles=titles)
+    export_format = export_format or ExportFormat.of(path)
+    if export_format is ExportFormat.XLSX:
+        rows: Iterable[list[Any]] = (
+            [column.cell_value(card) for column in columns] for card in cards
+        )
+    else:
+        rows = ([column.export(card) for column in columns] for card in cards)
+    return write_table(
+        path,
+        columns,
+        rows,
+        export_format=export_format,
+        title=title,
+        delimiter=delimiter,
+        titles=titles,
+    )
+
+
+def write_table(
+    path: Path,
+    columns: Sequence[Column],
+    rows: Iterable[Sequence[Any]],
+    *,
+    export_format: ExportFormat,
+    title: str = "",
+    delimiter: str = ",",
+    titles: ColumnTitles = ENGLISH_TITLES,
+) -> int:
+    """Write the header of `columns` and `rows`, cells made for `export_format`.
+
+    The rows are read once, one at a time, so they may come from a spool on disk
+    (`ExportSpool`); see `write_cards_now` for the rest.
+    """
     header = export_header(columns, titles, zone=local_zone_name())
-    if (export_format or ExportFormat.of(path)) is ExportFormat.XLSX:
-        rows_typed = ([column.cell_value(card) for column in columns] for card in cards)
-        return write_xlsx(path, header, rows_typed, title=title)
-    rows = ([column.export(card) for column in columns] for card in cards)
+    if export_format is ExportFormat.XLSX:
+        return write_xlsx(path, header, rows, title=title)
     return write_csv(path, header, rows, delimiter=delimiter)

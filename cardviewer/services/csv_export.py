@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from cardviewer.services.atomic_file import write_atomically
+from cardviewer.services.atomic_file import open_atomically
 from cardviewer.services.file_errors import in_plain_words
 
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
@@ -49,19 +49,21 @@ def write_csv(
     """
     if len(delimiter) != 1 or delimiter in "\"'\r\n":
         raise ValueError(f"Cannot separate CSV cells with {delimiter!r}.")
-    buffer = io.StringIO(newline="")
-    writer = csv.writer(
-        buffer, delimiter=delimiter, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n"
-    )
-    writer.writerow([neutralize_formula(cell) for cell in header])
     count = 0
-    for row in rows:
-        writer.writerow([neutralize_formula(cell) for cell in row])
-        count += 1
-    # "replace": a lone surrogate the server sent becomes "?" instead of failing the export.
-    data = buffer.getvalue().encode("utf-8-sig", errors="replace")
     try:
-        write_atomically(Path(path), data)
+        with open_atomically(Path(path)) as file:
+            # Row by row into the file: a whole space is never one string in memory.
+            # "replace": a lone surrogate the server sent becomes "?", not a failure.
+            text = io.TextIOWrapper(file, "utf-8-sig", errors="replace", newline="")
+            writer = csv.writer(
+                text, delimiter=delimiter, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n"
+            )
+            writer.writerow([neutralize_formula(cell) for cell in header])
+            for row in rows:
+                writer.writerow([neutralize_formula(cell) for cell in row])
+                count += 1
+            text.flush()
+            text.detach()  # the file is closed by `open_atomically`, after its fsync
     except OSError as error:
         raise in_plain_words(error, Path(path)) from error
     return count

@@ -1,22 +1,27 @@
 """Exporting every card of a space: fetch all its pages, then write them in one file.
 
-The window's Export All and `cardviewer export --all` both run this. Nothing is
-written until every page is in, so the columns cover every card, and a cancelled or
-failed fetch leaves no partial file behind (an earlier file stays as it was).
+The window's Export All and `cardviewer export --all` both run this. Each page's cards
+become cells as the page arrives and wait on disk (`ExportSpool`), so a space of
+100,000 cards is never in memory at once. Nothing is written until every page is in,
+so the columns cover every card, and a cancelled or failed fetch leaves no partial
+file behind (an earlier file stays as it was).
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
+from cardviewer.api.models import CardPage
 from cardviewer.services.card_columns import ENGLISH_TITLES, ColumnTitles
-from cardviewer.services.card_export import ExportFormat, write_cards
+from cardviewer.services.card_export import ExportFormat, write_table
+from cardviewer.services.export_spool import ExportSpool
 from cardviewer.services.space_fetch import (
     DEFAULT_CONCURRENCY,
     PageFetch,
     ProgressCallback,
-    fetch_all_pages,
+    fetch_pages_in_order,
 )
 
 WritingCallback = Callable[[int], None]
@@ -43,16 +48,33 @@ async def export_space(
     Returns the number of cards written. Raises the client's errors while fetching and
     `OSError` when the file cannot be written (see `write_cards`).
     """
-    pages = await fetch_all_pages(fetch, concurrency=concurrency, on_progress=on_progress)
-    cards = [card for page in pages for card in page.cards]
+    export_format = export_format or ExportFormat.of(path)
+    typed = export_format is ExportFormat.XLSX
+    spool = ExportSpool(with_emails=with_emails, typed=typed, titles=titles)
+
+    def keep(page: CardPage) -> None:
+        spool.add(page.cards)
+
+    try:
+        await fetch_pages_in_order(fetch, keep, concurrency=concurrency, on_progress=on_progress)
+    except BaseException:
+        spool.close()
+        raise
     if on_writing is not None:
-        on_writing(len(cards))
-    return await write_cards(
-        path,
-        cards,
-        with_emails=with_emails,
-        title=title,
-        delimiter=delimiter,
-        titles=titles,
-        export_format=export_format,
-    )
+        on_writing(spool.count)
+
+    def write() -> int:
+        # Closed by the thread that reads it: a file being written is finished even
+        # when the export is abandoned meanwhile.
+        with spool:
+            return write_table(
+                path,
+                spool.columns(),
+                spool.rows(),
+                export_format=export_format,
+                title=title,
+                delimiter=delimiter,
+                titles=titles,
+            )
+
+    return await asyncio.to_thread(write)

@@ -35,7 +35,11 @@ Twenty a second read as smooth; a report per page would make a progress dialog
 repaint a thousand times in a fast export, on the thread that also reads the pages.
 """
 
+LOOKAHEAD = 2
+"""Pages asked for beyond the next one due, per request that may run at once."""
+
 PageFetch = Callable[[int], Awaitable["CardPage"]]
+PageCallback = Callable[["CardPage"], object]
 
 
 @dataclass(frozen=True)
@@ -75,21 +79,48 @@ async def fetch_all_pages(
     on_progress: ProgressCallback | None = None,
     progress_interval: float = PROGRESS_INTERVAL,
 ) -> list[CardPage]:
-    """Every page of the space, page 1 first; page 1 says how many there are.
+    """Every page of the space, page 1 first; see `fetch_pages_in_order`."""
+    pages: list[CardPage] = []
+    await fetch_pages_in_order(
+        fetch,
+        pages.append,
+        concurrency=concurrency,
+        on_progress=on_progress,
+        progress_interval=progress_interval,
+    )
+    return pages
 
-    `concurrency` requests run at once at most (clamped to 1…`MAX_CONCURRENCY`).
-    `on_progress` hears after the first page, after the last, and in between after a
-    page that lands `progress_interval` seconds or more after the previous report.
+
+async def fetch_pages_in_order(
+    fetch: PageFetch,
+    on_page: PageCallback,
+    *,
+    concurrency: int = DEFAULT_CONCURRENCY,
+    on_progress: ProgressCallback | None = None,
+    progress_interval: float = PROGRESS_INTERVAL,
+) -> None:
+    """Hand every page of the space to `on_page` in page order, each as soon as it can be.
+
+    Page 1 says how many there are. `concurrency` requests run at once at most
+    (clamped to 1…`MAX_CONCURRENCY`), and no page more than `LOOKAHEAD` times that
+    beyond the next one due is asked for, so a slow page holds back only that many:
+    a whole space is never in memory unless `on_page` keeps it. An exception from
+    `on_page` stops the fetch like a failed request. `on_progress` hears after the
+    first page, after the last, and in between after a page that lands
+    `progress_interval` seconds or more after the previous report.
     """
     workers = max(1, min(concurrency, MAX_CONCURRENCY))
     started = time.monotonic()
     first = await fetch(1)
     check_page(first, 1)
     total = first.meta.last_page
-    pages: dict[int, CardPage] = {1: first}
     cards = len(first.cards)
     most_cards = first.meta.total  # the space may grow while it is fetched
     check_card_count(cards, most_cards)
+    arrived: dict[int, CardPage] = {}
+    done = 1
+    due = 2  # the next page for `on_page`
+    room = asyncio.Condition()
     reported: float | None = None
 
     def report() -> None:
@@ -97,24 +128,33 @@ async def fetch_all_pages(
         if on_progress is None:
             return
         now = time.monotonic()
-        due = reported is None or now - reported >= progress_interval
-        if due or len(pages) == total:
+        if reported is None or now - reported >= progress_interval or done == total:
             reported = now
-            on_progress(FetchProgress(len(pages), total, cards, now - started))
+            on_progress(FetchProgress(done, total, cards, now - started))
 
+    on_page(first)
     report()
     numbers = iter(range(2, total + 1))
+    ahead = workers * LOOKAHEAD
 
     async def work() -> None:
-        nonlocal cards, most_cards
+        nonlocal cards, most_cards, done, due
         for number in numbers:  # a shared iterator: each page is taken by one worker
+            async with room:
+                await room.wait_for(lambda: number < due + ahead)  # noqa: B023 - read at once
             page = await fetch(number)
             check_page(page, number)
-            pages[number] = page
+            done += 1
             cards += len(page.cards)
             most_cards = max(most_cards, page.meta.total)
             check_card_count(cards, most_cards)
+            arrived[number] = page
+            while due in arrived:
+                on_page(arrived.pop(due))
+                due += 1
             report()
+            async with room:
+                room.notify_all()
 
     try:
         async with asyncio.TaskGroup() as group:
@@ -124,7 +164,6 @@ async def fetch_all_pages(
         # The first failure is the one to explain; the others were cancelled by it or
         # are the same problem seen by another worker.
         raise _first_leaf(errors) from None
-    return [pages[number] for number in range(1, total + 1)]
 
 
 def _first_leaf(group: BaseExceptionGroup[BaseException]) -> BaseException:

@@ -44,7 +44,9 @@ def write_xlsx(
     workbook = xlsxwriter.Workbook(
         buffer,
         {
-            "in_memory": True,
+            # Each row goes to a temporary file as it is written, not kept as cells:
+            # a whole space's workbook needs little more memory than one row.
+            "constant_memory": True,
             "strings_to_formulas": False,
             "strings_to_urls": False,
             "strings_to_numbers": False,
