@@ -23,8 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 # What needs no Qt is imported before PySide6: from then on, PySide's import hook reads
-# the source of each module named in an import statement, looking for "PySide6" (21
-# modules before the sign-in dialog paints instead of 57: 2.7 ms instead of 6.1 ms).
+# the source of each module named in an import statement, looking for "PySide6".
 from cardviewer import APP_ID, APP_NAME, ORGANIZATION, __version__
 from cardviewer.log_setup import (
     LOG_FORMAT,
@@ -80,8 +79,8 @@ NO_ARGUMENTS = argparse.Namespace(
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     """The command line; none at all, as when the app is double-clicked, costs nothing.
 
-    Building the parser costs 2 to 3 ms of the start (argparse asks gettext for its
-    words, which imports `locale`, and the terminal for its width).
+    Building the parser is work a start without arguments skips (argparse asks gettext
+    for its words, which imports `locale`, and the terminal for its width).
     """
     arguments = list(sys.argv[1:] if argv is None else argv)
     if not arguments:
@@ -332,7 +331,7 @@ def paint_now(widget: QWidget, timeout: float = PAINT_TIMEOUT) -> bool:
 
 
 def _start_demo() -> DemoServer | None:
-    try:
+    try:  # here: only a demo run needs it, and it is an optional extra
         from cardviewer.demo import DemoConfig, DemoServer
     except ImportError as exc:
         log.error("demo mode needs the demo extra (pip install 'cardviewer[demo]'): %s", exc)

@@ -5,16 +5,18 @@ Dialogs are opened with `open()` and awaited, never run in a nested event loop w
 the window, which keeps its page; after signing in the failed request is repeated.
 
 The main window, its model, the avatar loaders and the API client are imported when
-they are first needed, not with this module, and so is asyncio (about 20 ms). Without a
-saved session, `cardviewer.app` paints the sign-in dialog before it imports this module,
-and all of them are imported while the person types.
+they are first needed, not with this module. Without a saved session, `cardviewer.app`
+paints the sign-in dialog before it imports this module, and all of them are imported
+while the person types.
 """
 
 from __future__ import annotations
 
+import asyncio
 import enum
 import importlib
 import logging
+import signal
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,6 +28,7 @@ from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import QDialog, QWidget
 
+from cardviewer.api.errors import NotAuthenticated
 from cardviewer.api.expiry import has_expired
 from cardviewer.log_setup import remember_secret
 from cardviewer.services.session_store import SessionStore, StoredSession
@@ -36,8 +39,6 @@ from cardviewer.tasks import TaskSet
 from cardviewer.ui.login.login_dialog import LoginDialog, LoginResult
 
 if TYPE_CHECKING:
-    import asyncio
-
     from cardviewer.api import CardPage, CardsClient
     from cardviewer.demo import DemoServer
     from cardviewer.error_reporter import ErrorReporter
@@ -239,8 +240,6 @@ class AppController:
         self, server: str, email: str, message: str, parent: QWidget | None = None
     ) -> LoginResult | None:
         """Ask for the account, in the dialog shown early if there is one."""
-        import asyncio
-
         dialog = self._early_dialog if parent is None else None
         self._early_dialog = None
         if dialog is not None and message:
@@ -326,10 +325,9 @@ class AppController:
     # The main window
 
     async def _browse(self, account: Account) -> Outcome:
-        import asyncio
-
+        # Here, not at the top: `app` imports this module right after the sign-in dialog
+        # has painted, and `warm_up()` imports these one per turn of the loop meanwhile.
         from cardviewer.api.client import CardsClient
-        from cardviewer.api.errors import NotAuthenticated
         from cardviewer.services.avatar_address import is_private_server
         from cardviewer.services.avatar_loader import AvatarLoader
         from cardviewer.ui.cards.card_details import AVATAR_SIZE as DETAILS_AVATAR_SIZE
@@ -443,8 +441,6 @@ class AppController:
         self, window: MainWindow, pages: CardPages, loaders: list[AvatarLoader], path: Path
     ) -> None:
         """Wait for the page and its avatars, with the first card in the details pane."""
-        import asyncio
-
         settled = asyncio.Event()
         loop = asyncio.get_running_loop()
 
@@ -473,8 +469,6 @@ class AppController:
         await self._save_screenshot(window, path)
 
     async def _save_screenshot(self, widget: QWidget, path: Path) -> None:
-        import asyncio
-
         await asyncio.sleep(0.2)  # let layouts settle and pending paints run
         pixmap: QPixmap = widget.grab()
         if pixmap.save(str(path), "PNG"):
@@ -489,8 +483,6 @@ class AppController:
 
 async def amain(controller: AppController, reporter: ErrorReporter) -> int:
     """Run the app's flow on the running loop, with Ctrl+C and loop errors handled."""
-    import asyncio
-
     asyncio.get_running_loop().set_exception_handler(reporter.loop_exception)
     reporter.on_interrupt = controller.quit
     # Python runs signal handlers only between bytecodes; a timer lets it in regularly.
@@ -507,8 +499,6 @@ async def amain(controller: AppController, reporter: ErrorReporter) -> int:
 
 def _on_sigint(handler: Callable[[], None]) -> Callable[[], None]:
     """Make Ctrl+C end the app cleanly; returns a function that restores the old handler."""
-    import signal  # here: the sign-in dialog paints before the loop runs, without it
-
     if threading.current_thread() is not threading.main_thread():
         return lambda: None
     previous = signal.getsignal(signal.SIGINT)

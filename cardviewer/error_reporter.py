@@ -56,7 +56,7 @@ class ErrorReporter:
         if QApplication.instance() is None or (self._box is not None and self._box.isVisible()):
             return
         # Imported here, as everywhere on the way to the first paint: `Qt`'s Python type
-        # sets up every enum of the namespace at once (about 12 ms), QMessageBox's its own.
+        # sets up every enum of the namespace at once, QMessageBox's its own.
         from PySide6.QtCore import Qt
         from PySide6.QtWidgets import QMessageBox
 

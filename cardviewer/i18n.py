@@ -186,7 +186,7 @@ def catalog_sources() -> list[Path]:
 
 def qt_tool(name: str) -> Path:
     """Qt's `lupdate` or `lrelease` as PySide6 ships them (no PATH needed)."""
-    import PySide6
+    import PySide6  # maintenance only, as `subprocess` in `_run`
 
     suffix = ".exe" if sys.platform == "win32" else ""
     return Path(PySide6.__file__).resolve().parent / f"{name}{suffix}"

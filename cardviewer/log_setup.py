@@ -23,6 +23,7 @@ import re
 import threading
 from collections import deque
 from pathlib import Path
+from urllib.parse import quote, quote_plus
 
 from cardviewer.paths import log_dir, private_folder
 
@@ -51,8 +52,7 @@ _VALUE = (
 def _redactions() -> tuple[tuple[re.Pattern[str], str], ...]:
     """The patterns and their replacements, compiled when the first text is redacted.
 
-    Compiling them costs about a millisecond, which the start spends before the sign-in
-    window paints if it happens at import.
+    Compiled at import, they would be work done before the sign-in window paints.
     """
     return (
         # Authorization: <anything>, in a header line, JSON, a dict or httpcore's byte pairs.
@@ -142,8 +142,6 @@ def forget_secrets() -> None:
 def _written_forms(value: str) -> set[str]:
     """`value` as a log may show it: plain, in JSON or a URL, and each of those inside a
     str or bytes literal (an answer's body is logged as one)."""
-    from urllib.parse import quote, quote_plus
-
     forms = {
         value,
         json.dumps(value)[1:-1],
@@ -236,6 +234,7 @@ def install_file_log(
     held = _drop_held()
     remove_file_log()
     try:
+        # Here: it imports `logging.handlers`, and the file opens after the first paint.
         from cardviewer.private_log_file import PrivateRotatingFileHandler
 
         folder = private_folder(directory) if directory is not None else log_dir()

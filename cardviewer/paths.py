@@ -99,7 +99,7 @@ def resources_folder() -> Path:
 
     They are plain files in a checkout, an installed wheel and a frozen bundle alike,
     and Qt opens files by path. (`importlib.resources` finds them too, but importing it
-    with its zip support costs the start milliseconds before the sign-in window paints.)
+    with its zip support is work the start would do before the sign-in window paints.)
     """
     return Path(importlib.import_module("cardviewer.resources").__path__[0])
 

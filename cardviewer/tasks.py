@@ -78,6 +78,6 @@ class TaskSet:
         for task in tasks:
             task.cancel()
         if tasks:
-            import asyncio
+            import asyncio  # as in `start`
 
             await asyncio.gather(*tasks, return_exceptions=True)

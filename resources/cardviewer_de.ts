@@ -15,13 +15,13 @@
     </message>
     <message>
         <location line="+14"/>
-        <source>“{address}” is not a web address (it should start with https://).</source>
-        <translation>„{address}“ ist keine Webadresse (sie sollte mit https:// beginnen).</translation>
+        <source>“%1” is not a web address (it should start with https://).</source>
+        <translation>„%1“ ist keine Webadresse (sie sollte mit https:// beginnen).</translation>
     </message>
     <message>
         <location line="+9"/>
-        <source>The address {address} is not encrypted (http://). Use https:// so that your password and sign-in token cannot be read on the network.</source>
-        <translation>Die Adresse {address} ist nicht verschlüsselt (http://). Verwenden Sie https://, damit Ihr Passwort und Ihr Anmelde-Token im Netzwerk nicht mitgelesen werden können.</translation>
+        <source>The address %1 is not encrypted (http://). Use https:// so that your password and sign-in token cannot be read on the network.</source>
+        <translation>Die Adresse %1 ist nicht verschlüsselt (http://). Verwenden Sie https://, damit Ihr Passwort und Ihr Anmelde-Token im Netzwerk nicht mitgelesen werden können.</translation>
     </message>
     <message>
         <location filename="../cardviewer/api/client.py" line="+142"/>
@@ -40,8 +40,8 @@
     </message>
     <message>
         <location line="+5"/>
-        <source>There is no page {page}; pages start at 1.</source>
-        <translation>Es gibt keine Seite {page}; die Seiten beginnen bei 1.</translation>
+        <source>There is no page %1; pages start at 1.</source>
+        <translation>Es gibt keine Seite %1; die Seiten beginnen bei 1.</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -75,18 +75,18 @@
     </message>
     <message>
         <location line="+20"/>
-        <source>The server ran into a problem and could not answer (“{message}”). Please try again later.</source>
-        <translation>Auf dem Server ist ein Problem aufgetreten, er konnte nicht antworten („{message}“). Bitte versuchen Sie es später erneut.</translation>
+        <source>The server ran into a problem and could not answer (“%1”). Please try again later.</source>
+        <translation>Auf dem Server ist ein Problem aufgetreten, er konnte nicht antworten („%1“). Bitte versuchen Sie es später erneut.</translation>
     </message>
     <message>
         <location line="+14"/>
-        <source>The server is unavailable right now (error {status}). Please try again later.</source>
-        <translation>Der Server ist gerade nicht erreichbar (Fehler {status}). Bitte versuchen Sie es später erneut.</translation>
+        <source>The server is unavailable right now (error %1). Please try again later.</source>
+        <translation>Der Server ist gerade nicht erreichbar (Fehler %1). Bitte versuchen Sie es später erneut.</translation>
     </message>
     <message>
-        <location line="+12"/>
-        <source>The server answered with an unexpected error (HTTP {status}).</source>
-        <translation>Der Server hat mit einem unerwarteten Fehler geantwortet (HTTP {status}).</translation>
+        <location line="+11"/>
+        <source>The server answered with an unexpected error (HTTP %1).</source>
+        <translation>Der Server hat mit einem unerwarteten Fehler geantwortet (HTTP %1).</translation>
     </message>
     <message>
         <location line="+62"/>
@@ -104,49 +104,9 @@
         <translation>Die Antwort des Servers sieht nicht wie die der Kartenplattform aus. Prüfen Sie die Serveradresse.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/api/errors.py" line="+174"/>
-        <source>The server at {host} does not accept secure (https) connections at this address. Check the server address and its port number.</source>
-        <translation>Der Server {host} nimmt unter dieser Adresse keine sicheren Verbindungen (https) an. Prüfen Sie die Serveradresse und ihre Portnummer.</translation>
-    </message>
-    <message>
-        <location line="+24"/>
-        <source>The server at {host} did not answer in time. Please try again.</source>
-        <translation>Der Server {host} hat nicht rechtzeitig geantwortet. Bitte versuchen Sie es erneut.</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>A secure connection to {host} could not be established. Its certificate is not trusted by this computer.</source>
-        <translation>Zu {host} konnte keine sichere Verbindung hergestellt werden. Sein Zertifikat wird von diesem Computer nicht als vertrauenswürdig eingestuft.</translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <source>Cannot reach the server at {host}. Check the server address and your network connection.</source>
-        <translation>Der Server {host} ist nicht erreichbar. Prüfen Sie die Serveradresse und Ihre Netzwerkverbindung.</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>The proxy server would not connect to {host}. Check the proxy settings (HTTPS_PROXY, HTTP_PROXY) or ask your administrator.</source>
-        <translation>Der Proxyserver hat keine Verbindung zu {host} aufgebaut. Prüfen Sie die Proxy-Einstellungen (HTTPS_PROXY, HTTP_PROXY) oder fragen Sie Ihre Administration.</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>The server address {host} is not valid.</source>
-        <translation>Die Serveradresse {host} ist ungültig.</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>The secure connection to {host} failed.</source>
-        <translation>Die sichere Verbindung zu {host} ist fehlgeschlagen.</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>The connection to {host} was interrupted. Please try again.</source>
-        <translation>Die Verbindung zu {host} wurde unterbrochen. Bitte versuchen Sie es erneut.</translation>
-    </message>
-    <message>
         <location filename="../cardviewer/api/models.py" line="+359"/>
-        <source>The server sent page {answered} when page {asked} was asked for.</source>
-        <translation>Der Server hat Seite {answered} gesendet, obwohl Seite {asked} angefordert wurde.</translation>
+        <source>The server sent page %1 when page %2 was asked for.</source>
+        <translation>Der Server hat Seite %1 gesendet, obwohl Seite %2 angefordert wurde.</translation>
     </message>
     <message>
         <location line="+12"/>
@@ -163,6 +123,46 @@
         <source>The server sent more cards than it says the space has.</source>
         <translation>Der Server hat mehr Karten gesendet, als der Bereich laut seinen Angaben enthält.</translation>
     </message>
+    <message>
+        <location filename="../cardviewer/api/errors.py" line="+191"/>
+        <source>The server at %1 does not accept secure (https) connections at this address. Check the server address and its port number.</source>
+        <translation>Der Server %1 nimmt unter dieser Adresse keine sicheren Verbindungen (https) an. Prüfen Sie die Serveradresse und ihre Portnummer.</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>The server at %1 did not answer in time. Please try again.</source>
+        <translation>Der Server %1 hat nicht rechtzeitig geantwortet. Bitte versuchen Sie es erneut.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>A secure connection to %1 could not be established. Its certificate is not trusted by this computer.</source>
+        <translation>Zu %1 konnte keine sichere Verbindung hergestellt werden. Sein Zertifikat wird von diesem Computer nicht als vertrauenswürdig eingestuft.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Cannot reach the server at %1. Check the server address and your network connection.</source>
+        <translation>Der Server %1 ist nicht erreichbar. Prüfen Sie die Serveradresse und Ihre Netzwerkverbindung.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>The proxy server would not connect to %1. Check the proxy settings (HTTPS_PROXY, HTTP_PROXY) or ask your administrator.</source>
+        <translation>Der Proxyserver hat keine Verbindung zu %1 aufgebaut. Prüfen Sie die Proxy-Einstellungen (HTTPS_PROXY, HTTP_PROXY) oder fragen Sie Ihre Administration.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The server address %1 is not valid.</source>
+        <translation>Die Serveradresse %1 ist ungültig.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The secure connection to %1 failed.</source>
+        <translation>Die sichere Verbindung zu %1 ist fehlgeschlagen.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The connection to %1 was interrupted. Please try again.</source>
+        <translation>Die Verbindung zu %1 wurde unterbrochen. Bitte versuchen Sie es erneut.</translation>
+    </message>
 </context>
 <context>
     <name>App</name>
@@ -177,7 +177,7 @@
         <translation>Etwas Unerwartetes ist schiefgegangen. Sie können weiterarbeiten; wenn das Problem bleibt, starten Sie CardViewer neu.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/controller.py" line="+188"/>
+        <location filename="../cardviewer/controller.py" line="+189"/>
         <source>Your session has expired; please sign in again.</source>
         <translation>Ihre Sitzung ist abgelaufen; bitte melden Sie sich erneut an.</translation>
     </message>
@@ -187,7 +187,7 @@
         <translation>Der Server ist von Ihrer Administration für diesen Computer festgelegt.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/controller.py" line="+166"/>
+        <location filename="../cardviewer/controller.py" line="+163"/>
         <source>Your sign-in has expired. Please sign in again.</source>
         <translation>Ihre Anmeldung ist abgelaufen. Bitte melden Sie sich erneut an.</translation>
     </message>
@@ -205,11 +205,6 @@
         <translation>(ungültig)</translation>
     </message>
     <message>
-        <location line="+17"/>
-        <source>The server sent an invalid value: {raw}</source>
-        <translation>Der Server hat einen ungültigen Wert gesendet: {raw}</translation>
-    </message>
-    <message>
         <location filename="../cardviewer/ui/cards/value_text.py" line="+78"/>
         <source>Yes</source>
         <translation>Ja</translation>
@@ -220,7 +215,7 @@
         <translation>Nein</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/cards/columns.py" line="-57"/>
+        <location filename="../cardviewer/ui/cards/columns.py" line="-40"/>
         <source>Avatar</source>
         <translation>Profilbild</translation>
     </message>
@@ -307,7 +302,12 @@
         <translation>nein</translation>
     </message>
     <message>
-        <location line="-9"/>
+        <location line="+38"/>
+        <source>The server sent an invalid value: %1</source>
+        <translation>Der Server hat einen ungültigen Wert gesendet: %1</translation>
+    </message>
+    <message>
+        <location line="-47"/>
         <source>E-mails</source>
         <translation>E-Mails</translation>
     </message>
@@ -609,7 +609,7 @@
         <translation>&amp;Passwort:</translation>
     </message>
     <message>
-        <location line="+142"/>
+        <location line="+141"/>
         <source>The e-mail address or password is not correct.</source>
         <translation>Die E-Mail-Adresse oder das Passwort ist nicht richtig.</translation>
     </message>
@@ -973,7 +973,7 @@
         <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist. Die angezeigten Karten bleiben sichtbar; melden Sie sich an, um weitere zu laden.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+315"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+318"/>
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
@@ -983,7 +983,7 @@
         <translation>Es gibt keine Karten zum Exportieren.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+232"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+239"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
@@ -1003,7 +1003,7 @@
         <translation>Das Laden aller Seiten wurde angehalten; es beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+193"/>
+        <location line="+197"/>
         <source>Not every page of %1 could be loaded. %2 The page shown stays.</source>
         <translation>Nicht alle Seiten von %1 konnten geladen werden. %2 Die angezeigte Seite bleibt.</translation>
     </message>
@@ -1018,12 +1018,12 @@
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-199"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-203"/>
         <source>The export of all pages stopped and saved nothing; it starts again once you have signed in.</source>
         <translation>Der Export aller Seiten wurde angehalten und hat nichts gespeichert; er beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+192"/>
+        <location line="+196"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>
@@ -1381,11 +1381,21 @@
     </message>
     <message>
         <location line="+3"/>
-        <source>German Excel expects semicolons, English Excel commas. Automatic uses {delimiter} here.</source>
-        <translation>Deutsches Excel erwartet Semikolons, englisches Excel Kommas. „Automatisch“ verwendet hier {delimiter}.</translation>
+        <source>German Excel expects semicolons, English Excel commas. Automatic uses %1 here.</source>
+        <translation>Deutsches Excel erwartet Semikolons, englisches Excel Kommas. „Automatisch“ verwendet hier %1.</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+19"/>
+        <source>Takes effect after %1 is restarted.</source>
+        <translation>Wird nach einem Neustart von %1 wirksam.</translation>
+    </message>
+    <message>
+        <location line="+209"/>
+        <source>The preferences could not be saved to %1.</source>
+        <translation>Die Einstellungen konnten nicht in %1 gespeichert werden.</translation>
+    </message>
+    <message>
+        <location line="-221"/>
         <source>Export concurrency</source>
         <translation>Gleichzeitige Abrufe beim Export</translation>
     </message>
@@ -1405,12 +1415,7 @@
         <translation>Sprache</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Takes effect after {app} is restarted.</source>
-        <translation>Wird nach einem Neustart von {app} wirksam.</translation>
-    </message>
-    <message>
-        <location line="+41"/>
+        <location line="+43"/>
         <source>Sign &amp;Out</source>
         <translation>Ab&amp;melden</translation>
     </message>
@@ -1468,11 +1473,6 @@
         <location line="+119"/>
         <source>Preferences Not Saved</source>
         <translation>Einstellungen nicht gespeichert</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>The preferences could not be saved to {path}.</source>
-        <translation>Die Einstellungen konnten nicht in {path} gespeichert werden.</translation>
     </message>
 </context>
 <context>

@@ -64,9 +64,9 @@ def normalize_server_url(text: str) -> str:
         raise InvalidInput(
             Sentence(
                 QT_TRANSLATE_NOOP(
-                    "ApiErrors", "“{address}” is not a web address (it should start with https://)."
+                    "ApiErrors", "“%1” is not a web address (it should start with https://)."
                 ),
-                address=text,
+                text,
             )
         )
     if scheme == "http" and not is_loopback_host(parts.hostname):
@@ -74,10 +74,10 @@ def normalize_server_url(text: str) -> str:
             Sentence(
                 QT_TRANSLATE_NOOP(
                     "ApiErrors",
-                    "The address {address} is not encrypted (http://). Use https:// so that "
+                    "The address %1 is not encrypted (http://). Use https:// so that "
                     "your password and sign-in token cannot be read on the network.",
                 ),
-                address=text,
+                text,
             )
         )
     path = parts.path.rstrip("/")

@@ -172,8 +172,8 @@ class CardsClient:
         if page < 1:
             raise InvalidInput(
                 Sentence(
-                    QT_TRANSLATE_NOOP("ApiErrors", "There is no page {page}; pages start at 1."),
-                    page=page,
+                    QT_TRANSLATE_NOOP("ApiErrors", "There is no page %1; pages start at 1."),
+                    page,
                 )
             )
         if not self.token:
@@ -329,10 +329,10 @@ class CardsClient:
                 Sentence(
                     QT_TRANSLATE_NOOP(
                         "ApiErrors",
-                        "The server ran into a problem and could not answer (“{message}”). "
+                        "The server ran into a problem and could not answer (“%1”). "
                         "Please try again later.",
                     ),
-                    message=excerpt(message, 120),
+                    excerpt(message, 120),
                 ),
                 status,
                 exception,
@@ -343,10 +343,9 @@ class CardsClient:
                 Sentence(
                     QT_TRANSLATE_NOOP(
                         "ApiErrors",
-                        "The server is unavailable right now (error {status}). "
-                        "Please try again later.",
+                        "The server is unavailable right now (error %1). Please try again later.",
                     ),
-                    status=status,
+                    status,
                 ),
                 status,
                 detail,
@@ -354,9 +353,9 @@ class CardsClient:
         return UnexpectedResponse(
             Sentence(
                 QT_TRANSLATE_NOOP(
-                    "ApiErrors", "The server answered with an unexpected error (HTTP {status})."
+                    "ApiErrors", "The server answered with an unexpected error (HTTP %1)."
                 ),
-                status=status,
+                status,
             ),
             status,
             detail,

@@ -7,7 +7,8 @@ reads; `detail` carries what a log or a tooltip needs (status, excerpt, exceptio
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+import re
+from collections.abc import Iterator, Sequence
 
 EXCERPT_LENGTH = 200
 TRANSLATION_CONTEXT = "ApiErrors"
@@ -22,19 +23,35 @@ def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name lupdate knows
 class Sentence(str):
     """A sentence for people: as a `str` it is English, and the interface can translate it.
 
-    `template` is the English text with `{name}` fields, as the catalogs hold it, and
-    `values` fill the fields. A message from the server itself is a plain `str`.
+    `template` is the English text with Qt's markers `%1`, `%2`…, as the catalogs hold
+    it, and `values` fill them in order. A message from the server itself is a plain `str`.
     """
 
     template: str
-    values: dict[str, str]
+    values: tuple[str, ...]
 
-    def __new__(cls, template: str, **values: object) -> Sentence:
-        texts = {name: str(value) for name, value in values.items()}
-        sentence = super().__new__(cls, template.format(**texts))
+    def __new__(cls, template: str, *values: object) -> Sentence:
+        texts = tuple(str(value) for value in values)
+        sentence = super().__new__(cls, fill_markers(template, texts))
         sentence.template = template
         sentence.values = texts
         return sentence
+
+
+_MARKER = re.compile(r"%([1-9][0-9]?)")
+
+
+def fill_markers(text: str, values: Sequence[str]) -> str:
+    """`text` with each `%1`, `%2`… replaced by that value, in one pass as Qt's `arg()`
+    does, so a value holding `%2` stays as it is; IndexError for a marker with no value."""
+
+    def value(match: re.Match[str]) -> str:
+        number = int(match.group(1))
+        if number > len(values):
+            raise IndexError(f"no value for %{number}")
+        return values[number - 1]
+
+    return _MARKER.sub(value, text)
 
 
 def excerpt(text: str, limit: int = EXCERPT_LENGTH) -> str:
@@ -173,21 +190,21 @@ def _tls_error(exc: Exception, host: str, otherwise: str) -> TlsError | None:
         message = Sentence(
             QT_TRANSLATE_NOOP(
                 "ApiErrors",
-                "The server at {host} does not accept secure (https) connections at this "
+                "The server at %1 does not accept secure (https) connections at this "
                 "address. Check the server address and its port number.",
             ),
-            host=host,
+            host,
         )
     else:
-        message = Sentence(otherwise, host=host)
+        message = Sentence(otherwise, host)
     return TlsError(message, detail=repr(exc))
 
 
 @contextlib.contextmanager
 def map_exceptions(host: str) -> Iterator[None]:
     """Turn httpx's transport errors into the client's own, most specific first."""
-    # Imported here, not above: the sign-in window and the settings need these errors
-    # long before anything is sent, and httpx takes tens of milliseconds to import.
+    # Imported here, not above: the sign-in window and the site file need these errors
+    # long before anything is sent, and httpx is slow to import.
     import httpx
 
     try:
@@ -196,9 +213,9 @@ def map_exceptions(host: str) -> Iterator[None]:
         raise RequestTimeout(
             Sentence(
                 QT_TRANSLATE_NOOP(
-                    "ApiErrors", "The server at {host} did not answer in time. Please try again."
+                    "ApiErrors", "The server at %1 did not answer in time. Please try again."
                 ),
-                host=host,
+                host,
             ),
             detail=repr(exc),
         ) from exc
@@ -208,7 +225,7 @@ def map_exceptions(host: str) -> Iterator[None]:
             host,
             QT_TRANSLATE_NOOP(
                 "ApiErrors",
-                "A secure connection to {host} could not be established. "
+                "A secure connection to %1 could not be established. "
                 "Its certificate is not trusted by this computer.",
             ),
         )
@@ -218,10 +235,10 @@ def map_exceptions(host: str) -> Iterator[None]:
             Sentence(
                 QT_TRANSLATE_NOOP(
                     "ApiErrors",
-                    "Cannot reach the server at {host}. "
+                    "Cannot reach the server at %1. "
                     "Check the server address and your network connection.",
                 ),
-                host=host,
+                host,
             ),
             detail=repr(exc),
         ) from exc
@@ -230,32 +247,30 @@ def map_exceptions(host: str) -> Iterator[None]:
             Sentence(
                 QT_TRANSLATE_NOOP(
                     "ApiErrors",
-                    "The proxy server would not connect to {host}. Check the proxy settings "
+                    "The proxy server would not connect to %1. Check the proxy settings "
                     "(HTTPS_PROXY, HTTP_PROXY) or ask your administrator.",
                 ),
-                host=host,
+                host,
             ),
             detail=repr(exc),
         ) from exc
     except (httpx.UnsupportedProtocol, httpx.InvalidURL) as exc:
         raise InvalidInput(
-            Sentence(
-                QT_TRANSLATE_NOOP("ApiErrors", "The server address {host} is not valid."), host=host
-            ),
+            Sentence(QT_TRANSLATE_NOOP("ApiErrors", "The server address %1 is not valid."), host),
             detail=repr(exc),
         ) from exc
     except (httpx.TransportError, httpx.DecodingError) as exc:
         tls = _tls_error(
-            exc, host, QT_TRANSLATE_NOOP("ApiErrors", "The secure connection to {host} failed.")
+            exc, host, QT_TRANSLATE_NOOP("ApiErrors", "The secure connection to %1 failed.")
         )
         if tls is not None:
             raise tls from exc
         raise NetworkError(
             Sentence(
                 QT_TRANSLATE_NOOP(
-                    "ApiErrors", "The connection to {host} was interrupted. Please try again."
+                    "ApiErrors", "The connection to %1 was interrupted. Please try again."
                 ),
-                host=host,
+                host,
             ),
             detail=repr(exc),
         ) from exc

@@ -357,10 +357,10 @@ def check_page(page: CardPage, asked: int) -> None:
         raise UnexpectedResponse(
             Sentence(
                 QT_TRANSLATE_NOOP(
-                    "ApiErrors", "The server sent page {answered} when page {asked} was asked for."
+                    "ApiErrors", "The server sent page %1 when page %2 was asked for."
                 ),
-                answered=meta.current_page,
-                asked=asked,
+                meta.current_page,
+                asked,
             ),
             status=200,
             detail=f"meta.current_page is {meta.current_page}, not {asked}",

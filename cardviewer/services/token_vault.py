@@ -61,7 +61,8 @@ class KeyringVault:
     def backend(self) -> KeyringBackend:
         if self._backend is not None:
             return self._backend
-        # Imported on first use: `keyring` and its backend search take ~0.1 s each.
+        # Imported on first use: `keyring` is slow to import and to pick its backend,
+        # and a start without a saved sign-in never needs it.
         import keyring
 
         return keyring.get_keyring()
@@ -100,7 +101,7 @@ class KeyringVault:
 
     def delete(self) -> None:
         """Forget the kept token; none kept is fine."""
-        from keyring.errors import PasswordDeleteError
+        from keyring.errors import PasswordDeleteError  # as `keyring` in `backend`
 
         try:
             self.backend.delete_password(self.service, self.entry)
@@ -111,7 +112,7 @@ class KeyringVault:
 
 
 def _is_usable(backend: KeyringBackend) -> bool:
-    from keyring.backends import chainer, fail, null
+    from keyring.backends import chainer, fail, null  # as `keyring` in `backend`
 
     # fail.Keyring raises on every call; null.Keyring (a way people switch keyring off)
     # accepts a token and keeps nothing; a chainer with nothing to chain does the same.

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication
 
-from cardviewer.api.errors import TRANSLATION_CONTEXT, CardViewerError, Sentence
+from cardviewer.api.errors import TRANSLATION_CONTEXT, CardViewerError, Sentence, fill_markers
 from cardviewer.api.retry import WaitUnit, wait_to_tell
 
 log = logging.getLogger(__name__)
@@ -26,8 +26,8 @@ def error_text(error: BaseException) -> str:
         return str(error)
     translated = QCoreApplication.translate(TRANSLATION_CONTEXT, message.template)
     try:
-        return translated.format(**message.values)
-    except (KeyError, IndexError, ValueError) as exc:
+        return fill_markers(translated, message.values)
+    except IndexError as exc:
         log.warning("the translation of %r does not fit its values: %s", message.template, exc)
         return str(message)
 

@@ -58,7 +58,7 @@ class FilterRow(QWidget):
 
         self.filter_edit.textChanged.connect(proxy.set_filter_text)
         self.filter_edit.installEventFilter(self)
-        proxy.counts_changed.connect(self.show_count)
+        proxy.countsChanged.connect(self.show_count)
 
     def cover(self, stack: CardStack) -> None:
         """Show in `stack`, instead of its table, that the filter hides every card."""
@@ -67,7 +67,7 @@ class FilterRow(QWidget):
         self.no_match_page = StatePage(picture, stack)
         self.no_match_page.action_button.clicked.connect(self._clear_from_page)
         stack.addWidget(self.no_match_page)
-        self._proxy.counts_changed.connect(self._follow_filter)
+        self._proxy.countsChanged.connect(self._follow_filter)
         stack.currentChanged.connect(self._follow_filter)
 
     def describe_scope(self, whole_space: bool) -> None:

@@ -74,10 +74,10 @@ class HelpAndSettings(QObject):
             parent=self._window,
         )
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.clear_avatar_cache_requested.connect(self.clear_avatar_cache)
-        dialog.sign_out_requested.connect(dialog.reject)
-        dialog.sign_out_requested.connect(self.signOutRequested)
-        dialog.settings_changed.connect(
+        dialog.clearAvatarCacheRequested.connect(self.clear_avatar_cache)
+        dialog.signOutRequested.connect(dialog.reject)
+        dialog.signOutRequested.connect(self.signOutRequested)
+        dialog.settingsChanged.connect(
             lambda: self.statusMessage.emit(
                 QCoreApplication.translate("MainWindow", "Preferences saved."), 5000
             )

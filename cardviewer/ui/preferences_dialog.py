@@ -2,7 +2,7 @@
 
 The dialog edits a `Settings` object and saves it when the person presses OK; Cancel
 leaves both the object and the file as they were. What the app does with a change is
-not the dialog's business: it emits `settings_changed` after a save, and asks for the
+not the dialog's business: it emits `settingsChanged` after a save, and asks for the
 two actions that act at once (clearing the avatar cache, signing out) by signals.
 
 The CSV delimiter "Automatic" is decided here from Qt's locale, by the rule that
@@ -107,11 +107,11 @@ class PreferencesDialog(QDialog):
     updates it with `set_signed_in()` once it has signed out.
     """
 
-    settings_changed = Signal()
+    settingsChanged = Signal()
     """The edited values were saved into the settings (and the file)."""
-    clear_avatar_cache_requested = Signal()
+    clearAvatarCacheRequested = Signal()
     """The person asked to delete the stored profile pictures."""
-    sign_out_requested = Signal()
+    signOutRequested = Signal()
     """The person asked to sign out; the dialog stays open until the app closes it."""
 
     def __init__(
@@ -171,9 +171,8 @@ class PreferencesDialog(QDialog):
         self.delimiter_combo.setAccessibleName(self.tr("CSV delimiter"))
         self.delimiter_hint = self._hint(
             self.tr(
-                "German Excel expects semicolons, English Excel commas. "
-                "Automatic uses {delimiter} here."
-            ).format(delimiter=automatic),
+                "German Excel expects semicolons, English Excel commas. Automatic uses %1 here."
+            ).replace("%1", automatic),
             self.delimiter_combo,
         )
 
@@ -191,7 +190,7 @@ class PreferencesDialog(QDialog):
             self.language_combo.addItem(native_name, name)
         self.language_combo.setAccessibleName(self.tr("Language"))
         self.language_hint = self._hint(
-            self.tr("Takes effect after {app} is restarted.").format(app=APP_NAME),
+            self.tr("Takes effect after %1 is restarted.").replace("%1", APP_NAME),
             self.language_combo,
         )
 
@@ -234,13 +233,13 @@ class PreferencesDialog(QDialog):
     def _create_buttons(self) -> None:
         self.sign_out_button = QPushButton(self.tr("Sign &Out"), self)
         self.sign_out_button.setAutoDefault(False)
-        self.sign_out_button.clicked.connect(self.sign_out_requested)
+        self.sign_out_button.clicked.connect(self.signOutRequested)
         self.sign_out_hint = self._hint(
             self.tr("Forgets the sign-in on this computer."), self.sign_out_button
         )
         self.clear_cache_button = QPushButton(self.tr("Clear &Avatar Cache"), self)
         self.clear_cache_button.setAutoDefault(False)
-        self.clear_cache_button.clicked.connect(self.clear_avatar_cache_requested)
+        self.clear_cache_button.clicked.connect(self.clearAvatarCacheRequested)
         self.clear_cache_hint = self._hint(
             self.tr("Profile pictures are downloaded again when they are next shown."),
             self.clear_cache_button,
@@ -392,7 +391,7 @@ class PreferencesDialog(QDialog):
             self._tell_not_saved(exc)
             return
         log.info("preferences saved")
-        self.settings_changed.emit()
+        self.settingsChanged.emit()
         super().accept()
 
     def _tell_not_saved(self, error: OSError) -> None:
@@ -400,8 +399,8 @@ class PreferencesDialog(QDialog):
         box = QMessageBox(
             QMessageBox.Icon.Warning,
             self.tr("Preferences Not Saved"),
-            self.tr("The preferences could not be saved to {path}.").format(
-                path=self.settings.path
+            self.tr("The preferences could not be saved to %1.").replace(
+                "%1", str(self.settings.path)
             ),
             QMessageBox.StandardButton.Ok,
             self,

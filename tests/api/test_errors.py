@@ -57,10 +57,15 @@ def raised_while_handling(failure: BaseException, context: BaseException) -> Bas
 
 
 def test_a_sentence_is_its_english_text_and_keeps_template_and_values():
-    sentence = Sentence("Page {page} of {space}.", page=3, space="acme")
+    sentence = Sentence("Page %1 of %2.", 3, "acme")
     assert sentence == "Page 3 of acme."
-    assert sentence.template == "Page {page} of {space}."
-    assert sentence.values == {"page": "3", "space": "acme"}
+    assert sentence.template == "Page %1 of %2."
+    assert sentence.values == ("3", "acme")
+
+
+def test_a_sentence_fills_its_markers_once_like_qt():
+    """A value that holds a marker is not filled in again."""
+    assert Sentence("%2 and %1", "%2", "b") == "b and %2"
 
 
 def test_the_translation_marker_returns_its_text():

@@ -42,10 +42,10 @@ def raised(statement) -> CardViewerError:
 
 
 def test_a_sentence_is_english_text_with_its_template() -> None:
-    sentence = Sentence("There is no page {page}; pages start at 1.", page=0)
+    sentence = Sentence("There is no page %1; pages start at 1.", 0)
     assert sentence == "There is no page 0; pages start at 1."
-    assert sentence.template == "There is no page {page}; pages start at 1."
-    assert sentence.values == {"page": "0"}
+    assert sentence.template == "There is no page %1; pages start at 1."
+    assert sentence.values == ("0",)
 
 
 def test_in_english_the_sentence_is_shown_as_it_is(qapp) -> None:
@@ -100,10 +100,10 @@ def test_a_translation_that_does_not_fit_falls_back_to_english(qapp, monkeypatch
     class BrokenCatalog:
         @staticmethod
         def translate(context: str, text: str) -> str:
-            return "Keine Seite {seite}"
+            return "Keine Seite %2"
 
     monkeypatch.setattr(error_text_module, "QCoreApplication", BrokenCatalog)
-    error = InvalidInput(Sentence("There is no page {page}; pages start at 1.", page=0))
+    error = InvalidInput(Sentence("There is no page %1; pages start at 1.", 0))
     with caplog.at_level(logging.WARNING):
         assert error_text(error) == "There is no page 0; pages start at 1."
     assert "does not fit" in caplog.text

@@ -65,7 +65,7 @@ def test_signing_out_in_preferences_closes_them_and_asks_the_window(window, qtbo
     dialog = part.preferences_dialog
     assert dialog is not None
     with qtbot.waitSignal(part.signOutRequested):
-        dialog.sign_out_requested.emit()
+        dialog.signOutRequested.emit()
     qtbot.waitUntil(lambda: part.preferences_dialog is None)
 
 
@@ -75,7 +75,7 @@ def test_saved_preferences_are_said(window, qtbot):
     dialog = part.preferences_dialog
     assert dialog is not None
     with qtbot.waitSignal(part.statusMessage) as said:
-        dialog.settings_changed.emit()
+        dialog.settingsChanged.emit()
     assert said.args == ["Preferences saved.", 5000]
     dialog.reject()
 

@@ -717,7 +717,7 @@ def test_sign_out_from_preferences(window, qtbot):
     dialog = window.preferences_dialog
     assert dialog is not None
     with qtbot.waitSignal(window.signOutRequested):
-        dialog.sign_out_requested.emit()
+        dialog.signOutRequested.emit()
     qtbot.waitUntil(lambda: window.preferences_dialog is None)
 
 

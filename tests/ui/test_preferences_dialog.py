@@ -145,7 +145,7 @@ def test_ok_saves_the_edited_values(make_dialog, qtbot, saved, path):
     choose(dialog.delimiter_combo, ",")
     dialog.concurrency_spin.setValue(2)
     choose(dialog.language_combo, "en")
-    with qtbot.waitSignal(dialog.settings_changed, timeout=1000):
+    with qtbot.waitSignal(dialog.settingsChanged, timeout=1000):
         press_ok(qtbot, dialog)
     assert dialog.result() == QDialog.DialogCode.Accepted
     assert not dialog.isVisible()
@@ -190,7 +190,7 @@ def test_cancel_changes_nothing(make_dialog, qtbot, saved, path):
     choose(dialog.format_combo, "csv")
     dialog.concurrency_spin.setValue(1)
     choose(dialog.language_combo, "")
-    with qtbot.assertNotEmitted(dialog.settings_changed):
+    with qtbot.assertNotEmitted(dialog.settingsChanged):
         qtbot.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
     assert dialog.result() == QDialog.DialogCode.Rejected
     assert path.read_bytes() == before
@@ -286,7 +286,7 @@ def test_a_local_test_server_may_use_http(make_dialog, qtbot, path):
 
 def test_clear_avatar_cache_asks_the_app(make_dialog, qtbot, path):
     dialog = make_dialog(Settings(path=path))
-    with qtbot.waitSignal(dialog.clear_avatar_cache_requested, timeout=1000):
+    with qtbot.waitSignal(dialog.clearAvatarCacheRequested, timeout=1000):
         qtbot.mouseClick(dialog.clear_cache_button, Qt.MouseButton.LeftButton)
     assert dialog.isVisible()
     assert not path.exists()  # nothing saved by it
@@ -295,7 +295,7 @@ def test_clear_avatar_cache_asks_the_app(make_dialog, qtbot, path):
 def test_sign_out_asks_the_app(make_dialog, qtbot, path):
     dialog = make_dialog(Settings(path=path), signed_in=True)
     assert dialog.sign_out_button.isEnabled()
-    with qtbot.waitSignal(dialog.sign_out_requested, timeout=1000):
+    with qtbot.waitSignal(dialog.signOutRequested, timeout=1000):
         qtbot.mouseClick(dialog.sign_out_button, Qt.MouseButton.LeftButton)
     dialog.set_signed_in(False)
     assert not dialog.sign_out_button.isEnabled()
@@ -304,7 +304,7 @@ def test_sign_out_asks_the_app(make_dialog, qtbot, path):
 def test_sign_out_is_disabled_when_signed_out(make_dialog, qtbot, path):
     dialog = make_dialog(Settings(path=path))
     assert not dialog.sign_out_button.isEnabled()
-    with qtbot.assertNotEmitted(dialog.sign_out_requested):
+    with qtbot.assertNotEmitted(dialog.signOutRequested):
         qtbot.mouseClick(dialog.sign_out_button, Qt.MouseButton.LeftButton)
 
 
@@ -324,7 +324,7 @@ def test_a_failed_save_warns_and_keeps_the_dialog_open(make_dialog, qtbot, tmp_p
     dialog = make_dialog(settings)
     choose(dialog.format_combo, "csv")
     dialog.concurrency_spin.setValue(1)
-    with qtbot.assertNotEmitted(dialog.settings_changed):
+    with qtbot.assertNotEmitted(dialog.settingsChanged):
         press_ok(qtbot, dialog)
     qtbot.waitUntil(lambda: bool(visible_boxes(dialog)), timeout=2000)
     (box,) = visible_boxes(dialog)
@@ -350,7 +350,7 @@ def test_a_save_that_works_on_the_second_try(make_dialog, qtbot, tmp_path):
     qtbot.waitUntil(lambda: bool(visible_boxes(dialog)), timeout=2000)
     visible_boxes(dialog)[0].close()
     blocker.unlink()
-    with qtbot.waitSignal(dialog.settings_changed, timeout=1000):
+    with qtbot.waitSignal(dialog.settingsChanged, timeout=1000):
         press_ok(qtbot, dialog)
     assert Settings.load(settings.path).csv_delimiter == ";"
 

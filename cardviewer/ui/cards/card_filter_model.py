@@ -137,7 +137,7 @@ class CardFilterModel(QSortFilterProxyModel):
     or `setSortCaseSensitivity`.
     """
 
-    counts_changed = Signal(int, int)
+    countsChanged = Signal(int, int)
     """Rows shown and rows in total, after the search changed or the source did."""
 
     def __init__(self, parent: QObject | None = None, *, locale: QLocale | None = None) -> None:
@@ -208,7 +208,7 @@ class CardFilterModel(QSortFilterProxyModel):
         return source.rowCount() if source is not None else 0
 
     def _emit_counts(self) -> None:
-        self.counts_changed.emit(self.shown_count(), self.total_count())
+        self.countsChanged.emit(self.shown_count(), self.total_count())
 
     # Cards
 

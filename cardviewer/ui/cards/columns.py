@@ -100,8 +100,8 @@ def tooltip_text(column: Column, card: Card) -> str | None:
         if len(raw) > INVALID_EXCERPT:
             raw = raw[: INVALID_EXCERPT - 1] + "…"
         return QCoreApplication.translate(
-            "CardColumns", "The server sent an invalid value: {raw}"
-        ).format(raw=raw)
+            "CardColumns", "The server sent an invalid value: %1"
+        ).replace("%1", raw)
     value = column.value(card)
     if value is None or column.kind in (ValueKind.AVATAR, ValueKind.NUMBER, ValueKind.FLAG):
         return None

@@ -221,7 +221,7 @@ def test_search_text_of_a_card_holds_only_its_searchable_fields():
 
 def test_counts_follow_the_search(people, qtbot):
     seen: list[tuple[int, int]] = []
-    people.counts_changed.connect(lambda shown, total: seen.append((shown, total)))
+    people.countsChanged.connect(lambda shown, total: seen.append((shown, total)))
     assert (people.shown_count(), people.total_count()) == (4, 4)
     people.set_filter_text("legal")
     people.set_filter_text("legal jane")
@@ -235,7 +235,7 @@ def test_counts_follow_a_new_page_and_the_search_stays(load_cards, qtbot):
     proxy = proxy_for(model)
     proxy.set_filter_text("legal")
     seen: list[tuple[int, int]] = []
-    proxy.counts_changed.connect(lambda shown, total: seen.append((shown, total)))
+    proxy.countsChanged.connect(lambda shown, total: seen.append((shown, total)))
     newcomers = [make_card(n, position="Legal" if n < 3 else "Sales") for n in range(10)]
     load_cards(newcomers, model=model)
     assert seen[-1] == (3, 10)
@@ -252,7 +252,7 @@ def test_counts_without_a_source():
 def test_setting_the_source_reports_its_counts(load_cards, qtbot):
     model = load_cards(PEOPLE)
     proxy = CardFilterModel()
-    with qtbot.waitSignal(proxy.counts_changed, timeout=WAIT) as counted:
+    with qtbot.waitSignal(proxy.countsChanged, timeout=WAIT) as counted:
         proxy.setSourceModel(model)
     assert counted.args == [4, 4]
 
@@ -464,7 +464,7 @@ def test_ten_thousand_rows_filter_and_sort(load_cards, qtbot):
     model = load_cards(cards)
     proxy = proxy_for(model)
     seen: list[tuple[int, int]] = []
-    proxy.counts_changed.connect(lambda shown, total: seen.append((shown, total)))
+    proxy.countsChanged.connect(lambda shown, total: seen.append((shown, total)))
     searches = ("e", "en", "eng", "engi", "engineer", "engineer person 99", "")
     for text in searches:
         proxy.set_filter_text(text)
