@@ -1,7 +1,8 @@
 """`python -m bench [name …]`: run the benchmarks (all by default), print one Markdown table.
 
-Names: startup, first-page, paging, export-all, gui-stall, memory. The exit status is 1
-when a target is missed (a target no client can meet in a setting is shown, not judged).
+Names: startup, first-page, paging, export-all, export-space, gui-stall, memory. The exit
+status is 1 when a target is missed (a target no client can meet in a setting is shown,
+not judged).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Callable
 
 from bench import (
     bench_export_all,
+    bench_export_space,
     bench_first_page,
     bench_gui_stall,
     bench_memory,
@@ -25,6 +27,7 @@ BENCHMARKS: dict[str, Callable[[], Result | list[Result]]] = {
     "first-page": bench_first_page.measure,
     "paging": bench_paging.measure,
     "export-all": bench_export_all.measure,
+    "export-space": bench_export_space.measure,
     "gui-stall": bench_gui_stall.measure,
     "memory": bench_memory.measure,
 }
