@@ -42,6 +42,7 @@ from cardviewer.api.errors import (
     MalformedRequest,
     NetworkError,
     NotAuthenticated,
+    Sentence,
 )
 from cardviewer.api.models import CardPage
 from cardviewer.api.retry import WaitUnit, wait_to_tell
@@ -69,6 +70,9 @@ FORMATS = {"csv": ExportFormat.CSV, "xlsx": ExportFormat.XLSX}
 FORMAT_NAMES = {ExportFormat.CSV: "a CSV file", ExportFormat.XLSX: "an Excel workbook"}
 DELIMITERS = {",": COMMA, ";": SEMICOLON, "tab": TAB}
 """`--delimiter`'s choices; a tab is named, since a shell makes it hard to type."""
+REFUSED = "The e-mail address or password is not correct."
+"""What a refused sign-in says, as the sign-in window says it."""
+
 WAIT_SENTENCES = {
     WaitUnit.SECONDS: "You can try again in {count} seconds.",
     WaitUnit.MINUTES: "You can try again in about {count} minutes.",
@@ -382,6 +386,9 @@ async def _fetch_and_write(
 def _failed(exc: CardViewerError, err: TextIO) -> int:
     # The message may be the server's own words, which could repeat a secret.
     message = redact(str(exc))
+    if isinstance(exc, InvalidCredentials) and not isinstance(exc.message, Sentence):
+        # The platform's words ("Access data do not match!") say less than ours.
+        message = f"{REFUSED} (The server said: {message})"
     wait = wait_to_tell(exc)
     if wait is not None:
         message += " " + WAIT_SENTENCES[wait.unit].format(count=wait.amount)

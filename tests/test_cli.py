@@ -227,6 +227,7 @@ def test_wrong_password_is_a_sign_in_failure(demo_server, monkeypatch, tmp_path)
     code, err = run(*account(demo_server), "--space", "x", "-o", str(tmp_path / "x.csv"))
     assert code == ExitCode.SIGN_IN
     assert "not the password" not in err
+    assert err.startswith("The e-mail address or password is not correct. (The server said: ")
     assert not (tmp_path / "x.csv").exists()
 
 
