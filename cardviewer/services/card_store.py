@@ -1,0 +1,325 @@
+"""A local copy of a whole space, in SQLite, that a sync replaces in one step.
+
+One database per server, account and space (`store_path`), readable by this user
+only. A sync writes every card into a new *generation*; only when the last page is in
+does one transaction make it the current one, so a cancelled or failed sync, a full
+disk or a killed process leave the copy before it whole and readable. The generation
+before the current one is kept, so the app can say what changed (`changes()`).
+
+Cards are kept as JSON the API's parser reads back to the same `Card`
+(`card_json`). The schema carries its version in `PRAGMA user_version`: a file
+written by a newer CardViewer is refused, never changed; a file that is not a
+database, or is damaged, is set aside under another name and a new one started.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import sqlite3
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from cardviewer.api.models import Card, parse_card
+from cardviewer.services.csv_export import safe_file_stem
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+BUSY_TIMEOUT_MS = 5_000
+"""How long a write waits for another program's write to the store (a second window, the CLI)."""
+
+_SCHEMA = """
+CREATE TABLE generations (
+    id INTEGER PRIMARY KEY,
+    started_at TEXT NOT NULL,
+    synced_at TEXT,
+    card_count INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE state (
+    key TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+);
+CREATE TABLE cards (
+    generation INTEGER NOT NULL REFERENCES generations(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    uuid TEXT NOT NULL,
+    json TEXT NOT NULL,
+    PRIMARY KEY (generation, position)
+) WITHOUT ROWID;
+CREATE INDEX cards_by_uuid ON cards(generation, uuid);
+"""
+
+
+class StoreError(Exception):
+    """The local copy cannot be used; the message says why in plain words."""
+
+
+@dataclass(frozen=True)
+class Generation:
+    """One complete copy of the space: when it was synced and how many cards it has."""
+
+    id: int
+    synced_at: datetime
+    card_count: int
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What a sync changed, by card id: new cards, cards gone, cards whose content differs."""
+
+    added: tuple[str, ...]
+    removed: tuple[str, ...]
+    changed: tuple[str, ...]
+
+    @property
+    def any(self) -> bool:
+        return bool(self.added or self.removed or self.changed)
+
+
+def store_path(folder: Path, server_url: str, email: str, space_id: str) -> Path:
+    """The database of one space as one account on one server sees it.
+
+    The space's id names the file (readably); a digest of the server and the account
+    keeps two accounts' copies apart without writing the e-mail address into a name.
+    """
+    account = hashlib.sha256(f"{server_url}\n{email.casefold()}".encode()).hexdigest()[:16]
+    return folder / account / f"{safe_file_stem(space_id)}.sqlite"
+
+
+def card_json(card: Card) -> str:
+    """The card as JSON that `parse_card` reads back to the same card, odd values included."""
+    raw: dict[str, Any] = card.model_dump(mode="json")
+    raw.update(card.invalid_fields)  # as the server sent them, to be set aside again
+    return json.dumps(raw, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+class CardStore:
+    """The local copy of one space; open with `CardStore.open(path)`, close when done."""
+
+    def __init__(self, connection: sqlite3.Connection, path: Path) -> None:
+        self._db = connection
+        self.path = path
+
+    @classmethod
+    def open(cls, path: Path) -> CardStore:
+        """Open (or create) the store at `path`.
+
+        Raises `StoreError` for a store written by a newer version. A file that is no
+        SQLite database is renamed aside (`<name>.damaged-<time>`) and a new store
+        started, so the next sync rebuilds it.
+        """
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        try:
+            return cls(_connect(path), path)
+        except sqlite3.DatabaseError as error:
+            if isinstance(error, sqlite3.OperationalError) and "locked" in str(error):
+                raise StoreError(
+                    "The local copy of this space is in use by another program; try again."
+                ) from error
+            aside = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+            log.warning("the store %s cannot be read (%s); set aside as %s", path, error, aside)
+            for suffix in ("", "-wal", "-shm"):
+                with contextlib.suppress(FileNotFoundError):
+                    Path(f"{path}{suffix}").rename(f"{aside}{suffix}")
+            return cls(_connect(path), path)
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> CardStore:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # Reading the current copy
+
+    @property
+    def current(self) -> Generation | None:
+        """The copy shown: the last complete sync; None before the first one."""
+        return self._generation(self._state("current"))
+
+    @property
+    def previous(self) -> Generation | None:
+        """The complete copy before the current one, to compare with."""
+        return self._generation(self._state("previous"))
+
+    def cards(self, generation: Generation | None = None) -> Iterator[Card]:
+        """The cards of a copy (default: the current one), in the space's order."""
+        chosen = generation or self.current
+        if chosen is None:
+            return
+        rows = self._db.execute(
+            "SELECT json FROM cards WHERE generation = ? ORDER BY position", (chosen.id,)
+        )
+        for (text,) in rows:
+            yield parse_card(json.loads(text))
+
+    def changes(self) -> Changes | None:
+        """What the last sync changed since the one before; None before a second sync."""
+        new, old = self._state("current"), self._state("previous")
+        if new is None or old is None:
+            return None
+
+        def ids(query: str) -> tuple[str, ...]:
+            return tuple(row[0] for row in self._db.execute(query, {"new": new, "old": old}))
+
+        return Changes(
+            added=ids(
+                "SELECT uuid FROM cards n WHERE generation = :new AND NOT EXISTS "
+                "(SELECT 1 FROM cards o WHERE o.generation = :old AND o.uuid = n.uuid) "
+                "ORDER BY position"
+            ),
+            removed=ids(
+                "SELECT uuid FROM cards o WHERE generation = :old AND NOT EXISTS "
+                "(SELECT 1 FROM cards n WHERE n.generation = :new AND n.uuid = o.uuid) "
+                "ORDER BY position"
+            ),
+            changed=ids(
+                "SELECT n.uuid FROM cards n JOIN cards o ON o.uuid = n.uuid "
+                "AND o.generation = :old WHERE n.generation = :new AND o.json <> n.json "
+                "ORDER BY n.position"
+            ),
+        )
+
+    # Writing a new copy
+
+    def begin_sync(self) -> StoreSync:
+        """A new generation to write into; it becomes current only at `StoreSync.finish()`."""
+        cursor = self._db.execute("INSERT INTO generations (started_at) VALUES (?)", (_now(),))
+        assert cursor.lastrowid is not None
+        return StoreSync(self._db, cursor.lastrowid)
+
+    # Inside
+
+    def _state(self, key: str) -> int | None:
+        row = self._db.execute("SELECT value FROM state WHERE key = ?", (key,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def _generation(self, number: int | None) -> Generation | None:
+        if number is None:
+            return None
+        row = self._db.execute(
+            "SELECT id, synced_at, card_count FROM generations WHERE id = ?", (number,)
+        ).fetchone()
+        if row is None or row[1] is None:
+            return None
+        return Generation(row[0], datetime.fromisoformat(row[1]), row[2])
+
+
+class StoreSync:
+    """Cards written into a generation of their own, made current in one step at the end."""
+
+    def __init__(self, connection: sqlite3.Connection, generation: int) -> None:
+        self._db = connection
+        self.generation = generation
+        self.count = 0
+        self._done = False
+
+    def add(self, cards: Iterable[Card]) -> None:
+        """Write `cards` after those added so far (one transaction; the copy shown stays)."""
+        rows = [
+            (self.generation, self.count + n, card.uuid or "", card_json(card))
+            for n, card in enumerate(cards)
+        ]
+        with _transaction(self._db):
+            self._db.executemany(
+                "INSERT INTO cards (generation, position, uuid, json) VALUES (?, ?, ?, ?)", rows
+            )
+        self.count += len(rows)
+
+    def finish(self) -> Generation:
+        """Make this copy the current one; the one before becomes the previous one."""
+        synced_at = _now()
+        with _transaction(self._db):
+            self._db.execute(
+                "UPDATE generations SET synced_at = ?, card_count = ? WHERE id = ?",
+                (synced_at, self.count, self.generation),
+            )
+            current = self._db.execute("SELECT value FROM state WHERE key = 'current'").fetchone()
+            if current is not None:
+                self._db.execute(
+                    "INSERT OR REPLACE INTO state (key, value) VALUES ('previous', ?)", current
+                )
+            self._db.execute(
+                "INSERT OR REPLACE INTO state (key, value) VALUES ('current', ?)",
+                (self.generation,),
+            )
+            _drop_unused(self._db)
+        self._done = True
+        return Generation(self.generation, datetime.fromisoformat(synced_at), self.count)
+
+    def abandon(self) -> None:
+        """Drop what was written; the copy shown stays as it was."""
+        if self._done:
+            return
+        self._db.execute("DELETE FROM generations WHERE id = ?", (self.generation,))
+        self._done = True
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    if not path.exists():
+        # Created readable by this user only: it holds the space's cards, e-mails too.
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    connection = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    try:
+        connection.execute("PRAGMA foreign_keys = ON")
+        version = connection.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                "The local copy of this space was written by a newer version of CardViewer; "
+                "it is left as it is. Update CardViewer to use it."
+            )
+        connection.execute("PRAGMA journal_mode = WAL")
+        connection.execute("PRAGMA synchronous = NORMAL")
+        if version == 0:
+            with _transaction(connection):
+                # Another program may have created the tables meanwhile.
+                if connection.execute("PRAGMA user_version").fetchone()[0] == 0:
+                    for statement in filter(str.strip, _SCHEMA.split(";")):
+                        connection.execute(statement)
+                    connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        with _transaction(connection):
+            _drop_unused(connection)  # a sync cut short by a crash left its rows behind
+        return connection
+    except BaseException:
+        connection.close()
+        raise
+
+
+@contextlib.contextmanager
+def _transaction(connection: sqlite3.Connection) -> Iterator[None]:
+    """One write transaction: all of it or none of it, whatever stops it."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        if connection.in_transaction:  # SQLite ends some on its own (a full disk)
+            connection.execute("ROLLBACK")
+        raise
+    connection.execute("COMMIT")
+
+
+def _drop_unused(connection: sqlite3.Connection) -> None:
+    """Delete every generation that is neither current nor previous, nor being written."""
+    connection.execute(
+        "DELETE FROM generations WHERE synced_at IS NOT NULL AND id NOT IN "
+        "(SELECT value FROM state WHERE key IN ('current', 'previous'))"
+    )
+    # A sync left unfinished by a process that is gone: older than any running one could be.
+    connection.execute(
+        "DELETE FROM generations WHERE synced_at IS NULL AND id < "
+        "(SELECT COALESCE(MAX(value), 0) FROM state WHERE key = 'current')"
+    )
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")

@@ -1,0 +1,60 @@
+"""Sync Space: every page of a space into its local copy, made current in one step.
+
+Pages are fetched as Export All fetches them (`fetch_pages_in_order`, a few at a
+time) and written into a new generation of the `CardStore` as they arrive. Only a
+complete sync replaces the copy shown; anything that stops it (Cancel, a failed
+request, a full disk) leaves that copy as it was.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+
+from cardviewer.api.models import CardPage
+from cardviewer.services.card_store import CardStore, Generation, StoreError
+from cardviewer.services.space_fetch import (
+    DEFAULT_CONCURRENCY,
+    PageFetch,
+    ProgressCallback,
+    fetch_pages_in_order,
+)
+
+log = logging.getLogger(__name__)
+
+
+async def sync_space(
+    store: CardStore,
+    fetch: PageFetch,
+    *,
+    concurrency: int = DEFAULT_CONCURRENCY,
+    on_progress: ProgressCallback | None = None,
+) -> Generation:
+    """Fetch every page through `fetch` into `store`; returns the new current copy.
+
+    Raises the client's errors while fetching, and `StoreError` when the copy cannot
+    be written (the disk is full, the file is damaged).
+    """
+    sync = store.begin_sync()
+
+    def keep(page: CardPage) -> None:
+        sync.add(page.cards)
+
+    try:
+        await fetch_pages_in_order(fetch, keep, concurrency=concurrency, on_progress=on_progress)
+        return sync.finish()
+    except BaseException as error:
+        try:
+            sync.abandon()
+        except sqlite3.Error as cleanup:  # the rows go with the next sync
+            log.warning("the unfinished sync could not be removed yet: %s", cleanup)
+        if isinstance(error, sqlite3.Error):
+            raise StoreError(_plain_words(error)) from error
+        raise
+
+
+def _plain_words(error: sqlite3.Error) -> str:
+    text = str(error).lower()
+    if "full" in text:
+        return "The disk is full; the local copy of this space stays as it was."
+    return "The local copy of this space could not be written; it stays as it was."

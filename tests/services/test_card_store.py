@@ -1,0 +1,194 @@
+"""The local copy of a space: generations, what changed, and files that are not as expected."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import stat
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from cardviewer.api.models import Card, parse_card
+from cardviewer.services.card_store import (
+    SCHEMA_VERSION,
+    CardStore,
+    Generation,
+    StoreError,
+    card_json,
+    store_path,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cards(*ids: str, name: str = "Person") -> list[Card]:
+    return [parse_card({"uuid": uuid, "display_name": f"{name} {uuid}"}) for uuid in ids]
+
+
+def synced(store: CardStore, batch: list[Card]) -> None:
+    sync = store.begin_sync()
+    sync.add(batch[: len(batch) // 2])
+    sync.add(batch[len(batch) // 2 :])
+    sync.finish()
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    return store_path(tmp_path / "spaces", "https://cards.example", "Ada@Example.com", "space-1")
+
+
+def test_a_card_comes_back_as_it_was_odd_values_and_unknown_fields_included():
+    raw = {
+        "uuid": "c1",
+        "display_name": "Ada",
+        "connects": "many",  # of the wrong type: set aside, kept as sent
+        "created_at": "2024-04-19T22:53:03.000000Z",
+        "avatar": {"uuid": None, "src": "https://cdn.example/a.jpg"},
+        "emails": ["ada@example.com"],
+        "theme": {"name": "dark"},
+    }
+    card = parse_card(raw)
+    again = parse_card(__import__("json").loads(card_json(card)))
+    assert again == card
+    assert again.invalid_fields == {"connects": "many"}
+    assert again.extra_fields == {"theme": {"name": "dark"}}
+
+
+def test_nothing_before_the_first_sync_then_the_cards_in_order(path):
+    with CardStore.open(path) as store:
+        assert current_copy(store) is None
+        assert list(store.cards()) == []
+        assert store.changes() is None
+        synced(store, cards("a", "b", "c"))
+        current = current_copy(store)
+        assert current is not None
+        assert current.card_count == 3
+        assert [card.uuid for card in store.cards()] == ["a", "b", "c"]
+        assert store.changes() is None, "nothing to compare with yet"
+
+
+def test_a_sync_replaces_the_copy_only_when_it_finishes(path):
+    with CardStore.open(path) as store, CardStore.open(path) as reader:
+        synced(store, cards("a", "b"))
+        sync = store.begin_sync()
+        sync.add(cards("x", "y", "z"))
+        assert [c.uuid for c in reader.cards()] == ["a", "b"]
+        sync.finish()
+        assert [c.uuid for c in reader.cards()] == ["x", "y", "z"]
+
+
+def test_an_abandoned_sync_leaves_the_copy_and_no_rows_behind(path):
+    with CardStore.open(path) as store:
+        synced(store, cards("a", "b"))
+        sync = store.begin_sync()
+        sync.add(cards("x"))
+        sync.abandon()
+        assert [c.uuid for c in store.cards()] == ["a", "b"]
+    assert count_rows(path) == 2
+
+
+def current_copy(store: CardStore) -> Generation | None:
+    return store.current
+
+
+def count_rows(path: Path) -> int:
+    with sqlite3.connect(path) as db:
+        return int(db.execute("SELECT COUNT(*) FROM cards").fetchone()[0])
+
+
+def test_what_changed_by_card_id_and_content(path):
+    with CardStore.open(path) as store:
+        synced(store, [*cards("a", "b", "c"), *cards("d", name="Old")])
+        synced(store, [*cards("b", "c"), *cards("d", name="New"), *cards("e")])
+        changes = store.changes()
+        assert changes is not None
+        assert (changes.added, changes.removed, changes.changed) == (("e",), ("a",), ("d",))
+        assert changes.any
+        synced(store, [*cards("b", "c"), *cards("d", name="New"), *cards("e")])
+        again = store.changes()
+        assert again is not None
+        assert not again.any
+    assert count_rows(path) == 8, "the current and the previous copy only"
+
+
+def test_a_sync_killed_halfway_leaves_the_copy_before_it(path):
+    with CardStore.open(path) as store:
+        synced(store, cards("a", "b"))
+    script = textwrap.dedent(
+        f"""
+        import sys, time
+        from pathlib import Path
+        from cardviewer.api.models import parse_card
+        from cardviewer.services.card_store import CardStore
+        store = CardStore.open(Path({str(path)!r}))
+        sync = store.begin_sync()
+        for n in range(50):
+            sync.add([parse_card({{"uuid": f"k{{n}}"}})])
+        print("halfway", flush=True)
+        time.sleep(60)
+        """
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "halfway"
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait(10)
+    with CardStore.open(path) as store:
+        assert [c.uuid for c in store.cards()] == ["a", "b"]
+        synced(store, cards("c"))
+        assert [c.uuid for c in store.cards()] == ["c"]
+    assert count_rows(path) == 3, "the killed sync's rows are gone with the next sync"
+
+
+def test_a_store_of_a_newer_version_is_refused_and_left_alone(path):
+    with CardStore.open(path) as store:
+        synced(store, cards("a"))
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="newer version of CardViewer"):
+        CardStore.open(path)
+    assert path.read_bytes() == before
+
+
+def test_a_file_that_is_no_database_is_set_aside_and_a_new_store_started(path):
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"this is not a database" * 100)
+    with CardStore.open(path) as store:
+        assert store.current is None
+        synced(store, cards("a"))
+    (aside,) = path.parent.glob(f"{path.name}.damaged-*")
+    assert aside.read_bytes() == b"this is not a database" * 100
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+def test_the_store_is_readable_by_this_user_only(path):
+    with CardStore.open(path) as store:
+        synced(store, cards("a"))
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        wal = Path(f"{path}-wal")
+        assert not wal.exists() or stat.S_IMODE(wal.stat().st_mode) & 0o077 == 0
+    assert stat.S_IMODE(path.parent.stat().st_mode) & 0o077 == 0
+
+
+def test_one_file_per_server_account_and_space_without_the_address_in_its_name(tmp_path):
+    one = store_path(tmp_path, "https://a.example", "ada@example.com", "s1")
+    assert one == store_path(tmp_path, "https://a.example", "ADA@example.com", "s1")
+    others = {
+        store_path(tmp_path, "https://b.example", "ada@example.com", "s1"),
+        store_path(tmp_path, "https://a.example", "bob@example.com", "s1"),
+        store_path(tmp_path, "https://a.example", "ada@example.com", "s2"),
+    }
+    assert one not in others
+    assert len(others) == 3
+    assert "ada" not in str(one.relative_to(tmp_path)).lower()
+    assert one.name == "s1.sqlite"
