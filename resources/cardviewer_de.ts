@@ -315,7 +315,7 @@
 <context>
     <name>CardDetailsPane</name>
     <message>
-        <location filename="../cardviewer/ui/cards/card_details.py" line="+123"/>
+        <location filename="../cardviewer/ui/cards/card_details.py" line="+121"/>
         <source>Select a card to see its details.</source>
         <translation>Wählen Sie eine Karte aus, um ihre Details zu sehen.</translation>
     </message>
@@ -360,12 +360,12 @@
         <translation>Alle Daten der Karte, so wie der Server sie gesendet hat</translation>
     </message>
     <message>
-        <location line="+69"/>
+        <location line="+55"/>
         <source>(no name)</source>
         <translation>(ohne Namen)</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+49"/>
         <source>(invalid)</source>
         <translation>(ungültig)</translation>
     </message>
@@ -375,7 +375,7 @@
         <translation>Nicht angegeben</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+54"/>
         <source>This card has no handle.</source>
         <translation>Diese Karte hat keinen Benutzernamen.</translation>
     </message>
@@ -424,11 +424,6 @@
         <location line="+1"/>
         <source>Something went wrong while loading the page. Please try again.</source>
         <translation>Beim Laden der Seite ist etwas schiefgegangen. Bitte versuchen Sie es erneut.</translation>
-    </message>
-    <message>
-        <location filename="../cardviewer/ui/cards/card_table_model.py" line="+252"/>
-        <source>Avatar URL</source>
-        <translation>Profilbild-URL</translation>
     </message>
 </context>
 <context>
@@ -484,24 +479,24 @@
         <translation>Alle Seiten laden</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Loading all cards of {space}</source>
-        <translation>Alle Karten von {space} werden geladen</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Export All Pages</source>
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Exporting all cards of {space}</source>
-        <translation>Alle Karten von {space} werden exportiert</translation>
+        <location line="-2"/>
+        <source>Loading all cards of %1</source>
+        <translation>Alle Karten von %1 werden geladen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Exporting all cards of %1</source>
+        <translation>Alle Karten von %1 werden exportiert</translation>
     </message>
     <message>
         <location line="+11"/>
-        <source>To {file}</source>
-        <translation>Nach {file}</translation>
+        <source>To %1</source>
+        <translation>Nach %1</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -521,20 +516,34 @@
             <numerusform>Seite %1 von %2 · %Ln Karten</numerusform>
         </translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location line="+7"/>
-        <source>about {n} s left</source>
-        <translation>noch etwa {n} s</translation>
+        <source>about %n s left</source>
+        <translation>
+            <numerusform>noch etwa %n s</numerusform>
+            <numerusform>noch etwa %n s</numerusform>
+        </translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location line="+2"/>
-        <source>about {n} min left</source>
-        <translation>noch etwa {n} min</translation>
+        <source>about %n min left</source>
+        <translation>
+            <numerusform>noch etwa %n min</numerusform>
+            <numerusform>noch etwa %n min</numerusform>
+        </translation>
     </message>
     <message>
         <location line="+65"/>
-        <source>Writing {count} cards…</source>
-        <translation>{count} Karten werden geschrieben…</translation>
+        <source>Writing 1 card…</source>
+        <translation>1 Karte wird geschrieben…</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>Writing %Ln cards…</source>
+        <translation>
+            <numerusform>%Ln Karte wird geschrieben…</numerusform>
+            <numerusform>%Ln Karten werden geschrieben…</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -609,7 +618,7 @@
         <translation>&amp;Passwort:</translation>
     </message>
     <message>
-        <location line="+141"/>
+        <location line="+137"/>
         <source>The e-mail address or password is not correct.</source>
         <translation>Die E-Mail-Adresse oder das Passwort ist nicht richtig.</translation>
     </message>
@@ -983,7 +992,7 @@
         <translation>Es gibt keine Karten zum Exportieren.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+239"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+234"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
@@ -1140,7 +1149,7 @@
         <translation>1 Eintrag auf dieser Seite konnte nicht gelesen werden und wird nicht angezeigt.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../cardviewer/ui/main_window.py" line="+137"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+132"/>
         <source>%n entries on this page could not be read and are not shown.</source>
         <translation>
             <numerusform>%n Eintrag auf dieser Seite konnte nicht gelesen werden und wird nicht angezeigt.</numerusform>
@@ -1390,12 +1399,12 @@
         <translation>Wird nach einem Neustart von %1 wirksam.</translation>
     </message>
     <message>
-        <location line="+209"/>
+        <location line="+204"/>
         <source>The preferences could not be saved to %1.</source>
         <translation>Die Einstellungen konnten nicht in %1 gespeichert werden.</translation>
     </message>
     <message>
-        <location line="-221"/>
+        <location line="-216"/>
         <source>Export concurrency</source>
         <translation>Gleichzeitige Abrufe beim Export</translation>
     </message>
@@ -1470,7 +1479,7 @@
         <translation>Bilder:</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+114"/>
         <source>Preferences Not Saved</source>
         <translation>Einstellungen nicht gespeichert</translation>
     </message>

@@ -30,6 +30,7 @@ from cardviewer.services.settings import Settings
 from cardviewer.services.site_config import SiteConfig
 from cardviewer.ui.login.login_dialog import LoginDialog
 from cardviewer.ui.main_window import MainWindow
+from tests.ui.error_bars import action_buttons
 
 WAIT = 10_000
 
@@ -384,7 +385,7 @@ def test_cancelling_leaves_the_window_signed_out_and_sign_in_works_from_the_bar(
     assert tokens_sent(demo_server) == []
     assert window.is_signed_out
 
-    [sign_in_button] = window.error_bar.action_buttons
+    [sign_in_button] = action_buttons(window.error_bar)
     qtbot.mouseClick(sign_in_button, Qt.MouseButton.LeftButton)
     dialog = dialog_of(qtbot, controller)
     assert dialog.email_edit.text() == demo_server.email
@@ -501,8 +502,8 @@ def test_demo_mode_end_to_end(demo_server, qtbot, run_app, tmp_path, monkeypatch
 
     target = tmp_path / "export.csv"
     monkeypatch.setattr(window, "ask_export_path", lambda suggested: target)
-    window.export_action.trigger()
-    qtbot.waitUntil(lambda: not window.is_exporting, timeout=10_000)
+    with qtbot.waitSignal(window.jobs.finished, timeout=10_000):
+        window.export_action.trigger()
     with target.open(encoding="utf-8-sig", newline="") as handle:
         rows = list(csv.reader(handle))
     header, cards = rows[0], rows[1:]
@@ -812,8 +813,8 @@ def test_the_main_flows_work_with_the_keyboard_alone(
 
     target = tmp_path / "page.csv"
     monkeypatch.setattr(window, "ask_export_path", lambda _suggested: target)
-    press(qtbot, "Ctrl+E")
-    qtbot.waitUntil(lambda: not window.is_exporting, timeout=10_000)
+    with qtbot.waitSignal(window.jobs.finished, timeout=10_000):
+        press(qtbot, "Ctrl+E")
     assert target.exists()
 
     press(qtbot, "Ctrl+Q")

@@ -121,11 +121,6 @@ class PageLoader:
         return self._pending
 
     @property
-    def last_request(self) -> PageRequest | None:
-        """The most recent request, loaded or not: what `retry()` asks for again."""
-        return self._last
-
-    @property
     def is_loading(self) -> bool:
         return self._loading
 

@@ -106,14 +106,6 @@ class SessionStore:
     def __init__(self, path: Path | None = None, vault: KeyringVault | None = None) -> None:
         self.path = path if path is not None else session_file()
         self.vault = vault if vault is not None else KeyringVault()
-        self._location: TokenLocation | None = None
-
-    @property
-    def token_location(self) -> TokenLocation:
-        """Where the saved token is; with none saved, where the next save would put it."""
-        if self._location is None:
-            self._location = TokenLocation.KEYRING if self.vault.is_usable() else TokenLocation.FILE
-        return self._location
 
     def load(self) -> StoredSession | None:
         """The saved session, or None when there is none or it cannot be used."""
@@ -131,13 +123,10 @@ class SessionStore:
             log.warning("Ignoring the saved session %s: %s", self.path, error)
             return None
         token = saved.access_token
-        if token is not None:
-            self._location = TokenLocation.FILE
-        else:
+        if token is None:
             token = self._token_from_vault()
             if token is None:
                 return None
-            self._location = TokenLocation.KEYRING
         # Known to this process from now on: no log may show it, wherever it turns up.
         remember_secret(token)
         return saved.with_token(token)
@@ -174,7 +163,6 @@ class SessionStore:
             self.path.rmdir()
         data = json.dumps(document, indent=2).encode("utf-8") + b"\n"
         write_atomically(self.path, data, private=True)
-        self._location = location
         log.debug("Saved the session for %s (token in the %s)", session.server_url, location.value)
 
     def clear(self) -> None:
@@ -186,7 +174,6 @@ class SessionStore:
         if self.vault.is_usable():
             self._forget_vault_token()
         self.path.unlink(missing_ok=True)
-        self._location = None
 
     def _token_from_vault(self) -> str | None:
         if not self.vault.is_usable():

@@ -101,11 +101,6 @@ class ErrorBar(QFrame):
         """The technical detail, as the tooltip of the message shows it."""
         return self._detail
 
-    @property
-    def is_info(self) -> bool:
-        """True while the bar shows information rather than an error."""
-        return self._tint == INFORMATION
-
     def show_error(
         self,
         message: str,
@@ -152,10 +147,6 @@ class ErrorBar(QFrame):
             button.clicked.connect(action.trigger)
             self._layout.insertWidget(at + offset, button, 0, Qt.AlignmentFlag.AlignVCenter)
             self._action_buttons.append(button)
-
-    @property
-    def action_buttons(self) -> list[QPushButton]:
-        return list(self._action_buttons)
 
     def _retry(self) -> None:
         self.hide()

@@ -74,10 +74,10 @@ class ExportAllDialog(QDialog):
         self.cancelled = False
         if path is None:
             self.setWindowTitle(self.tr("Load All Pages"))
-            heading = self.tr("Loading all cards of {space}").format(space=space_id)
+            heading = self.tr("Loading all cards of %1").replace("%1", space_id)
         else:
             self.setWindowTitle(self.tr("Export All Pages"))
-            heading = self.tr("Exporting all cards of {space}").format(space=space_id)
+            heading = self.tr("Exporting all cards of %1").replace("%1", space_id)
         self.setWindowModality(Qt.WindowModality.WindowModal)
         self.setMinimumWidth(440)
         self.title_label = QLabel(heading)
@@ -88,7 +88,7 @@ class ExportAllDialog(QDialog):
         self.file_label = QLabel()
         self.file_label.setTextFormat(Qt.TextFormat.PlainText)
         if path is not None:
-            self.file_label.setText(self.tr("To {file}").format(file=path.name))
+            self.file_label.setText(self.tr("To %1").replace("%1", path.name))
             self.file_label.setToolTip(plain_tooltip(str(path)))  # a file name may hold "<"
         self.file_label.setVisible(path is not None)
         self.progress_label = QLabel(self.tr("Fetching the first page…"))
@@ -117,9 +117,9 @@ class ExportAllDialog(QDialog):
         left = progress.seconds_left  # None until the pace is known
         if left is not None and progress.pages_done < progress.pages_total:
             if left < 60:
-                text += " · " + self.tr("about {n} s left").format(n=max(1, math.ceil(left)))
+                text += " · " + self.tr("about %n s left", "", max(1, math.ceil(left)))
             else:
-                text += " · " + self.tr("about {n} min left").format(n=max(1, round(left / 60)))
+                text += " · " + self.tr("about %n min left", "", max(1, round(left / 60)))
         return text
 
     def cancel(self) -> None:
@@ -183,7 +183,9 @@ class ExportAllDialog(QDialog):
 
     def _on_writing(self, count: int) -> None:
         self.progress_bar.setRange(0, 0)
-        count_text = QLocale().toString(count)
-        self.progress_label.setText(self.tr("Writing {count} cards…").format(count=count_text))
+        if count == 1:  # English has no catalogue to find its singular in
+            self.progress_label.setText(self.tr("Writing 1 card…"))
+        else:
+            self.progress_label.setText(self.tr("Writing %Ln cards…", "", count))
         # Writing cannot be interrupted half-way (the file is replaced in one step).
         self.cancel_button.setEnabled(False)

@@ -372,11 +372,6 @@ class MainWindow(QMainWindow, CommandActions):
         """The file to export to, chosen by the person; None when they cancel."""
         return ask_export_path(self, suggested, title)
 
-    @property
-    def is_exporting(self) -> bool:
-        """True while an export or "Load All Pages" runs."""
-        return self.jobs.busy
-
     async def aclose(self) -> None:
         """Keep the window's layout, and cancel a whole-space fetch still running.
 

@@ -332,11 +332,6 @@ class PreferencesDialog(QDialog):
 
     # State
 
-    @property
-    def server_message(self) -> str:
-        """Why the address cannot be used, or "" when it can."""
-        return "" if self.server_message_frame.isHidden() else self.server_message_label.text()
-
     def set_signed_in(self, signed_in: bool) -> None:
         """Enable Sign Out only while there is a sign-in to end."""
         self.sign_out_button.setEnabled(signed_in)

@@ -142,11 +142,6 @@ class WholeSpaceJobs(QObject):
         return self._source is not None
 
     @property
-    def busy(self) -> bool:
-        """True while any job runs."""
-        return any(self._tasks.running(kind.value) for kind in JobKind)
-
-    @property
     def fetching_whole_space(self) -> bool:
         """An export or load of all pages is under way (its progress may not be up yet)."""
         return self.progress is not None or any(

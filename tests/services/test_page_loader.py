@@ -173,8 +173,12 @@ async def test_a_page_is_shown_once_it_has_arrived(make_loader, space):
     assert screen.pages() == [2]
     assert screen.shown[0][0] == request(2)
     assert loader.pending_request is None
-    assert loader.last_request == request(2)
     assert screen.failures == []
+    loader.retry()  # asks again for the page shown
+    assert loader.is_loading
+    await settled(loader)
+    assert [shown for shown, _ in screen.shown] == [request(2), request(2)]
+    assert space.pages_asked() == [2, 2]
 
 
 async def test_only_the_most_recent_request_lands(make_loader, space):
@@ -536,9 +540,13 @@ async def test_forget_drops_everything_and_retry_has_nothing_to_repeat(make_load
     loader.request_page(request(1))
     await settled(loader)
     loader.forget()
-    assert loader.last_request is None
+    asked = space.pages_asked()
     loader.retry()
     assert not loader.is_loading
+    assert loader.pending_request is None
+    await asyncio.sleep(0.01)
+    assert space.pages_asked() == asked
+    assert screen.pages() == [1]
 
 
 async def test_shown_elsewhere_calls_off_the_load_and_becomes_the_last_request(make_loader, space):
@@ -548,10 +556,13 @@ async def test_shown_elsewhere_calls_off_the_load_and_becomes_the_last_request(m
     loader.request_page(request(2))
     loader.shown_elsewhere(request(1, emails=True))
     assert not loader.is_loading
-    assert loader.last_request == request(1, emails=True)
     space.held[2].set()
     await asyncio.sleep(0.01)
     assert screen.shown == []
+    loader.retry()  # asks again for what is shown now
+    assert loader.pending_request == request(1, emails=True)
+    await settled(loader)
+    assert [shown for shown, _ in screen.shown] == [request(1, emails=True)]
 
 
 async def test_close_cancels_the_load_and_later_requests_do_nothing(make_loader, space):

@@ -16,7 +16,7 @@ from cardviewer.api import CardsClient
 from cardviewer.api.models import Session
 from cardviewer.paths import config_dir
 from cardviewer.services.session_store import SessionStore, StoredSession
-from cardviewer.services.token_vault import KeyringVault, TokenLocation
+from cardviewer.services.token_vault import KeyringVault
 from tests.services.keyrings import (
     ForgetfulKeyring,
     LockedKeyring,
@@ -154,7 +154,6 @@ def test_with_a_keyring_the_file_holds_no_token(store, keyring_backend):
     assert read_document(store) == WITHOUT_TOKEN
     assert TOKEN.encode() not in store.path.read_bytes()
     assert keyring_backend.secrets == {KEYRING_ENTRY: TOKEN}
-    assert store.token_location is TokenLocation.KEYRING
 
 
 def test_saving_again_replaces_the_keyring_entry(store, keyring_backend):
@@ -231,11 +230,9 @@ def test_a_real_login_is_saved_without_password_or_token_in_the_file(
 
 
 def test_without_a_keyring_the_token_is_in_the_file(file_store, caplog):
-    assert file_store.token_location is TokenLocation.FILE
     with caplog.at_level(logging.WARNING, logger=LOGGER):
         file_store.save(stored())
     assert read_document(file_store) == WITH_TOKEN
-    assert file_store.token_location is TokenLocation.FILE
     assert not caplog.records, "an absent keyring is normal, not worth a warning"
 
 
@@ -252,7 +249,6 @@ def test_a_keyring_that_cannot_keep_the_token_leaves_it_in_the_file(tmp_path, ba
     store = SessionStore(tmp_path / "session.json", KeyringVault(backend))
     store.save(stored())
     assert read_document(store) == WITH_TOKEN
-    assert store.token_location is TokenLocation.FILE
     assert store.load() == stored()
 
 
@@ -290,7 +286,6 @@ def test_a_locked_keyring_does_not_stop_clear(tmp_path, caplog):
 def test_a_version_1_file_is_still_read(store, keyring_backend):
     store.path.write_bytes(damaged(VERSION_1))
     assert store.load() == stored()
-    assert store.token_location is TokenLocation.FILE
     assert keyring_backend.secrets == {}
 
 
@@ -303,20 +298,13 @@ def test_a_version_1_file_moves_the_token_to_the_keyring_at_the_next_save(store,
     assert keyring_backend.secrets == {KEYRING_ENTRY: TOKEN}
 
 
-def test_token_location_before_any_save_follows_the_keyring(store, file_store):
-    assert store.token_location is TokenLocation.KEYRING
-    assert file_store.token_location is TokenLocation.FILE
-
-
-def test_token_location_follows_a_loaded_file(store, keyring_backend):
+def test_a_loaded_token_comes_from_where_the_file_says(store, keyring_backend):
     store.save(stored())
     fresh = SessionStore(store.path, KeyringVault(keyring_backend))
-    fresh.load()
-    seen = [fresh.token_location]
-    store.path.write_bytes(damaged())
-    fresh.load()
-    seen.append(fresh.token_location)
-    assert seen == [TokenLocation.KEYRING, TokenLocation.FILE]
+    assert fresh.load() == stored()
+    store.path.write_bytes(damaged(access_token="tok-in-the-file"))
+    assert fresh.load() == stored(access_token="tok-in-the-file")
+    assert keyring_backend.secrets == {KEYRING_ENTRY: TOKEN}
 
 
 # Other fields

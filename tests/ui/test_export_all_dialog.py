@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import csv
+import math
 
 import openpyxl
 import pytest
 from PySide6.QtCore import QLocale, Qt
 
+from cardviewer import i18n
 from cardviewer.api import CardPage, CardsClient
 from cardviewer.api.errors import ServerError
 from cardviewer.api.models import parse_card
 from cardviewer.services.csv_export import neutralize_formula
 from cardviewer.services.space_fetch import FetchProgress
 from cardviewer.ui.export_all_dialog import ExportAllDialog
+from cardviewer.ui.plain_text import plain_tooltip
 
 WAIT = 20_000
 
@@ -55,7 +58,13 @@ def test_csv_of_the_whole_space(qtbot, arun, client, demo_server, tmp_path):
         with_emails=True,
     )
     qtbot.addWidget(dialog)
+    assert dialog.windowTitle() == "Export All Pages"
+    assert dialog.title_label.text() == f"Exporting all cards of {demo_server.space_id}"
+    assert dialog.file_label.text() == "To all.csv"
+    assert dialog.file_label.toolTip() == plain_tooltip(str(target))
     assert arun(dialog.run(), timeout=WAIT) == 240
+    assert dialog.progress_label.text() == "Writing 240 cards…"
+    assert not dialog.cancel_button.isEnabled()
     with target.open(encoding="utf-8-sig", newline="") as handle:
         rows = list(csv.reader(handle))
     assert rows[0][:3] == ["Avatar URL", "Name", "Username"]
@@ -177,3 +186,89 @@ def test_progress_reads_as_pages_cards_and_time_left(qtbot, tmp_path):
         QLocale.setDefault(QLocale.system())
     assert dialog.describe(FetchProgress(24, 24, 240, 6.0)) == "Page 24 of 24 · 240 cards"
     assert dialog.describe(FetchProgress(1, 1, 1, 0.1)) == "Page 1 of 1 · 1 card"
+
+
+def test_loading_names_the_space_and_no_file(qtbot):
+    async def never(number: int) -> CardPage:
+        raise AssertionError(f"page {number} was not to be fetched")
+
+    dialog = ExportAllDialog(never, None, space_id="s-1", with_emails=False)
+    qtbot.addWidget(dialog)
+    assert dialog.windowTitle() == "Load All Pages"
+    assert dialog.title_label.text() == "Loading all cards of s-1"
+    assert dialog.file_label.isHidden()
+    assert dialog.progress_label.text() == "Fetching the first page…"
+
+
+def cards_fetch(total: int, per_page: int):
+    """A space of `total` plain cards, `per_page` to a page."""
+    last_page = math.ceil(total / per_page)
+
+    async def fetch(number: int) -> CardPage:
+        first = (number - 1) * per_page
+        count = min(per_page, total - first)
+        cards = tuple(
+            parse_card({"uuid": f"c{n}", "display_name": f"Card {n}"})
+            for n in range(first, first + count)
+        )
+        meta = {"current_page": number, "last_page": last_page, "per_page": per_page}
+        return CardPage.model_validate(
+            {"cards": cards, "meta": {**meta, "total": total}, "links": {}}
+        )
+
+    return fetch
+
+
+def test_the_count_being_written_reads_in_the_locale(qtbot, arun, tmp_path):
+    QLocale.setDefault(QLocale("en_US"))
+    try:
+        dialog = ExportAllDialog(
+            cards_fetch(1200, 600), tmp_path / "all.csv", space_id="s", with_emails=False
+        )
+        qtbot.addWidget(dialog)
+        assert arun(dialog.run(), timeout=WAIT) == 1200
+        assert dialog.progress_label.text() == "Writing 1,200 cards…"
+        one = ExportAllDialog(
+            cards_fetch(1, 10), tmp_path / "one.csv", space_id="s", with_emails=False
+        )
+        qtbot.addWidget(one)
+        assert arun(one.run(), timeout=WAIT) == 1
+        assert one.progress_label.text() == "Writing 1 card…"
+    finally:
+        QLocale.setDefault(QLocale.system())
+
+
+@pytest.fixture
+def german(qapp):
+    """The German interface, with German number formats; English again afterwards."""
+    i18n.install_translators(qapp, "de")
+    QLocale.setDefault(QLocale("de_DE"))
+    yield
+    i18n.remove_translators()
+    QLocale.setDefault(QLocale.system())
+
+
+def test_the_dialog_speaks_german(german, qtbot, arun, tmp_path):
+    target = tmp_path / "alle.csv"
+    dialog = ExportAllDialog(cards_fetch(1200, 600), target, space_id="s-1", with_emails=False)
+    qtbot.addWidget(dialog)
+    assert dialog.windowTitle() == "Alle Seiten exportieren"
+    assert dialog.title_label.text() == "Alle Karten von s-1 werden exportiert"
+    assert dialog.file_label.text() == "Nach alle.csv"
+    assert dialog.describe(FetchProgress(12, 24, 120, 6.0)) == (
+        "Seite 12 von 24 · 120 Karten · noch etwa 6 s"
+    )
+    assert dialog.describe(FetchProgress(3, 1000, 30, 3.0)).endswith("noch etwa 17 min")
+    assert dialog.describe(FetchProgress(1, 1, 1, 0.1)) == "Seite 1 von 1 · 1 Karte"
+    assert arun(dialog.run(), timeout=WAIT) == 1200
+    assert dialog.progress_label.text() == "1.200 Karten werden geschrieben…"
+
+    one = ExportAllDialog(cards_fetch(1, 10), target, space_id="s-1", with_emails=False)
+    qtbot.addWidget(one)
+    assert arun(one.run(), timeout=WAIT) == 1
+    assert one.progress_label.text() == "1 Karte wird geschrieben…"
+
+    loading = ExportAllDialog(cards_fetch(1, 10), None, space_id="s-1", with_emails=False)
+    qtbot.addWidget(loading)
+    assert loading.windowTitle() == "Alle Seiten laden"
+    assert loading.title_label.text() == "Alle Karten von s-1 werden geladen"

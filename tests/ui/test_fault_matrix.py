@@ -24,6 +24,7 @@ from cardviewer.services.page_loader import PageRequest
 from cardviewer.services.settings import Settings
 from cardviewer.ui.main_window import MainWindow
 from tests.ui.clients import single_try_client
+from tests.ui.error_bars import looks_like_an_error
 from tests.ui.windows import Closer, open_window
 
 WAIT = 15_000
@@ -125,7 +126,7 @@ def test_a_failure_is_explained_keeps_the_page_and_retry_recovers(
 
     message = window.error_bar.message
     assert window.error_bar.isVisible()
-    assert not window.error_bar.is_info
+    assert looks_like_an_error(window.error_bar)
     assert_plain(message)
     for word in case.words:
         assert word.lower() in message.lower(), message

@@ -198,7 +198,7 @@ def make_dialog(qtbot: QtBot, qloop: Any) -> DialogMaker:
         dialog.show()
         qtbot.waitExposed(dialog)
         dialog.submit()
-        qtbot.waitUntil(lambda: not dialog.is_busy and bool(dialog.message), timeout=WAIT)
+        qtbot.waitUntil(lambda: dialog.busy_label.isHidden() and bool(dialog.message), timeout=WAIT)
         return dialog
 
     return make

@@ -96,8 +96,8 @@ def test_export_all_stops_and_says_why(make_window, hostile, qtbot, tmp_path, mo
     window = make_window(pages)
     target = tmp_path / "everyone.csv"
     monkeypatch.setattr(window, "ask_export_path", lambda _suggested, title="": target)
-    window.export_all_action.trigger()
-    qtbot.waitUntil(lambda: not window.is_exporting, timeout=WAIT)
+    with qtbot.waitSignal(window.jobs.failed, timeout=WAIT):
+        window.export_all_action.trigger()
     assert not window.error_bar.isHidden()
     assert window.error_bar.message == (
         f"The cards of {SPACE} could not be exported. {reason} Nothing was saved."

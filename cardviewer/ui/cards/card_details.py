@@ -115,8 +115,6 @@ class CardDetailsPane(QWidget):
         self._avatars = avatars
         self._card: Card | None = None
         self._avatar_url: str | None = None
-        self._avatar_pixmap: QPixmap | None = None
-        self._value_labels: dict[str, QLabel] = {}
         if avatars is not None:
             avatars.avatarReady.connect(self._on_avatar_ready)
 
@@ -217,19 +215,6 @@ class CardDetailsPane(QWidget):
         """The card on show."""
         return self._card
 
-    @property
-    def showing_placeholder(self) -> bool:
-        return self._stack.currentWidget() is self.placeholder_label
-
-    @property
-    def avatar_pixmap(self) -> QPixmap | None:
-        """The picture on show, with the pixels of the screen the pane is on."""
-        return self._avatar_pixmap
-
-    def value_label(self, key: str) -> QLabel | None:
-        """The label showing the field `key`, if the card on show has a row for it."""
-        return self._value_labels.get(key)
-
     def set_card(self, card: Card | None, columns: Sequence[Column] | None = None) -> None:
         """Show `card` with the rows of `columns` (the table's), or the hint for None.
 
@@ -240,7 +225,6 @@ class CardDetailsPane(QWidget):
         self._clear_rows()
         if card is None:
             self._avatar_url = None
-            self._avatar_pixmap = None
             self.avatar_label.clear()
             self.name_label.clear()
             self._stack.setCurrentWidget(self.placeholder_label)
@@ -266,7 +250,6 @@ class CardDetailsPane(QWidget):
     # Rows
 
     def _clear_rows(self) -> None:
-        self._value_labels.clear()
         while self.form.rowCount():
             self.form.removeRow(0)
 
@@ -295,7 +278,6 @@ class CardDetailsPane(QWidget):
         elif any(len(word) > LONG_WORD for word in text.split()):
             value.setToolTip(plain_tooltip(text))
         self.form.addRow(title, value)
-        self._value_labels[column.key] = value
 
     def _value_text(self, column: Column, card: Card) -> tuple[str, str, bool]:
         """The text a value shows, what a screen reader says for it, and if it is JSON."""
@@ -333,8 +315,7 @@ class CardDetailsPane(QWidget):
         if self._avatars is None or self._card is None:
             return
         pixmap = self._avatars.pixmap(self._avatar_url) or self._avatars.placeholder()
-        self._avatar_pixmap = self._scaled(pixmap)
-        self.avatar_label.setPixmap(self._avatar_pixmap)
+        self.avatar_label.setPixmap(self._scaled(pixmap))
 
     def _scaled(self, pixmap: QPixmap) -> QPixmap:
         """`pixmap` at the picture's size with as many pixels as the screen has there."""

@@ -230,12 +230,6 @@ class CardFilterModel(QSortFilterProxyModel):
 
     # Sorting
 
-    def set_locale(self, locale: QLocale) -> None:
-        """Sort text as people using `locale` do from now on (re-sorts at once)."""
-        self._collator = text_collator(locale)
-        self._sort_keys.clear()
-        self.invalidate()
-
     def lessThan(self, source_left: ModelIndex, source_right: ModelIndex) -> bool:
         """Orders by kind of value, then value; empty values last in either order."""
         left_rank, left = self._sort_key(source_left)

@@ -16,7 +16,6 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
-    QCoreApplication,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -144,20 +143,6 @@ class CardTableModel(QAbstractTableModel):
         )
         self._texts = {}
 
-    def refresh_texts(self) -> None:
-        """Make every cell's text again, e.g. after the locale or the translations changed.
-
-        The app sets both before it shows a window (a new language takes effect after
-        a restart), so only a caller that changes them while a page is shown needs this.
-        """
-        self._texts = {}
-        if self._cards and self._columns:
-            self.dataChanged.emit(
-                self.index(0, 0),
-                self.index(len(self._cards) - 1, len(self._columns) - 1),
-                [Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, SORT_ROLE],
-            )
-
     def _on_avatar_ready(self, url: str) -> None:
         """Repaint the avatar cells of the page on screen that show this picture."""
         column = self._avatar_column
@@ -243,16 +228,3 @@ class CardTableModel(QAbstractTableModel):
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
         return _CELL_FLAGS
-
-    # Export
-
-    def export_rows(self) -> tuple[list[str], list[list[str]]]:
-        """Header and rows of the page as text; the avatar column exports its image URL."""
-        header = [
-            QCoreApplication.translate("CardTableModel", "Avatar URL")
-            if column.kind is ValueKind.AVATAR
-            else column.title
-            for column in self._columns
-        ]
-        rows = [[column.export(card) for column in self._columns] for card in self._cards]
-        return header, rows

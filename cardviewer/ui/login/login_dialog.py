@@ -205,10 +205,6 @@ class LoginDialog(QDialog):
     # State
 
     @property
-    def is_busy(self) -> bool:
-        return self._busy
-
-    @property
     def message(self) -> str:
         """The text in the message area, or "" when it is hidden."""
         return self.message_label.text() if not self.message_frame.isHidden() else ""

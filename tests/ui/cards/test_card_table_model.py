@@ -236,29 +236,6 @@ def test_an_avatar_for_a_page_left_behind_repaints_nothing(
     assert changed == []
 
 
-# Export
-
-
-def test_export_rows(qtbot, model, demo_server, load):
-    load(demo_server.space_id, 1, emails=True)
-    head, rows = model.export_rows()
-    assert head[0] == "Avatar URL"
-    assert head[1:4] == ["Name", "Username", "Position"]
-    assert "" not in head
-    assert len(rows) == 10
-    expected = demo_server.spaces[demo_server.space_id].cards[:10]
-    column = {title: n for n, title in enumerate(head)}
-    for row, card in zip(rows, expected, strict=True):
-        assert len(row) == len(head)
-        assert row[column["Avatar URL"]].startswith(demo_server.avatar_base_url + "/avatars/")
-        assert row[column["Name"]] == card.display_name
-        assert row[column["Public"]] == ("yes" if card.public else "no")
-        assert row[column["Connects"]] == str(card.connects)
-        assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", row[column["Created"]])
-        assert row[column["E-mails"]] == "; ".join(e.email for e in card.emails)
-        assert row[column["Space"]].startswith('{"uuid":')
-
-
 def test_an_empty_model_has_headers_in_every_role(qloop):
     model = CardTableModel()
     for section in range(model.columnCount()):
@@ -266,12 +243,6 @@ def test_an_empty_model_has_headers_in_every_role(qloop):
             model.headerData(section, Qt.Orientation.Horizontal, role)
     alignment = model.headerData(0, Qt.Orientation.Horizontal, Qt.ItemDataRole.TextAlignmentRole)
     assert alignment is not None
-
-
-def test_export_of_nothing(qloop):
-    head, rows = CardTableModel().export_rows()
-    assert head[0] == "Avatar URL"
-    assert rows == []
 
 
 # Texts made once per page
@@ -320,32 +291,6 @@ def test_a_new_page_is_read_in_the_locale_of_now(qtbot, model, demo_server, c_lo
     german = cell(model, 0, "created_at")
     assert german != iso
     assert re.fullmatch(r"\d\d\.\d\d\.\d{4} \d\d:\d\d", german)
-
-
-def test_refresh_texts_reads_the_page_on_screen_again(qtbot, model, demo_server, c_locale, load):
-    load(demo_server.space_id, 1)
-    before = [model.data(index, DISPLAY) for index, _, _ in every_cell(model)]
-    QLocale.setDefault(QLocale("de_DE"))
-    changed: list[tuple[int, int, int, int, list[int]]] = []
-    model.dataChanged.connect(
-        lambda top, bottom, roles: changed.append(
-            (top.row(), top.column(), bottom.row(), bottom.column(), list(roles))
-        )
-    )
-    model.refresh_texts()
-    last_row, last_column = model.rowCount() - 1, model.columnCount() - 1
-    assert changed == [(0, 0, last_row, last_column, [DISPLAY, TOOLTIP, SORT_ROLE])]
-    after = [model.data(index, DISPLAY) for index, _, _ in every_cell(model)]
-    assert after != before
-    assert after == [display_text(column, card) for _, column, card in every_cell(model)]
-
-
-def test_refresh_texts_of_an_empty_table_changes_nothing(qloop):
-    model = CardTableModel()
-    changed: list[object] = []
-    model.dataChanged.connect(lambda *args: changed.append(args))
-    model.refresh_texts()
-    assert changed == []
 
 
 def test_an_avatar_is_looked_up_anew_not_kept_with_the_texts(

@@ -114,7 +114,7 @@ def test_busy_while_signing_in_and_no_second_submit(filled, demo_server, qtbot):
     demo_server.config.latency = 0.3
     type_password(qtbot, filled, demo_server.password)
     filled.submit()
-    assert filled.is_busy
+    assert not filled.busy_label.isHidden()
     assert not filled.busy_indicator.isHidden()
     assert not filled.sign_in_button.isEnabled()
     assert not filled.server_edit.isEnabled()
@@ -125,7 +125,7 @@ def test_busy_while_signing_in_and_no_second_submit(filled, demo_server, qtbot):
     with qtbot.waitSignal(filled.accepted, timeout=10_000):
         pass
     assert login_requests(demo_server) == 1
-    assert not filled.is_busy
+    assert filled.busy_label.isHidden()
     assert filled.busy_indicator.isHidden()
 
 
@@ -134,7 +134,7 @@ def test_wrong_password_says_so_keeps_the_servers_words_and_clears_the_password(
 ):
     type_password(qtbot, filled, "not the password")
     filled.submit()
-    qtbot.waitUntil(lambda: not filled.is_busy, timeout=10_000)
+    qtbot.waitUntil(lambda: filled.busy_label.isHidden(), timeout=10_000)
     assert filled.message == "The e-mail address or password is not correct."
     assert "The server said: Access data do not match!" in filled.message_label.toolTip()
     assert filled.password_edit.text() == ""
@@ -165,7 +165,7 @@ def test_server_error_is_shown_in_plain_words(make_dialog, qtbot, exception, sai
         authenticate, server="https://cards.example.com", email="a@example.com", password="x"
     )
     dialog.submit()
-    qtbot.waitUntil(lambda: not dialog.is_busy, timeout=10_000)
+    qtbot.waitUntil(lambda: dialog.busy_label.isHidden(), timeout=10_000)
     assert dialog.message.startswith(said)
     assert dialog.password_edit.text() == "x"
     assert dialog.result_value is None
@@ -176,7 +176,7 @@ def test_unavailable_server_is_reported(filled, demo_server, qtbot, fault):
     demo_server.faults.inject(fault, target="login")
     type_password(qtbot, filled, demo_server.password)
     filled.submit()
-    qtbot.waitUntil(lambda: not filled.is_busy, timeout=10_000)
+    qtbot.waitUntil(lambda: filled.busy_label.isHidden(), timeout=10_000)
     assert "try again later" in filled.message
     assert filled.result_value is None
 
@@ -185,7 +185,7 @@ def test_unreachable_server_is_reported(make_dialog, qtbot):
     server = f"http://127.0.0.1:{closed_port()}"
     dialog = make_dialog(server=server, email="a@example.com", password="x")
     dialog.submit()
-    qtbot.waitUntil(lambda: not dialog.is_busy, timeout=10_000)
+    qtbot.waitUntil(lambda: dialog.busy_label.isHidden(), timeout=10_000)
     assert dialog.message.startswith("Cannot reach the server at 127.0.0.1:")
     assert dialog.message_label.toolTip()  # the technical detail, for the curious
     assert dialog.result_value is None
@@ -202,7 +202,7 @@ def test_an_unusable_address_is_refused_before_anything_is_sent(make_dialog, qtb
         authenticate, server="http://cards.example.com", email="a@example.com", password="x"
     )
     dialog.submit()
-    assert not dialog.is_busy
+    assert dialog.busy_label.isHidden()
     assert "not encrypted" in dialog.message
     assert dialog.focusWidget() is dialog.server_edit
     assert calls == []
@@ -214,7 +214,7 @@ def test_in_german_the_clients_messages_are_german(make_dialog, qtbot, qapp):
         port = closed_port()
         dialog = make_dialog(server=f"http://127.0.0.1:{port}", email="a@example.com", password="x")
         dialog.submit()
-        qtbot.waitUntil(lambda: not dialog.is_busy, timeout=10_000)
+        qtbot.waitUntil(lambda: dialog.busy_label.isHidden(), timeout=10_000)
         assert dialog.message.startswith(f"Der Server 127.0.0.1:{port} ist nicht erreichbar.")
     finally:
         i18n.remove_translators()
@@ -226,7 +226,7 @@ def test_in_german_a_refused_sign_in_is_german_and_the_servers_words_stay(filled
     try:
         type_password(qtbot, filled, "not the password")
         filled.submit()
-        qtbot.waitUntil(lambda: not filled.is_busy, timeout=10_000)
+        qtbot.waitUntil(lambda: filled.busy_label.isHidden(), timeout=10_000)
         assert filled.message == "Die E-Mail-Adresse oder das Passwort ist nicht richtig."
         tooltip = filled.message_label.toolTip()
     finally:
@@ -247,7 +247,7 @@ def test_a_refusal_without_the_servers_words_says_the_same(make_dialog, qtbot):
         authenticate, server="https://cards.example.com", email="a@example.com", password="x"
     )
     dialog.submit()
-    qtbot.waitUntil(lambda: not dialog.is_busy, timeout=10_000)
+    qtbot.waitUntil(lambda: dialog.busy_label.isHidden(), timeout=10_000)
     assert dialog.message == "The e-mail address or password is not correct."
     assert "The server said" not in dialog.message_label.toolTip()
     assert "HTTP 422" in dialog.message_label.toolTip()
@@ -261,7 +261,7 @@ def test_unexpected_failure_is_reported_not_raised(make_dialog, qtbot, caplog):
         authenticate, server="https://cards.example.com", email="a@example.com", password="x"
     )
     dialog.submit()
-    qtbot.waitUntil(lambda: not dialog.is_busy, timeout=10_000)
+    qtbot.waitUntil(lambda: dialog.busy_label.isHidden(), timeout=10_000)
     assert dialog.message.startswith("Something went wrong")
     assert any(r.exc_info for r in caplog.records if r.levelno >= logging.ERROR)
 
@@ -272,7 +272,7 @@ def test_cancel_stops_a_running_sign_in_and_keeps_the_dialog(filled, demo_server
     filled.submit()
     qtbot.waitUntil(lambda: login_requests(demo_server) == 1, timeout=10_000)
     qtbot.mouseClick(filled.cancel_button, Qt.MouseButton.LeftButton)
-    assert not filled.is_busy
+    assert filled.busy_label.isHidden()
     assert filled.isVisible()
     assert filled.message == "Sign-in cancelled."
     assert filled.sign_in_button.isEnabled()
@@ -288,7 +288,7 @@ def test_closing_while_signing_in_cancels_it(filled, demo_server, qtbot, arun):
     filled.reject()
     arun(filled.aclose())
     assert filled.result_value is None
-    assert not filled.is_busy
+    assert filled.busy_label.isHidden()
 
 
 def test_a_locked_server_looks_read_only(make_dialog):
@@ -329,5 +329,5 @@ def test_the_password_never_reaches_the_log(filled, demo_server, qtbot, caplog):
     caplog.set_level(logging.DEBUG)
     type_password(qtbot, filled, "Sup3r-Secret!")
     filled.submit()
-    qtbot.waitUntil(lambda: not filled.is_busy, timeout=10_000)
+    qtbot.waitUntil(lambda: filled.busy_label.isHidden(), timeout=10_000)
     assert "Sup3r-Secret!" not in caplog.text
