@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import pytest
 from hypothesis import settings
 
+from tests.properties import THOROUGH_EXAMPLES
+
 if TYPE_CHECKING:
     from cardviewer.controller import AppController
     from cardviewer.demo import DemoServer
@@ -29,9 +31,11 @@ T = TypeVar("T")
 # Property tests: `quick` (the default) tries a few inputs each, for runs while working;
 # `make test` chooses `thorough` with --hypothesis-profile. No deadline: on a busy
 # machine one slow example says nothing about the code, and pytest-timeout catches hangs.
-# A test's own `max_examples` overrides the profile's.
+# A test that needs more (or fewer) inputs asks for its share (tests/properties.py).
 settings.register_profile("quick", max_examples=20, deadline=None)
-settings.register_profile("thorough", max_examples=200, deadline=None, print_blob=True)
+settings.register_profile(
+    "thorough", max_examples=THOROUGH_EXAMPLES, deadline=None, print_blob=True
+)
 settings.load_profile("quick")
 
 ASYNCIO_NOISE = (

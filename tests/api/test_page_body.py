@@ -26,6 +26,7 @@ from tests.api.test_parsing_properties import (
     REQUEST,
     bodies,
 )
+from tests.properties import examples
 
 pytestmark = pytest.mark.usefixtures("fewer_logs")
 
@@ -61,13 +62,13 @@ def check(body: bytes) -> None:
         assert seen(result) == seen(expected)
 
 
-@settings(PROPERTY_SETTINGS, max_examples=2000)
+@settings(PROPERTY_SETTINGS, max_examples=examples(1000))
 @given(body=bodies(ENVELOPES))
 def test_near_valid_envelopes_read_alike(body):
     check(body)
 
 
-@settings(PROPERTY_SETTINGS, max_examples=1000)
+@settings(PROPERTY_SETTINGS, max_examples=examples(500))
 @given(body=bodies(JSON))
 def test_arbitrary_json_reads_alike(body):
     check(body)

@@ -24,6 +24,7 @@ from cardviewer.api import CardPage, CardsClient, Session
 from cardviewer.api.client import read_page
 from cardviewer.api.errors import ApiError, CardViewerError
 from cardviewer.api.retry import RetryPolicy
+from tests.properties import examples
 
 PROPERTY_SETTINGS = settings(
     deadline=None,
@@ -319,19 +320,19 @@ def check_page(result: CardPage | CardViewerError) -> None:
             assert card.created_at.tzinfo is not None
 
 
-@settings(PROPERTY_SETTINGS, max_examples=3000)
+@settings(PROPERTY_SETTINGS, max_examples=examples(1800))
 @given(body=bodies(ENVELOPES))
 def test_near_valid_envelopes(body):
     check_page(read(body))
 
 
-@settings(PROPERTY_SETTINGS, max_examples=3000)
+@settings(PROPERTY_SETTINGS, max_examples=examples(1800))
 @given(body=bodies(JSON))
 def test_arbitrary_json(body):
     check_page(read(body))
 
 
-@settings(PROPERTY_SETTINGS, max_examples=2500)
+@settings(PROPERTY_SETTINGS, max_examples=examples(1500))
 @given(card=CARDS, cards_before=st.integers(0, 2))
 def test_single_cards_in_a_valid_envelope(card, cards_before):
     envelope = {
@@ -345,7 +346,7 @@ def test_single_cards_in_a_valid_envelope(card, cards_before):
     check_page(result)
 
 
-@settings(PROPERTY_SETTINGS, max_examples=1500)
+@settings(PROPERTY_SETTINGS, max_examples=examples(900))
 @given(
     body=st.one_of(bodies(ENVELOPES), bodies(JSON), st.binary(max_size=200), DEEP_BODIES),
     cut=st.floats(0, 1),
@@ -360,7 +361,7 @@ def test_any_status_with_cut_or_raw_bodies(answers, body, cut, status, retry_aft
         assert result.retry_after is None or result.retry_after >= 0
 
 
-@settings(PROPERTY_SETTINGS, max_examples=500)
+@settings(PROPERTY_SETTINGS, max_examples=examples(300))
 @given(body=bodies(st.one_of(SESSIONS, JSON)), status=STATUSES)
 def test_login_answers(answers, body, status):
     answers.set(body, status)

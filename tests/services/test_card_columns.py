@@ -28,6 +28,7 @@ from cardviewer.services.card_columns import (
     export_time,
     title_from_key,
 )
+from tests.properties import examples
 
 KNOWN_KEYS = [
     "avatar",
@@ -371,7 +372,7 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(extra=st.dictionaries(st.text(min_size=1), json_values, max_size=4))
 def test_any_unknown_field_exports(extra):
     raw_card = card(**{k: v for k, v in extra.items() if k not in Card.model_fields})
@@ -402,7 +403,9 @@ def local_zone(request, monkeypatch: pytest.MonkeyPatch):
 
 # The zone stays the same for every example, as it should.
 @settings(
-    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(300),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(moment=MOMENTS, zone=ZONES)
 def test_export_time_is_strftime(local_zone, moment, zone):

@@ -22,6 +22,7 @@ from cardviewer.ui.cards.columns import (
     tooltip_text,
 )
 from cardviewer.ui.cards.value_text import full_year_format
+from tests.properties import examples
 from tests.services.test_card_columns import card, column, json_values
 
 
@@ -286,7 +287,7 @@ def test_a_long_invalid_value_is_shortened_in_the_tooltip(qapp):
 # Whatever the server sends, every cell has text
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(extra=st.dictionaries(st.text(min_size=1), json_values, max_size=4))
 def test_any_unknown_field_reads(qapp, extra):
     raw_card = card(**{k: v for k, v in extra.items() if k not in Card.model_fields})

@@ -19,6 +19,7 @@ from cardviewer.ui.cards.value_text import (
     object_line,
     time_text,
 )
+from tests.properties import examples
 from tests.services.test_card_columns import json_values
 
 
@@ -92,7 +93,7 @@ def test_the_details_pane_gives_a_field_or_an_item_a_line(qapp):
     assert many[-1] == "… and 5 more"
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(value=json_values)
 def test_any_json_reads_without_braces_of_its_own(qapp, value):
     for text in (cell_text(value), *item_lines([value]), *field_lines({"key": value})):
