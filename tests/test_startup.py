@@ -209,7 +209,7 @@ def test_the_dialog_shown_early_is_the_one_the_controller_uses(demo_server, qtbo
     assert early.focusWidget() is early.password_edit
     controller = AppController(settings, SessionStore(), early_dialog=early)
     task = run_app(controller)
-    qtbot.wait(50)
+    qtbot.waitUntil(lambda: controller.login_dialog is not None, timeout=WAIT)
     assert controller.login_dialog is early
     assert visible_dialogs() == [early]
     early.reject()

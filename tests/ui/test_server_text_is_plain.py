@@ -438,5 +438,5 @@ def test_showing_every_tooltip_opens_no_file(
     dialog = make_dialog(m, json_error(422))
     asked = show_every_tooltip(window) + show_every_tooltip(dialog)
     assert asked > window.model.rowCount() * window.model.columnCount()
-    qtbot.wait(50)
+    qtbot.wait(50)  # nothing to wait for: time for a late read of the picture to show up
     assert watch.readers == 0, f"the picture of a tooltip was read {watch.readers} times"
