@@ -21,13 +21,14 @@ import logging
 import os
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from cardviewer.api.models import Card, parse_card
+from cardviewer.services.card_search import card_search_text
 from cardviewer.services.csv_export import safe_file_stem
 
 log = logging.getLogger(__name__)
@@ -55,6 +56,12 @@ CREATE TABLE cards (
     PRIMARY KEY (generation, position)
 ) WITHOUT ROWID;
 CREATE INDEX cards_by_uuid ON cards(generation, uuid);
+CREATE TABLE card_search (
+    generation INTEGER NOT NULL REFERENCES generations(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (generation, position)
+) WITHOUT ROWID;
 """
 
 
@@ -98,7 +105,17 @@ def card_json(card: Card) -> str:
     """The card as JSON that `parse_card` reads back to the same card, odd values included."""
     raw: dict[str, Any] = card.model_dump(mode="json")
     raw.update(card.invalid_fields)  # as the server sent them, to be set aside again
-    return json.dumps(raw, ensure_ascii=False, separators=(",", ":"), default=str)
+    # ASCII: a lone surrogate the server escaped stays an escape, which SQLite can keep.
+    return json.dumps(raw, separators=(",", ":"), default=str)
+
+
+def stored_search_text(card: Card) -> str:
+    """`card_search_text`, with a lone surrogate (no typed word has one) as U+FFFD.
+
+    SQLite keeps UTF-8, which cannot carry a lone surrogate.
+    """
+    text = card_search_text(card)
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 class CardStore:
@@ -163,6 +180,22 @@ class CardStore:
         for (text,) in rows:
             yield parse_card(json.loads(text))
 
+    def matching(self, terms: Sequence[str], generation: Generation | None = None) -> list[int]:
+        """Positions of the cards that contain every folded term (`search_terms`), in order.
+
+        The window's filter rule, run in SQLite over a narrow table of folded texts;
+        no terms match every card.
+        """
+        chosen = generation or self.current
+        if chosen is None:
+            return []
+        where = "".join(" AND instr(text, ?) > 0" for _ in terms)
+        rows = self._db.execute(
+            f"SELECT position FROM card_search WHERE generation = ?{where} ORDER BY position",
+            (chosen.id, *terms),
+        )
+        return [row[0] for row in rows]
+
     def changes(self) -> Changes | None:
         """What the last sync changed since the one before; None before a second sync."""
         new, old = self._state("current"), self._state("previous")
@@ -226,13 +259,22 @@ class StoreSync:
 
     def add(self, cards: Iterable[Card]) -> None:
         """Write `cards` after those added so far (one transaction; the copy shown stays)."""
+        batch = list(cards)
+        positions = range(self.count, self.count + len(batch))
         rows = [
-            (self.generation, self.count + n, card.uuid or "", card_json(card))
-            for n, card in enumerate(cards)
+            (self.generation, position, card.uuid or "", card_json(card))
+            for position, card in zip(positions, batch, strict=True)
+        ]
+        texts = [
+            (self.generation, position, stored_search_text(card))
+            for position, card in zip(positions, batch, strict=True)
         ]
         with _transaction(self._db):
             self._db.executemany(
                 "INSERT INTO cards (generation, position, uuid, json) VALUES (?, ?, ?, ?)", rows
+            )
+            self._db.executemany(
+                "INSERT INTO card_search (generation, position, text) VALUES (?, ?, ?)", texts
             )
         self.count += len(rows)
 

@@ -8,12 +8,16 @@ import sqlite3
 import stat
 import subprocess
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cardviewer.api.models import Card, parse_card
+from cardviewer.services.card_search import card_search_text, search_terms
 from cardviewer.services.card_store import (
     SCHEMA_VERSION,
     CardStore,
@@ -22,6 +26,7 @@ from cardviewer.services.card_store import (
     card_json,
     store_path,
 )
+from tests.properties import examples
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -192,3 +197,46 @@ def test_one_file_per_server_account_and_space_without_the_address_in_its_name(t
     assert len(others) == 3
     assert "ada" not in str(one.relative_to(tmp_path)).lower()
     assert one.name == "s1.sqlite"
+
+
+def test_the_search_finds_what_the_windows_filter_finds(path):
+    people = [
+        parse_card({"uuid": "a", "display_name": "Zoë Müller", "username": "zoe"}),
+        parse_card({"uuid": "b", "display_name": "Jane Smith", "position": "Head of Legal"}),
+        parse_card({"uuid": "c", "display_name": "Bob", "emails": ["bob@straße.example"]}),
+    ]
+    with CardStore.open(path) as store:
+        synced(store, people)
+        assert store.matching(search_terms("zoe")) == [0]
+        assert store.matching(search_terms("@ZOE müller")) == [0]
+        assert store.matching(search_terms("legal head")) == [1]
+        assert store.matching(search_terms("strasse")) == [2]
+        assert store.matching(search_terms("e")) == [0, 1, 2]
+        assert store.matching(()) == [0, 1, 2]
+        assert store.matching(search_terms("zoe legal")) == []
+
+
+NAMES = st.text(alphabet="aAäÄeéEzZøßﬁ ß@.-_%1Ǆǆ\u0301\ud800", max_size=12)
+WORDS = st.text(alphabet="aAäeéEzøßﬁs@.%_1 ", max_size=8)
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(
+    people=st.lists(
+        st.fixed_dictionaries({"display_name": NAMES, "username": NAMES, "position": NAMES}),
+        max_size=8,
+    ),
+    typed=WORDS,
+)
+def test_the_stores_search_and_the_windows_filter_agree(people, typed):
+    batch = [parse_card({"uuid": f"c{n}", **fields}) for n, fields in enumerate(people)]
+    terms = search_terms(typed)
+    expected = [
+        n for n, card in enumerate(batch) if all(t in card_search_text(card) for t in terms)
+    ]
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        CardStore.open(Path(folder) / "s.sqlite") as store,
+    ):
+        synced(store, batch)
+        assert store.matching(terms) == expected

@@ -15,7 +15,6 @@ directions, so a descending sort still starts with real values.
 from __future__ import annotations
 
 import math
-import unicodedata
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -36,6 +35,7 @@ from PySide6.QtCore import (
 )
 
 from cardviewer.api.models import Card
+from cardviewer.services.card_search import card_search_text, search_terms
 from cardviewer.ui.cards.card_table_model import CARD_ROLE, SORT_ROLE, CardTableModel
 
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -49,41 +49,6 @@ _EMPTY = 99
 
 SortKey = tuple[int, Any]
 """A rank and a value that compares within that rank (text via the collator)."""
-
-_FIELD_SEPARATOR = "\n"
-"""Between the fields of a card's searchable text; no search term contains it."""
-
-
-def fold_text(text: str) -> str:
-    """Text as compared by the search: case folded, accents and ligatures taken apart.
-
-    "Zoë", "ZOE" and "zoe" all fold to "zoe"; "ß" folds to "ss" and "ﬁ" to "fi".
-    """
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(char for char in decomposed if not unicodedata.combining(char))
-
-
-def search_terms(text: str) -> tuple[str, ...]:
-    """The folded words of a search, each only once; none means "show everything"."""
-    return tuple(dict.fromkeys(fold_text(text).split()))
-
-
-def card_search_text(card: Card) -> str:
-    """The folded text the search looks through: name, username, position, e-mails.
-
-    The username also appears as "@username", the way handles are written, so
-    "@jane" finds her too.
-    """
-    fields: list[str] = []
-    if card.display_name:
-        fields.append(card.display_name)
-    if card.username:
-        fields.extend((card.username, "@" + card.username))
-    if card.position:
-        fields.append(card.position)
-    if card.emails:
-        fields.extend(card.emails)
-    return fold_text(_FIELD_SEPARATOR.join(fields))
 
 
 def sort_key(value: Any) -> SortKey:

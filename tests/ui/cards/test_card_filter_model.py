@@ -12,12 +12,10 @@ from PySide6.QtCore import QDateTime, QLocale, Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 
 from cardviewer.api.models import Card, CardPage, parse_card
+from cardviewer.services.card_search import card_search_text, fold_text, search_terms
 from cardviewer.services.page_loader import PageRequest
 from cardviewer.ui.cards.card_filter_model import (
     CardFilterModel,
-    card_search_text,
-    fold_text,
-    search_terms,
     sort_key,
     text_collator,
 )

@@ -1,0 +1,48 @@
+"""What the search looks through, and how text is folded for it, without Qt.
+
+The window's filter (`CardFilterModel`) and the local store's (`CardStore.matching`)
+follow these rules, so a space searched on screen and in its local copy finds the same
+cards: every word typed must occur in the card's name, username ("@handle" too),
+position or e-mail addresses, regardless of case and accents ("zoe" finds "Zoë").
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from cardviewer.api.models import Card
+
+_FIELD_SEPARATOR = "\n"
+"""Between the fields of a card's searchable text; no search term contains it."""
+
+
+def fold_text(text: str) -> str:
+    """Text as compared by the search: case folded, accents and ligatures taken apart.
+
+    "Zoë", "ZOE" and "zoe" all fold to "zoe"; "ß" folds to "ss" and "ﬁ" to "fi".
+    """
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
+def search_terms(text: str) -> tuple[str, ...]:
+    """The folded words of a search, each only once; none means "show everything"."""
+    return tuple(dict.fromkeys(fold_text(text).split()))
+
+
+def card_search_text(card: Card) -> str:
+    """The folded text the search looks through: name, username, position, e-mails.
+
+    The username also appears as "@username", the way handles are written, so
+    "@jane" finds her too.
+    """
+    fields: list[str] = []
+    if card.display_name:
+        fields.append(card.display_name)
+    if card.username:
+        fields.extend((card.username, "@" + card.username))
+    if card.position:
+        fields.append(card.position)
+    if card.emails:
+        fields.extend(card.emails)
+    return fold_text(_FIELD_SEPARATOR.join(fields))
