@@ -14,6 +14,7 @@ from cardviewer.services.card_export import (
     suggested_space_filename,
     write_cards,
     write_cards_now,
+    write_table,
 )
 from cardviewer.services.time_zone import local_zone_name
 from tests.services.test_card_columns import card
@@ -32,6 +33,8 @@ ENGLISH_HEADER = (
         ("cards.XLSX", ExportFormat.XLSX),
         ("cards.xlsx", ExportFormat.XLSX),
         ("cards.txt", ExportFormat.CSV),
+        ("cards.xml", ExportFormat.CSV),
+        ("cards.zip", ExportFormat.CSV),
         ("cards", ExportFormat.CSV),
     ],
 )
@@ -108,4 +111,15 @@ def test_a_workbook_is_typed_and_titled(tmp_path):
 def test_a_file_that_cannot_be_written_raises_and_leaves_nothing(tmp_path):
     with pytest.raises(FileNotFoundError):
         write_cards_now(tmp_path / "gone" / "cards.xlsx", [card()], with_emails=False)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_options_are_given_by_name(tmp_path):
+    target = tmp_path / "cards.csv"
+    with pytest.raises(TypeError):
+        write_cards_now(target, [card()], True)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        asyncio.run(write_cards(target, [card()], True))  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        write_table(target, [], [], ExportFormat.CSV)  # type: ignore[call-arg]
     assert list(tmp_path.iterdir()) == []

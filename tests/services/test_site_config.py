@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 from pathlib import Path
 
 import pytest
@@ -90,6 +91,46 @@ def test_a_huge_file_is_refused(tmp_path, caplog):
     assert load_site_config([path]) == SiteConfig()
 
 
+def padded_to(size: int) -> str:
+    """A valid site file of exactly `size` bytes."""
+    start = json.dumps({"server_url": "https://x.example", "pad": ""})
+    return start[:-2] + "x" * (size - len(start)) + start[-2:]
+
+
+def test_a_file_of_up_to_64_kib_is_read(tmp_path):
+    path = write(tmp_path, padded_to(64 * 1024))
+    assert path.stat().st_size == 65536
+    assert load_site_config([path]).server_url == "https://x.example"
+    write(tmp_path, padded_to(64 * 1024 + 1))
+    assert load_site_config([path]) == SiteConfig()
+
+
+def test_a_server_is_unlocked_unless_the_file_says_so(tmp_path, caplog):
+    assert not SiteConfig(server_url="https://x.example").server_locked
+    path = write(tmp_path, {"server_url": "https://x.example"})
+    with caplog.at_level(logging.INFO):
+        config = load_site_config([path])
+    assert config.server_url == "https://x.example"
+    assert not config.server_locked
+    assert "server https://x.example" in caplog.text
+    assert "(locked)" not in caplog.text
+
+
+def test_a_locked_server_is_logged_as_locked(tmp_path, caplog):
+    path = write(tmp_path, {"server_url": "https://x.example", "lock_server": True})
+    with caplog.at_level(logging.INFO):
+        load_site_config([path])
+    assert "server https://x.example (locked)" in caplog.text
+
+
+def test_a_lock_without_a_server_locks_nothing(tmp_path):
+    assert not SiteConfig(lock_server=True).server_locked
+    path = write(tmp_path, {"lock_server": True})
+    config = load_site_config([path])
+    assert config.server_url is None
+    assert not config.server_locked
+
+
 def test_candidates_are_next_to_the_program_then_the_system(monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_CONFIG_DIRS", f"{tmp_path / 'one'}:{tmp_path / 'two'}")
     paths = candidate_paths()
@@ -98,3 +139,16 @@ def test_candidates_are_next_to_the_program_then_the_system(monkeypatch, tmp_pat
         tmp_path / "one" / "CardViewer" / FILE_NAME,
         tmp_path / "two" / "CardViewer" / FILE_NAME,
     ]
+
+
+def test_from_source_the_first_candidate_is_next_to_the_script(monkeypatch, tmp_path):
+    monkeypatch.delattr(sys, "frozen", raising=False)
+    monkeypatch.setattr(sys, "argv", [str(tmp_path / "src" / "main.py"), "--verbose"])
+    assert candidate_paths()[0] == tmp_path / "src" / FILE_NAME
+
+
+def test_a_bundled_app_looks_next_to_its_executable(monkeypatch, tmp_path):
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "app" / "CardViewer"))
+    monkeypatch.setattr(sys, "argv", [str(tmp_path / "elsewhere" / "main.py")])
+    assert candidate_paths()[0] == tmp_path / "app" / FILE_NAME

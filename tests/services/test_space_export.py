@@ -6,6 +6,7 @@ import asyncio
 import csv
 from typing import Any
 
+import openpyxl
 import pytest
 
 from cardviewer.api import CardPage
@@ -69,3 +70,24 @@ def test_a_failed_fetch_writes_nothing_and_keeps_an_earlier_file(tmp_path):
     assert writing == []
     assert target.read_bytes() == b"earlier"
     assert [p.name for p in tmp_path.iterdir()] == ["all.xlsx"]
+
+
+def test_the_options_are_given_by_name(tmp_path):
+    async def fetch(number: int) -> CardPage:
+        return page(number, 1)
+
+    with pytest.raises(TypeError):
+        asyncio.run(export_space(fetch, tmp_path / "all.csv", True))  # type: ignore[call-arg]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_name_ending_in_xlsx_makes_a_workbook_of_typed_cells(tmp_path):
+    async def fetch(number: int) -> CardPage:
+        return page(number, 2)
+
+    target = tmp_path / "all.xlsx"
+    assert asyncio.run(export_space(fetch, target, with_emails=False)) == 2
+    rows = list(openpyxl.load_workbook(target).active.iter_rows(values_only=True))
+    assert [row[1] for row in rows[1:]] == ["Card 1", "Card 2"]
+    assert rows[1][4] is True
+    assert rows[1][6] == 1234

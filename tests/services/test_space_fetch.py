@@ -11,7 +11,13 @@ import pytest
 from cardviewer.api import CardPage, CardsClient
 from cardviewer.api.errors import ServerError, UnexpectedResponse
 from cardviewer.demo import EMPTY_SPACE_ID
-from cardviewer.services.space_fetch import FetchProgress, PageFetch, fetch_all_pages
+from cardviewer.services import space_fetch
+from cardviewer.services.space_fetch import (
+    FetchProgress,
+    PageFetch,
+    fetch_all_pages,
+    fetch_pages_in_order,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -55,23 +61,45 @@ async def test_an_empty_space_is_one_empty_page(client):
     assert pages[0].is_empty
 
 
-async def test_no_more_than_the_concurrency_at_once():
-    in_flight = most = 0
-    meta = {"current_page": 1, "last_page": 30, "per_page": 10, "total": 300}
+class InFlight:
+    """A fetch of `pages` empty pages that notes the most requests running at once."""
 
-    async def fetch(number: int) -> CardPage:
-        nonlocal in_flight, most
-        in_flight += 1
-        most = max(most, in_flight)
+    def __init__(self, pages: int) -> None:
+        self.meta = {"current_page": 1, "last_page": pages, "per_page": 10, "total": pages * 10}
+        self.now = self.most = 0
+
+    async def __call__(self, number: int) -> CardPage:
+        self.now += 1
+        self.most = max(self.most, self.now)
         await asyncio.sleep(0.002 * (number % 3))
-        in_flight -= 1
+        self.now -= 1
         return CardPage.model_validate(
-            {"cards": (), "meta": {**meta, "current_page": number}, "links": {}}
+            {"cards": (), "meta": {**self.meta, "current_page": number}, "links": {}}
         )
 
+
+async def test_no_more_than_the_concurrency_at_once():
+    fetch = InFlight(30)
     pages = await fetch_all_pages(fetch, concurrency=3)
     assert [p.meta.current_page for p in pages] == list(range(1, 31))
-    assert most == 3
+    assert fetch.most == 3
+
+
+async def test_the_pages_after_the_first_are_fetched_side_by_side_when_fewer_than_the_workers():
+    fetch = InFlight(3)
+    await fetch_all_pages(fetch, concurrency=4)
+    assert fetch.most == 2
+
+
+@pytest.mark.parametrize(("concurrency", "most"), [(None, 4), (100, 16), (0, 1), (-5, 1)])
+async def test_the_concurrency_is_four_by_default_and_kept_within_one_to_sixteen(concurrency, most):
+    fetch = InFlight(40)
+    if concurrency is None:
+        pages = await fetch_all_pages(fetch)
+    else:
+        pages = await fetch_all_pages(fetch, concurrency=concurrency)
+    assert len(pages) == 40
+    assert fetch.most == most
 
 
 async def test_progress_counts_pages_and_cards(client, demo_server):
@@ -106,7 +134,7 @@ async def test_a_failing_page_fails_the_fetch_and_stops_the_rest(client, demo_se
 
 async def test_progress_is_reported_first_and_last_and_not_for_every_page():
     seen: list[FetchProgress] = []
-    meta = {"current_page": 1, "last_page": 30, "per_page": 10, "total": 300}
+    meta = {"current_page": 1, "last_page": 300, "per_page": 10, "total": 3000}
 
     async def fetch(number: int) -> CardPage:
         await asyncio.sleep(0)
@@ -116,14 +144,80 @@ async def test_progress_is_reported_first_and_last_and_not_for_every_page():
 
     # An interval no test run reaches: only the reports that always come.
     await fetch_all_pages(fetch, concurrency=4, on_progress=seen.append, progress_interval=3600)
-    assert [p.pages_done for p in seen] == [1, 30]
+    assert [p.pages_done for p in seen] == [1, 300]
     assert seen[-1].seconds_left == 0.0
+
+
+class SteppingClock:
+    """Stands in for the `time` module: each reading is `step` seconds after the last."""
+
+    def __init__(self, start: float, step: float) -> None:
+        self.now = start
+        self.step = step
+
+    def monotonic(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def empty_pages(last_page: int) -> PageFetch:
+    meta = {"current_page": 1, "last_page": last_page, "per_page": 10, "total": last_page * 10}
+
+    async def fetch(number: int) -> CardPage:
+        return CardPage.model_validate(
+            {"cards": (), "meta": {**meta, "current_page": number}, "links": {}}
+        )
+
+    return fetch
+
+
+@pytest.mark.parametrize(
+    ("step", "interval"),
+    [
+        (0.03, None),  # the default, 0.05 s: twenty reports a second at most
+        (0.25, 0.5),  # a page exactly `interval` after the last report is reported
+    ],
+)
+async def test_progress_comes_once_per_interval_with_the_time_taken(monkeypatch, step, interval):
+    # Each reading of the clock is `step` after the one before: the fetch starts at one
+    # step, page 1 lands a step later and is reported, page 2 a step after that (too
+    # soon), page 3 two steps after the last report (reported), and so on.
+    monkeypatch.setattr(space_fetch, "time", SteppingClock(100.0, step))
+    seen: list[FetchProgress] = []
+    if interval is None:
+        await fetch_all_pages(empty_pages(9), concurrency=1, on_progress=seen.append)
+    else:
+        await fetch_all_pages(
+            empty_pages(9), concurrency=1, on_progress=seen.append, progress_interval=interval
+        )
+    assert [p.pages_done for p in seen] == [1, 3, 5, 7, 9]
+    assert [p.elapsed for p in seen] == pytest.approx([step * n for n in (1, 3, 5, 7, 9)])
+
+
+async def test_the_options_are_given_by_name():
+    with pytest.raises(TypeError):
+        await fetch_all_pages(empty_pages(1), 4)  # type: ignore[call-arg]
+    handed: list[CardPage] = []
+    with pytest.raises(TypeError):
+        await fetch_pages_in_order(empty_pages(1), handed.append, 4)  # type: ignore[call-arg]
+    assert handed == []
+
+
+def test_progress_once_reported_does_not_change():
+    progress = FetchProgress(1, 3, 10, 0.5)
+    with pytest.raises(AttributeError):
+        progress.pages_done = 2  # type: ignore[misc]
 
 
 def test_time_left_is_a_guess_from_the_pace():
     assert FetchProgress(0, 10, 0, 0.0).seconds_left is None
     assert FetchProgress(4, 10, 40, 2.0).seconds_left == pytest.approx(3.0)
     assert FetchProgress(10, 10, 100, 5.0).seconds_left == 0.0
+    assert FetchProgress(1, 1, 10, 0.1).seconds_left == 0.0, "a one-page space is done"
+
+
+def test_the_pace_is_known_from_three_pages_and_one_second():
+    assert FetchProgress(3, 10, 30, 1.0).seconds_left == pytest.approx(7 / 3)
 
 
 @pytest.mark.parametrize(
@@ -274,3 +368,35 @@ async def test_a_server_always_answering_page_1_stops_the_fetch_through_the_clie
             await fetch_all_pages(fetcher(client, "space"), concurrency=4)
     assert "when page" in str(info.value)
     assert requests <= 1 + 4  # each worker's first page; nothing is retried
+
+
+async def test_while_a_page_is_slow_no_more_than_two_pages_per_request_are_asked_ahead():
+    held = asyncio.Event()
+    asked: list[int] = []
+    handed: list[int] = []
+    meta = {"current_page": 1, "last_page": 50, "per_page": 10, "total": 500}
+
+    async def fetch(number: int) -> CardPage:
+        asked.append(number)
+        if number == 2:
+            await held.wait()
+        await asyncio.sleep(0)
+        return CardPage.model_validate(
+            {"cards": (), "meta": {**meta, "current_page": number}, "links": {}}
+        )
+
+    task = asyncio.create_task(
+        fetch_pages_in_order(
+            fetch, lambda page: handed.append(page.meta.current_page), concurrency=3
+        )
+    )
+    async with asyncio.timeout(5):
+        while len(asked) < 7:  # noqa: ASYNC110 - a few polls
+            await asyncio.sleep(0.001)
+    await asyncio.sleep(0.05)
+    # Page 2 is due and held: with 3 requests at once, pages 2 to 7 may be asked for.
+    assert sorted(asked) == list(range(1, 8))
+    assert handed == [1]
+    held.set()
+    await task
+    assert handed == list(range(1, 51))

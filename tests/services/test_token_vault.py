@@ -92,3 +92,40 @@ def test_a_keyring_that_keeps_nothing_is_caught_when_storing():
 
 def test_the_backend_name_is_for_log_lines():
     assert KeyringVault(MemoryKeyring()).name() == "keyrings MemoryKeyring"
+
+
+class EncodingKeyring(MemoryKeyring):
+    """Keeps each secret as bytes, as a real store does: what it gives back is a new string."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stored: dict[tuple[str, str], bytes] = {}
+
+    def get_password(self, service: str, username: str) -> str | None:
+        value = self.stored.get((service, username))
+        return None if value is None else value.decode()
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.stored[(service, username)] = password.encode()
+
+
+def test_a_token_read_back_equal_counts_as_kept():
+    vault = KeyringVault(EncodingKeyring())
+    vault.store(TOKEN)
+    assert vault.fetch() == TOKEN
+
+
+def test_the_service_and_entry_are_given_by_name():
+    with pytest.raises(TypeError):
+        KeyringVault(MemoryKeyring(), "Other")  # type: ignore[call-arg]
+    backend = MemoryKeyring()
+    KeyringVault(backend, service="Other", entry="token").store(TOKEN)
+    assert backend.secrets == {("Other", "token"): TOKEN}
+
+
+def test_a_failing_system_keyring_lookup_has_no_name(monkeypatch):
+    def broken() -> None:
+        raise RuntimeError("no D-Bus session")
+
+    monkeypatch.setattr("keyring.get_keyring", broken)
+    assert KeyringVault().name() == "unknown keyring"
