@@ -34,6 +34,8 @@ from cardviewer.services.csv_export import safe_file_stem
 log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
+TRIGRAM = 3
+"""Words this long or longer are looked up in the trigram index, shorter ones scanned for."""
 BUSY_TIMEOUT_MS = 5_000
 """How long a write waits for another program's write to the store (a second window, the CLI)."""
 
@@ -56,12 +58,16 @@ CREATE TABLE cards (
     PRIMARY KEY (generation, position)
 ) WITHOUT ROWID;
 CREATE INDEX cards_by_uuid ON cards(generation, uuid);
-CREATE TABLE card_search (
+CREATE TABLE card_text (
     generation INTEGER NOT NULL REFERENCES generations(id) ON DELETE CASCADE,
     position INTEGER NOT NULL,
     text TEXT NOT NULL,
     PRIMARY KEY (generation, position)
 ) WITHOUT ROWID;
+CREATE VIRTUAL TABLE card_search USING fts5(
+    text, generation UNINDEXED, position UNINDEXED,
+    tokenize = 'trigram case_sensitive 1'
+);
 """
 
 
@@ -183,16 +189,23 @@ class CardStore:
     def matching(self, terms: Sequence[str], generation: Generation | None = None) -> list[int]:
         """Positions of the cards that contain every folded term (`search_terms`), in order.
 
-        The window's filter rule, run in SQLite over a narrow table of folded texts;
-        no terms match every card.
+        The window's filter rule, run in SQLite over the folded texts: words of three
+        characters or more through the trigram index, shorter ones by a scan (`instr`,
+        so that `%` and `_` typed mean themselves). No terms match every card.
         """
         chosen = generation or self.current
         if chosen is None:
             return []
-        where = "".join(" AND instr(text, ?) > 0" for _ in terms)
+        long = [term for term in terms if len(term) >= TRIGRAM]
+        short = [term for term in terms if len(term) < TRIGRAM]
+        where = "generation = ?" + "".join(" AND instr(text, ?) > 0" for _ in short)
+        values: list[object] = [chosen.id, *short]
+        table = "card_text"  # narrow and ordered: the quickest to scan
+        if long:
+            table, where = "card_search", f"card_search MATCH ? AND {where}"
+            values.insert(0, " AND ".join('"' + term.replace('"', '""') + '"' for term in long))
         rows = self._db.execute(
-            f"SELECT position FROM card_search WHERE generation = ?{where} ORDER BY position",
-            (chosen.id, *terms),
+            f"SELECT position FROM {table} WHERE {where} ORDER BY position", values
         )
         return [row[0] for row in rows]
 
@@ -274,6 +287,9 @@ class StoreSync:
                 "INSERT INTO cards (generation, position, uuid, json) VALUES (?, ?, ?, ?)", rows
             )
             self._db.executemany(
+                "INSERT INTO card_text (generation, position, text) VALUES (?, ?, ?)", texts
+            )
+            self._db.executemany(
                 "INSERT INTO card_search (generation, position, text) VALUES (?, ?, ?)", texts
             )
         self.count += len(rows)
@@ -303,7 +319,9 @@ class StoreSync:
         """Drop what was written; the copy shown stays as it was."""
         if self._done:
             return
-        self._db.execute("DELETE FROM generations WHERE id = ?", (self.generation,))
+        with _transaction(self._db):
+            self._db.execute("DELETE FROM generations WHERE id = ?", (self.generation,))
+            _drop_unused_search(self._db)
         self._done = True
 
 
@@ -360,6 +378,14 @@ def _drop_unused(connection: sqlite3.Connection) -> None:
     connection.execute(
         "DELETE FROM generations WHERE synced_at IS NULL AND id < "
         "(SELECT COALESCE(MAX(value), 0) FROM state WHERE key = 'current')"
+    )
+    _drop_unused_search(connection)
+
+
+def _drop_unused_search(connection: sqlite3.Connection) -> None:
+    """The search index of generations gone (a virtual table has no foreign keys)."""
+    connection.execute(
+        "DELETE FROM card_search WHERE generation NOT IN (SELECT id FROM generations)"
     )
 
 

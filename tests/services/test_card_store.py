@@ -95,15 +95,16 @@ def test_an_abandoned_sync_leaves_the_copy_and_no_rows_behind(path):
         sync.abandon()
         assert [c.uuid for c in store.cards()] == ["a", "b"]
     assert count_rows(path) == 2
+    assert count_rows(path, "card_search") == 2
 
 
 def current_copy(store: CardStore) -> Generation | None:
     return store.current
 
 
-def count_rows(path: Path) -> int:
+def count_rows(path: Path, table: str = "cards") -> int:
     with sqlite3.connect(path) as db:
-        return int(db.execute("SELECT COUNT(*) FROM cards").fetchone()[0])
+        return int(db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
 
 
 def test_what_changed_by_card_id_and_content(path):
@@ -119,6 +120,7 @@ def test_what_changed_by_card_id_and_content(path):
         assert again is not None
         assert not again.any
     assert count_rows(path) == 8, "the current and the previous copy only"
+    assert count_rows(path, "card_search") == 8
 
 
 def test_a_sync_killed_halfway_leaves_the_copy_before_it(path):
@@ -152,6 +154,7 @@ def test_a_sync_killed_halfway_leaves_the_copy_before_it(path):
         synced(store, cards("c"))
         assert [c.uuid for c in store.cards()] == ["c"]
     assert count_rows(path) == 3, "the killed sync's rows are gone with the next sync"
+    assert count_rows(path, "card_search") == 3
 
 
 def test_a_store_of_a_newer_version_is_refused_and_left_alone(path):
