@@ -114,9 +114,14 @@ async def test_login_500_for_a_missing_field_says_the_request_was_not_readable(d
         response = await raw.post(
             "/v1/auth/login", json={"password": "x"}, headers={"Accept": "application/json"}
         )
-    async with CardsClient(demo_server.base_url) as client:
-        error = client._status_error(response)
-    assert isinstance(error, MalformedRequest)
+    transport = httpx.MockTransport(
+        lambda request: httpx.Response(response.status_code, content=response.content)
+    )
+    single = RetryPolicy(attempts=1)
+    async with CardsClient(demo_server.base_url, transport=transport, retry=single) as client:
+        with pytest.raises(MalformedRequest) as info:
+            await client.login("ada@example.com", "x")
+    error = info.value
     assert error.status == 500
     assert error.exception == "ErrorException"
     assert str(error).startswith("The server could not read the sign-in request")
@@ -153,11 +158,19 @@ async def test_login_with_a_body_the_server_cannot_read_is_a_malformed_request(d
 )
 async def test_other_500s_stay_failures_of_the_server(path, exception):
     body = {"message": "Something broke", "exception": exception}
-    response = httpx.Response(
-        500, json=body, request=httpx.Request("POST", f"https://cards.example.com{path}")
-    )
-    async with CardsClient("https://cards.example.com") as client:
-        error = client._status_error(response)
+    transport = httpx.MockTransport(lambda request: httpx.Response(500, json=body))
+    single = RetryPolicy(attempts=1)
+    async with CardsClient(
+        "https://cards.example.com", token="t", transport=transport, retry=single
+    ) as client:
+        ask = (
+            client.login("ada@example.com", "x")
+            if path.endswith("/auth/login")
+            else client.list_cards("s", 1)
+        )
+        with pytest.raises(ServerError) as info:
+            await ask
+    error = info.value
     assert type(error) is ServerError
     assert "Something broke" in str(error)
 

@@ -681,7 +681,7 @@ def test_the_column_layout_and_window_size_survive_a_restart(
 def test_the_header_menu_hides_columns_but_never_the_last(window, demo_server, qtbot):
     open_space(qtbot, window, demo_server.space_id)
     header = window.table.horizontalHeader()
-    window._show_header_menu(header.rect().center())
+    header.customContextMenuRequested.emit(header.rect().center())  # a right-click
     menu = window.header_menu
     titles = [action.text() for action in menu.actions() if action.isCheckable()]
     assert "Name" in titles
@@ -693,7 +693,7 @@ def test_the_header_menu_hides_columns_but_never_the_last(window, demo_server, q
     menu.close()
     for logical in range(header.count() - 1):
         window.columns.set_visible(logical, False)
-    window._show_header_menu(header.rect().center())
+    header.customContextMenuRequested.emit(header.rect().center())  # a right-click
     (last,) = [a for a in window.header_menu.actions() if a.isCheckable() and a.isChecked()]
     assert not last.isEnabled()
     window.header_menu.close()

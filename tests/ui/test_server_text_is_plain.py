@@ -349,7 +349,7 @@ def test_the_422_message_is_the_apps_own_and_the_servers_text_its_detail(
 def test_the_header_menu_names_each_column_as_titled(make_window: WindowMaker) -> None:
     window = make_window(markup(MISSING_PICTURE), json_error(500))
     header = window.table.horizontalHeader()
-    window._show_header_menu(header.rect().center())
+    header.customContextMenuRequested.emit(header.rect().center())  # a right-click
     named = [action.iconText() for action in window.header_menu.actions() if action.isCheckable()]
     window.header_menu.close()
     assert named == [column.title for column in window.model.columns]
