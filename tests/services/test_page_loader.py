@@ -39,6 +39,7 @@ class Space:
         self.requests: list[tuple[str, int]] = []
         self.failing: set[int] = set()
         self.held: dict[int, asyncio.Event] = {}
+        self.called_off: list[int] = []
 
     def pages_asked(self) -> list[int]:
         return [page for _, page in self.requests]
@@ -49,7 +50,11 @@ class Space:
         self.requests.append((space, page))
         gate = self.held.get(page)
         if gate is not None:
-            await gate.wait()
+            try:
+                await gate.wait()
+            except asyncio.CancelledError:
+                self.called_off.append(page)
+                raise
         if page in self.failing:
             return httpx.Response(502, text="<html>Bad Gateway</html>")
         emails = request.url.params.get("with") == "emails"
@@ -206,8 +211,7 @@ async def test_a_superseded_request_is_called_off(make_loader, space):
     await until(lambda: space.pages_asked() == [1])
     loader.request_page(request(2))
     await settled(loader)
-    space.held[1].set()
-    await asyncio.sleep(0.01)
+    await until(lambda: space.called_off == [1])  # the request itself, not only its answer
     assert screen.pages() == [2]
     assert space.pages_asked() == [1, 2]
 
@@ -576,3 +580,60 @@ async def test_close_cancels_the_load_and_later_requests_do_nothing(make_loader,
     loader.request_page(request(1))
     assert not loader.is_loading
     assert screen.shown == []
+
+
+async def test_a_failed_page_is_remembered_for_twenty_seconds(make_loader, space, clock):
+    screen = Screen()
+    loader = make_loader(screen)
+    space.failing = {2}
+    failed_at = clock.now
+    loader.request_page(request(2))
+    await settled(loader)
+    clock.now = failed_at + 19.999
+    loader.request_page(request(2))
+    assert space.pages_asked() == [2]
+    clock.now = failed_at + 20.0
+    loader.request_page(request(2))
+    await settled(loader)
+    assert space.pages_asked() == [2, 2]
+    clock.now = failed_at + 50.0  # long past the second failure's 20 s too
+    loader.request_page(request(2))
+    await settled(loader)
+    assert space.pages_asked() == [2, 2, 2]
+
+
+async def test_retry_calls_off_the_request_on_its_way_and_asks_anew(make_loader, space):
+    screen = Screen()
+    loader = make_loader(screen)
+    space.held = {2: asyncio.Event()}
+    loader.request_page(request(2))
+    await until(lambda: space.pages_asked() == [2])
+    loader.retry()
+    await until(lambda: space.called_off == [2])
+    space.held[2].set()  # the new request's answer
+    await settled(loader)
+    assert space.pages_asked() == [2, 2]
+    assert screen.pages() == [2]
+
+
+@pytest.mark.parametrize(("shown", "neighbours"), [(2, [1, 3]), (LAST_PAGE - 1, [4, LAST_PAGE])])
+async def test_the_pages_next_to_the_first_and_last_are_fetched_too(
+    make_loader, space, shown, neighbours
+):
+    screen = Screen()
+    loader = make_loader(screen, prefetch=True)
+    loader.request_page(request(shown))
+    await settled(loader)
+    assert sorted(space.pages_asked()) == sorted([shown, *neighbours])
+
+
+async def test_pages_shown_from_elsewhere_for_another_space_drop_the_cache(make_loader, space):
+    screen = Screen()
+    loader = make_loader(screen, prefetch=True)
+    loader.request_page(request(1))
+    await settled(loader)
+    loader.shown_elsewhere(request(1, space="space-2"))
+    space.requests.clear()
+    loader.request_page(request(2))  # fetched before, for the space shown then
+    await settled(loader)
+    assert (SPACE, 2) in space.requests
