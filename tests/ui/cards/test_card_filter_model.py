@@ -12,7 +12,7 @@ from PySide6.QtCore import QDateTime, QLocale, Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 
 from cardviewer.api.models import Card, CardPage, parse_card
-from cardviewer.services.card_search import card_search_text, fold_text, search_terms
+from cardviewer.services.card_search import card_search_text, search_terms
 from cardviewer.services.page_loader import PageRequest
 from cardviewer.ui.cards.card_filter_model import (
     CardFilterModel,
@@ -193,25 +193,6 @@ def test_emails_not_loaded_are_not_searched(load_cards):
     without = proxy_for(load_cards([make_card(1, emails=None)], with_emails=False))
     without.set_filter_text("person1@example.com")
     assert without.shown_count() == 0
-
-
-def test_fold_text_and_terms():
-    assert fold_text("Zoë ÅSA ﬁne Straße") == "zoe asa fine strasse"
-    assert search_terms("  Zoë  zoe\tMÜLLER\n") == ("zoe", "muller")
-    assert search_terms("") == ()
-
-
-def test_search_text_of_a_card_holds_only_its_searchable_fields():
-    text = card_search_text(PEOPLE[0])
-    assert text.split("\n") == [
-        "zoe muller",
-        "zoe-m",
-        "@zoe-m",
-        "head of legal",
-        "zoe@legal.example",
-        "zm@private.example",
-    ]
-    assert card_search_text(Card()) == ""
 
 
 # Counts

@@ -1,0 +1,42 @@
+"""The search rules the window's filter and the local store share."""
+
+from __future__ import annotations
+
+from cardviewer.api.models import Card, parse_card
+from cardviewer.services.card_search import card_search_text, fold_text, search_terms
+
+
+def test_fold_text_and_terms():
+    assert fold_text("Zoë ÅSA ﬁne Straße") == "zoe asa fine strasse"
+    assert search_terms("  Zoë  zoe\tMÜLLER\n") == ("zoe", "muller")
+    assert search_terms("") == ()
+
+
+def test_search_text_of_a_card_holds_only_its_searchable_fields():
+    card = parse_card(
+        {
+            "uuid": "c1",
+            "display_name": "Zoë Müller",
+            "username": "zoe-m",
+            "position": "Head of Legal",
+            "emails": ["zoe@legal.example", "ZM@private.example"],
+            "connects": 12,
+            "theme": "not searched",
+        }
+    )
+    assert card_search_text(card).split("\n") == [
+        "zoe muller",
+        "zoe-m",
+        "@zoe-m",
+        "head of legal",
+        "zoe@legal.example",
+        "zm@private.example",
+    ]
+    assert card_search_text(Card()) == ""
+
+
+def test_each_field_alone_is_searched():
+    assert card_search_text(parse_card({"display_name": "Ann"})) == "ann"
+    assert card_search_text(parse_card({"username": "ann"})) == "ann\n@ann"
+    assert card_search_text(parse_card({"position": "CEO"})) == "ceo"
+    assert card_search_text(parse_card({"emails": ["a@b.c"]})) == "a@b.c"
