@@ -21,6 +21,7 @@ from cardviewer.services.card_search import card_search_text, search_terms
 from cardviewer.services.card_store import (
     SCHEMA_VERSION,
     CardStore,
+    Changes,
     Generation,
     StoreError,
     card_json,
@@ -243,3 +244,34 @@ def test_the_stores_search_and_the_windows_filter_agree(people, typed):
     ):
         synced(store, batch)
         assert store.matching(terms) == expected
+
+
+@pytest.mark.parametrize("kind", ["added", "removed", "changed"])
+def test_any_one_kind_of_change_is_a_change(kind):
+    ids = {"added": (), "removed": (), "changed": (), kind: ("a",)}
+    assert Changes(**ids).any
+    assert not Changes((), (), ()).any
+
+
+def test_a_finished_sync_cannot_be_abandoned_afterwards(path):
+    with CardStore.open(path) as store:
+        sync = store.begin_sync()
+        sync.add(cards("a"))
+        sync.finish()
+        sync.abandon()  # too late: the copy is current
+        assert [c.uuid for c in store.cards()] == ["a"]
+        other = store.begin_sync()
+        other.abandon()
+        other.abandon()  # once is enough, twice is harmless
+        assert [c.uuid for c in store.cards()] == ["a"]
+
+
+def test_a_failed_write_is_rolled_back_and_the_store_goes_on(path):
+    with CardStore.open(path) as store:
+        synced(store, cards("a"))
+        sync = store.begin_sync()
+        sync.abandon()
+        with pytest.raises(sqlite3.IntegrityError):
+            sync.add(cards("x"))  # its generation is gone
+        synced(store, cards("b"))
+        assert [c.uuid for c in store.cards()] == ["b"]
