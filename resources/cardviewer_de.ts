@@ -1092,13 +1092,12 @@
         <translation>Python %1, Qt %2</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/busy_indicator.py" line="+40"/>
-        <location filename="../cardviewer/ui/page_messages.py" line="+6"/>
+        <location filename="../cardviewer/ui/page_messages.py" line="+90"/>
         <source>Loading page %1 of %2…</source>
         <translation>Seite %1 von %2 wird geladen…</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/page_messages.py" line="+3"/>
+        <location line="-82"/>
         <source>The cards appear as soon as they arrive.</source>
         <translation>Die Karten erscheinen, sobald sie eintreffen.</translation>
     </message>

@@ -150,9 +150,7 @@ class PageLoader:
         if self._closed:
             log.debug("page %s not requested: the loader is closed", request)
             return
-        if request.space_id != self._space:
-            self._forget_pages()
-            self._space = request.space_id
+        self._enter_space(request.space_id)
         key = self._key(request)
         self._abandon_load(keep=key)
         cached = self._cache.get(key)
@@ -197,9 +195,7 @@ class PageLoader:
 
     def shown_elsewhere(self, request: PageRequest) -> None:
         """The listener shows `request` from elsewhere (every page at once): stop loading."""
-        if request.space_id != self._space:
-            self._forget_pages()
-            self._space = request.space_id
+        self._enter_space(request.space_id)
         self.cancel()
         self._last = request
 
@@ -337,6 +333,12 @@ class PageLoader:
             del self._failures[key]
             return None
         return failure
+
+    def _enter_space(self, space_id: str) -> None:
+        """Another space: what was fetched or failed for the one before is forgotten."""
+        if space_id != self._space:
+            self._forget_pages()
+            self._space = space_id
 
     def _forget_pages(self) -> None:
         """Drop the cache, the remembered failures and the fetches under way."""

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QSize, Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QProgressBar, QStatusBar, QToolButton
 
 from cardviewer.ui.cards.card_pages import CardPages
+from cardviewer.ui.page_messages import loading_title
 
 INDICATOR_SIZE = QSize(100, 12)
 
@@ -37,9 +38,6 @@ class BusyIndicator(QProgressBar):
         self.stop_button.setVisible(loading)
         pending = self._pages.pending_request
         if loading and pending is not None:
-            text = QCoreApplication.translate("MainWindow", "Loading page %1 of %2…")
-            self._status.showMessage(
-                text.replace("%1", str(pending.page)).replace("%2", pending.space_id)
-            )
+            self._status.showMessage(loading_title(pending))
         elif not loading:
             self._status.clearMessage()

@@ -54,9 +54,8 @@ class PageMessages:
     @staticmethod
     def loading(request: PageRequest) -> StateText:
         """While the first page of a space is on its way, with a way to stop waiting."""
-        title = QCoreApplication.translate("MainWindow", "Loading page %1 of %2…")
         return StateText(
-            title.replace("%1", str(request.page)).replace("%2", request.space_id),
+            loading_title(request),
             QCoreApplication.translate("MainWindow", "The cards appear as soon as they arrive."),
             QCoreApplication.translate("MainWindow", "Stop Loading"),
         )
@@ -135,3 +134,9 @@ class PageMessages:
     def server_wait(self, error: CardViewerError) -> str | None:
         """When the server said to try again (`Retry-After`), if that is worth saying."""
         return wait_text(error, self._plurals.seconds_to_wait, self._plurals.minutes_to_wait)
+
+
+def loading_title(request: PageRequest) -> str:
+    """Which page of which space is on its way, for the centre and the status bar."""
+    text = QCoreApplication.translate("MainWindow", "Loading page %1 of %2…")
+    return text.replace("%1", str(request.page)).replace("%2", request.space_id)

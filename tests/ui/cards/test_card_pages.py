@@ -12,11 +12,9 @@ from cardviewer.api import CardPage, CardsClient, CardViewerError, SpaceUnavaila
 from cardviewer.api.errors import UnexpectedResponse
 from cardviewer.api.models import parse_card
 from cardviewer.demo import Fault
-from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.page_loader import PageRequest
 from cardviewer.ui.cards.card_pages import CardPages, whole_space_page
 from cardviewer.ui.cards.card_table_model import CardTableModel
-from tests.ui.clients import single_try_client
 
 WAIT = 15_000
 
@@ -28,22 +26,6 @@ def source_for(client: CardsClient):
         )
 
     return fetch
-
-
-@pytest.fixture
-def client(demo_server, arun):
-    client = single_try_client(demo_server.base_url)
-    arun(client.login(demo_server.email, demo_server.password))
-    yield client
-    arun(client.aclose())
-
-
-@pytest.fixture
-def avatars(qloop, arun):
-    # The pages are under test, not the disk; the demo's image host is on loopback.
-    loader = AvatarLoader(use_disk_cache=False, allow_private_hosts=True)
-    yield loader
-    arun(loader.aclose())
 
 
 @pytest.fixture

@@ -9,44 +9,17 @@ import pytest
 from PySide6.QtCore import QLocale, QModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QPixmap
 
-from cardviewer.api import CardPage, CardsClient
+from cardviewer.api import CardPage
 from cardviewer.demo import Fault
 from cardviewer.demo.data import timestamp
-from cardviewer.services.avatar_loader import AvatarLoader
-from cardviewer.services.page_loader import PageRequest, PageSource
+from cardviewer.services.page_loader import PageRequest
 from cardviewer.ui.cards.card_table_model import CARD_ROLE, SORT_ROLE, CardTableModel, avatar_url
 from cardviewer.ui.cards.columns import alignment, display_text, tooltip_text
 from cardviewer.ui.plain_text import plain_tooltip
-from tests.ui.clients import single_try_client
 
 WAIT = 15_000
 DISPLAY = Qt.ItemDataRole.DisplayRole
 DECORATION = Qt.ItemDataRole.DecorationRole
-
-
-def source_for(client: CardsClient) -> PageSource:
-    async def fetch(request: PageRequest) -> CardPage:
-        return await client.list_cards(
-            request.space_id, request.page, with_emails=request.with_emails
-        )
-
-    return fetch
-
-
-@pytest.fixture
-def client(demo_server, arun):
-    client = single_try_client(demo_server.base_url)
-    arun(client.login(demo_server.email, demo_server.password))
-    yield client
-    arun(client.aclose())
-
-
-@pytest.fixture
-def avatars(qloop, arun):
-    # The model is under test, not the disk; the demo's image host is on loopback.
-    loader = AvatarLoader(use_disk_cache=False, allow_private_hosts=True)
-    yield loader
-    arun(loader.aclose())
 
 
 @pytest.fixture
