@@ -7,9 +7,16 @@ disk or a killed process leave the copy before it whole and readable. The genera
 before the current one is kept, so the app can say what changed (`changes()`).
 
 Cards are kept as JSON the API's parser reads back to the same `Card`
-(`card_json`). The schema carries its version in `PRAGMA user_version`: a file
-written by a newer CardViewer is refused, never changed; a file that is not a
-database, or is damaged, is set aside under another name and a new one started.
+(`card_json`), beside what the window's filter and sort need, worked out once per card
+when it is written: the folded search text (`card_search_text`, also in a trigram
+index) and a sort key per field (`card_sort_keys`). Text sorts by a rank that
+`rank_texts` gives each text under the reader's collation, so `ordered()` sorts
+100,000 cards in SQLite without calling back into Python.
+
+The schema carries its version in `PRAGMA user_version` and is migrated forward
+(`MIGRATIONS`): a file written by a newer CardViewer is refused, never changed; a file
+that is not a database, or is damaged, is set aside under another name and a new one
+started.
 """
 
 from __future__ import annotations
@@ -19,21 +26,32 @@ import hashlib
 import json
 import logging
 import os
+import re
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from cardviewer.api.models import Card, parse_card
-from cardviewer.services.card_search import card_search_text
+from cardviewer.services.card_order import (
+    EMPTY,
+    NUMBER,
+    OTHER,
+    SORTED_KEYS,
+    TEXT,
+    TIME,
+    card_sort_keys,
+)
+from cardviewer.services.card_search import card_search_text, fold_text
 from cardviewer.services.csv_export import safe_file_stem
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+_DIGITS = re.compile(r"(\d+)")
 TRIGRAM = 3
 """Words this long or longer are looked up in the trigram index, shorter ones scanned for."""
 BUSY_TIMEOUT_MS = 5_000
@@ -44,7 +62,8 @@ CREATE TABLE generations (
     id INTEGER PRIMARY KEY,
     started_at TEXT NOT NULL,
     synced_at TEXT,
-    card_count INTEGER NOT NULL DEFAULT 0
+    card_count INTEGER NOT NULL DEFAULT 0,
+    collation TEXT
 );
 CREATE TABLE state (
     key TEXT PRIMARY KEY,
@@ -69,6 +88,37 @@ CREATE VIRTUAL TABLE card_search USING fts5(
     tokenize = 'trigram case_sensitive 1'
 );
 """
+
+_SORT_KEYS = """
+CREATE TABLE sort_keys (
+    generation INTEGER NOT NULL REFERENCES generations(id) ON DELETE CASCADE,
+    field TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    kind INTEGER NOT NULL,
+    value,
+    text TEXT,
+    PRIMARY KEY (generation, field, position)
+) WITHOUT ROWID;
+"""
+"""A card's sort key per field: `kind` (`card_order`), then `value`, which is the number
+or the time, or the rank of `text` under the generation's `collation`."""
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {}
+"""Each takes a store of the version before the key to that version."""
+
+TextKey = Callable[[str], Any]
+"""Orders texts as the reader sorts them (e.g. `QCollator.sortKey`); equal keys tie."""
+
+
+def folded_text_key(text: str) -> tuple[str | int, ...]:
+    """A collation without a locale: case and accents ignored, numbers by value.
+
+    "item 2" sorts before "Item 10", and "Zoë" ties with "zoe" (ties keep the
+    space's order). For a store used without the window (`QCollator` is the window's).
+    """
+    # Split around runs of digits: text and numbers take turns, so keys compare piecewise.
+    pieces = _DIGITS.split(fold_text(text))
+    return tuple(int(piece) if number % 2 else piece for number, piece in enumerate(pieces))
 
 
 class StoreError(Exception):
@@ -116,12 +166,53 @@ def card_json(card: Card) -> str:
 
 
 def stored_search_text(card: Card) -> str:
-    """`card_search_text`, with a lone surrogate (no typed word has one) as U+FFFD.
+    """`card_search_text`, with a lone surrogate (no typed word has one) as U+FFFD."""
+    return _storable(card_search_text(card))
 
-    SQLite keeps UTF-8, which cannot carry a lone surrogate.
-    """
-    text = card_search_text(card)
+
+def _storable(text: str) -> str:
+    """`text` with a lone surrogate as U+FFFD: SQLite keeps UTF-8, which cannot carry one."""
     return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+_LARGEST_INTEGER = 2**63 - 1
+"""SQLite's integers have 64 bits; a larger count sorts as a float (nearly in place)."""
+_MAX_VALUES = 10_000
+"""Positions asked for in one statement (SQLite allows 32,766 values)."""
+
+
+def _stored_sort_key(kind: int, value: Any) -> tuple[int, object, str | None]:
+    """A sort key as the `sort_keys` table keeps it: kind, number (or rank), text."""
+    if kind in (NUMBER, TIME):
+        if isinstance(value, int) and abs(value) > _LARGEST_INTEGER:
+            value = float(value)
+        return kind, value, None
+    if kind == EMPTY:
+        return kind, None, None
+    return kind, None, _storable(value)
+
+
+def _ranks(texts: list[str], text_key: TextKey) -> Iterator[tuple[str, int]]:
+    """Each text with its rank in `text_key` order; texts with equal keys share one."""
+    rank, last = -1, None
+    for key, text in sorted(((text_key(text), text) for text in texts), key=lambda pair: pair[0]):
+        if last is None or last < key:
+            rank += 1
+        last = key
+        yield text, rank
+
+
+def _matching_query(generation: int, terms: Sequence[str]) -> tuple[str, list[object]]:
+    """A query for the positions of the cards of `generation` containing every term."""
+    long = [term for term in terms if len(term) >= TRIGRAM]
+    short = [term for term in terms if len(term) < TRIGRAM]
+    where = "generation = ?" + "".join(" AND instr(text, ?) > 0" for _ in short)
+    values: list[object] = [generation, *short]
+    table = "card_text"  # narrow and ordered: the quickest to scan
+    if long:
+        table, where = "card_search", f"card_search MATCH ? AND {where}"
+        values.insert(0, " AND ".join('"' + term.replace('"', '""') + '"' for term in long))
+    return f"SELECT position FROM {table} WHERE {where}", values
 
 
 class CardStore:
@@ -196,18 +287,118 @@ class CardStore:
         chosen = generation or self.current
         if chosen is None:
             return []
-        long = [term for term in terms if len(term) >= TRIGRAM]
-        short = [term for term in terms if len(term) < TRIGRAM]
-        where = "generation = ?" + "".join(" AND instr(text, ?) > 0" for _ in short)
-        values: list[object] = [chosen.id, *short]
-        table = "card_text"  # narrow and ordered: the quickest to scan
-        if long:
-            table, where = "card_search", f"card_search MATCH ? AND {where}"
-            values.insert(0, " AND ".join('"' + term.replace('"', '""') + '"' for term in long))
+        query, values = _matching_query(chosen.id, terms)
+        return [row[0] for row in self._db.execute(f"{query} ORDER BY position", values)]
+
+    def ordered(
+        self,
+        field: str | None,
+        *,
+        descending: bool = False,
+        terms: Sequence[str] = (),
+        text_key: TextKey = folded_text_key,
+        collation: str = "folded",
+    ) -> list[int]:
+        """Positions of the cards matching `terms` (as `matching`), sorted by `field`.
+
+        The window's sort rule (`card_order`), run in SQLite: by kind, then value, text
+        by its rank under `collation` (ranked first through `text_key` if the copy was
+        ranked under another one); empty values last either way; cards that compare
+        equal in the space's order. `field` None keeps the space's order.
+        """
+        chosen = self.current
+        if chosen is None:
+            return []
+        if field is None:
+            return self.matching(terms, chosen)
+        self.rank_texts(text_key, collation)
+        way = "DESC" if descending else "ASC"
+        values: list[object] = [field, chosen.id]
+        filtered = ""
+        if terms:
+            query, match_values = _matching_query(chosen.id, terms)
+            filtered = f" AND c.position IN ({query})"
+            values.extend(match_values)
+        # Cards without a field the specification does not list have no row: empty.
         rows = self._db.execute(
-            f"SELECT position FROM {table} WHERE {where} ORDER BY position", values
+            "SELECT c.position FROM card_text c LEFT JOIN sort_keys k ON "
+            "k.generation = c.generation AND k.field = ? AND k.position = c.position "
+            f"WHERE c.generation = ?{filtered} ORDER BY IFNULL(k.kind, {EMPTY}) = {EMPTY}, "
+            f"IFNULL(k.kind, {EMPTY}) {way}, k.value {way}, c.position",
+            values,
         )
         return [row[0] for row in rows]
+
+    def cards_at(self, positions: Sequence[int]) -> dict[int, Card]:
+        """The cards of the current copy at these positions (as `ordered` gives them)."""
+        chosen = self.current
+        if chosen is None or not positions:
+            return {}
+        found: dict[int, Card] = {}
+        for start in range(0, len(positions), _MAX_VALUES):
+            chunk = positions[start : start + _MAX_VALUES]
+            rows = self._db.execute(
+                "SELECT position, json FROM cards WHERE generation = ? AND position IN "
+                f"({','.join('?' * len(chunk))})",
+                (chosen.id, *chunk),
+            )
+            found.update((position, parse_card(json.loads(text))) for position, text in rows)
+        return found
+
+    def extra_fields(self) -> list[str]:
+        """Fields the specification does not list that cards of the current copy have.
+
+        In the order they first appear in the space, as a page's columns come.
+        """
+        chosen = self.current
+        if chosen is None:
+            return []
+        rows = self._db.execute(
+            "SELECT field FROM sort_keys WHERE generation = ? AND field NOT IN "
+            f"({','.join('?' * len(SORTED_KEYS))}) GROUP BY field ORDER BY MIN(position)",
+            (chosen.id, *SORTED_KEYS),
+        )
+        return [row[0] for row in rows]
+
+    def rank_texts(self, text_key: TextKey, collation: str) -> None:
+        """Rank the current copy's texts under `collation`, unless they already are.
+
+        Each field's distinct texts are sorted once with `text_key`; texts whose keys
+        are equal share a rank, so that they keep the space's order, as on a page.
+        """
+        chosen = self.current
+        if chosen is None or self._collation(chosen.id) == collation:
+            return
+        with _transaction(self._db):
+            fields = [
+                row[0]
+                for row in self._db.execute(
+                    "SELECT DISTINCT field FROM sort_keys WHERE generation = ?", (chosen.id,)
+                )
+            ]
+            for field in fields:
+                texts = [
+                    row[0]
+                    for row in self._db.execute(
+                        "SELECT DISTINCT text FROM sort_keys WHERE generation = ? AND field = ? "
+                        f"AND kind IN ({TEXT}, {OTHER})",
+                        (chosen.id, field),
+                    )
+                ]
+                self._db.execute("DELETE FROM temp.text_ranks")
+                self._db.executemany(
+                    "INSERT INTO temp.text_ranks (text, rank) VALUES (?, ?)",
+                    _ranks(texts, text_key),
+                )
+                self._db.execute(
+                    "UPDATE sort_keys SET value = (SELECT rank FROM temp.text_ranks r "
+                    "WHERE r.text = sort_keys.text) "
+                    f"WHERE generation = ? AND field = ? AND kind IN ({TEXT}, {OTHER})",
+                    (chosen.id, field),
+                )
+            self._db.execute(
+                "UPDATE generations SET collation = ? WHERE id = ?", (collation, chosen.id)
+            )
 
     def changes(self) -> Changes | None:
         """What the last sync changed since the one before; None before a second sync."""
@@ -250,6 +441,12 @@ class CardStore:
         row = self._db.execute("SELECT value FROM state WHERE key = ?", (key,)).fetchone()
         return None if row is None else int(row[0])
 
+    def _collation(self, number: int) -> str | None:
+        row = self._db.execute(
+            "SELECT collation FROM generations WHERE id = ?", (number,)
+        ).fetchone()
+        return None if row is None else row[0]
+
     def _generation(self, number: int | None) -> Generation | None:
         if number is None:
             return None
@@ -282,6 +479,11 @@ class StoreSync:
             (self.generation, position, stored_search_text(card))
             for position, card in zip(positions, batch, strict=True)
         ]
+        keys = [
+            (self.generation, field, position, *_stored_sort_key(kind, value))
+            for position, card in zip(positions, batch, strict=True)
+            for field, (kind, value) in card_sort_keys(card)
+        ]
         with _transaction(self._db):
             self._db.executemany(
                 "INSERT INTO cards (generation, position, uuid, json) VALUES (?, ?, ?, ?)", rows
@@ -291,6 +493,11 @@ class StoreSync:
             )
             self._db.executemany(
                 "INSERT INTO card_search (generation, position, text) VALUES (?, ?, ?)", texts
+            )
+            self._db.executemany(
+                "INSERT INTO sort_keys (generation, field, position, kind, value, text) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                keys,
             )
         self.count += len(rows)
 
@@ -329,7 +536,10 @@ def _connect(path: Path) -> sqlite3.Connection:
     if not path.exists():
         # Created readable by this user only: it holds the space's cards, e-mails too.
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-    connection = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    # Used by one thread at a time, not always the one that opened it (a sync's worker).
+    connection = sqlite3.connect(
+        path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+    )
     try:
         connection.execute("PRAGMA foreign_keys = ON")
         version = connection.execute("PRAGMA user_version").fetchone()[0]
@@ -344,15 +554,44 @@ def _connect(path: Path) -> sqlite3.Connection:
             with _transaction(connection):
                 # Another program may have created the tables meanwhile.
                 if connection.execute("PRAGMA user_version").fetchone()[0] == 0:
-                    for statement in filter(str.strip, _SCHEMA.split(";")):
+                    for statement in filter(str.strip, (_SCHEMA + _SORT_KEYS).split(";")):
                         connection.execute(statement)
                     connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        elif version < SCHEMA_VERSION:
+            with _transaction(connection):
+                # Another program may have migrated it meanwhile.
+                version = connection.execute("PRAGMA user_version").fetchone()[0]
+                for step in range(version + 1, SCHEMA_VERSION + 1):
+                    MIGRATIONS[step](connection)
+                    connection.execute(f"PRAGMA user_version = {step}")
+        connection.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS text_ranks (text TEXT PRIMARY KEY, rank INTEGER)"
+        )
         with _transaction(connection):
             _drop_unused(connection)  # a sync cut short by a crash left its rows behind
         return connection
     except BaseException:
         connection.close()
         raise
+
+
+def _add_sort_keys(connection: sqlite3.Connection) -> None:
+    """Version 2: sort keys per field, worked out from the cards of every copy kept."""
+    connection.execute("ALTER TABLE generations ADD COLUMN collation TEXT")
+    connection.execute(_SORT_KEYS)
+    rows = connection.execute("SELECT generation, position, json FROM cards")
+    connection.executemany(
+        "INSERT INTO sort_keys (generation, field, position, kind, value, text) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        (
+            (generation, field, position, *_stored_sort_key(kind, value))
+            for generation, position, text in rows.fetchall()
+            for field, (kind, value) in card_sort_keys(parse_card(json.loads(text)))
+        ),
+    )
+
+
+MIGRATIONS[2] = _add_sort_keys
 
 
 @contextlib.contextmanager

@@ -169,6 +169,51 @@ def test_a_store_of_a_newer_version_is_refused_and_left_alone(path):
     assert path.read_bytes() == before
 
 
+def test_a_store_of_the_first_version_is_migrated_and_sorts_its_cards(path):
+    people = [
+        parse_card({"uuid": "b", "display_name": "émile", "connects": 10}),
+        parse_card({"uuid": "a", "display_name": "Zoë", "connects": 2}),
+        parse_card({"uuid": "c", "display_name": "Ada"}),
+    ]
+    with CardStore.open(path) as store:
+        synced(store, people)
+    with sqlite3.connect(path) as db:  # the first version had no sort keys
+        db.execute("DROP TABLE sort_keys")
+        db.execute("ALTER TABLE generations DROP COLUMN collation")
+        db.execute("PRAGMA user_version = 1")
+    with CardStore.open(path) as store:
+        assert [c.uuid for c in store.cards()] == ["b", "a", "c"]
+        assert store.ordered("display_name") == [2, 0, 1]
+        assert store.ordered("connects", descending=True) == [0, 1, 2], "empty last"
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_whole_space_order_filters_too_and_rows_are_read_by_position(path):
+    people = [
+        parse_card({"uuid": "a", "display_name": "Item 10", "position": "Sales"}),
+        parse_card({"uuid": "b", "display_name": "item 2", "position": "Legal"}),
+        parse_card({"uuid": "c", "display_name": "Item 9", "position": "Sales", "theme": "x"}),
+        parse_card({"uuid": "d", "display_name": "ITEM 2", "position": "Sales"}),
+    ]
+    with CardStore.open(path) as store:
+        assert store.ordered("display_name") == []
+        assert store.extra_fields() == []
+        synced(store, people)
+        # Case-blind, numbers by value, equal texts in the space's order either way.
+        assert store.ordered("display_name") == [1, 3, 2, 0]
+        assert store.ordered("display_name", descending=True) == [0, 2, 1, 3]
+        by_length = store.ordered("display_name", text_key=len, collation="length")
+        assert by_length == [1, 2, 3, 0]
+        assert store.ordered("display_name", terms=("sales",)) == [3, 2, 0]
+        assert store.ordered(None, terms=("sa",)) == [0, 2, 3]
+        assert store.ordered("theme") == [2, 0, 1, 3], "without the field: empty, last"
+        assert store.extra_fields() == ["theme"]
+        found = store.cards_at([3, 0])
+        assert {position: card.uuid for position, card in found.items()} == {3: "d", 0: "a"}
+        assert store.cards_at([]) == {}
+
+
 def test_a_file_that_is_no_database_is_set_aside_and_a_new_store_started(path):
     path.parent.mkdir(parents=True)
     path.write_bytes(b"this is not a database" * 100)

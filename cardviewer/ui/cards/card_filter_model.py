@@ -14,9 +14,7 @@ directions, so a descending sort still starts with real values.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
 from typing import Any
 
 from PySide6.QtCore import (
@@ -35,45 +33,19 @@ from PySide6.QtCore import (
 )
 
 from cardviewer.api.models import Card
+from cardviewer.services.card_order import EMPTY, OTHER, TEXT, TIME, SortKey
+from cardviewer.services.card_order import sort_key as card_sort_key
 from cardviewer.services.card_search import card_search_text, search_terms
 from cardviewer.ui.cards.card_table_model import CARD_ROLE, SORT_ROLE, CardTableModel
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 
-# Ranks of sort values: mixed kinds in one column sort kind by kind, never raise.
-_NUMBER = 0
-_TIME = 1
-_TEXT = 2
-_OTHER = 3
-_EMPTY = 99
-
-SortKey = tuple[int, Any]
-"""A rank and a value that compares within that rank (text via the collator)."""
-
 
 def sort_key(value: Any) -> SortKey:
-    """Rank and comparable value of a cell's sort value.
-
-    Numbers (and flags) rank before times, times before text, text before anything
-    else (compared by its text). None, empty text and NaN are `_EMPTY`, which the
-    model always puts last.
-    """
-    if value is None:
-        return (_EMPTY, None)
-    if isinstance(value, bool | int):
-        return (_NUMBER, int(value))
-    if isinstance(value, float):
-        return (_EMPTY, None) if math.isnan(value) else (_NUMBER, value)
-    if isinstance(value, datetime):
-        # Naive times (none come from the API) are read as UTC, as the API's parser does.
-        aware = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
-        return (_TIME, aware.timestamp())
+    """`card_order.sort_key`, which also reads a `QDateTime` (another source model's)."""
     if isinstance(value, QDateTime):
-        return (_TIME, value.toMSecsSinceEpoch() / 1000) if value.isValid() else (_EMPTY, None)
-    if isinstance(value, str):
-        return (_TEXT, value) if value.strip() else (_EMPTY, None)
-    text = str(value)
-    return (_OTHER, text) if text.strip() else (_EMPTY, None)
+        return (TIME, value.toMSecsSinceEpoch() / 1000) if value.isValid() else (EMPTY, None)
+    return card_sort_key(value)
 
 
 def text_collator(locale: QLocale | None = None) -> QCollator:
@@ -199,16 +171,16 @@ class CardFilterModel(QSortFilterProxyModel):
         """Orders by kind of value, then value; empty values last in either order."""
         left_rank, left = self._sort_key(source_left)
         right_rank, right = self._sort_key(source_right)
-        if left_rank == _EMPTY or right_rank == _EMPTY:
+        if left_rank == EMPTY or right_rank == EMPTY:
             if left_rank == right_rank:
                 return False
             # Qt sorts descending by asking lessThan(right, left): an empty value is
             # "greater" in ascending order and "less" in descending order.
             descending = self.sortOrder() == Qt.SortOrder.DescendingOrder
-            return descending if left_rank == _EMPTY else not descending
+            return descending if left_rank == EMPTY else not descending
         if left_rank != right_rank:
             return left_rank < right_rank
-        if left_rank in (_TEXT, _OTHER):
+        if left_rank in (TEXT, OTHER):
             return self._collator.compare(left, right) < 0
         result: bool = left < right
         return result

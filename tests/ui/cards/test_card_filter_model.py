@@ -8,11 +8,14 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PySide6.QtCore import QDateTime, QLocale, Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 
 from cardviewer.api.models import Card, CardPage, parse_card
 from cardviewer.services.card_search import card_search_text, search_terms
+from cardviewer.services.card_store import CardStore
 from cardviewer.services.page_loader import PageRequest
 from cardviewer.ui.cards.card_filter_model import (
     CardFilterModel,
@@ -20,6 +23,7 @@ from cardviewer.ui.cards.card_filter_model import (
     text_collator,
 )
 from cardviewer.ui.cards.card_table_model import CARD_ROLE, SORT_ROLE, CardTableModel
+from tests.properties import examples
 
 WAIT = 5_000
 ASCENDING = Qt.SortOrder.AscendingOrder
@@ -459,3 +463,85 @@ def test_ten_thousand_rows_filter_and_sort(load_cards, qtbot):
     assert top is not None
     assert top.connects == 96
     assert proxy.shown_count() == 9_000
+
+
+# The local store sorts and filters the whole space by the same rules as a page.
+
+_NAMES = st.sampled_from(
+    [
+        "Zoë",
+        "zoe",
+        "ZOE",
+        "Émile",
+        "emile",
+        "Item 2",
+        "Item 10",
+        "item 9",
+        "Øre",
+        "Ärger",
+        "apple",
+        "Zebra",
+        "李雷",
+        "Ωmega",
+        " ",
+        "",
+        "_under",
+        "10",
+        "2",
+    ]
+)
+_CARDS = st.lists(
+    st.fixed_dictionaries(
+        {
+            "display_name": st.one_of(st.none(), _NAMES, st.text(max_size=6)),
+            "position": st.one_of(st.none(), _NAMES),
+            "connects": st.one_of(st.none(), st.integers(-3, 3), st.just(2**70)),
+            "public": st.one_of(st.none(), st.booleans()),
+            "created_at": st.one_of(
+                st.none(), st.sampled_from(["2024-04-19T22:53:03Z", "2023-01-01T00:00:00Z"])
+            ),
+            "emails": st.one_of(st.none(), st.lists(_NAMES, max_size=2)),
+        },
+        optional={"theme": st.one_of(st.none(), st.integers(0, 2), _NAMES)},
+    ),
+    max_size=25,
+)
+
+
+@given(
+    raws=_CARDS,
+    key=st.sampled_from(
+        ["display_name", "position", "connects", "public", "created_at", "emails", "theme"]
+    ),
+    order=st.sampled_from([ASCENDING, DESCENDING]),
+    search=st.sampled_from(["", "e", "zoe", "item", "@user-1", "äRG", "x"]),
+    locale=st.sampled_from(["de_DE", "en_US", "sv_SE"]),
+)
+@settings(max_examples=examples(300), deadline=None)
+def test_the_store_sorts_and_filters_a_space_as_the_page_does(
+    qapp, tmp_path_factory, raws, key, order, search, locale
+):
+    cards = [make_card(number, **raw) for number, raw in enumerate(raws)]
+    model = CardTableModel()
+    model.show_page(PageRequest("space", 1, True), page_of(cards))
+    proxy = proxy_for(model, locale=QLocale(locale))
+    proxy.set_filter_text(search)
+    shown_by_page = [proxy.card(row) for row in range(proxy.rowCount())]
+    if model.column_of(key) is not None:
+        proxy.sort(column(model, key), order)
+        shown_by_page = [proxy.card(row) for row in range(proxy.rowCount())]
+
+    folder = tmp_path_factory.mktemp("store")
+    with CardStore.open(folder / "space.sqlite") as store:
+        sync = store.begin_sync()
+        sync.add(cards)
+        sync.finish()
+        collator = text_collator(QLocale(locale))
+        positions = store.ordered(
+            key if model.column_of(key) is not None else None,
+            descending=order == DESCENDING,
+            terms=search_terms(search),
+            text_key=collator.sortKey,
+            collation=locale,
+        )
+    assert [cards[position] for position in positions] == shown_by_page
