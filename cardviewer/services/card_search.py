@@ -21,6 +21,8 @@ def fold_text(text: str) -> str:
 
     "Zoë", "ZOE" and "zoe" all fold to "zoe"; "ß" folds to "ss" and "ﬁ" to "fi".
     """
+    if text.isascii():  # most names and addresses: nothing to take apart
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     return "".join(char for char in decomposed if not unicodedata.combining(char))
 

@@ -63,6 +63,7 @@ CREATE TABLE generations (
     started_at TEXT NOT NULL,
     synced_at TEXT,
     card_count INTEGER NOT NULL DEFAULT 0,
+    with_emails INTEGER NOT NULL DEFAULT 0,
     collation TEXT
 );
 CREATE TABLE state (
@@ -101,7 +102,9 @@ CREATE TABLE sort_keys (
 ) WITHOUT ROWID;
 """
 """A card's sort key per field: `kind` (`card_order`), then `value`, which is the number
-or the time, or the rank of `text` under the generation's `collation`."""
+or the time, or the rank of `text` under the generation's `collation`. Each complete
+generation has an index of its own in sort order (`_index_sort_keys`), made once its
+keys are all written and ranked: keeping one up to date row by row doubles a sync."""
 
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {}
 """Each takes a store of the version before the key to that version."""
@@ -132,6 +135,8 @@ class Generation:
     id: int
     synced_at: datetime
     card_count: int
+    with_emails: bool = False
+    """Whether the cards were fetched with their e-mail addresses."""
 
 
 @dataclass(frozen=True)
@@ -298,36 +303,74 @@ class CardStore:
         terms: Sequence[str] = (),
         text_key: TextKey = folded_text_key,
         collation: str = "folded",
+        limit: int | None = None,
     ) -> list[int]:
         """Positions of the cards matching `terms` (as `matching`), sorted by `field`.
 
         The window's sort rule (`card_order`), run in SQLite: by kind, then value, text
         by its rank under `collation` (ranked first through `text_key` if the copy was
         ranked under another one); empty values last either way; cards that compare
-        equal in the space's order. `field` None keeps the space's order.
+        equal in the space's order. `field` None keeps the space's order. With `limit`,
+        only the first so many: an index serves them at once, whatever the space's size.
         """
         chosen = self.current
         if chosen is None:
             return []
         if field is None:
-            return self.matching(terms, chosen)
+            query, in_order = _matching_query(chosen.id, terms)
+            return self._positions(f"{query} ORDER BY position", in_order, limit)
         self.rank_texts(text_key, collation)
-        way = "DESC" if descending else "ASC"
-        values: list[object] = [field, chosen.id]
-        filtered = ""
-        if terms:
+        # The generation as a literal: only then can SQLite use its partial index.
+        base = f"SELECT position FROM sort_keys WHERE generation = {int(chosen.id)} AND field = ?"
+        values: list[object] = [field]
+        if terms and limit is not None and all(len(term) < TRIGRAM for term in terms):
+            # Few rows wanted and no word for the trigram index: walk the sort order and
+            # test each card's text, which stops as soon as enough cards match.
+            base += (
+                " AND EXISTS (SELECT 1 FROM card_text c WHERE c.generation = sort_keys.generation"
+                " AND c.position = sort_keys.position"
+                + "".join(" AND instr(c.text, ?) > 0" for _ in terms)
+                + ")"
+            )
+            values.extend(terms)
+        elif terms:
             query, match_values = _matching_query(chosen.id, terms)
-            filtered = f" AND c.position IN ({query})"
+            base += f" AND position IN ({query})"
             values.extend(match_values)
-        # Cards without a field the specification does not list have no row: empty.
-        rows = self._db.execute(
-            "SELECT c.position FROM card_text c LEFT JOIN sort_keys k ON "
-            "k.generation = c.generation AND k.field = ? AND k.position = c.position "
-            f"WHERE c.generation = ?{filtered} ORDER BY IFNULL(k.kind, {EMPTY}) = {EMPTY}, "
-            f"IFNULL(k.kind, {EMPTY}) {way}, k.value {way}, c.position",
-            values,
+        if not descending:  # empty values have the highest kind: last already
+            return self._positions(f"{base} ORDER BY kind, value, position", values, limit)
+        # Descending, but empty values still last and equal ones in the space's order.
+        found = self._positions(
+            f"{base} AND kind < {EMPTY} ORDER BY kind DESC, value DESC, position", values, limit
         )
-        return [row[0] for row in rows]
+        if limit is not None and len(found) >= limit:
+            return found
+        rest = None if limit is None else limit - len(found)
+        return found + self._positions(f"{base} AND kind = {EMPTY} ORDER BY position", values, rest)
+
+    def first_ordered(
+        self, field: str | None, *, within: float, **options: Any
+    ) -> list[int] | None:
+        """`ordered(field, limit=…, **options)` if SQLite answers `within` seconds, else None.
+
+        The first rows of a sort or filter usually come in a millisecond; a filter by a
+        rare short word may walk the whole space first. Then the whole answer is as quick.
+        """
+        deadline = time.perf_counter() + within
+        self._db.set_progress_handler(lambda: time.perf_counter() > deadline, 1000)
+        try:
+            return self.ordered(field, **options)
+        except sqlite3.OperationalError as error:
+            if "interrupted" not in str(error):
+                raise
+            return None
+        finally:
+            self._db.set_progress_handler(None, 0)
+
+    def _positions(self, query: str, values: list[object], limit: int | None) -> list[int]:
+        if limit is not None:
+            query, values = f"{query} LIMIT ?", [*values, limit]
+        return [row[0] for row in self._db.execute(query, values)]
 
     def cards_at(self, positions: Sequence[int]) -> dict[int, Card]:
         """The cards of the current copy at these positions (as `ordered` gives them)."""
@@ -363,42 +406,16 @@ class CardStore:
     def rank_texts(self, text_key: TextKey, collation: str) -> None:
         """Rank the current copy's texts under `collation`, unless they already are.
 
-        Each field's distinct texts are sorted once with `text_key`; texts whose keys
-        are equal share a rank, so that they keep the space's order, as on a page.
+        A sync ranks its copy under the collation it is given; this ranks it again when
+        the reader's language has changed since.
         """
         chosen = self.current
         if chosen is None or self._collation(chosen.id) == collation:
             return
         with _transaction(self._db):
-            fields = [
-                row[0]
-                for row in self._db.execute(
-                    "SELECT DISTINCT field FROM sort_keys WHERE generation = ?", (chosen.id,)
-                )
-            ]
-            for field in fields:
-                texts = [
-                    row[0]
-                    for row in self._db.execute(
-                        "SELECT DISTINCT text FROM sort_keys WHERE generation = ? AND field = ? "
-                        f"AND kind IN ({TEXT}, {OTHER})",
-                        (chosen.id, field),
-                    )
-                ]
-                self._db.execute("DELETE FROM temp.text_ranks")
-                self._db.executemany(
-                    "INSERT INTO temp.text_ranks (text, rank) VALUES (?, ?)",
-                    _ranks(texts, text_key),
-                )
-                self._db.execute(
-                    "UPDATE sort_keys SET value = (SELECT rank FROM temp.text_ranks r "
-                    "WHERE r.text = sort_keys.text) "
-                    f"WHERE generation = ? AND field = ? AND kind IN ({TEXT}, {OTHER})",
-                    (chosen.id, field),
-                )
-            self._db.execute(
-                "UPDATE generations SET collation = ? WHERE id = ?", (collation, chosen.id)
-            )
+            self._db.execute(f"DROP INDEX IF EXISTS {_index_name(chosen.id)}")
+            _rank_texts(self._db, chosen.id, text_key, collation)
+            _index_sort_keys(self._db, chosen.id)
 
     def changes(self) -> Changes | None:
         """What the last sync changed since the one before; None before a second sync."""
@@ -429,11 +446,14 @@ class CardStore:
 
     # Writing a new copy
 
-    def begin_sync(self) -> StoreSync:
+    def begin_sync(self, *, with_emails: bool = False) -> StoreSync:
         """A new generation to write into; it becomes current only at `StoreSync.finish()`."""
-        cursor = self._db.execute("INSERT INTO generations (started_at) VALUES (?)", (_now(),))
+        cursor = self._db.execute(
+            "INSERT INTO generations (started_at, with_emails) VALUES (?, ?)",
+            (_now(), with_emails),
+        )
         assert cursor.lastrowid is not None
-        return StoreSync(self._db, cursor.lastrowid)
+        return StoreSync(self._db, cursor.lastrowid, with_emails=with_emails)
 
     # Inside
 
@@ -451,19 +471,23 @@ class CardStore:
         if number is None:
             return None
         row = self._db.execute(
-            "SELECT id, synced_at, card_count FROM generations WHERE id = ?", (number,)
+            "SELECT id, synced_at, card_count, with_emails FROM generations WHERE id = ?",
+            (number,),
         ).fetchone()
         if row is None or row[1] is None:
             return None
-        return Generation(row[0], datetime.fromisoformat(row[1]), row[2])
+        return Generation(row[0], datetime.fromisoformat(row[1]), row[2], bool(row[3]))
 
 
 class StoreSync:
     """Cards written into a generation of their own, made current in one step at the end."""
 
-    def __init__(self, connection: sqlite3.Connection, generation: int) -> None:
+    def __init__(
+        self, connection: sqlite3.Connection, generation: int, *, with_emails: bool = False
+    ) -> None:
         self._db = connection
         self.generation = generation
+        self.with_emails = with_emails
         self.count = 0
         self._done = False
 
@@ -501,8 +525,16 @@ class StoreSync:
             )
         self.count += len(rows)
 
-    def finish(self) -> Generation:
-        """Make this copy the current one; the one before becomes the previous one."""
+    def finish(self, text_key: TextKey = folded_text_key, collation: str = "folded") -> Generation:
+        """Make this copy the current one; the one before becomes the previous one.
+
+        Its texts are ranked under `collation` first (`CardStore.rank_texts`), and its
+        sort keys indexed, while the copy before is still the one shown.
+        """
+        with _transaction(self._db):
+            _add_empty_keys(self._db, self.generation)
+            _rank_texts(self._db, self.generation, text_key, collation)
+            _index_sort_keys(self._db, self.generation)
         synced_at = _now()
         with _transaction(self._db):
             self._db.execute(
@@ -520,7 +552,9 @@ class StoreSync:
             )
             _drop_unused(self._db)
         self._done = True
-        return Generation(self.generation, datetime.fromisoformat(synced_at), self.count)
+        return Generation(
+            self.generation, datetime.fromisoformat(synced_at), self.count, self.with_emails
+        )
 
     def abandon(self) -> None:
         """Drop what was written; the copy shown stays as it was."""
@@ -542,6 +576,9 @@ def _connect(path: Path) -> sqlite3.Connection:
     )
     try:
         connection.execute("PRAGMA foreign_keys = ON")
+        connection.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS text_ranks (text TEXT PRIMARY KEY, rank INTEGER)"
+        )
         version = connection.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise StoreError(
@@ -564,9 +601,6 @@ def _connect(path: Path) -> sqlite3.Connection:
                 for step in range(version + 1, SCHEMA_VERSION + 1):
                     MIGRATIONS[step](connection)
                     connection.execute(f"PRAGMA user_version = {step}")
-        connection.execute(
-            "CREATE TEMP TABLE IF NOT EXISTS text_ranks (text TEXT PRIMARY KEY, rank INTEGER)"
-        )
         with _transaction(connection):
             _drop_unused(connection)  # a sync cut short by a crash left its rows behind
         return connection
@@ -575,10 +609,77 @@ def _connect(path: Path) -> sqlite3.Connection:
         raise
 
 
+def _rank_texts(
+    connection: sqlite3.Connection, generation: int, text_key: TextKey, collation: str
+) -> None:
+    """Give each text of `generation` its rank under `collation`, field by field.
+
+    Each field's distinct texts are sorted once with `text_key`; texts whose keys are
+    equal share a rank, so that they keep the space's order, as on a page.
+    """
+    fields = [
+        row[0]
+        for row in connection.execute(
+            "SELECT DISTINCT field FROM sort_keys WHERE generation = ?", (generation,)
+        )
+    ]
+    for field in fields:
+        texts = [
+            row[0]
+            for row in connection.execute(
+                "SELECT DISTINCT text FROM sort_keys WHERE generation = ? AND field = ? "
+                f"AND kind IN ({TEXT}, {OTHER})",
+                (generation, field),
+            )
+        ]
+        connection.execute("DELETE FROM temp.text_ranks")
+        connection.executemany(
+            "INSERT INTO temp.text_ranks (text, rank) VALUES (?, ?)", _ranks(texts, text_key)
+        )
+        connection.execute(
+            "UPDATE sort_keys SET value = (SELECT rank FROM temp.text_ranks r "
+            "WHERE r.text = sort_keys.text) "
+            f"WHERE generation = ? AND field = ? AND kind IN ({TEXT}, {OTHER})",
+            (generation, field),
+        )
+    connection.execute("UPDATE generations SET collation = ? WHERE id = ?", (collation, generation))
+
+
+def _index_name(generation: int) -> str:
+    return f"sort_keys_{int(generation)}"
+
+
+def _index_sort_keys(connection: sqlite3.Connection, generation: int) -> None:
+    """The sort keys of one generation in sort order: a sort reads it, never sorts."""
+    number = int(generation)
+    connection.execute(
+        f"CREATE INDEX IF NOT EXISTS {_index_name(number)} "
+        f"ON sort_keys(field, kind, value, position) WHERE generation = {number}"
+    )
+
+
+def _add_empty_keys(connection: sqlite3.Connection, generation: int) -> None:
+    """An empty sort key for each card without a field that other cards have.
+
+    Fields the specification does not list come and go; with a key for every card, a
+    sort by any field reads one index.
+    """
+    connection.execute(
+        "INSERT INTO sort_keys (generation, field, position, kind) "
+        f"SELECT c.generation, f.field, c.position, {EMPTY} FROM card_text c "
+        "JOIN (SELECT DISTINCT field FROM sort_keys WHERE generation = :g) f "
+        "WHERE c.generation = :g AND NOT EXISTS (SELECT 1 FROM sort_keys k "
+        "WHERE k.generation = :g AND k.field = f.field AND k.position = c.position)",
+        {"g": generation},
+    )
+
+
 def _add_sort_keys(connection: sqlite3.Connection) -> None:
     """Version 2: sort keys per field, worked out from the cards of every copy kept."""
     connection.execute("ALTER TABLE generations ADD COLUMN collation TEXT")
-    connection.execute(_SORT_KEYS)
+    connection.execute("ALTER TABLE generations ADD COLUMN with_emails INTEGER NOT NULL DEFAULT 0")
+    for statement in filter(str.strip, _SORT_KEYS.split(";")):
+        connection.execute(statement)
     rows = connection.execute("SELECT generation, position, json FROM cards")
     connection.executemany(
         "INSERT INTO sort_keys (generation, field, position, kind, value, text) "
@@ -589,6 +690,16 @@ def _add_sort_keys(connection: sqlite3.Connection) -> None:
             for field, (kind, value) in card_sort_keys(parse_card(json.loads(text)))
         ),
     )
+    for (generation,) in connection.execute("SELECT id FROM generations").fetchall():
+        _add_empty_keys(connection, generation)
+        _rank_texts(connection, generation, folded_text_key, "folded")
+        _index_sort_keys(connection, generation)
+        # The first version kept no such flag: e-mails were fetched if any card has one.
+        connection.execute(
+            "UPDATE generations SET with_emails = EXISTS (SELECT 1 FROM sort_keys "
+            f"WHERE generation = :g AND field = 'emails' AND kind < {EMPTY}) WHERE id = :g",
+            {"g": generation},
+        )
 
 
 MIGRATIONS[2] = _add_sort_keys
@@ -622,10 +733,17 @@ def _drop_unused(connection: sqlite3.Connection) -> None:
 
 
 def _drop_unused_search(connection: sqlite3.Connection) -> None:
-    """The search index of generations gone (a virtual table has no foreign keys)."""
+    """The search and sort indexes of generations gone (they have no foreign keys)."""
     connection.execute(
         "DELETE FROM card_search WHERE generation NOT IN (SELECT id FROM generations)"
     )
+    kept = {row[0] for row in connection.execute("SELECT id FROM generations")}
+    indexes = connection.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND name GLOB 'sort_keys_[0-9]*'"
+    ).fetchall()
+    for (name,) in indexes:
+        if int(name.rsplit("_", 1)[1]) not in kept:
+            connection.execute(f"DROP INDEX {name}")
 
 
 def _now() -> str:

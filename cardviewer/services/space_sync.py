@@ -29,13 +29,15 @@ async def sync_space(
     *,
     concurrency: int = DEFAULT_CONCURRENCY,
     on_progress: ProgressCallback | None = None,
+    with_emails: bool = False,
 ) -> Generation:
     """Fetch every page through `fetch` into `store`; returns the new current copy.
 
     Raises the client's errors while fetching, and `StoreError` when the copy cannot
-    be written (the disk is full, the file is damaged).
+    be written (the disk is full, the file is damaged). `with_emails` says whether
+    `fetch` asks for the cards' e-mail addresses, which the copy records.
     """
-    sync = store.begin_sync()
+    sync = store.begin_sync(with_emails=with_emails)
 
     def keep(page: CardPage) -> None:
         sync.add(page.cards)

@@ -2,14 +2,29 @@
 
 from __future__ import annotations
 
+import unicodedata
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from cardviewer.api.models import Card, parse_card
 from cardviewer.services.card_search import card_search_text, fold_text, search_terms
+from tests.properties import examples
 
 
 def test_fold_text_and_terms():
     assert fold_text("Zoë ÅSA ﬁne Straße") == "zoe asa fine strasse"
     assert search_terms("  Zoë  zoe\tMÜLLER\n") == ("zoe", "muller")
     assert search_terms("") == ()
+
+
+@given(st.text())
+@settings(max_examples=examples(500))
+def test_folding_is_case_folding_with_the_accents_taken_apart(text):
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    expected = "".join(char for char in decomposed if not unicodedata.combining(char))
+    assert fold_text(text) == expected
+    assert fold_text("ABC xyz 123 @._-") == "abc xyz 123 @._-"
 
 
 def test_search_text_of_a_card_holds_only_its_searchable_fields():

@@ -122,6 +122,12 @@ def test_what_changed_by_card_id_and_content(path):
         assert not again.any
     assert count_rows(path) == 8, "the current and the previous copy only"
     assert count_rows(path, "card_search") == 8
+    assert count_rows(path, "sort_keys") == 8 * 11, "eleven fields a card"
+    with sqlite3.connect(path) as db:
+        indexes = db.execute(
+            "SELECT COUNT(*) FROM sqlite_master WHERE name GLOB 'sort_keys_[0-9]*'"
+        ).fetchone()
+    assert indexes == (2,), "one sort index for each copy kept"
 
 
 def test_a_sync_killed_halfway_leaves_the_copy_before_it(path):
@@ -180,9 +186,12 @@ def test_a_store_of_the_first_version_is_migrated_and_sorts_its_cards(path):
     with sqlite3.connect(path) as db:  # the first version had no sort keys
         db.execute("DROP TABLE sort_keys")
         db.execute("ALTER TABLE generations DROP COLUMN collation")
+        db.execute("ALTER TABLE generations DROP COLUMN with_emails")
         db.execute("PRAGMA user_version = 1")
     with CardStore.open(path) as store:
         assert [c.uuid for c in store.cards()] == ["b", "a", "c"]
+        assert store.current is not None
+        assert not store.current.with_emails
         assert store.ordered("display_name") == [2, 0, 1]
         assert store.ordered("connects", descending=True) == [0, 1, 2], "empty last"
     with sqlite3.connect(path) as db:
@@ -203,6 +212,10 @@ def test_whole_space_order_filters_too_and_rows_are_read_by_position(path):
         # Case-blind, numbers by value, equal texts in the space's order either way.
         assert store.ordered("display_name") == [1, 3, 2, 0]
         assert store.ordered("display_name", descending=True) == [0, 2, 1, 3]
+        assert store.ordered("display_name", limit=2) == [1, 3]
+        assert store.ordered("theme", descending=True, limit=2) == [2, 0]
+        assert store.ordered(None, limit=1) == [0]
+        assert store.first_ordered("display_name", within=10.0, limit=2) == [1, 3]
         by_length = store.ordered("display_name", text_key=len, collation="length")
         assert by_length == [1, 2, 3, 0]
         assert store.ordered("display_name", terms=("sales",)) == [3, 2, 0]
@@ -212,6 +225,16 @@ def test_whole_space_order_filters_too_and_rows_are_read_by_position(path):
         found = store.cards_at([3, 0])
         assert {position: card.uuid for position, card in found.items()} == {3: "d", 0: "a"}
         assert store.cards_at([]) == {}
+
+
+def test_first_rows_are_given_up_on_when_they_take_too_long(path):
+    many = [parse_card({"uuid": f"c{n}", "display_name": f"Person {n}"}) for n in range(500)]
+    with CardStore.open(path) as store:
+        synced(store, many)
+        rare = ("zz",)  # short: no index, so every card is looked at
+        assert store.first_ordered("display_name", within=-1.0, terms=rare, limit=5) is None
+        assert store.first_ordered("display_name", within=10.0, terms=rare, limit=5) == []
+        assert store.ordered("display_name", limit=1) == [0], "the store goes on"
 
 
 def test_a_file_that_is_no_database_is_set_aside_and_a_new_store_started(path):

@@ -48,8 +48,15 @@ def store(tmp_path: Path):
 async def test_every_card_of_the_space_in_order(store):
     generation = await sync_space(store, space(95), concurrency=4)
     assert generation.card_count == 95
+    assert not generation.with_emails
     assert store.current == generation
     assert [card.uuid for card in store.cards()] == [f"c{n}" for n in range(95)]
+
+
+async def test_the_copy_records_whether_it_has_the_e_mail_addresses(store):
+    generation = await sync_space(store, space(3), with_emails=True)
+    assert generation.with_emails
+    assert store.current == generation
 
 
 async def test_a_failed_sync_keeps_the_copy_before_it(store):
