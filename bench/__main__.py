@@ -1,6 +1,7 @@
 """`python -m bench [name …]`: run the benchmarks (all by default), print one Markdown table.
 
-Names: startup, first-page, paging, export-all, export-space, gui-stall, memory. The exit
+Names: startup, first-page, paging, export-all, export-space, gui-stall, memory,
+space-store. The exit
 status is 1 when a target is missed (a target no client can meet in a setting is shown,
 not judged).
 """
@@ -18,6 +19,7 @@ from bench import (
     bench_gui_stall,
     bench_memory,
     bench_paging,
+    bench_space_store,
     bench_startup,
 )
 from bench.common import Result, report
@@ -30,6 +32,7 @@ BENCHMARKS: dict[str, Callable[[], Result | list[Result]]] = {
     "export-space": bench_export_space.measure,
     "gui-stall": bench_gui_stall.measure,
     "memory": bench_memory.measure,
+    "space-store": bench_space_store.measure,
 }
 
 

@@ -55,6 +55,32 @@ def avatar_url(card: Card) -> str | None:
     return card.avatar.src
 
 
+def role_text(role: int, column: Column, card: Card) -> Any:
+    """A cell's value in a text role: what it shows, its tooltip, or its sort value."""
+    if role == _DISPLAY:
+        return display_text(column, card)
+    if role == _TOOLTIP:
+        tooltip = tooltip_text(column, card)
+        return None if tooltip is None else plain_tooltip(tooltip)
+    return column.sort_value(card)
+
+
+def heading_data(columns: list[Column], section: int, role: int) -> Any:
+    """A column heading's value in `role`."""
+    if not 0 <= section < len(columns):
+        return None
+    column = columns[section]
+    if role == _DISPLAY:
+        # The avatar column is as narrow as a picture; its title lives in the tooltip.
+        return "" if column.kind is ValueKind.AVATAR else column.title
+    if role == _TOOLTIP:
+        # A field the app does not know is titled from its key, which the server chose.
+        return plain_tooltip(column.title) if column.extra else column.title
+    if role == _ALIGNMENT:
+        return alignment(column)
+    return None
+
+
 class CardTableModel(QAbstractTableModel):
     """Rows are the cards of the page on screen; columns come from `build_columns`."""
 
@@ -184,15 +210,7 @@ class CardTableModel(QAbstractTableModel):
             texts = self._texts[role] = [[_NOT_YET] * len(self._columns) for _ in self._cards]
         text = texts[row][col]
         if text is _NOT_YET:
-            column, card = self._columns[col], self._cards[row]
-            if role == _DISPLAY:
-                text = display_text(column, card)
-            elif role == _TOOLTIP:
-                tooltip = tooltip_text(column, card)
-                text = None if tooltip is None else plain_tooltip(tooltip)
-            else:
-                text = column.sort_value(card)
-            texts[row][col] = text
+            text = texts[row][col] = role_text(role, self._columns[col], self._cards[row])
         return text
 
     def _avatar(self, card: Card) -> Any:
@@ -211,18 +229,7 @@ class CardTableModel(QAbstractTableModel):
     ) -> Any:
         if orientation != _HORIZONTAL:
             return super().headerData(section, orientation, role)
-        if not 0 <= section < len(self._columns):
-            return None
-        if role == _DISPLAY:
-            # The avatar column is as narrow as a picture; its title lives in the tooltip.
-            return "" if section == self._avatar_column else self._columns[section].title
-        if role == _TOOLTIP:
-            column = self._columns[section]
-            # A field the app does not know is titled from its key, which the server chose.
-            return plain_tooltip(column.title) if column.extra else column.title
-        if role == _ALIGNMENT:
-            return self._alignments[section]
-        return None
+        return heading_data(self._columns, section, role)
 
     def flags(self, index: ModelIndex) -> Qt.ItemFlag:
         if not index.isValid():

@@ -6,25 +6,27 @@ menu (the window fills it). Copying reports what it did through `copied`.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QPoint, Qt, Signal
+from PySide6.QtCore import QAbstractItemModel, QCoreApplication, QPoint, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView, QWidget
 
-from cardviewer.ui.cards.card_filter_model import CardFilterModel
 from cardviewer.ui.cards.table_copy import build_context_menu, copy_selection
 
 
 class CardTableView(QTableView):
-    """The table over `proxy`, with room for avatars of `avatar_size` pixels."""
+    """The table over `model` (a page's filter model, or a whole space's model).
+
+    Rows have room for avatars of `avatar_size` pixels.
+    """
 
     copied = Signal(str)
     """What was copied, as the status bar says it."""
 
     def __init__(
-        self, proxy: CardFilterModel, avatar_size: int, parent: QWidget | None = None
+        self, model: QAbstractItemModel, avatar_size: int, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
         self.menu: QMenu | None = None
-        self.setModel(proxy)
+        self.setModel(model)
         self.setAlternatingRowColors(True)
         self.setShowGrid(False)
         self.setWordWrap(False)

@@ -1,0 +1,198 @@
+"""A synced space of 100,000 cards browsed from its local copy: sort, filter, scroll.
+
+Timed from the heading click or key to the first rows painted, through the real model
+and a real table view: the model's first answer arrives, then the view's viewport is
+painted. The baseline of each row is that same paint of the rows already shown, so the
+ratio says how much a sort or filter adds to a repaint. A zero-interval timer beats as
+often as the GUI thread is free (`Heartbeat`); its longest gap while sorting, filtering
+and scrolling from top to bottom is the longest stall.
+
+The copy is built from the demo server's sample data once per size and schema, and
+kept in the temporary folder for the next run (building 100,000 cards takes a minute).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import tempfile
+import time
+from functools import partial
+from pathlib import Path
+
+from bench.bench_gui_stall import Heartbeat
+from bench.common import Result, report, rss_bytes, run_in_qt
+
+SORT_TARGET_MS = 150.0
+FILTER_TARGET_MS = {100_000: 30.0, 10_000: 16.0}
+STALL_TARGET_MS = 16.0
+MEMORY_TARGET_MB = 120.0
+LOCALE = "de_DE"
+TYPED = "mül"
+"""Typed one key at a time, then taken back: every keystroke is one filter."""
+
+
+def store_for(count: int) -> Path:
+    """The local copy of a demo space of `count` cards, built on first use."""
+    from PySide6.QtCore import QLocale
+
+    from cardviewer.api.models import parse_card
+    from cardviewer.demo.data import build_spaces
+    from cardviewer.services.card_store import SCHEMA_VERSION, CardStore
+    from cardviewer.ui.cards.card_filter_model import text_collator
+
+    path = Path(tempfile.gettempdir()) / f"cardviewer-bench-{count}-v{SCHEMA_VERSION}.sqlite"
+    if path.exists():
+        return path
+    partial = path.with_suffix(".partial")
+    for leftover in partial.parent.glob(partial.name + "*"):
+        leftover.unlink()
+    space = next(iter(build_spaces(count).values()))
+    with CardStore.open(partial) as store:
+        sync = store.begin_sync(with_emails=True)
+        batch = []
+        for card in space.cards:
+            batch.append(parse_card(card.to_json(space, "http://127.0.0.1:1", with_emails=True)))
+            if len(batch) == 100:
+                sync.add(batch)
+                batch = []
+        sync.add(batch)
+        sync.finish(text_collator(QLocale(LOCALE)).sortKey, LOCALE)  # as the window syncs
+    partial.rename(path)
+    return path
+
+
+async def _first_rows(model, view, action) -> float:
+    """Seconds from `action()` to the first rows of its answer painted."""
+    from PySide6.QtCore import QEventLoop
+
+    loop = QEventLoop()
+    model.modelReset.connect(loop.quit)
+    model.queryFinished.connect(loop.quit)
+    started = time.perf_counter()
+    action()
+    loop.exec()
+    view.viewport().repaint()
+    took = time.perf_counter() - started
+    model.modelReset.disconnect(loop.quit)
+    model.queryFinished.disconnect(loop.quit)
+    await _settled(model)
+    return took
+
+
+async def _settled(model) -> None:
+    """Until every row of the last sort or filter is in."""
+    if model.is_sorting:
+        done = asyncio.Event()
+        model.queryFinished.connect(done.set)
+        await done.wait()
+        model.queryFinished.disconnect(done.set)
+
+
+def _repaint(view) -> float:
+    started = time.perf_counter()
+    view.viewport().repaint()
+    return time.perf_counter() - started
+
+
+def measure_size(count: int) -> list[Result]:
+    from PySide6.QtCore import QLocale, Qt
+
+    from cardviewer.ui.cards.card_table_view import CardTableView
+    from cardviewer.ui.cards.space_table_model import SpaceTableModel
+
+    path = store_for(count)
+    label = f"{count:,} cards"
+
+    async def main() -> list[Result]:
+        before = rss_bytes()
+        model = SpaceTableModel(path, locale=QLocale(LOCALE))
+        view = CardTableView(model, avatar_size=32)  # the window's table
+        view.resize(1000, 700)
+        view.show()
+        await _settled(model)
+        view.viewport().repaint()
+        beat = Heartbeat()
+        beat.start()
+        results: list[Result] = []
+        for key, title in (("display_name", "Name"), ("connects", "Connects")):
+            column = model.column_of(key)
+            assert column is not None
+            times = []
+            for order in (Qt.SortOrder.AscendingOrder, Qt.SortOrder.DescendingOrder) * 2:
+                click = partial(view.sortByColumn, column, order)  # as a heading click does
+                times.append(await _first_rows(model, view, click))
+            paint = statistics.median(_repaint(view) for _ in range(5))
+            measured = max(times) * 1000
+            results.append(
+                Result(
+                    f"sort by {title}, {label}: click to first rows",
+                    measured,
+                    paint * 1000,
+                    "ms",
+                    f"≤ {SORT_TARGET_MS:.0f} ms",
+                    measured <= SORT_TARGET_MS,
+                )
+            )
+        keys = []
+        for typed in [TYPED[: n + 1] for n in range(len(TYPED))] + ["mü", "m", ""]:
+            keys.append(await _first_rows(model, view, partial(model.set_filter_text, typed)))
+        paint = statistics.median(_repaint(view) for _ in range(5))
+        target = FILTER_TARGET_MS.get(count, 30.0)
+        measured = max(keys) * 1000
+        results.append(
+            Result(
+                f"filter keystroke, {label}: key to first rows (slowest of {len(keys)})",
+                measured,
+                paint * 1000,
+                "ms",
+                f"≤ {target:.0f} ms",
+                measured <= target,
+            )
+        )
+        scrollbar = view.verticalScrollBar()
+        step = max(1, scrollbar.maximum() // 400)
+        for value in range(0, scrollbar.maximum() + step, step):
+            scrollbar.setValue(value)
+            await asyncio.sleep(0)
+        stall = beat.stop()
+        beat.start()
+        await asyncio.sleep(1.0)
+        idle = beat.stop()
+        results.append(
+            Result(
+                f"longest GUI stall, {label}: sort, filter, scroll top to bottom",
+                stall,
+                idle,
+                "ms",
+                f"≤ {STALL_TARGET_MS:.0f} ms",
+                stall <= STALL_TARGET_MS,
+            )
+        )
+        grown = (rss_bytes() - before) / 2**20
+        results.append(
+            Result(
+                f"memory browsing, {label}: growth (baseline: resident before opening)",
+                grown,
+                before / 2**20,
+                "MB",
+                f"≤ {MEMORY_TARGET_MB:.0f} MB",
+                grown <= MEMORY_TARGET_MB,
+            )
+        )
+        view.close()
+        model.close()
+        return results
+
+    return run_in_qt(main)
+
+
+def measure() -> list[Result]:
+    return [*measure_size(10_000), *measure_size(100_000)]
+
+
+if __name__ == "__main__":
+    import sys
+
+    sizes = [int(arg) for arg in sys.argv[1:]] or [10_000, 100_000]
+    report([result for size in sizes for result in measure_size(size)])

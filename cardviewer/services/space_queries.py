@@ -1,0 +1,152 @@
+"""Sorting and filtering a local copy of a space on a thread of its own; the newest wins.
+
+A sort or filter over 100,000 cards takes SQLite tens of milliseconds, which the window
+must not wait for. `SpaceQueries` runs them one at a time on a worker thread with its
+own connection to the store (WAL lets it read while the window reads rows). Each query
+is answered twice: first rows (`FIRST_ROWS`, usually within a millisecond), then every
+matching position. A query asked for while another runs replaces any still waiting,
+and an answer for anything but the newest query is never delivered.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from cardviewer.services.card_store import CardStore, StoreError, TextKey, folded_text_key
+
+log = logging.getLogger(__name__)
+
+FIRST_ROWS = 200
+"""Rows answered first: more than a tall window shows."""
+FIRST_WITHIN = 0.015
+"""How long the first rows may take before the whole answer is awaited instead (seconds)."""
+
+
+@dataclass(frozen=True)
+class SpaceQuery:
+    """Which cards, in which order: the field to sort by (None: the space's order)."""
+
+    field: str | None = None
+    descending: bool = False
+    terms: tuple[str, ...] = ()
+    """Folded words every card shown contains (`search_terms`)."""
+
+
+@dataclass(frozen=True)
+class SpaceAnswer:
+    """Positions in the store for query `number`: the first rows, or all (`complete`)."""
+
+    number: int
+    positions: list[int]
+    complete: bool
+    failure: str | None = None
+    """Why the store could not answer, for the log (then `positions` is empty)."""
+
+
+Deliver = Callable[[SpaceAnswer], None]
+"""Receives answers on the worker thread; the window passes them on to its own."""
+
+
+class SpaceQueries:
+    """One worker thread answering the sorts and filters of one store; close when done."""
+
+    def __init__(
+        self,
+        path: Path,
+        deliver: Deliver,
+        *,
+        text_key: TextKey = folded_text_key,
+        collation: str = "folded",
+    ) -> None:
+        self._path = path
+        self._deliver = deliver
+        self._text_key = text_key
+        self._collation = collation
+        self._wake = threading.Condition()
+        self._waiting: tuple[int, SpaceQuery] | None = None
+        self._newest = 0
+        self._closed = False
+        self._thread = threading.Thread(target=self._run, name="space queries", daemon=True)
+        self._thread.start()
+
+    def ask(self, query: SpaceQuery) -> int:
+        """Answer `query` instead of any earlier one; returns the number its answers carry."""
+        with self._wake:
+            self._newest += 1
+            self._waiting = (self._newest, query)
+            self._wake.notify()
+            return self._newest
+
+    def close(self) -> None:
+        """Stop the worker after the query it is on; nothing more is delivered."""
+        with self._wake:
+            self._closed = True
+            self._waiting = None
+            self._wake.notify()
+        self._thread.join()
+
+    def _next(self) -> tuple[int, SpaceQuery] | None:
+        with self._wake:
+            while self._waiting is None and not self._closed:
+                self._wake.wait()
+            if self._closed:
+                return None
+            waiting, self._waiting = self._waiting, None
+            return waiting
+
+    def _is_stale(self, number: int) -> bool:
+        with self._wake:
+            return self._closed or number != self._newest
+
+    def _send(self, answer: SpaceAnswer) -> None:
+        if not self._is_stale(answer.number):
+            self._deliver(answer)
+
+    def _run(self) -> None:
+        try:
+            store = CardStore.open(self._path)
+        except (StoreError, sqlite3.Error, OSError) as error:
+            log.warning("the local copy %s cannot be read for sorting: %s", self._path, error)
+            store = None
+        try:
+            while (job := self._next()) is not None:
+                number, query = job
+                if store is None:
+                    self._send(SpaceAnswer(number, [], True, "the store cannot be opened"))
+                    continue
+                self._answer(store, number, query)
+        finally:
+            if store is not None:
+                store.close()
+
+    def _answer(self, store: CardStore, number: int, query: SpaceQuery) -> None:
+        try:
+            first = store.first_ordered(
+                query.field,
+                within=FIRST_WITHIN,
+                limit=FIRST_ROWS,
+                descending=query.descending,
+                terms=query.terms,
+                text_key=self._text_key,
+                collation=self._collation,
+            )
+            if first is not None:
+                self._send(SpaceAnswer(number, first, len(first) < FIRST_ROWS))
+                if len(first) < FIRST_ROWS or self._is_stale(number):
+                    return
+            every = store.ordered(
+                query.field,
+                descending=query.descending,
+                terms=query.terms,
+                text_key=self._text_key,
+                collation=self._collation,
+            )
+            self._send(SpaceAnswer(number, every, True))
+        except sqlite3.Error as error:
+            log.warning("sorting the local copy %s failed: %s", self._path, error)
+            self._send(SpaceAnswer(number, [], True, str(error)))

@@ -1,0 +1,313 @@
+"""The Qt table model of a whole synced space, read from its local copy as it is shown.
+
+Memory does not grow with the space: the model holds the ordered positions of the
+cards that pass the filter (one integer each) and the cards of the rows painted lately
+(`CACHED_CARDS`), read from the store a block at a time. Sorting (`sort`, which the
+view calls when a heading is clicked) and filtering (`set_filter_text`) run in SQLite on
+a worker thread (`SpaceQueries`); the rows shown stay until the answer comes, and an
+answer to anything but the last sort or filter is dropped. The current card stays
+current across a new order, by its position in the store.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QLocale,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+
+from cardviewer.api.models import Card
+from cardviewer.services.avatar_loader import AvatarLoader
+from cardviewer.services.card_columns import Column, ValueKind, build_columns, title_from_key
+from cardviewer.services.card_search import search_terms
+from cardviewer.services.card_store import CardStore
+from cardviewer.services.space_queries import SpaceAnswer, SpaceQueries, SpaceQuery
+from cardviewer.ui.cards.card_filter_model import text_collator
+from cardviewer.ui.cards.card_table_model import (
+    CARD_ROLE,
+    avatar_url,
+    heading_data,
+    role_text,
+)
+from cardviewer.ui.cards.columns import alignment, column_titles
+
+log = logging.getLogger(__name__)
+
+ModelIndex = QModelIndex | QPersistentModelIndex
+
+BLOCK = 64
+"""Cards read from the store at once around a row that is painted and not cached."""
+CACHED_CARDS = 4 * BLOCK
+SAMPLE = 200
+"""Cards whose values decide the kind of a field the specification does not list."""
+
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole)
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
+_ALIGNMENT = int(Qt.ItemDataRole.TextAlignmentRole)
+_DECORATION = int(Qt.ItemDataRole.DecorationRole)
+_TEXT_ROLES = frozenset((_DISPLAY, _TOOLTIP))
+_CELL_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+_NOT_YET = object()
+
+
+class SpaceTableModel(QAbstractTableModel):
+    """Rows are the cards of a synced space that pass the filter, in the order asked for.
+
+    Open with the path of the space's store (`CardStore.open` may raise `StoreError`);
+    `close()` when done.
+    """
+
+    countsChanged = Signal(int, int)
+    """Cards shown and cards in the copy, once every row of a sort or filter is in."""
+    queryFinished = Signal()
+    """Every row of the last sort or filter is in (also after a failure)."""
+    queryFailed = Signal(str)
+    """The copy could not be read; the detail, for the log (the rows shown stay)."""
+    _answered = Signal(object)
+
+    def __init__(
+        self,
+        path: Path,
+        avatars: AvatarLoader | None = None,
+        parent: QObject | None = None,
+        *,
+        locale: QLocale | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._store = CardStore.open(path)
+        self.generation = self._store.current
+        self._avatars = avatars
+        self._cards: OrderedDict[int, Card] = OrderedDict()
+        self._texts: dict[int, dict[tuple[int, int], Any]] = {}
+        """The texts made of each cached card, by role and column."""
+        self._text = ""
+        self._query = SpaceQuery()
+        self._asked = 0
+        self._complete = True
+        first = self._store.ordered(None, limit=SAMPLE)
+        self._positions: list[int] = first
+        sample = list(self._read(first).values())
+        with_emails = self.generation.with_emails if self.generation is not None else False
+        self._columns = _columns(sample, self._store.extra_fields(), with_emails)
+        self._alignments = [alignment(column) for column in self._columns]
+        self._avatar_column = self.column_of("avatar")
+        reader_locale = locale if locale is not None else QLocale()
+        self._queries = SpaceQueries(
+            path,
+            self._answered.emit,
+            text_key=text_collator(reader_locale).sortKey,
+            collation=reader_locale.name(),
+        )
+        self._answered.connect(self._on_answer, Qt.ConnectionType.QueuedConnection)
+        if avatars is not None:
+            avatars.avatarReady.connect(self._on_avatar_ready)
+        self._ask(SpaceQuery())
+
+    def close(self) -> None:
+        """Stop the worker and close the store; the model shows what it had."""
+        self._queries.close()
+        self._store.close()
+
+    # State
+
+    @property
+    def synced_at(self) -> datetime | None:
+        """When the copy shown was synced."""
+        return self.generation.synced_at if self.generation is not None else None
+
+    @property
+    def columns(self) -> list[Column]:
+        return list(self._columns)
+
+    @property
+    def is_sorting(self) -> bool:
+        """A sort or filter is under way: the rows shown are not yet its answer."""
+        return not self._complete
+
+    def column_of(self, key: str) -> int | None:
+        """The index of the column showing the field `key`, if shown."""
+        return next((n for n, column in enumerate(self._columns) if column.key == key), None)
+
+    def card(self, row: int) -> Card | None:
+        """The card in row `row`, read from the store if it is not cached."""
+        if not 0 <= row < len(self._positions):
+            return None
+        position = self._positions[row]
+        card = self._cards.get(position)
+        if card is None:
+            start = max(0, row - BLOCK // 4)
+            self._read(self._positions[start : start + BLOCK])
+            card = self._cards.get(position)
+        else:
+            self._cards.move_to_end(position)
+        return card
+
+    def cached_cards(self) -> int:
+        """How many cards are held in memory (at most `CACHED_CARDS`)."""
+        return len(self._cards)
+
+    def position(self, row: int) -> int | None:
+        """The card's place in the copy (its id while the copy is shown)."""
+        return self._positions[row] if 0 <= row < len(self._positions) else None
+
+    def row_of(self, position: int) -> int | None:
+        """The row showing the card at `position` in the copy, if it passes the filter."""
+        try:
+            return self._positions.index(position)
+        except ValueError:
+            return None
+
+    # Sort and filter
+
+    def filter_text(self) -> str:
+        return self._text
+
+    def set_filter_text(self, text: str) -> None:
+        """Show only the cards containing every word of `text` (the page's rule)."""
+        self._text = text
+        terms = search_terms(text)
+        if terms != self._query.terms:
+            self._ask(SpaceQuery(self._query.field, self._query.descending, terms))
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sort by `column` (-1: the space's order), empty values last either way."""
+        field = self._columns[column].key if 0 <= column < len(self._columns) else None
+        descending = order == Qt.SortOrder.DescendingOrder and field is not None
+        self._ask(SpaceQuery(field, descending, self._query.terms))
+
+    def _ask(self, query: SpaceQuery) -> None:
+        self._query = query
+        self._complete = False
+        self._asked = self._queries.ask(query)
+
+    def _on_answer(self, answer: SpaceAnswer) -> None:
+        if answer.number != self._asked:
+            return  # a newer sort or filter was asked for meanwhile
+        if answer.failure is not None:
+            log.warning("the local copy could not be sorted or filtered: %s", answer.failure)
+            self._complete = True
+            self.queryFailed.emit(answer.failure)
+            self.queryFinished.emit()
+            return
+        if answer.positions != self._positions:
+            self.beginResetModel()
+            self._positions = answer.positions
+            self.endResetModel()
+        self._complete = answer.complete
+        if answer.complete:
+            self.countsChanged.emit(len(self._positions), self.total_count())
+            self.queryFinished.emit()
+
+    def shown_count(self) -> int:
+        return len(self._positions)
+
+    def total_count(self) -> int:
+        return self.generation.card_count if self.generation is not None else 0
+
+    # Reading cards
+
+    def _read(self, positions: list[int]) -> dict[int, Card]:
+        missing = [position for position in positions if position not in self._cards]
+        found = self._store.cards_at(missing)
+        self._cards.update(found)
+        for position in found:
+            self._texts[position] = {}
+        while len(self._cards) > CACHED_CARDS:
+            position, _card = self._cards.popitem(last=False)
+            self._texts.pop(position, None)
+        return found
+
+    def _on_avatar_ready(self, _url: str) -> None:
+        """Repaint the avatar column: the view repaints only the rows on screen."""
+        column = self._avatar_column
+        if column is not None and self._positions:
+            self.dataChanged.emit(
+                self.index(0, column),
+                self.index(len(self._positions) - 1, column),
+                [Qt.ItemDataRole.DecorationRole],
+            )
+
+    # Qt model interface
+
+    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._positions)
+
+    def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._columns)
+
+    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        col = index.column()
+        if role == _ALIGNMENT:
+            return self._alignments[col] if 0 <= col < len(self._columns) else None
+        if role not in _TEXT_ROLES and role not in (_DECORATION, CARD_ROLE):
+            return None
+        row = index.row()
+        card = self.card(row)
+        if card is None or not 0 <= col < len(self._columns):
+            return None
+        if role == CARD_ROLE:
+            return card
+        if role == _DECORATION:
+            return self._avatar(card) if col == self._avatar_column else None
+        # A view asks for each visible cell's text on every repaint: made once per card.
+        texts = self._texts.get(self._positions[row])
+        if texts is None:
+            return role_text(role, self._columns[col], card)
+        key = (role, col)
+        text = texts.get(key, _NOT_YET)
+        if text is _NOT_YET:
+            text = texts[key] = role_text(role, self._columns[col], card)
+        return text
+
+    def _avatar(self, card: Card) -> Any:
+        if self._avatars is None:
+            return None
+        url = avatar_url(card)
+        pixmap = self._avatars.pixmap(url)
+        if pixmap is not None:
+            return pixmap
+        self._avatars.request(url)
+        return self._avatars.placeholder()
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation != Qt.Orientation.Horizontal:
+            return super().headerData(section, orientation, role)
+        return heading_data(self._columns, section, role)
+
+    def flags(self, index: ModelIndex) -> Qt.ItemFlag:
+        return _CELL_FLAGS if index.isValid() else Qt.ItemFlag.NoItemFlags
+
+
+def _columns(sample: list[Card], extra_fields: list[str], with_emails: bool) -> list[Column]:
+    """The page's columns for the whole space: every unknown field any card has."""
+    columns = build_columns(sample, with_emails=with_emails, titles=column_titles())
+    known = {column.key for column in columns}
+    missing = [key for key in extra_fields if key not in known]
+    titles = column_titles()
+    words = (titles.yes, titles.no)
+    columns.extend(
+        Column(
+            key,
+            titles.by_key.get(key) or title_from_key(key),
+            ValueKind.ANY,
+            extra=True,
+            flag_words=words,
+        )
+        for key in missing
+    )
+    return columns

@@ -1,0 +1,153 @@
+"""The whole synced space as a table: rows read from the store, sorted and filtered in SQL."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QLocale, Qt
+from PySide6.QtWidgets import QTableView
+
+from cardviewer.api.models import Card, parse_card
+from cardviewer.services.card_search import card_search_text
+from cardviewer.services.card_store import CardStore
+from cardviewer.ui.cards.card_table_model import CARD_ROLE
+from cardviewer.ui.cards.space_table_model import BLOCK, CACHED_CARDS, SpaceTableModel
+
+WAIT = 5_000
+NAMES = ["Zoë Müller", "John Smith", "émile Zola", "Ada Lovelace", "zoe adams", ""]
+
+
+def person(number: int, name: str, **fields: object) -> Card:
+    return parse_card(
+        {
+            "uuid": f"c{number}",
+            "display_name": name or None,
+            "username": f"user-{number}",
+            "connects": number % 4 if number % 5 else None,
+            "emails": [f"person{number}@example.com"],
+            **fields,
+        }
+    )
+
+
+def synced_store(path: Path, cards: list[Card], *, with_emails: bool = True) -> Path:
+    with CardStore.open(path) as store:
+        sync = store.begin_sync(with_emails=with_emails)
+        sync.add(cards)
+        sync.finish()
+    return path
+
+
+@pytest.fixture
+def open_model(qtbot, tmp_path) -> Iterator[Callable[..., SpaceTableModel]]:
+    models: list[SpaceTableModel] = []
+
+    def open_(cards: list[Card], **options: object) -> SpaceTableModel:
+        path = synced_store(tmp_path / f"space{len(models)}.sqlite", cards)
+        model = SpaceTableModel(path, locale=QLocale("de_DE"), **options)  # type: ignore[arg-type]
+        models.append(model)
+        qtbot.waitUntil(lambda: not model.is_sorting, timeout=WAIT)
+        return model
+
+    yield open_
+    for model in models:
+        model.close()
+
+
+def shown_names(model: SpaceTableModel) -> list[str | None]:
+    return [card.display_name for row in range(model.rowCount()) if (card := model.card(row))]
+
+
+def settle(qtbot, model: SpaceTableModel, action) -> None:
+    with qtbot.waitSignal(model.queryFinished, timeout=WAIT):
+        action()
+
+
+def test_every_card_of_the_copy_in_the_space_order_with_the_page_columns(open_model):
+    cards = [person(n, name) for n, name in enumerate(NAMES)]
+    model = open_model(cards)
+    assert model.rowCount() == len(NAMES)
+    assert shown_names(model) == [name or None for name in NAMES]
+    keys = [column.key for column in model.columns]
+    assert keys[:3] == ["avatar", "display_name", "username"]
+    assert "emails" in keys
+    name = model.column_of("display_name")
+    assert name is not None
+    assert model.data(model.index(0, name)) == "Zoë Müller"
+    assert model.data(model.index(0, name), CARD_ROLE) == cards[0]
+    assert model.headerData(name, Qt.Orientation.Horizontal) == "Name"
+    assert model.total_count() == len(NAMES)
+    assert model.synced_at is not None
+
+
+def test_sorting_by_a_column_reads_the_order_from_the_store(qtbot, open_model):
+    model = open_model([person(n, name) for n, name in enumerate(NAMES)])
+    name = model.column_of("display_name")
+    settle(qtbot, model, lambda: model.sort(name, Qt.SortOrder.AscendingOrder))
+    assert shown_names(model) == [
+        "Ada Lovelace",
+        "émile Zola",
+        "John Smith",
+        "zoe adams",
+        "Zoë Müller",
+        None,
+    ]
+    settle(qtbot, model, lambda: model.sort(name, Qt.SortOrder.DescendingOrder))
+    assert shown_names(model)[:2] == ["Zoë Müller", "zoe adams"]
+    assert shown_names(model)[-1] is None, "empty names last either way"
+    settle(qtbot, model, lambda: model.sort(-1))
+    assert shown_names(model) == [name or None for name in NAMES]
+
+
+def test_filtering_as_you_type_counts_what_passes(qtbot, open_model):
+    model = open_model([person(n, name) for n, name in enumerate(NAMES)])
+    with qtbot.waitSignal(model.countsChanged, timeout=WAIT) as counts:
+        model.set_filter_text("ZOE")
+    assert counts.args == [2, len(NAMES)]
+    assert shown_names(model) == ["Zoë Müller", "zoe adams"]
+    assert model.filter_text() == "ZOE"
+    settle(qtbot, model, lambda: model.set_filter_text("@user-3"))
+    assert shown_names(model) == ["Ada Lovelace"]
+    settle(qtbot, model, lambda: model.set_filter_text(""))
+    assert model.rowCount() == len(NAMES)
+
+
+def test_only_the_last_of_quick_sorts_and_filters_is_shown(qtbot, open_model):
+    cards = [person(n, f"Person {n}") for n in range(1000)]
+    model = open_model(cards)
+    name = model.column_of("display_name")
+    with qtbot.waitSignal(model.queryFinished, timeout=WAIT):
+        for text in ("p", "pe", "per", "person 7"):
+            model.set_filter_text(text)
+        model.sort(name, Qt.SortOrder.DescendingOrder)
+    passing = [n for n, card in enumerate(cards) if "7" in card_search_text(card)]
+    assert shown_names(model) == [f"Person {n}" for n in sorted(passing, reverse=True)]
+    assert not model.is_sorting
+
+
+def test_rows_are_read_in_blocks_and_only_recent_ones_kept(qtbot, open_model):
+    model = open_model([person(n, f"Person {n}") for n in range(3 * CACHED_CARDS)])
+    view = QTableView()
+    qtbot.addWidget(view)
+    view.setModel(model)
+    view.resize(600, 300)
+    view.show()
+    for row in range(0, model.rowCount(), BLOCK // 2):
+        view.scrollTo(model.index(row, 1))
+        card = model.card(row)
+        assert card is not None
+        assert card.display_name == f"Person {row}"
+    assert model.cached_cards() <= CACHED_CARDS
+
+
+def test_a_heading_click_sorts_through_the_view(qtbot, open_model):
+    model = open_model([person(n, name) for n, name in enumerate(NAMES)])
+    view = QTableView()
+    qtbot.addWidget(view)
+    view.setModel(model)
+    view.setSortingEnabled(True)
+    name = model.column_of("display_name")
+    settle(qtbot, model, lambda: view.sortByColumn(name, Qt.SortOrder.AscendingOrder))
+    assert shown_names(model)[0] == "Ada Lovelace"
