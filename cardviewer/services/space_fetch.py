@@ -16,6 +16,7 @@ page 1 whatever is asked, or claims a billion pages, stops the fetch at once wit
 from __future__ import annotations
 
 import asyncio
+import inspect
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -40,6 +41,7 @@ LOOKAHEAD = 2
 
 PageFetch = Callable[[int], Awaitable["CardPage"]]
 PageCallback = Callable[["CardPage"], object]
+"""Takes each page in order; when it returns an awaitable, the next page waits for it."""
 
 
 @dataclass(frozen=True)
@@ -104,10 +106,12 @@ async def fetch_pages_in_order(
     Page 1 says how many there are. `concurrency` requests run at once at most
     (clamped to 1…`MAX_CONCURRENCY`), and no page more than `LOOKAHEAD` times that
     beyond the next one due is asked for, so a slow page holds back only that many:
-    a whole space is never in memory unless `on_page` keeps it. An exception from
-    `on_page` stops the fetch like a failed request. `on_progress` hears after the
-    first page, after the last, and in between after a page that lands
-    `progress_interval` seconds or more after the previous report.
+    a whole space is never in memory unless `on_page` keeps it; an `on_page` that
+    returns an awaitable (writing the page on a worker thread) holds the fetch back as
+    long as it takes. An exception from `on_page` stops the fetch like a failed
+    request. `on_progress` hears after the first page, after the last, and in between
+    after a page that lands `progress_interval` seconds or more after the previous
+    report.
     """
     workers = max(1, min(concurrency, MAX_CONCURRENCY))
     started = time.monotonic()
@@ -132,7 +136,14 @@ async def fetch_pages_in_order(
             reported = now
             on_progress(FetchProgress(done, total, cards, now - started))
 
-    on_page(first)
+    handing = asyncio.Lock()  # one page at a time to `on_page`, in order
+
+    async def hand(page: CardPage) -> None:
+        kept = on_page(page)
+        if inspect.isawaitable(kept):
+            await kept
+
+    await hand(first)
     report()
     numbers = iter(range(2, total + 1))
     ahead = workers * LOOKAHEAD
@@ -149,9 +160,10 @@ async def fetch_pages_in_order(
             most_cards = max(most_cards, page.meta.total)
             check_card_count(cards, most_cards)
             arrived[number] = page
-            while due in arrived:
-                on_page(arrived.pop(due))
-                due += 1
+            async with handing:
+                while due in arrived:
+                    await hand(arrived.pop(due))
+                    due += 1
             report()
             async with room:
                 room.notify_all()

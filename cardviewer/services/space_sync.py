@@ -8,11 +8,18 @@ request, a full disk) leaves that copy as it was.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sqlite3
 
 from cardviewer.api.models import CardPage
-from cardviewer.services.card_store import CardStore, Generation, StoreError
+from cardviewer.services.card_store import (
+    CardStore,
+    Generation,
+    StoreError,
+    TextKey,
+    folded_text_key,
+)
 from cardviewer.services.space_fetch import (
     DEFAULT_CONCURRENCY,
     PageFetch,
@@ -30,21 +37,27 @@ async def sync_space(
     concurrency: int = DEFAULT_CONCURRENCY,
     on_progress: ProgressCallback | None = None,
     with_emails: bool = False,
+    text_key: TextKey = folded_text_key,
+    collation: str = "folded",
 ) -> Generation:
     """Fetch every page through `fetch` into `store`; returns the new current copy.
 
     Raises the client's errors while fetching, and `StoreError` when the copy cannot
     be written (the disk is full, the file is damaged). `with_emails` says whether
-    `fetch` asks for the cards' e-mail addresses, which the copy records.
+    `fetch` asks for the cards' e-mail addresses, which the copy records; texts are
+    ranked for sorting under `collation` (`CardStore.rank_texts`).
+
+    The store is written on worker threads, a page at a time, so that the thread
+    running the event loop (the window's) stays free; the next page waits for it.
     """
     sync = store.begin_sync(with_emails=with_emails)
 
-    def keep(page: CardPage) -> None:
-        sync.add(page.cards)
+    async def keep(page: CardPage) -> None:
+        await asyncio.to_thread(sync.add, page.cards)
 
     try:
         await fetch_pages_in_order(fetch, keep, concurrency=concurrency, on_progress=on_progress)
-        return sync.finish()
+        return await asyncio.to_thread(sync.finish, text_key, collation)
     except BaseException as error:
         try:
             sync.abandon()

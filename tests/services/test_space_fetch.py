@@ -455,3 +455,20 @@ async def test_a_failure_while_handing_on_stops_the_fetch():
     with pytest.raises(OSError, match="No space left"):
         await fetch_pages_in_order(space, refuse, concurrency=4)
     assert max(space.asked) < 30
+
+
+async def test_a_page_handed_on_slowly_holds_back_the_next_and_keeps_the_order():
+    fetch = InFlight(40)
+    handed: list[int] = []
+    busy = 0
+
+    async def slow_keep(page: CardPage) -> None:
+        nonlocal busy
+        busy += 1
+        assert busy == 1, "one page at a time"
+        await asyncio.sleep(0.002 * (page.meta.current_page % 2))
+        handed.append(page.meta.current_page)
+        busy -= 1
+
+    await fetch_pages_in_order(fetch, slow_keep, concurrency=4)
+    assert handed == list(range(1, 41))
