@@ -28,6 +28,7 @@ from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import QDialog, QWidget
 
+from cardviewer import paths
 from cardviewer.api.errors import NotAuthenticated
 from cardviewer.api.expiry import has_expired
 from cardviewer.log_setup import remember_secret
@@ -370,6 +371,7 @@ class AppController:
             avatars=avatars,
             details_avatars=details_avatars,
             server_locked=self.site.server_locked,
+            store_folder=paths.store_dir(),
         )
         ended: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
 

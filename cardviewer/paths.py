@@ -89,6 +89,15 @@ def cache_dir() -> Path:
     return _created(_dirs().user_cache_path)
 
 
+def store_dir() -> Path:
+    """The local copies of synced spaces (`services.card_store`), private to this user.
+
+    Kept with the user's data rather than the cache: a copy is what the app shows
+    offline, and a cache cleaner should not take it away unasked.
+    """
+    return _created(_dirs().user_data_path / "spaces")
+
+
 def log_dir() -> Path:
     """Log files to attach to a problem report (private to this user)."""
     return _created(_dirs().user_log_path)

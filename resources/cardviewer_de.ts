@@ -177,7 +177,7 @@
         <translation>Etwas Unerwartetes ist schiefgegangen. Sie können weiterarbeiten; wenn das Problem bleibt, starten Sie CardViewer neu.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/controller.py" line="+189"/>
+        <location filename="../cardviewer/controller.py" line="+190"/>
         <source>Your session has expired; please sign in again.</source>
         <translation>Ihre Sitzung ist abgelaufen; bitte melden Sie sich erneut an.</translation>
     </message>
@@ -192,7 +192,7 @@
         <translation>Ihre Anmeldung ist abgelaufen. Bitte melden Sie sich erneut an.</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+77"/>
         <source>Your session has ended; please sign in again.</source>
         <translation>Ihre Sitzung wurde beendet; bitte melden Sie sich erneut an.</translation>
     </message>
@@ -474,7 +474,7 @@
 <context>
     <name>ExportAllDialog</name>
     <message>
-        <location filename="../cardviewer/ui/export_all_dialog.py" line="+76"/>
+        <location filename="../cardviewer/ui/export_all_dialog.py" line="+84"/>
         <source>Load All Pages</source>
         <translation>Alle Seiten laden</translation>
     </message>
@@ -489,7 +489,17 @@
         <translation>Alle Karten von %1 werden geladen</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-4"/>
+        <source>Sync Space</source>
+        <translation>Bereich synchronisieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Syncing all cards of %1</source>
+        <translation>Alle Karten von %1 werden synchronisiert</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Exporting all cards of %1</source>
         <translation>Alle Karten von %1 werden exportiert</translation>
     </message>
@@ -533,7 +543,7 @@
         </translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+83"/>
         <source>Writing 1 card…</source>
         <translation>1 Karte wird geschrieben…</translation>
     </message>
@@ -641,7 +651,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../cardviewer/ui/window_commands.py" line="+197"/>
+        <location filename="../cardviewer/ui/window_commands.py" line="+204"/>
         <source>&amp;Open</source>
         <translation>Ö&amp;ffnen</translation>
     </message>
@@ -711,7 +721,7 @@
         <translation>Erneut anmelden, um Karten vom Server zu laden</translation>
     </message>
     <message>
-        <location line="+96"/>
+        <location line="+110"/>
         <source>&amp;First Page</source>
         <translation>&amp;Erste Seite</translation>
     </message>
@@ -741,17 +751,17 @@
         <translation>Geben Sie eine Seitenzahl ein und drücken Sie die Eingabetaste</translation>
     </message>
     <message>
-        <location line="-108"/>
+        <location line="-122"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
     <message>
-        <location line="+126"/>
+        <location line="+140"/>
         <source>&amp;About %1</source>
         <translation>Ü&amp;ber %1</translation>
     </message>
     <message>
-        <location line="-115"/>
+        <location line="-129"/>
         <source>&amp;Copy</source>
         <translation>&amp;Kopieren</translation>
     </message>
@@ -807,6 +817,21 @@
     </message>
     <message>
         <location line="+8"/>
+        <source>&amp;Sync Space</source>
+        <translation>Bereich &amp;synchronisieren</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Sync Space</source>
+        <translation>Bereich synchronisieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy every card of the space to this computer: sort and filter them all, see what changed since the last sync, and open them offline</source>
+        <translation>Alle Karten des Bereichs auf diesen Computer kopieren: alle sortieren und filtern, sehen, was sich seit der letzten Synchronisierung geändert hat, und sie offline öffnen</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>&amp;Details Pane</source>
         <translation>&amp;Detailansicht</translation>
     </message>
@@ -892,7 +917,7 @@
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/cards/card_table_view.py" line="+50"/>
+        <location filename="../cardviewer/ui/cards/card_table_view.py" line="+52"/>
         <source>Cards</source>
         <translation>Karten</translation>
     </message>
@@ -907,7 +932,7 @@
         <translation>Geben Sie eine Bereichs-ID ein und klicken Sie auf „Öffnen“.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/filter_row.py" line="+77"/>
+        <location filename="../cardviewer/ui/filter_row.py" line="+119"/>
         <source>Filter all cards of the space (Ctrl+F)</source>
         <translation>Alle Karten des Bereichs filtern (Strg+F)</translation>
     </message>
@@ -917,7 +942,7 @@
         <translation>Karten dieser Seite filtern (Strg+F)</translation>
     </message>
     <message>
-        <location line="-45"/>
+        <location line="-66"/>
         <source>Shows the cards whose name, username, position or e-mail contain every word typed. Filtering and sorting apply to the page loaded.</source>
         <translation>Zeigt die Karten, deren Name, Benutzername, Position oder E-Mail jedes eingegebene Wort enthält. Filtern und Sortieren gelten für die geladene Seite.</translation>
     </message>
@@ -927,7 +952,7 @@
         <translation>Karten filtern</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+71"/>
         <source>%1 of %2 shown</source>
         <translation>%1 von %2 angezeigt</translation>
     </message>
@@ -957,7 +982,7 @@
         <translation>Filter leeren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/session_state.py" line="+39"/>
+        <location filename="../cardviewer/ui/session_state.py" line="+44"/>
         <source>%1 on %2</source>
         <translation>%1 bei %2</translation>
     </message>
@@ -982,7 +1007,7 @@
         <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist. Die angezeigten Karten bleiben sichtbar; melden Sie sich an, um weitere zu laden.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+318"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+340"/>
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
@@ -992,57 +1017,112 @@
         <translation>Es gibt keine Karten zum Exportieren.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+234"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+253"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/job_reports.py" line="+63"/>
+        <location filename="../cardviewer/ui/job_reports.py" line="+38"/>
+        <source>This is the first sync.</source>
+        <translation>Dies ist die erste Synchronisierung.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Nothing changed since the last sync.</source>
+        <translation>Seit der letzten Synchronisierung hat sich nichts geändert.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Since the last sync: %1 added, %2 removed, %3 changed.</source>
+        <translation>Seit der letzten Synchronisierung: %1 hinzugekommen, %2 entfernt, %3 geändert.</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>The one card of the space is in its local copy. %1</source>
+        <translation>Die einzige Karte des Bereichs ist in seiner lokalen Kopie. %1</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>Exported 1 card to %1</source>
         <translation>1 Karte nach %1 exportiert</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/export_commands.py" line="+36"/>
+        <location filename="../cardviewer/ui/export_commands.py" line="+43"/>
         <source>Open a space first.</source>
         <translation>Öffnen Sie zuerst einen Bereich.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-77"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-87"/>
         <source>Loading all pages stopped; it starts again once you have signed in.</source>
         <translation>Das Laden aller Seiten wurde angehalten; es beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+197"/>
+        <location line="+5"/>
+        <source>The sync stopped and the local copy stays as it was; it starts again once you have signed in.</source>
+        <translation>Die Synchronisierung wurde angehalten, die lokale Kopie bleibt unverändert; sie beginnt erneut, sobald Sie sich angemeldet haben.</translation>
+    </message>
+    <message>
+        <location line="+189"/>
+        <source>The disk is full; the local copy stays as it was.</source>
+        <translation>Der Datenträger ist voll; die lokale Kopie bleibt unverändert.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The local copy was written by a newer version of CardViewer and is left as it is; update CardViewer to use it.</source>
+        <translation>Die lokale Kopie stammt von einer neueren Version von CardViewer und bleibt unverändert; aktualisieren Sie CardViewer, um sie zu verwenden.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The local copy is in use by another program; try again.</source>
+        <translation>Die lokale Kopie wird von einem anderen Programm verwendet; versuchen Sie es erneut.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The local copy could not be written; it stays as it was.</source>
+        <translation>Die lokale Kopie konnte nicht geschrieben werden; sie bleibt unverändert.</translation>
+    </message>
+    <message>
+        <location line="+43"/>
         <source>Not every page of %1 could be loaded. %2 The page shown stays.</source>
         <translation>Nicht alle Seiten von %1 konnten geladen werden. %2 Die angezeigte Seite bleibt.</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+4"/>
+        <source>%1 could not be synced. %2</source>
+        <translation>%1 konnte nicht synchronisiert werden. %2</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Loading cancelled; the page shown stays.</source>
         <translation>Laden abgebrochen; die angezeigte Seite bleibt.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/export_commands.py" line="-19"/>
+        <location filename="../cardviewer/ui/export_commands.py" line="-26"/>
         <source>Export All Pages</source>
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-203"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-252"/>
         <source>The export of all pages stopped and saved nothing; it starts again once you have signed in.</source>
         <translation>Der Export aller Seiten wurde angehalten und hat nichts gespeichert; er beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+196"/>
+        <location line="+245"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>
     <message>
-        <location line="-83"/>
+        <location line="-118"/>
         <source>The cards could not be saved as %1. %2</source>
         <translation>Die Karten konnten nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location line="+91"/>
+        <location line="+127"/>
+        <source>Sync cancelled; the local copy stays as it was.</source>
+        <translation>Synchronisierung abgebrochen; die lokale Kopie bleibt unverändert.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Export cancelled; nothing was saved.</source>
         <translation>Export abgebrochen; es wurde nichts gespeichert.</translation>
     </message>
@@ -1148,7 +1228,7 @@
         <translation>1 Eintrag auf dieser Seite konnte nicht gelesen werden und wird nicht angezeigt.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../cardviewer/ui/main_window.py" line="+132"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+144"/>
         <source>%n entries on this page could not be read and are not shown.</source>
         <translation>
             <numerusform>%n Eintrag auf dieser Seite konnte nicht gelesen werden und wird nicht angezeigt.</numerusform>
@@ -1187,7 +1267,15 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="-15"/>
+        <location line="+2"/>
+        <source>All %Ln cards of the space are in its local copy. %1</source>
+        <translation>
+            <numerusform>Die %Ln Karte des Bereichs ist in seiner lokalen Kopie. %1</numerusform>
+            <numerusform>Alle %Ln Karten des Bereichs sind in seiner lokalen Kopie. %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="-17"/>
         <source>You can try again in %n seconds.</source>
         <translation>
             <numerusform>Sie können es in %n Sekunde erneut versuchen.</numerusform>
@@ -1208,7 +1296,7 @@
         </translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-45"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-51"/>
         <source>You are not allowed to write there; choose another folder.</source>
         <translation>Sie dürfen dort nicht schreiben; wählen Sie einen anderen Ordner.</translation>
     </message>
@@ -1231,6 +1319,31 @@
         <location line="+2"/>
         <source>The disk is read-only; choose another folder.</source>
         <translation>Der Datenträger ist schreibgeschützt; wählen Sie einen anderen Ordner.</translation>
+    </message>
+    <message>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="+44"/>
+        <source>Whole space (synced %1)</source>
+        <translation>Ganzer Bereich (synchronisiert %1)</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Pages from the server</source>
+        <translation>Seiten vom Server</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show</source>
+        <translation>Anzeigen</translation>
+    </message>
+    <message>
+        <location line="+82"/>
+        <source>The local copy of this space cannot be opened. %1</source>
+        <translation>Die lokale Kopie dieses Bereichs kann nicht geöffnet werden. %1</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Showing the local copy: %1.</source>
+        <translation>Die lokale Kopie wird angezeigt: %1.</translation>
     </message>
 </context>
 <context>
@@ -1486,7 +1599,7 @@
 <context>
     <name>TableCopy</name>
     <message>
-        <location filename="../cardviewer/ui/cards/table_copy.py" line="+262"/>
+        <location filename="../cardviewer/ui/cards/table_copy.py" line="+263"/>
         <source>Nothing to copy</source>
         <translation>Nichts zu kopieren</translation>
     </message>

@@ -802,7 +802,7 @@ def test_the_main_flows_work_with_the_keyboard_alone(
     assert window.proxy.card(0) is first
 
     press(qtbot, "Tab")
-    assert window.load_all_button.hasFocus()
+    assert window.space_button.hasFocus()
     press(qtbot, "Tab")
     assert window.table.hasFocus()
     press(qtbot, "Down")

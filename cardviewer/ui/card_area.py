@@ -15,6 +15,7 @@ from cardviewer.services.settings import Settings
 from cardviewer.ui.cards.card_details import CardDetailsPane
 from cardviewer.ui.cards.card_filter_model import CardFilterModel
 from cardviewer.ui.cards.card_table_model import CardTableModel
+from cardviewer.ui.cards.space_table_model import SpaceTableModel
 from cardviewer.ui.page_messages import StateText
 from cardviewer.ui.settings_saving import save_settings
 from cardviewer.ui.state_page import StatePage
@@ -91,7 +92,8 @@ class CurrentCardDetails(QObject):
     """Keeps the details pane on the table's current card, shown or hidden as last chosen.
 
     With no current card the pane shows its hint. `toggle` is the window's Details Pane
-    command, which `set_visible()` answers.
+    command, which `set_visible()` answers. The cards are the page's (`proxy` over
+    `model`) unless `follow_space()` points the pane at a whole space's model.
     """
 
     def __init__(
@@ -106,16 +108,29 @@ class CurrentCardDetails(QObject):
         super().__init__(pane)
         self._table, self._proxy, self._pane = table, proxy, pane
         self._model, self._toggle, self._settings = model, toggle, settings
+        self._space: SpaceTableModel | None = None
         pane.setVisible(settings.details_visible)
         table.selectionModel().currentRowChanged.connect(self.show_current_card)
         table.activated.connect(self.open)
         model.modelReset.connect(self.show_current_card)
 
+    def follow_space(self, space: SpaceTableModel | None) -> None:
+        """Show the cards of `space` (already the table's model), or the page's (None)."""
+        self._space = space
+        # The table made a new selection model with its new model.
+        self._table.selectionModel().currentRowChanged.connect(self.show_current_card)
+        if space is not None:
+            space.modelReset.connect(self.show_current_card)
+        self.show_current_card()
+
     def show_current_card(self) -> None:
         """Show the current row's card (nothing: the pane's hint)."""
         current = self._table.currentIndex()
-        card = self._proxy.card(current.row()) if current.isValid() else None
-        self._pane.set_card(card, self._model.columns)
+        row = current.row() if current.isValid() else -1
+        if self._space is not None:
+            self._pane.set_card(self._space.card(row), self._space.columns)
+        else:
+            self._pane.set_card(self._proxy.card(row), self._model.columns)
 
     def open(self) -> None:
         """Enter or a double-click on a card shows it in the details pane."""

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from cardviewer.api.models import CardPage
+from cardviewer.services.card_store import CardStore, Generation
 from cardviewer.services.space_export import export_space
 from cardviewer.services.space_fetch import (
     DEFAULT_CONCURRENCY,
@@ -35,6 +36,8 @@ from cardviewer.services.space_fetch import (
     PageFetch,
     fetch_all_pages,
 )
+from cardviewer.services.space_sync import sync_space
+from cardviewer.ui.cards.card_filter_model import text_collator
 from cardviewer.ui.cards.columns import column_titles
 from cardviewer.ui.plain_text import plain_tooltip
 
@@ -47,7 +50,8 @@ class ExportAllDialog(QDialog):
     `run()` returns the number of cards written, or None when the person cancelled.
     It raises the client's errors (`CardViewerError`) and `OSError` from writing.
     Without a `path` the dialog only fetches: `fetch_pages()` returns every page (or
-    None when cancelled), for the table to show the whole space.
+    None when cancelled), for the table to show the whole space. `syncing`, it fetches
+    into the local copy of the space at `path` (`sync()`).
     A plain dialog rather than `QProgressDialog`, whose modal `setValue()` spins a
     nested event loop under the running asyncio loop.
     """
@@ -61,6 +65,7 @@ class ExportAllDialog(QDialog):
         with_emails: bool,
         concurrency: int = DEFAULT_CONCURRENCY,
         delimiter: str = ",",
+        syncing: bool = False,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -72,7 +77,10 @@ class ExportAllDialog(QDialog):
         self._concurrency = concurrency
         self._task: asyncio.Task[Any] | None = None
         self.cancelled = False
-        if path is None:
+        if syncing:
+            self.setWindowTitle(self.tr("Sync Space"))
+            heading = self.tr("Syncing all cards of %1").replace("%1", space_id)
+        elif path is None:
             self.setWindowTitle(self.tr("Load All Pages"))
             heading = self.tr("Loading all cards of %1").replace("%1", space_id)
         else:
@@ -87,10 +95,10 @@ class ExportAllDialog(QDialog):
         self.title_label.setFont(font)
         self.file_label = QLabel()
         self.file_label.setTextFormat(Qt.TextFormat.PlainText)
-        if path is not None:
+        if path is not None and not syncing:
             self.file_label.setText(self.tr("To %1").replace("%1", path.name))
             self.file_label.setToolTip(plain_tooltip(str(path)))  # a file name may hold "<"
-        self.file_label.setVisible(path is not None)
+        self.file_label.setVisible(path is not None and not syncing)
         self.progress_label = QLabel(self.tr("Fetching the first page…"))
         self.progress_bar = QProgressBar()
         self.progress_bar.setRange(0, 0)
@@ -144,6 +152,24 @@ class ExportAllDialog(QDialog):
     async def fetch_pages(self) -> list[CardPage] | None:
         """Fetch every page, in order; None if cancelled."""
         result: list[CardPage] | None = await self._run(self._fetch_pages())
+        return result
+
+    async def sync(self, store: CardStore, locale: QLocale | None = None) -> Generation | None:
+        """Fetch every page into `store`'s new copy, shown once complete; None if cancelled.
+
+        Raises `StoreError` when the copy cannot be written (the one before stays).
+        """
+        reader = locale if locale is not None else QLocale()
+        work = sync_space(
+            store,
+            self._fetch,
+            concurrency=self._concurrency,
+            on_progress=self._on_progress,
+            with_emails=self._with_emails,
+            text_key=text_collator(reader).sortKey,
+            collation=reader.name(),
+        )
+        result: Generation | None = await self._run(work)
         return result
 
     async def _run(self, work: Coroutine[Any, Any, Any]) -> Any:

@@ -77,6 +77,13 @@ class ExportCommands(QObject):
         if request is not None:
             self._jobs.load_all(request)
 
+    def sync_space(self, store_path: Callable[[str], Path | None]) -> None:
+        """Fetch every card of the space shown into its local copy (at `store_path(id)`)."""
+        request = self._whole_space_request()
+        path = store_path(request.space_id) if request is not None else None
+        if request is not None and path is not None:
+            self._jobs.sync(request, path)
+
     def export_format(self) -> ExportFormat:
         """The file type an export suggests, as chosen in Preferences."""
         return ExportFormat.XLSX if self._settings.export_format == "xlsx" else ExportFormat.CSV

@@ -1,30 +1,52 @@
-"""The row over the card table: filter as you type, how many cards pass, Load All.
+"""The row over the card table: filter as you type, how many cards pass, Sync Space.
 
-Filtering covers the cards the table holds: one page, or the whole space once all its
-pages are loaded; the field's placeholder says which. When the filter hides every
+Filtering covers the cards the table holds: one page, or the whole space (all its pages
+loaded, or its local copy); the field's placeholder says which. When the filter hides every
 card, a state page in place of the table says so, rather than an empty white table;
 Escape in the field clears the filter.
 """
 
 from __future__ import annotations
 
+from typing import Any, Protocol
+
 from PySide6.QtCore import QCoreApplication, QEvent, QLocale, QObject, Qt
 from PySide6.QtGui import QAction, QIcon, QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget
 
 from cardviewer.ui.card_area import STATE_ICON_SIZE, CardStack
-from cardviewer.ui.cards.card_filter_model import CardFilterModel
 from cardviewer.ui.state_page import StatePage
+
+
+class FilterTarget(Protocol):
+    """What the row filters: a page's `CardFilterModel`, or a whole space's model."""
+
+    countsChanged: Any  # Signal(int, int): shown, total
+
+    def set_filter_text(self, text: str) -> None: ...
+
+    def filter_text(self) -> str: ...
+
+    def filter_terms(self) -> tuple[str, ...]: ...
+
+    def rowCount(self) -> int: ...
+
+    def total_count(self) -> int: ...
+
 
 SHOWN_FILTER_LENGTH = 40
 """Characters of the filter the no-match page repeats; a longer one is cut short."""
 
 
 class FilterRow(QWidget):
-    """A search field that filters `proxy`, the count it lets through, and a Load All button."""
+    """A search field that filters `proxy`, the count it lets through, and a button for
+    `space_action` (the window's Sync Space).
+
+    `set_target()` points it at another model (the whole space's, and back).
+    """
 
     def __init__(
-        self, proxy: CardFilterModel, load_all_action: QAction, parent: QWidget | None = None
+        self, proxy: FilterTarget, space_action: QAction, parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
         self._proxy = proxy
@@ -46,19 +68,40 @@ class FilterRow(QWidget):
             self.filter_edit.addAction(search_icon, QLineEdit.ActionPosition.LeadingPosition)
         self.count_label = QLabel(self)
         self.count_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.load_all_button = QToolButton(self)
-        self.load_all_button.setDefaultAction(load_all_action)
-        self.load_all_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        row = QHBoxLayout(self)
+        self.space_button = QToolButton(self)
+        self.space_button.setDefaultAction(space_action)
+        self.space_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        row = self._row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(8)
         row.addWidget(self.filter_edit, 1)
         row.addWidget(self.count_label)
-        row.addWidget(self.load_all_button)
+        row.addWidget(self.space_button)
 
-        self.filter_edit.textChanged.connect(proxy.set_filter_text)
+        self.filter_edit.textChanged.connect(self._filter)
         self.filter_edit.installEventFilter(self)
         proxy.countsChanged.connect(self.show_count)
+
+    def add_leading(self, widget: QWidget) -> None:
+        """Put `widget` before the field (the choice of what the table shows)."""
+        self._row.insertWidget(0, widget)
+
+    def set_target(self, target: FilterTarget) -> None:
+        """Filter `target` from now on, by the words typed so far."""
+        if target is self._proxy:
+            return
+        self._proxy.countsChanged.disconnect(self.show_count)
+        if self._stack is not None:
+            self._proxy.countsChanged.disconnect(self._follow_filter)
+            target.countsChanged.connect(self._follow_filter)
+        target.countsChanged.connect(self.show_count)
+        self._proxy = target
+        target.set_filter_text(self.filter_edit.text())
+        self.show_count(target.rowCount(), target.total_count())
+        self._follow_filter()
+
+    def _filter(self, text: str) -> None:
+        self._proxy.set_filter_text(text)
 
     def cover(self, stack: CardStack) -> None:
         """Show in `stack`, instead of its table, that the filter hides every card."""

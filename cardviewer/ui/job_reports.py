@@ -8,16 +8,42 @@ status bar, a failed one an error in the error bar (the page shown stays). The t
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QObject
+from PySide6.QtCore import QCoreApplication, QLocale, QObject
 from PySide6.QtWidgets import QStatusBar
 
+from cardviewer.services.card_store import CardStore, StoreError
 from cardviewer.ui.cards.card_pages import CardPages
 from cardviewer.ui.error_bar import ErrorBar
 from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.page_messages import Counted
 from cardviewer.ui.whole_space_jobs import JobKind, JobResult, WholeSpaceJobs
+
+log = logging.getLogger(__name__)
+
+
+def changes_text(path: Path) -> str:
+    """What the last sync of the copy at `path` changed, in one short sentence."""
+    try:
+        with CardStore.open(path) as store:
+            changes = store.changes()
+    except StoreError as error:
+        log.warning("what changed in %s cannot be read: %s", path, error)
+        return ""
+    if changes is None:
+        return QCoreApplication.translate("MainWindow", "This is the first sync.")
+    if not changes.any:
+        return QCoreApplication.translate("MainWindow", "Nothing changed since the last sync.")
+    text = QCoreApplication.translate(
+        "MainWindow", "Since the last sync: %1 added, %2 removed, %3 changed."
+    )
+    for marker, ids in (("%1", changes.added), ("%2", changes.removed), ("%3", changes.changed)):
+        text = text.replace(marker, QLocale().toString(len(ids)))
+    return text
 
 
 @dataclass(frozen=True)
@@ -28,6 +54,8 @@ class JobPlurals:
     """Every card of the space is in the table."""
     cards_exported: Counted
     """That many cards were written to the file %1 (more than one)."""
+    cards_synced: Counted
+    """That many cards of the space are in its local copy now (%1: what changed)."""
 
 
 class JobReports(QObject):
@@ -40,9 +68,11 @@ class JobReports(QObject):
         error_bar: ErrorBar,
         status: QStatusBar,
         plurals: JobPlurals,
+        show_copy: Callable[[Path], object] | None = None,
     ) -> None:
         super().__init__(status)  # gone with the window, so a late report finds no one
         self._jobs, self._pages, self._plurals = jobs, pages, plurals
+        self._show_copy = show_copy
         self._error_bar, self._status = error_bar, status
         jobs.finished.connect(self._on_finished)
         jobs.failed.connect(self._on_failed)
@@ -55,7 +85,17 @@ class JobReports(QObject):
         return progress if isinstance(progress, ExportAllDialog) else None
 
     def _on_finished(self, result: JobResult) -> None:
-        if result.kind is JobKind.LOAD_ALL:
+        if result.kind is JobKind.SYNC and result.path is not None:
+            if result.count == 1:  # English has no catalogue to find its singular in
+                message = QCoreApplication.translate(
+                    "MainWindow", "The one card of the space is in its local copy. %1"
+                )
+            else:
+                message = self._plurals.cards_synced(result.count)
+            message = message.replace("%1", changes_text(result.path)).strip()
+            if self._show_copy is not None:
+                self._show_copy(result.path)
+        elif result.kind is JobKind.LOAD_ALL:
             request = result.request
             self._pages.show_whole_space(request.space_id, request.with_emails, list(result.pages))
             message = self._plurals.cards_shown(result.count)
@@ -65,6 +105,10 @@ class JobReports(QObject):
         else:
             message = self._plurals.cards_exported(result.count).replace("%1", str(result.path))
         self._status.showMessage(message)
+
+    def show_failure(self, message: str, detail: str) -> None:
+        """A job's or a local copy's failure, in the error bar (the table stays)."""
+        self._error_bar.show_error(message, detail, retryable=False)
 
     def _on_failed(self, message: str, detail: str) -> None:
         self._error_bar.show_error(message, detail, retryable=False)

@@ -17,9 +17,9 @@ from functools import partial
 from pathlib import Path
 
 import shiboken6
-from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QMainWindow, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QMainWindow, QMenu, QVBoxLayout, QWidget
 
 from cardviewer import APP_NAME
 from cardviewer.api import (
@@ -54,6 +54,7 @@ from cardviewer.ui.session_state import AccountLabel, session_ended_message
 from cardviewer.ui.settings_saving import save_settings
 from cardviewer.ui.space_toolbar import SpaceToolbar
 from cardviewer.ui.whole_space_jobs import WholeSpaceJobs
+from cardviewer.ui.whole_space_view import WholeSpaceView
 from cardviewer.ui.window_commands import (
     CommandActions,
     ToolbarPlace,
@@ -91,10 +92,12 @@ class MainWindow(QMainWindow, CommandActions):
         avatars: AvatarLoader | None = None,
         details_avatars: AvatarLoader | None = None,
         server_locked: bool = False,
+        store_folder: Path | None = None,
     ) -> None:
         super().__init__(parent)
         self.pages = pages
         self.model = pages.model
+        self._avatars, self._store_folder = avatars, store_folder
         self._details_avatars = details_avatars
         self.messages = PageMessages(self._plurals())
         progress = partial(ExportAllDialog, parent=self)
@@ -134,7 +137,7 @@ class MainWindow(QMainWindow, CommandActions):
         self._connect_toolbar()
         self._connect_model()
         self._connect_table()
-        self._connect_columns()
+        self.columns.follow_header(self, self.reset_view_action)  # layout kept, header menu
         self._connect_jobs()
         self._connect_help()
         self._update_actions()
@@ -159,25 +162,23 @@ class MainWindow(QMainWindow, CommandActions):
 
     def _connect_table(self) -> None:
         """Copies are reported; an empty page past the end leads to the last one."""
-        self.table.copied.connect(self._show_copied)
-        self.details_pane.copied.connect(self._show_copied)
-        self.empty_page.action_button.clicked.connect(self._go_to_last_page)
-
-    def _show_copied(self, text: str) -> None:
-        self.statusBar().showMessage(text, 5000)
-
-    def _connect_columns(self) -> None:
-        """The header's menu, and the order and widths the person gives the columns."""
-        header = self.table.horizontalHeader()
-        header.customContextMenuRequested.connect(self._show_header_menu)
-        header.sectionResized.connect(self.columns.remember_column_width)
-        header.sectionMoved.connect(self.columns.remember_columns)
+        self.table.copied.connect(partial(self.statusBar().showMessage, timeout=5000))
+        self.details_pane.copied.connect(partial(self.statusBar().showMessage, timeout=5000))
+        self.empty_page.action_button.clicked.connect(self.page_bar.request_last)
 
     def _connect_jobs(self) -> None:
         """What the export and load jobs report."""
         self.job_reports = JobReports(
-            self.jobs, self.pages, self.error_bar, self.statusBar(), self._jobs_plurals()
+            self.jobs,
+            self.pages,
+            self.error_bar,
+            self.statusBar(),
+            self._jobs_plurals(),
+            show_copy=self.whole_space.show_copy,
         )
+        self.whole_space.changed.connect(self._update_actions)
+        self.whole_space.failed.connect(self.job_reports.show_failure)
+        self.whole_space.statusMessage.connect(self.statusBar().showMessage)
         self.jobs.signInNeeded.connect(self._session_ended)
         self.exports.statusMessage.connect(self.statusBar().showMessage)
 
@@ -207,10 +208,10 @@ class MainWindow(QMainWindow, CommandActions):
 
         self.proxy = CardFilterModel(self)
         self.proxy.setSourceModel(self.model)
-        self.filter_row = FilterRow(self.proxy, self.load_all_action, self)
+        self.filter_row = FilterRow(self.proxy, self.sync_action, self)
         self.filter_edit = self.filter_row.filter_edit
         self.filter_count_label = self.filter_row.count_label
-        self.load_all_button = self.filter_row.load_all_button
+        self.space_button = self.filter_row.space_button
 
         self.table = CardTableView(self.proxy, self._avatar_size, self)
         remembered = decode_view_state(self.settings.header_state).decode("utf-8", "replace")
@@ -235,6 +236,7 @@ class MainWindow(QMainWindow, CommandActions):
             self.settings,
         )
         self.details_action.setChecked(self.settings.details_visible)
+        self.whole_space = WholeSpaceView(self, avatars=self._avatars, store=self._store_folder)
 
         self.page_bar = PageBar(self)
 
@@ -307,9 +309,7 @@ class MainWindow(QMainWindow, CommandActions):
         self.space_combo.focus()
 
     def focus_page_field(self) -> None:
-        """Put the cursor in the page number, ready to type another one."""
-        self.page_bar.page_spin.setFocus(Qt.FocusReason.ShortcutFocusReason)
-        self.page_bar.page_spin.selectAll()
+        self.page_bar.focus_page_field()
 
     def open_space(self, space_id: str | None = None) -> None:
         """Show the first page of `space_id` (default: the one typed in the toolbar)."""
@@ -319,6 +319,7 @@ class MainWindow(QMainWindow, CommandActions):
             self.focus_space_field()
             return
         self.space_combo.show_space(space)
+        self.whole_space.show_pages()
         self._request(space, 1)
 
     def go_to_page(self, page: int) -> None:
@@ -326,11 +327,6 @@ class MainWindow(QMainWindow, CommandActions):
         target = self._target()
         if target is not None:
             self._request(target.space_id, page)
-
-    def _go_to_last_page(self) -> None:
-        page = self.model.page
-        if page is not None:
-            self.go_to_page(page.meta.last_page)
 
     def refresh(self) -> None:
         """Load again what was asked for last (the page on screen, or the one that failed)."""
@@ -351,6 +347,9 @@ class MainWindow(QMainWindow, CommandActions):
 
     def load_all_pages(self) -> None:
         self.exports.load_all_pages()
+
+    def sync_space(self) -> None:
+        self.exports.sync_space(self.whole_space.store_path)
 
     @property
     def export_all_dialog(self) -> ExportAllDialog | None:
@@ -382,6 +381,7 @@ class MainWindow(QMainWindow, CommandActions):
             self.window_layout.save()
         await self.jobs.aclose()
         await self.help.aclose()
+        self.whole_space.close()
 
     def open_log_folder(self) -> None:
         self.help.open_log_folder()
@@ -422,6 +422,7 @@ class MainWindow(QMainWindow, CommandActions):
         if request is not None:
             self.setWindowTitle(self.messages.window_title(request.space_id))
             self.space_combo.remember_space(request.space_id)
+            self.whole_space.offer(request.space_id)
         note = self.messages.unread_note(page)
         if note is not None:
             self.statusBar().showMessage(note)
@@ -432,6 +433,7 @@ class MainWindow(QMainWindow, CommandActions):
         page = self.model.page
         self.page_bar.set_meta(page.meta if page is not None else None)
         self.space_combo.fill_recent_spaces()  # drops an id that was typed but does not open
+        self.whole_space.offer(request.space_id)  # offline, the copy is still there
         if isinstance(error, NotAuthenticated):
             self._session_ended()
         else:
@@ -465,18 +467,18 @@ class MainWindow(QMainWindow, CommandActions):
                 count,
             ),
             cards_exported=lambda count: self.tr("Exported %Ln cards to %1", "", count),
+            cards_synced=lambda count: self.tr(
+                "All %Ln cards of the space are in its local copy. %1", "", count
+            ),
         )
 
     def set_details_visible(self, visible: bool) -> None:
         self.details.set_visible(visible)
 
-    def _show_header_menu(self, position: QPoint) -> None:
-        """Show or hide columns, or put them all back, from the header's context menu."""
-        menu = self.columns.header_menu(self)
-        menu.addSeparator()
-        menu.addAction(self.reset_view_action)
-        self.header_menu = menu
-        menu.popup(self.table.horizontalHeader().mapToGlobal(position))
+    @property
+    def header_menu(self) -> QMenu | None:
+        """The header's menu of columns, while open."""
+        return self.columns.open_menu
 
     def reset_view(self) -> None:
         """Every column back in its first order and width, the window at its first size."""
@@ -487,21 +489,23 @@ class MainWindow(QMainWindow, CommandActions):
     def _update_actions(self) -> None:
         page = self.model.page
         online = not self.is_signed_out
-        # Paging controls only make sense once a page is on screen.
-        self.page_bar.setVisible(page is not None)
+        whole_space = self.whole_space.shows_whole_space
+        # Paging controls only make sense once a page is on screen, and not the whole space.
+        self.page_bar.setVisible(page is not None and not whole_space)
         self.page_bar.setEnabled(online)
         self.space_combo.setEnabled(online)
         self.include_emails_check.setEnabled(online)
-        self.filter_row.describe_scope(self.pages.shows_whole_space)
+        self.filter_row.describe_scope(self.pages.shows_whole_space or whole_space)
         state = WindowState(
             online=online,
             page=page,
             has_target=self._target() is not None,
             space_fetchable=self.jobs.can_fetch_whole_space
             and self.model.current_request is not None,
-            paged=not self.pages.shows_whole_space,
+            paged=not self.pages.shows_whole_space and not whole_space,
             page_bar=self.page_bar,
             loading=self.pages.is_loading,
+            syncable=self._store_folder is not None,
         )
         self.commands.update(needs_met(state))
 

@@ -45,7 +45,7 @@ class PageBar(QWidget):
         self.first_button.clicked.connect(lambda: self._request_first())
         self.previous_button.clicked.connect(lambda: self._request_relative(-1))
         self.next_button.clicked.connect(lambda: self._request_relative(+1))
-        self.last_button.clicked.connect(lambda: self._request_last())
+        self.last_button.clicked.connect(lambda: self.request_last())
 
         self.page_label = QLabel(self.tr("Page"), self)
         self.page_spin = QSpinBox(self)
@@ -75,6 +75,11 @@ class PageBar(QWidget):
         layout.addWidget(self.next_button)
         layout.addWidget(self.last_button)
         self.set_meta(None)
+
+    def focus_page_field(self) -> None:
+        """Put the cursor in the page number, ready to type another one."""
+        self.page_spin.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.page_spin.selectAll()
 
     def _button(self, theme_name: str, fallback: QStyle.StandardPixmap, tip: str) -> QToolButton:
         """A flat button with the desktop theme's icon, or the widget style's."""
@@ -146,7 +151,8 @@ class PageBar(QWidget):
     def _request_first(self) -> None:
         self._request(1)
 
-    def _request_last(self) -> None:
+    def request_last(self) -> None:
+        """Ask for the last page of the space shown (from an empty page past its end, too)."""
         if self._meta is not None:
             self._request(self._meta.last_page)
 

@@ -31,6 +31,11 @@ class AccountLabel(QLabel):
         """True after the server ended the session, until `set_signed_out(False)`."""
         return self._signed_out
 
+    @property
+    def account(self) -> tuple[str, str]:
+        """The e-mail address and the server of the account shown."""
+        return self._email, self._server_url
+
     def set_account(self, email: str, server_url: str) -> None:
         """Say who is signed in where (or was, while signed out)."""
         self._email, self._server_url = email, server_url

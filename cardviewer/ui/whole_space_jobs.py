@@ -9,6 +9,7 @@ it again from page 1; any other error is explained and the page shown stays.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from PySide6.QtCore import QCoreApplication, QObject, QStandardPaths, Signal
 
 from cardviewer.api import Card, CardPage, CardViewerError, NotAuthenticated
 from cardviewer.services.card_export import ExportFormat
+from cardviewer.services.card_store import CardStore, Generation, StoreError
 from cardviewer.services.file_errors import WriteProblem, write_problem
 from cardviewer.services.page_loader import PageRequest, PageSource
 from cardviewer.services.settings import Settings
@@ -41,15 +43,19 @@ class JobKind(Enum):
     EXPORT_PAGE = "export page"
     EXPORT_ALL = "export all"
     LOAD_ALL = "load all"
+    SYNC = "sync"
 
 
-WHOLE_SPACE_KINDS = (JobKind.EXPORT_ALL, JobKind.LOAD_ALL)
+WHOLE_SPACE_KINDS = (JobKind.EXPORT_ALL, JobKind.LOAD_ALL, JobKind.SYNC)
 """The jobs that fetch every page of a space; one of them runs at a time."""
 
 
 @dataclass(frozen=True)
 class JobResult:
-    """What a job that ran to its end did: `count` cards written to `path`, or loaded."""
+    """What a job that ran to its end did: `count` cards written to `path`, or loaded.
+
+    A sync's `path` is the space's local copy.
+    """
 
     kind: JobKind
     request: PageRequest
@@ -62,12 +68,15 @@ class WholeSpaceProgress(Protocol):
     """Shows a whole-space fetch and cancels it; the Export All dialog is one.
 
     `run()` fetches and writes the file it was opened with (the number of cards, None
-    when cancelled); `fetch_pages()` only fetches (every page, None when cancelled).
+    when cancelled); `fetch_pages()` only fetches (every page, None when cancelled);
+    `sync()` fetches into a local copy (the new copy, None when cancelled).
     """
 
     async def run(self) -> int | None: ...
 
     async def fetch_pages(self) -> list[CardPage] | None: ...
+
+    async def sync(self, store: CardStore) -> Generation | None: ...
 
     def raise_(self) -> None: ...
 
@@ -158,6 +167,12 @@ class WholeSpaceJobs(QObject):
                 "MainWindow",
                 "Loading all pages stopped; it starts again once you have signed in.",
             )
+        if self._stopped.kind is JobKind.SYNC:
+            return QCoreApplication.translate(
+                "MainWindow",
+                "The sync stopped and the local copy stays as it was; it starts again "
+                "once you have signed in.",
+            )
         return QCoreApplication.translate(
             "MainWindow",
             "The export of all pages stopped and saved nothing; it starts again "
@@ -191,6 +206,10 @@ class WholeSpaceJobs(QObject):
     def load_all(self, request: PageRequest) -> None:
         """Fetch every page of the space of `request`, for the table to show them all."""
         self._start_whole_space(JobKind.LOAD_ALL, request, None)
+
+    def sync(self, request: PageRequest, path: Path) -> None:
+        """Fetch every page of the space of `request` into its local copy at `path`."""
+        self._start_whole_space(JobKind.SYNC, request, path)
 
     def resume(self) -> None:
         """Start the whole-space job the end of the session stopped, from page 1."""
@@ -244,10 +263,15 @@ class WholeSpaceJobs(QObject):
     async def _fetch_whole_space(
         self, kind: JobKind, shown: PageRequest, path: Path | None
     ) -> None:
-        progress = self._open(shown, path)
+        progress = self._open(kind, shown, path)
         result: JobResult | None = None
         try:
-            if path is None:
+            if kind is JobKind.SYNC:
+                assert path is not None, "a sync needs the path of the copy"
+                generation = await _sync(progress, path)
+                if generation is not None:
+                    result = JobResult(kind, shown, generation.card_count, path)
+            elif path is None:
                 pages = await progress.fetch_pages()
                 if pages is not None:
                     count = sum(len(page.cards) for page in pages)
@@ -269,6 +293,11 @@ class WholeSpaceJobs(QObject):
                 reason = f"{reason} {wait}"
             self.failed.emit(message.replace("%2", reason), error.detail)
             return
+        except StoreError as error:
+            log.warning("sync of %s into %s failed: %s", shown.space_id, path, error)
+            message = _fetch_failure(kind).replace("%1", shown.space_id)
+            self.failed.emit(message.replace("%2", store_failure_text(error)), str(error))
+            return
         except OSError as exc:
             log.warning("export to %s failed: %s", path, exc)
             message = QCoreApplication.translate(
@@ -285,13 +314,14 @@ class WholeSpaceJobs(QObject):
             return
         self._finish(result)
 
-    def _open(self, shown: PageRequest, path: Path | None) -> WholeSpaceProgress:
+    def _open(self, kind: JobKind, shown: PageRequest, path: Path | None) -> WholeSpaceProgress:
         source = self._source
         assert source is not None, "a whole-space job needs a source of pages"
 
         async def fetch(number: int) -> CardPage:
             return await source(PageRequest(shown.space_id, number, shown.with_emails))
 
+        options: dict[str, Any] = {"syncing": True} if kind is JobKind.SYNC else {}
         self.progress = self._open_progress(
             fetch,
             path,
@@ -299,6 +329,7 @@ class WholeSpaceJobs(QObject):
             with_emails=shown.with_emails,
             concurrency=self._settings.export_concurrency,
             delimiter=export_csv_delimiter(self._settings),
+            **options,
         )
         return self.progress
 
@@ -311,6 +342,37 @@ class WholeSpaceJobs(QObject):
         if result.path is not None:
             self.export_dir = result.path.parent
         self.finished.emit(result)
+
+
+async def _sync(progress: WholeSpaceProgress, path: Path) -> Generation | None:
+    """Open the local copy at `path` and sync it through `progress`."""
+    store = await asyncio.to_thread(CardStore.open, path)
+    try:
+        return await progress.sync(store)
+    finally:
+        store.close()
+
+
+def store_failure_text(error: StoreError) -> str:
+    """A plain sentence for a local copy that cannot be opened or written."""
+    text = str(error)
+    if "disk is full" in text:
+        return QCoreApplication.translate(
+            "MainWindow", "The disk is full; the local copy stays as it was."
+        )
+    if "newer version" in text:
+        return QCoreApplication.translate(
+            "MainWindow",
+            "The local copy was written by a newer version of CardViewer and is left as "
+            "it is; update CardViewer to use it.",
+        )
+    if "in use" in text:
+        return QCoreApplication.translate(
+            "MainWindow", "The local copy is in use by another program; try again."
+        )
+    return QCoreApplication.translate(
+        "MainWindow", "The local copy could not be written; it stays as it was."
+    )
 
 
 def write_failure_text(exc: OSError) -> str:
@@ -354,6 +416,8 @@ def _fetch_failure(kind: JobKind) -> str:
         return QCoreApplication.translate(
             "MainWindow", "Not every page of %1 could be loaded. %2 The page shown stays."
         )
+    if kind is JobKind.SYNC:
+        return QCoreApplication.translate("MainWindow", "%1 could not be synced. %2")
     return QCoreApplication.translate(
         "MainWindow", "The cards of %1 could not be exported. %2 Nothing was saved."
     )
@@ -362,4 +426,8 @@ def _fetch_failure(kind: JobKind) -> str:
 def _cancelled(kind: JobKind) -> str:
     if kind is JobKind.LOAD_ALL:
         return QCoreApplication.translate("MainWindow", "Loading cancelled; the page shown stays.")
+    if kind is JobKind.SYNC:
+        return QCoreApplication.translate(
+            "MainWindow", "Sync cancelled; the local copy stays as it was."
+        )
     return QCoreApplication.translate("MainWindow", "Export cancelled; nothing was saved.")

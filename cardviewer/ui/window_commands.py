@@ -52,6 +52,8 @@ class Need(Flag):
     """A page was asked for or is shown, so it can be loaded again."""
     SPACE_FETCHABLE = auto()
     """A space is shown whose every page can be fetched."""
+    SYNCABLE = auto()
+    """A space is shown whose every page can be fetched into a local copy."""
     PAGED = auto()
     """The table shows one page, not the whole space."""
     LOADING = auto()
@@ -77,6 +79,8 @@ class WindowState:
     paged: bool
     page_bar: PageBar
     loading: bool = False
+    syncable: bool = False
+    """The window has a folder for local copies of spaces."""
 
 
 def needs_met(state: WindowState) -> Need:
@@ -88,6 +92,7 @@ def needs_met(state: WindowState) -> Need:
         Need.CARDS: page is not None and not page.is_empty,
         Need.TARGET: state.has_target,
         Need.SPACE_FETCHABLE: state.space_fetchable,
+        Need.SYNCABLE: state.space_fetchable and state.syncable,
         Need.PAGED: state.paged,
         Need.LOADING: state.loading,
         Need.FIRST_PAGE: bar.first_button.isEnabled(),
@@ -143,6 +148,7 @@ class CommandActions:
     refresh_action: QAction
     stop_loading_action: QAction
     load_all_action: QAction
+    sync_action: QAction
     details_action: QAction
     reset_view_action: QAction
     first_page_action: QAction
@@ -176,6 +182,7 @@ class CommandTarget(Protocol):
     def copy_selection(self) -> None: ...
     def focus_filter(self) -> None: ...
     def load_all_pages(self) -> None: ...
+    def sync_space(self) -> None: ...
     def set_details_visible(self, visible: bool) -> None: ...
     def reset_view(self) -> None: ...
     def focus_page_field(self) -> None: ...
@@ -343,6 +350,20 @@ def command_table(target: CommandTarget) -> tuple[Command, ...]:
                 "Show every card of the space at once, so filtering and sorting cover them all",
             ),
             needs=Need.ONLINE | Need.SPACE_FETCHABLE | Need.PAGED,
+        ),
+        Command(
+            "sync",
+            QCoreApplication.translate("MainWindow", "&Sync Space"),
+            target.sync_space,
+            Menu.VIEW,
+            shortcut="Ctrl+Shift+Y",
+            icon_text=QCoreApplication.translate("MainWindow", "Sync Space"),
+            tip=QCoreApplication.translate(
+                "MainWindow",
+                "Copy every card of the space to this computer: sort and filter them all, "
+                "see what changed since the last sync, and open them offline",
+            ),
+            needs=Need.ONLINE | Need.SYNCABLE,
         ),
         Command(
             "details",

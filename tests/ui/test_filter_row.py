@@ -73,10 +73,10 @@ def test_focus_selects_the_filter_to_type_over_it(row, qtbot):
     assert widget.filter_edit.selectedText() == "Anna"
 
 
-def test_the_load_all_button_is_the_action_and_the_count_is_plain(row):
+def test_the_button_is_the_action_and_the_count_is_plain(row):
     widget, _ = row
-    assert widget.load_all_button.defaultAction().text() == "Load All Pages"
-    assert widget.load_all_button.toolButtonStyle() == Qt.ToolButtonStyle.ToolButtonTextOnly
+    assert widget.space_button.defaultAction().text() == "Load All Pages"
+    assert widget.space_button.toolButtonStyle() == Qt.ToolButtonStyle.ToolButtonTextOnly
     assert widget.count_label.textFormat() == Qt.TextFormat.PlainText
     assert widget.filter_edit.isClearButtonEnabled()
 

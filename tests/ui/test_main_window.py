@@ -898,7 +898,7 @@ def test_load_all_pages_lets_the_filter_cover_the_whole_space(window, demo_serve
     with qtbot.waitSignal(window.pages.pageLoaded, timeout=LOAD_TIMEOUT):
         window.go_to_page(1)
     assert window.load_all_action in menu_titled(window, "&View").actions()
-    assert window.load_all_button.defaultAction() is window.load_all_action
+    assert window.space_button.defaultAction() is window.sync_action
 
     with qtbot.waitSignals([window.pages.pageLoaded, window.jobs.finished], timeout=LOAD_TIMEOUT):
         qtbot.keySequence(window, "Ctrl+Shift+A")

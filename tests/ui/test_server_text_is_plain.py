@@ -350,8 +350,10 @@ def test_the_header_menu_names_each_column_as_titled(make_window: WindowMaker) -
     window = make_window(markup(MISSING_PICTURE), json_error(500))
     header = window.table.horizontalHeader()
     header.customContextMenuRequested.emit(header.rect().center())  # a right-click
-    named = [action.iconText() for action in window.header_menu.actions() if action.isCheckable()]
-    window.header_menu.close()
+    menu = window.header_menu
+    assert menu is not None
+    named = [action.iconText() for action in menu.actions() if action.isCheckable()]
+    menu.close()
     assert named == [column.title for column in window.model.columns]
     assert "R&d" in named
 

@@ -76,6 +76,9 @@ class FakeTarget(QObject):
     def load_all_pages(self) -> None:
         self._record("load_all_pages")
 
+    def sync_space(self) -> None:
+        self._record("sync_space")
+
     def set_details_visible(self, visible: bool) -> None:
         self._record(f"set_details_visible({visible})")
 

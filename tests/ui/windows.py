@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Callable
 
 from pytestqt.qtbot import QtBot
 
+from cardviewer import paths
 from cardviewer.api import CardPage, CardsClient
 from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.page_loader import PageRequest
@@ -46,6 +47,7 @@ def open_window(
         server_url=client.server_url,
         source=fetch,
         avatars=avatars,
+        store_folder=paths.store_dir(),  # a fresh folder for each test (tests/conftest.py)
     )
     qtbot.addWidget(window)
     window.show()

@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QFontMetricsF
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QAction, QFontMetricsF
 from PySide6.QtWidgets import QHeaderView, QMenu, QStyle, QTableView, QWidget
 
 from cardviewer.ui.cards.avatar_delegate import AvatarDelegate
@@ -168,6 +168,8 @@ class TableColumns:
         self.table = table
         self.model = model
         self.layout = layout
+        self.open_menu: QMenu | None = None
+        """The header menu, once opened (it deletes itself when closed)."""
         self.avatar_delegate = AvatarDelegate(table)
         self._avatar_size = avatar_size
         self._avatar_column: int | None = None
@@ -295,6 +297,26 @@ class TableColumns:
             return
         self._unfitted.discard(self._keys[logical])
         self.layout.capture(header, self._keys, only=logical)
+
+    def follow_header(self, parent: QWidget, *extra: QAction) -> None:
+        """Remember the order and widths the person gives the columns; offer the header menu.
+
+        The menu (`header_menu`, then `extra` actions) opens over `parent`.
+        """
+        header = self.table.horizontalHeader()
+        header.sectionResized.connect(self.remember_column_width)
+        header.sectionMoved.connect(self.remember_columns)
+        header.customContextMenuRequested.connect(
+            lambda position: self._popup_header_menu(parent, position, extra)
+        )
+
+    def _popup_header_menu(
+        self, parent: QWidget, position: QPoint, extra: tuple[QAction, ...]
+    ) -> None:
+        menu = self.open_menu = self.header_menu(parent)
+        menu.addSeparator()
+        menu.addActions(list(extra))
+        menu.popup(self.table.horizontalHeader().mapToGlobal(position))
 
     def header_menu(self, parent: QWidget) -> QMenu:
         """A menu of the columns, in their order, to show or hide each one.

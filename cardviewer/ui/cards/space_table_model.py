@@ -171,7 +171,12 @@ class SpaceTableModel(QAbstractTableModel):
     # Sort and filter
 
     def filter_text(self) -> str:
+        """The filter as typed."""
         return self._text
+
+    def filter_terms(self) -> tuple[str, ...]:
+        """The folded words every card shown contains."""
+        return self._query.terms
 
     def set_filter_text(self, text: str) -> None:
         """Show only the cards containing every word of `text` (the page's rule)."""

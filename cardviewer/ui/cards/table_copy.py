@@ -52,6 +52,7 @@ from cardviewer.services.card_columns import Column, export_header
 from cardviewer.services.csv_export import neutralize_formula
 from cardviewer.ui.cards.card_table_model import CARD_ROLE, CardTableModel
 from cardviewer.ui.cards.columns import column_titles
+from cardviewer.ui.cards.space_table_model import SpaceTableModel
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 OnCopied = Callable[[str], None]
@@ -96,7 +97,7 @@ class _CellTexts:
             self.proxies.append(base)
             base = base.sourceModel()
         self.model = model
-        self.cards = base if isinstance(base, CardTableModel) else None
+        self.cards = base if isinstance(base, CardTableModel | SpaceTableModel) else None
         self.columns: list[Column] = self.cards.columns if self.cards is not None else []
         self.titles = export_header(self.columns, column_titles())
         # Sorting, filtering and identity proxies map rows and columns independently:

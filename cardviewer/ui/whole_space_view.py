@@ -1,0 +1,204 @@
+"""Pages from the server, or the whole space from its local copy: which one the table shows.
+
+Once a space is synced, a switch over the table offers "Pages from the server" and
+"Whole space (synced 25.11.26, 14:02)". The whole space is a `SpaceTableModel` over
+the local copy: sorting and filtering cover every card, and it opens with no network
+and while signed out. The page bar is the server's; it is hidden while the whole space
+is shown. A copy that cannot be opened is explained in the error bar, and the pages stay.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Protocol
+
+from PySide6.QtCore import QCoreApplication, QObject, Signal
+from PySide6.QtWidgets import QComboBox, QHeaderView, QWidget
+
+from cardviewer.services.avatar_loader import AvatarLoader
+from cardviewer.services.card_store import CardStore, StoreError, store_path
+from cardviewer.ui.card_area import CardStack, CurrentCardDetails
+from cardviewer.ui.cards.card_filter_model import CardFilterModel
+from cardviewer.ui.cards.card_table_view import CardTableView
+from cardviewer.ui.cards.space_table_model import SpaceTableModel
+from cardviewer.ui.cards.value_text import format_local_time
+from cardviewer.ui.filter_row import FilterRow
+from cardviewer.ui.session_state import AccountLabel
+
+log = logging.getLogger(__name__)
+
+PAGES = 0
+WHOLE_SPACE = 1
+NOTE_MS = 5000
+WIDEST_COLUMN = 320
+"""Columns of the whole space are fitted to the rows on screen, and no wider than this."""
+
+
+def synced_label(model_or_store: SpaceTableModel | CardStore) -> str:
+    """ "Whole space (synced 25.11.26, 14:02)", in the reader's locale."""
+    generation = (
+        model_or_store.generation
+        if isinstance(model_or_store, SpaceTableModel)
+        else model_or_store.current
+    )
+    text = QCoreApplication.translate("MainWindow", "Whole space (synced %1)")
+    if generation is None:
+        return text.replace("%1", "…")
+    return text.replace("%1", format_local_time(generation.synced_at))
+
+
+class SourceSwitch(QComboBox):
+    """Chooses between the pages from the server and the whole synced space."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.addItem(QCoreApplication.translate("MainWindow", "Pages from the server"))
+        self.setAccessibleName(QCoreApplication.translate("MainWindow", "Show"))
+        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.setVisible(False)
+
+    def offer(self, label: str | None) -> None:
+        """Offer the whole space under `label`; None: there is no copy to offer."""
+        if label is None:
+            while self.count() > 1:
+                self.removeItem(WHOLE_SPACE)
+        elif self.count() == 1:
+            self.addItem(label)
+        else:
+            self.setItemText(WHOLE_SPACE, label)
+        self.setVisible(self.count() > 1)
+
+
+class WindowParts(Protocol):
+    """The parts of the main window the whole space is shown in (its parent)."""
+
+    table: CardTableView
+    proxy: CardFilterModel
+    filter_row: FilterRow
+    details: CurrentCardDetails
+    stack: CardStack
+    account_label: AccountLabel
+
+    def window(self) -> QWidget: ...
+
+
+class WholeSpaceView(QObject):
+    """Puts the whole space's model into the table, or the page's back."""
+
+    changed = Signal()
+    """The table switched between the pages and the whole space."""
+    failed = Signal(str, str)
+    """A copy could not be opened: the sentence for the person, the detail for the log."""
+    statusMessage = Signal(str, int)
+    """A passing note (text, milliseconds): which copy is shown."""
+
+    def __init__(
+        self,
+        window: WindowParts,
+        *,
+        avatars: AvatarLoader | None = None,
+        store: Path | None = None,
+    ) -> None:
+        super().__init__(window.window())
+        self._window = window
+        self._table, self._proxy = window.table, window.proxy
+        self._filter_row, self._details = window.filter_row, window.details
+        self._avatars = avatars
+        self._store_folder = store
+        self.model: SpaceTableModel | None = None
+        """The whole space on screen; None while the pages are."""
+        self._offered: Path | None = None
+        self.switch = SourceSwitch(window.filter_row)
+        window.filter_row.add_leading(self.switch)
+        self.switch.activated.connect(self._on_switched)
+
+    @property
+    def shows_whole_space(self) -> bool:
+        return self.model is not None
+
+    def store_path(self, space_id: str) -> Path | None:
+        """Where the copy of `space_id` is kept for the account signed in; None: nowhere."""
+        if self._store_folder is None:
+            return None
+        email, server_url = self._window.account_label.account
+        return store_path(self._store_folder, server_url, email, space_id)
+
+    def offer(self, space_id: str) -> None:
+        """Offer the copy of `space_id` (if it holds a complete sync) beside the pages."""
+        path = self.store_path(space_id)
+        label = None
+        if path is not None and path.exists():
+            try:
+                with CardStore.open(path) as store:
+                    label = synced_label(store) if store.current is not None else None
+            except StoreError as error:
+                log.warning("the local copy %s cannot be offered: %s", path, error)
+        self._offered = path if label is not None else None
+        self.switch.offer(label)
+        self.switch.setCurrentIndex(WHOLE_SPACE if self.model is not None else PAGES)
+
+    def show_copy(self, path: Path) -> bool:
+        """Show the whole space from the copy at `path`; False (and `failed`) if it cannot."""
+        try:
+            model = SpaceTableModel(path, self._avatars, self)
+        except StoreError as error:
+            log.warning("the local copy %s cannot be opened: %s", path, error)
+            self.failed.emit(
+                QCoreApplication.translate(
+                    "MainWindow", "The local copy of this space cannot be opened. %1"
+                ).replace("%1", str(error)),
+                str(error),
+            )
+            return False
+        previous, self.model = self.model, model
+        self._table.setModel(model)
+        self._window.stack.show_table()
+        self._filter_row.set_target(model)
+        self._details.follow_space(model)
+        self._fit_columns()
+        if previous is not None:
+            previous.close()
+            previous.deleteLater()
+        label = synced_label(model)
+        self._offered = path
+        self.switch.offer(label)
+        self.switch.setCurrentIndex(WHOLE_SPACE)
+        note = QCoreApplication.translate("MainWindow", "Showing the local copy: %1.")
+        self.statusMessage.emit(note.replace("%1", label), NOTE_MS)
+        self.changed.emit()
+        return True
+
+    def show_pages(self) -> None:
+        """Back to the pages from the server."""
+        model, self.model = self.model, None
+        if model is None:
+            return
+        self._table.setModel(self._proxy)
+        self._filter_row.set_target(self._proxy)
+        self._details.follow_space(None)
+        model.close()
+        model.deleteLater()
+        self.switch.setCurrentIndex(PAGES)
+        self.changed.emit()
+
+    def close(self) -> None:
+        """Close the copy shown, if any (its worker thread and its file)."""
+        if self.model is not None:
+            self.model.close()
+
+    def _on_switched(self, index: int) -> None:
+        if index == WHOLE_SPACE and self._offered is not None:
+            if not self.show_copy(self._offered):
+                self.switch.setCurrentIndex(PAGES)
+        elif index == PAGES:
+            self.show_pages()
+
+    def _fit_columns(self) -> None:
+        """Each column as wide as the rows on screen need, within bounds."""
+        header = self._table.horizontalHeader()
+        header.setResizeContentsPrecision(0)  # the rows on screen only, never the space
+        for column in range(header.count()):
+            self._table.resizeColumnToContents(column)
+            header.resizeSection(column, min(header.sectionSize(column), WIDEST_COLUMN))
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)

@@ -1,0 +1,115 @@
+"""Sync Space and the whole space from its local copy, in the window, against the demo server."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from cardviewer.demo import Fault
+from cardviewer.services.card_store import SCHEMA_VERSION, CardStore
+from cardviewer.services.settings import Settings
+from cardviewer.ui.cards.space_table_model import SpaceTableModel
+from cardviewer.ui.main_window import MainWindow
+from cardviewer.ui.whole_space_view import PAGES, WHOLE_SPACE
+from tests.ui.clients import single_try_client
+from tests.ui.windows import Closer, open_window
+
+WAIT = 20_000
+
+
+@pytest.fixture
+def window(qtbot, arun, demo_server):
+    client = single_try_client(demo_server.base_url)
+    arun(client.login(demo_server.email, demo_server.password))
+    closers: list[Closer] = []
+    yield open_window(qtbot, client, Settings.load(), closers, email=demo_server.email)
+    for close in closers:
+        arun(close())
+    arun(client.aclose())
+
+
+def open_space(qtbot, window: MainWindow, space_id: str) -> None:
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=WAIT):
+        window.open_space(space_id)
+
+
+def sync(qtbot, window: MainWindow) -> SpaceTableModel:
+    with qtbot.waitSignal(window.jobs.finished, timeout=WAIT):
+        window.sync_action.trigger()  # its key works from every field: test_window_keys.py
+    space = window.whole_space.model
+    assert space is not None
+    qtbot.waitUntil(lambda: not space.is_sorting, timeout=WAIT)
+    return space
+
+
+def test_sync_shows_every_card_of_the_space_from_its_copy(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    total = window.model.page.meta.total
+    assert not window.whole_space.switch.isVisible(), "nothing synced yet"
+    space = sync(qtbot, window)
+
+    assert window.table.model() is space
+    assert space.rowCount() == total
+    switch = window.whole_space.switch
+    assert switch.isVisible()
+    assert switch.currentIndex() == WHOLE_SPACE
+    assert switch.currentText().startswith("Whole space (synced ")
+    assert not window.page_bar.isVisible()
+    assert "This is the first sync." in window.statusBar().currentMessage()
+    assert "all cards of the space" in window.filter_edit.placeholderText()
+
+    last = space.card(total - 1)
+    assert last is not None
+    assert last.username is not None
+    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
+        window.filter_edit.setText(last.username)
+    assert space.rowCount() >= 1
+    assert window.filter_count_label.text() == f"{space.rowCount()} of {total} shown"
+    window.table.setCurrentIndex(space.index(0, 1))
+    assert window.details_pane.card is not None
+
+    switch.activated.emit(PAGES)
+    assert window.table.model() is window.proxy
+    assert window.whole_space.model is None
+    assert window.page_bar.isVisible()
+    assert "this page" in window.filter_edit.placeholderText()
+
+
+def test_a_second_sync_says_what_changed(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    sync(qtbot, window)
+    sync(qtbot, window)
+    assert "Nothing changed since the last sync." in window.statusBar().currentMessage()
+
+
+def test_a_synced_space_opens_from_its_copy_when_the_server_fails(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    total = window.model.page.meta.total
+    sync(qtbot, window)
+    window.whole_space.switch.activated.emit(PAGES)
+    demo_server.faults.inject(Fault.SERVICE_UNAVAILABLE, times=10)
+    with qtbot.waitSignal(window.pages.loadFailed, timeout=WAIT):
+        window.open_space(demo_server.space_id)
+    assert window.error_bar.isVisible()
+    switch = window.whole_space.switch
+    assert switch.isVisible(), "the copy is offered though the server fails"
+    switch.setCurrentIndex(WHOLE_SPACE)
+    switch.activated.emit(WHOLE_SPACE)
+    space = window.whole_space.model
+    assert space is not None
+    qtbot.waitUntil(lambda: not space.is_sorting, timeout=WAIT)
+    assert space.rowCount() == total
+
+
+def test_a_copy_that_cannot_be_opened_is_explained_and_the_page_stays(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    path = window.whole_space.store_path(demo_server.space_id)
+    assert path is not None
+    with CardStore.open(path):
+        pass
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    assert not window.whole_space.show_copy(path)
+    assert "newer version of CardViewer" in window.error_bar.text_label.text()
+    assert window.table.model() is window.proxy
