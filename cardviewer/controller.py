@@ -219,6 +219,7 @@ class AppController:
             if outcome is Outcome.CLOSED:
                 break
             self._forget_session()
+            self._remove_local_copies(server, email)
             message = ""
         return self._exit_code
 
@@ -316,6 +317,16 @@ class AppController:
             self.session_store.clear()
         except OSError as exc:
             log.warning("the saved sign-in could not be removed: %s", exc)
+
+    def _remove_local_copies(self, server_url: str, email: str) -> None:
+        """Signing out takes the account's synced spaces off this computer too."""
+        # Here, not at the top: the store brings the API's models, which the sign-in
+        # dialog is painted without (tests/test_startup.py).
+        from cardviewer.services.card_store import account_folder, remove_copies
+
+        removed = remove_copies(account_folder(paths.store_dir(), server_url, email))
+        if removed:
+            log.info("signed out: %d local copies of spaces removed", removed)
 
     def _save_settings(self) -> None:
         try:

@@ -187,7 +187,7 @@
         <translation>Der Server ist von Ihrer Administration für diesen Computer festgelegt.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/controller.py" line="+163"/>
+        <location filename="../cardviewer/controller.py" line="+174"/>
         <source>Your sign-in has expired. Please sign in again.</source>
         <translation>Ihre Anmeldung ist abgelaufen. Bitte melden Sie sich erneut an.</translation>
     </message>
@@ -932,7 +932,7 @@
         <translation>Geben Sie eine Bereichs-ID ein und klicken Sie auf „Öffnen“.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/filter_row.py" line="+119"/>
+        <location filename="../cardviewer/ui/filter_row.py" line="+120"/>
         <source>Filter all cards of the space (Ctrl+F)</source>
         <translation>Alle Karten des Bereichs filtern (Strg+F)</translation>
     </message>
@@ -1007,7 +1007,7 @@
         <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist. Die angezeigten Karten bleiben sichtbar; melden Sie sich an, um weitere zu laden.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+340"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+319"/>
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
@@ -1127,7 +1127,7 @@
         <translation>Export abgebrochen; es wurde nichts gespeichert.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/help_and_settings.py" line="+82"/>
+        <location filename="../cardviewer/ui/help_and_settings.py" line="+85"/>
         <source>Preferences saved.</source>
         <translation>Einstellungen gespeichert.</translation>
     </message>
@@ -1228,7 +1228,7 @@
         <translation>1 Eintrag auf dieser Seite konnte nicht gelesen werden und wird nicht angezeigt.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../cardviewer/ui/main_window.py" line="+144"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+134"/>
         <source>%n entries on this page could not be read and are not shown.</source>
         <translation>
             <numerusform>%n Eintrag auf dieser Seite konnte nicht gelesen werden und wird nicht angezeigt.</numerusform>
@@ -1321,7 +1321,7 @@
         <translation>Der Datenträger ist schreibgeschützt; wählen Sie einen anderen Ordner.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="+44"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="+45"/>
         <source>Whole space (synced %1)</source>
         <translation>Ganzer Bereich (synchronisiert %1)</translation>
     </message>
@@ -1336,14 +1336,19 @@
         <translation>Anzeigen</translation>
     </message>
     <message>
-        <location line="+82"/>
+        <location line="+91"/>
         <source>The local copy of this space cannot be opened. %1</source>
         <translation>Die lokale Kopie dieses Bereichs kann nicht geöffnet werden. %1</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>Showing the local copy: %1.</source>
         <translation>Die lokale Kopie wird angezeigt: %1.</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>The local copies of synced spaces are removed.</source>
+        <translation>Die lokalen Kopien synchronisierter Bereiche sind entfernt.</translation>
     </message>
 </context>
 <context>
@@ -1384,7 +1389,7 @@
         <translation>Seitenzahl</translation>
     </message>
     <message numerus="yes">
-        <location line="+46"/>
+        <location line="+51"/>
         <source>of %Ln</source>
         <translation>
             <numerusform>von %Ln</numerusform>
@@ -1421,7 +1426,7 @@
 <context>
     <name>PreferencesDialog</name>
     <message>
-        <location filename="../cardviewer/ui/preferences_dialog.py" line="+128"/>
+        <location filename="../cardviewer/ui/preferences_dialog.py" line="+129"/>
         <source>Preferences</source>
         <translation>Einstellungen</translation>
     </message>
@@ -1511,12 +1516,17 @@
         <translation>Wird nach einem Neustart von %1 wirksam.</translation>
     </message>
     <message>
-        <location line="+204"/>
+        <location line="+55"/>
+        <source>Remove &amp;Local Copies</source>
+        <translation>&amp;Lokale Kopien entfernen</translation>
+    </message>
+    <message>
+        <location line="+164"/>
         <source>The preferences could not be saved to %1.</source>
         <translation>Die Einstellungen konnten nicht in %1 gespeichert werden.</translation>
     </message>
     <message>
-        <location line="-216"/>
+        <location line="-231"/>
         <source>Export concurrency</source>
         <translation>Gleichzeitige Abrufe beim Export</translation>
     </message>
@@ -1556,6 +1566,11 @@
         <translation>Profilbilder werden neu heruntergeladen, wenn sie das nächste Mal angezeigt werden.</translation>
     </message>
     <message>
+        <location line="+8"/>
+        <source>Synced spaces, kept to browse offline; a new sync brings one back.</source>
+        <translation>Synchronisierte Bereiche, offline lesbar; eine neue Synchronisierung holt sie zurück.</translation>
+    </message>
+    <message>
         <location line="+19"/>
         <source>&amp;Server address:</source>
         <translation>&amp;Serveradresse:</translation>
@@ -1591,7 +1606,12 @@
         <translation>Bilder:</translation>
     </message>
     <message>
-        <location line="+114"/>
+        <location line="+3"/>
+        <source>Spaces:</source>
+        <translation>Bereiche:</translation>
+    </message>
+    <message>
+        <location line="+118"/>
         <source>Preferences Not Saved</source>
         <translation>Einstellungen nicht gespeichert</translation>
     </message>

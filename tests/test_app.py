@@ -16,7 +16,7 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QMenu, QMessageBox
 from pytestqt.qtbot import QtBot
 
-from cardviewer import __version__
+from cardviewer import __version__, paths
 from cardviewer import app as app_module
 from cardviewer.api import Session
 from cardviewer.app import MainThreadGarbageCollector, main
@@ -24,6 +24,7 @@ from cardviewer.controller import AppController
 from cardviewer.demo import Fault
 from cardviewer.error_reporter import ErrorReporter
 from cardviewer.services import site_config
+from cardviewer.services.card_store import CardStore, store_path
 from cardviewer.services.page_loader import PageRequest
 from cardviewer.services.session_store import SessionStore, StoredSession
 from cardviewer.services.settings import Settings
@@ -183,6 +184,31 @@ def test_sign_out_forgets_the_session_and_returns_to_sign_in(demo_server, qtbot,
     assert dialog.email_edit.text() == demo_server.email
     assert dialog.password_edit.text() == ""
     assert dialog.message == ""
+    qtbot.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
+    assert ended_with(qtbot, task) == 0
+
+
+def test_sign_out_removes_the_account_s_local_copies_and_no_other(demo_server, qtbot, run_app):
+    theirs = store_path(paths.store_dir(), demo_server.base_url, "bob@example.com", "s1")
+    with CardStore.open(theirs):
+        pass
+    save_session(demo_server)
+    settings = Settings.load()
+    settings.remember_space(demo_server.space_id)
+    settings.save()
+    controller = AppController(Settings.load(), SessionStore())
+    task = run_app(controller)
+    window = window_of(qtbot, controller)
+    qtbot.waitUntil(lambda: window.model.page is not None, timeout=WAIT)
+    with qtbot.waitSignal(window.jobs.finished, timeout=WAIT):
+        window.sync_action.trigger()
+    mine = window.whole_space.store_path(demo_server.space_id)
+    assert mine is not None
+    assert mine.exists()
+    window.sign_out_action.trigger()
+    dialog = dialog_of(qtbot, controller)
+    assert not mine.exists()
+    assert theirs.exists()
     qtbot.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
     assert ended_with(qtbot, task) == 0
 

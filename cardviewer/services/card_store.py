@@ -152,14 +152,39 @@ class Changes:
         return bool(self.added or self.removed or self.changed)
 
 
-def store_path(folder: Path, server_url: str, email: str, space_id: str) -> Path:
-    """The database of one space as one account on one server sees it.
+def account_folder(folder: Path, server_url: str, email: str) -> Path:
+    """The folder of one account's copies: a digest of the server and the account names it.
 
-    The space's id names the file (readably); a digest of the server and the account
-    keeps two accounts' copies apart without writing the e-mail address into a name.
+    Two accounts' copies stay apart without the e-mail address written into a name.
     """
     account = hashlib.sha256(f"{server_url}\n{email.casefold()}".encode()).hexdigest()[:16]
-    return folder / account / f"{safe_file_stem(space_id)}.sqlite"
+    return folder / account
+
+
+def store_path(folder: Path, server_url: str, email: str, space_id: str) -> Path:
+    """The database of one space as one account on one server sees it (named by the space)."""
+    return account_folder(folder, server_url, email) / f"{safe_file_stem(space_id)}.sqlite"
+
+
+def remove_copies(folder: Path) -> int:
+    """Delete every local copy under `folder` (one account's, or all); how many went.
+
+    Files set aside as damaged go too. A file that cannot be deleted (in use on
+    Windows) is logged and left; the rest still go.
+    """
+    removed = 0
+    for path in sorted(folder.rglob("*.sqlite*")) if folder.is_dir() else ():
+        try:
+            path.unlink()
+        except OSError as error:
+            log.warning("the local copy %s could not be removed: %s", path, error)
+            continue
+        removed += path.name.endswith(".sqlite")
+    if folder.is_dir():
+        for empty in [*sorted((p for p in folder.rglob("*") if p.is_dir()), reverse=True), folder]:
+            with contextlib.suppress(OSError):  # not empty: something of the person's
+                empty.rmdir()
+    return removed
 
 
 def card_json(card: Card) -> str:
@@ -171,8 +196,12 @@ def card_json(card: Card) -> str:
 
 
 def stored_search_text(card: Card) -> str:
-    """`card_search_text`, with a lone surrogate (no typed word has one) as U+FFFD."""
-    return _storable(card_search_text(card))
+    """`card_search_text` as SQLite can search it: no lone surrogate, no NUL.
+
+    A lone surrogate becomes U+FFFD, a NUL a line break: SQLite's text search ends at
+    a NUL, and no typed word holds either (words never hold a line break).
+    """
+    return _storable(card_search_text(card)).replace("\x00", "\n")
 
 
 def _storable(text: str) -> str:

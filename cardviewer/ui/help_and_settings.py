@@ -39,6 +39,8 @@ class HelpAndSettings(QObject):
     """Every avatar is forgotten; those on screen are to be fetched again."""
     detailsAvatarsCleared = Signal()
     """The details pane's avatar is forgotten too."""
+    removeLocalCopiesRequested = Signal()
+    """Preferences asks for the synced spaces to be taken off this computer."""
 
     def __init__(
         self,
@@ -75,6 +77,7 @@ class HelpAndSettings(QObject):
         )
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.clearAvatarCacheRequested.connect(self.clear_avatar_cache)
+        dialog.removeLocalCopiesRequested.connect(self.removeLocalCopiesRequested)
         dialog.signOutRequested.connect(dialog.reject)
         dialog.signOutRequested.connect(self.signOutRequested)
         dialog.settingsChanged.connect(

@@ -110,6 +110,7 @@ class PreferencesDialog(QDialog):
     settingsChanged = Signal()
     """The edited values were saved into the settings (and the file)."""
     clearAvatarCacheRequested = Signal()
+    removeLocalCopiesRequested = Signal()
     """The person asked to delete the stored profile pictures."""
     signOutRequested = Signal()
     """The person asked to sign out; the dialog stays open until the app closes it."""
@@ -245,6 +246,14 @@ class PreferencesDialog(QDialog):
             self.clear_cache_button,
         )
 
+        self.remove_copies_button = QPushButton(self.tr("Remove &Local Copies"), self)
+        self.remove_copies_button.setAutoDefault(False)
+        self.remove_copies_button.clicked.connect(self.removeLocalCopiesRequested)
+        self.remove_copies_hint = self._hint(
+            self.tr("Synced spaces, kept to browse offline; a new sync brings one back."),
+            self.remove_copies_button,
+        )
+
         self.button_box = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )
@@ -281,6 +290,12 @@ class PreferencesDialog(QDialog):
         self._add_row(
             self.tr("Pictures:"), self.clear_cache_button, self.clear_cache_hint, narrow=True
         )
+        self._add_row(
+            self.tr("Spaces:"),
+            self.remove_copies_button,
+            self.remove_copies_hint,
+            narrow=True,
+        )
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 18, 20, 16)
@@ -313,6 +328,7 @@ class PreferencesDialog(QDialog):
             self.language_combo,
             self.sign_out_button,
             self.clear_cache_button,
+            self.remove_copies_button,
             self.ok_button,
             self.cancel_button,
         )

@@ -17,7 +17,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QComboBox, QHeaderView, QWidget
 
 from cardviewer.services.avatar_loader import AvatarLoader
-from cardviewer.services.card_store import CardStore, StoreError, store_path
+from cardviewer.services.card_store import CardStore, StoreError, remove_copies, store_path
 from cardviewer.ui.card_area import CardStack, CurrentCardDetails
 from cardviewer.ui.cards.card_filter_model import CardFilterModel
 from cardviewer.ui.cards.card_table_view import CardTableView
@@ -181,6 +181,22 @@ class WholeSpaceView(QObject):
         model.deleteLater()
         self.switch.setCurrentIndex(PAGES)
         self.changed.emit()
+
+    def remove_copies(self) -> None:
+        """Take every synced space off this computer (Preferences); the pages stay."""
+        self.show_pages()
+        if self._store_folder is None:
+            return
+        removed = remove_copies(self._store_folder)
+        log.info("%d local copies of spaces removed", removed)
+        self._offered = None
+        self.switch.offer(None)
+        self.statusMessage.emit(
+            QCoreApplication.translate(
+                "MainWindow", "The local copies of synced spaces are removed."
+            ),
+            NOTE_MS,
+        )
 
     def close(self) -> None:
         """Close the copy shown, if any (its worker thread and its file)."""

@@ -24,7 +24,9 @@ from cardviewer.services.card_store import (
     Changes,
     Generation,
     StoreError,
+    account_folder,
     card_json,
+    remove_copies,
     store_path,
 )
 from tests.properties import examples
@@ -343,3 +345,27 @@ def test_a_failed_write_is_rolled_back_and_the_store_goes_on(path):
             sync.add(cards("x"))  # its generation is gone
         synced(store, cards("b"))
         assert [c.uuid for c in store.cards()] == ["b"]
+
+
+def test_removing_one_account_s_copies_leaves_the_other_s(tmp_path):
+    folder = tmp_path / "spaces"
+    mine = store_path(folder, "https://a.example", "ada@example.com", "s1")
+    also_mine = store_path(folder, "https://a.example", "ada@example.com", "s2")
+    theirs = store_path(folder, "https://a.example", "bob@example.com", "s1")
+    for path in (mine, also_mine, theirs):
+        with CardStore.open(path) as store:
+            synced(store, cards("a"))
+    Path(f"{mine}.damaged-20260101-000000").write_bytes(b"old")
+    assert remove_copies(account_folder(folder, "https://a.example", "ada@example.com")) == 2
+    assert not mine.parent.exists()
+    assert theirs.exists()
+    assert remove_copies(folder) == 1
+    assert not folder.exists()
+    assert remove_copies(tmp_path / "nothing here") == 0
+
+
+def test_a_nul_in_a_name_does_not_hide_the_rest_of_the_card_from_the_search(path):
+    with CardStore.open(path) as store:
+        synced(store, [parse_card({"uuid": "a", "display_name": "\x00", "username": "ada"})])
+        assert store.matching(("@ada",)) == [0], "trigram index"
+        assert store.matching(("da",)) == [0], "scan"

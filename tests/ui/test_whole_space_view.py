@@ -113,3 +113,20 @@ def test_a_copy_that_cannot_be_opened_is_explained_and_the_page_stays(window, de
     assert not window.whole_space.show_copy(path)
     assert "newer version of CardViewer" in window.error_bar.text_label.text()
     assert window.table.model() is window.proxy
+
+
+def test_preferences_removes_the_local_copies(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    sync(qtbot, window)
+    path = window.whole_space.store_path(demo_server.space_id)
+    assert path is not None
+    assert path.exists()
+    window.open_preferences()
+    dialog = window.preferences_dialog
+    assert dialog is not None
+    dialog.remove_copies_button.click()
+    assert not path.exists()
+    assert window.table.model() is window.proxy
+    assert not window.whole_space.switch.isVisible()
+    assert window.statusBar().currentMessage() == "The local copies of synced spaces are removed."
+    dialog.reject()

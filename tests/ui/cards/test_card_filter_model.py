@@ -488,6 +488,7 @@ _NAMES = st.sampled_from(
         "_under",
         "10",
         "2",
+        "\x00",
     ]
 )
 _CARDS = st.lists(
