@@ -1017,12 +1017,12 @@
         <translation>Es gibt keine Karten zum Exportieren.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+253"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+255"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/job_reports.py" line="+38"/>
+        <location filename="../cardviewer/ui/job_reports.py" line="+29"/>
         <source>This is the first sync.</source>
         <translation>Dies ist die erste Synchronisierung.</translation>
     </message>
@@ -1062,7 +1062,7 @@
         <translation>Die Synchronisierung wurde angehalten, die lokale Kopie bleibt unverändert; sie beginnt erneut, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+189"/>
+        <location line="+196"/>
         <source>The disk is full; the local copy stays as it was.</source>
         <translation>Der Datenträger ist voll; die lokale Kopie bleibt unverändert.</translation>
     </message>
@@ -1102,22 +1102,22 @@
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-252"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-259"/>
         <source>The export of all pages stopped and saved nothing; it starts again once you have signed in.</source>
         <translation>Der Export aller Seiten wurde angehalten und hat nichts gespeichert; er beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+245"/>
+        <location line="+252"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>
     <message>
-        <location line="-118"/>
+        <location line="-124"/>
         <source>The cards could not be saved as %1. %2</source>
         <translation>Die Karten konnten nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location line="+127"/>
+        <location line="+133"/>
         <source>Sync cancelled; the local copy stays as it was.</source>
         <translation>Synchronisierung abgebrochen; die lokale Kopie bleibt unverändert.</translation>
     </message>
@@ -1321,7 +1321,7 @@
         <translation>Der Datenträger ist schreibgeschützt; wählen Sie einen anderen Ordner.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="+45"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="+48"/>
         <source>Whole space (synced %1)</source>
         <translation>Ganzer Bereich (synchronisiert %1)</translation>
     </message>
@@ -1336,7 +1336,12 @@
         <translation>Anzeigen</translation>
     </message>
     <message>
-        <location line="+91"/>
+        <location line="+11"/>
+        <source>Changes of the last sync</source>
+        <translation>Änderungen der letzten Synchronisierung</translation>
+    </message>
+    <message>
+        <location line="+87"/>
         <source>The local copy of this space cannot be opened. %1</source>
         <translation>Die lokale Kopie dieses Bereichs kann nicht geöffnet werden. %1</translation>
     </message>
@@ -1349,6 +1354,11 @@
         <location line="+28"/>
         <source>The local copies of synced spaces are removed.</source>
         <translation>Die lokalen Kopien synchronisierter Bereiche sind entfernt.</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>Cards the last sync added or changed: %1. Removed cards are not shown.</source>
+        <translation>Von der letzten Synchronisierung hinzugefügte oder geänderte Karten: %1. Entfernte Karten werden nicht gezeigt.</translation>
     </message>
 </context>
 <context>

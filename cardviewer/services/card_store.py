@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from cardviewer.api.models import Card, parse_card
+from cardviewer.services.card_columns import EMAILS_KEY
 from cardviewer.services.card_order import (
     EMPTY,
     NUMBER,
@@ -190,6 +191,9 @@ def remove_copies(folder: Path) -> int:
 def card_json(card: Card) -> str:
     """The card as JSON that `parse_card` reads back to the same card, odd values included."""
     raw: dict[str, Any] = card.model_dump(mode="json")
+    if card.emails is None:
+        # Not asked for: the API leaves the key out, and `null` would read as "none".
+        del raw[EMAILS_KEY]
     raw.update(card.invalid_fields)  # as the server sent them, to be set aside again
     # ASCII: a lone surrogate the server escaped stays an escape, which SQLite can keep.
     return json.dumps(raw, separators=(",", ":"), default=str)
@@ -282,6 +286,10 @@ class CardStore:
     def close(self) -> None:
         self._db.close()
 
+    def interrupt(self) -> None:
+        """Stop the query running now, from any thread; it raises `sqlite3.OperationalError`."""
+        self._db.interrupt()
+
     def __enter__(self) -> CardStore:
         return self
 
@@ -333,8 +341,11 @@ class CardStore:
         text_key: TextKey = folded_text_key,
         collation: str = "folded",
         limit: int | None = None,
+        changed_only: bool = False,
     ) -> list[int]:
         """Positions of the cards matching `terms` (as `matching`), sorted by `field`.
+
+        `changed_only` keeps the cards the last sync added or changed (`changes()`).
 
         The window's sort rule (`card_order`), run in SQLite: by kind, then value, text
         by its rank under `collation` (ranked first through `text_key` if the copy was
@@ -345,12 +356,14 @@ class CardStore:
         chosen = self.current
         if chosen is None:
             return []
+        changed = self._changed_clause(chosen.id) if changed_only else ""
         if field is None:
             query, in_order = _matching_query(chosen.id, terms)
-            return self._positions(f"{query} ORDER BY position", in_order, limit)
+            return self._positions(f"{query}{changed} ORDER BY position", in_order, limit)
         self.rank_texts(text_key, collation)
         # The generation as a literal: only then can SQLite use its partial index.
         base = f"SELECT position FROM sort_keys WHERE generation = {int(chosen.id)} AND field = ?"
+        base += changed
         values: list[object] = [field]
         if terms and limit is not None and all(len(term) < TRIGRAM for term in terms):
             # Few rows wanted and no word for the trigram index: walk the sort order and
@@ -395,6 +408,17 @@ class CardStore:
             return None
         finally:
             self._db.set_progress_handler(None, 0)
+
+    def _changed_clause(self, current: int) -> str:
+        """A condition on `position`: the card is new or changed since the copy before."""
+        previous = self._state("previous")
+        if previous is None:
+            return " AND 0"  # no copy before: nothing to compare with
+        return (
+            f" AND position IN (SELECT n.position FROM cards n WHERE n.generation = {int(current)}"
+            f" AND NOT EXISTS (SELECT 1 FROM cards o WHERE o.generation = {int(previous)}"
+            " AND o.uuid = n.uuid AND o.json = n.json))"
+        )
 
     def _positions(self, query: str, values: list[object], limit: int | None) -> list[int]:
         if limit is not None:

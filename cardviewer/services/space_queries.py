@@ -4,8 +4,8 @@ A sort or filter over 100,000 cards takes SQLite tens of milliseconds, which the
 must not wait for. `SpaceQueries` runs them one at a time on a worker thread with its
 own connection to the store (WAL lets it read while the window reads rows). Each query
 is answered twice: first rows (`FIRST_ROWS`, usually within a millisecond), then every
-matching position. A query asked for while another runs replaces any still waiting,
-and an answer for anything but the newest query is never delivered.
+matching position. A query asked for while another runs interrupts it and replaces any
+still waiting, and an answer for anything but the newest query is never delivered.
 """
 
 from __future__ import annotations
@@ -35,6 +35,8 @@ class SpaceQuery:
     descending: bool = False
     terms: tuple[str, ...] = ()
     """Folded words every card shown contains (`search_terms`)."""
+    changed_only: bool = False
+    """Only the cards the last sync added or changed."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,8 @@ class SpaceQueries:
         self._wake = threading.Condition()
         self._waiting: tuple[int, SpaceQuery] | None = None
         self._newest = 0
+        self._running: CardStore | None = None
+        """The worker's store while it answers a query, to interrupt it for a newer one."""
         self._closed = False
         self._thread = threading.Thread(target=self._run, name="space queries", daemon=True)
         self._thread.start()
@@ -79,6 +83,8 @@ class SpaceQueries:
         with self._wake:
             self._newest += 1
             self._waiting = (self._newest, query)
+            if self._running is not None:
+                self._running.interrupt()  # its answer would be dropped anyway
             self._wake.notify()
             return self._newest
 
@@ -87,16 +93,20 @@ class SpaceQueries:
         with self._wake:
             self._closed = True
             self._waiting = None
+            if self._running is not None:
+                self._running.interrupt()
             self._wake.notify()
         self._thread.join()
 
-    def _next(self) -> tuple[int, SpaceQuery] | None:
+    def _next(self, store: CardStore | None) -> tuple[int, SpaceQuery] | None:
         with self._wake:
+            self._running = None
             while self._waiting is None and not self._closed:
                 self._wake.wait()
             if self._closed:
                 return None
             waiting, self._waiting = self._waiting, None
+            self._running = store
             return waiting
 
     def _is_stale(self, number: int) -> bool:
@@ -114,7 +124,7 @@ class SpaceQueries:
             log.warning("the local copy %s cannot be read for sorting: %s", self._path, error)
             store = None
         try:
-            while (job := self._next()) is not None:
+            while (job := self._next(store)) is not None:
                 number, query = job
                 if store is None:
                     self._send(SpaceAnswer(number, [], True, "the store cannot be opened"))
@@ -134,19 +144,25 @@ class SpaceQueries:
                 terms=query.terms,
                 text_key=self._text_key,
                 collation=self._collation,
+                changed_only=query.changed_only,
             )
             if first is not None:
                 self._send(SpaceAnswer(number, first, len(first) < FIRST_ROWS))
-                if len(first) < FIRST_ROWS or self._is_stale(number):
+                if len(first) < FIRST_ROWS:
                     return
+            if self._is_stale(number):
+                return
             every = store.ordered(
                 query.field,
                 descending=query.descending,
                 terms=query.terms,
                 text_key=self._text_key,
                 collation=self._collation,
+                changed_only=query.changed_only,
             )
             self._send(SpaceAnswer(number, every, True))
         except sqlite3.Error as error:
+            if self._is_stale(number):
+                return  # interrupted for a newer query
             log.warning("sorting the local copy %s failed: %s", self._path, error)
             self._send(SpaceAnswer(number, [], True, str(error)))

@@ -8,7 +8,6 @@ status bar, a failed one an error in the error bar (the page shown stays). The t
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,24 +15,16 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QLocale, QObject
 from PySide6.QtWidgets import QStatusBar
 
-from cardviewer.services.card_store import CardStore, StoreError
+from cardviewer.services.card_store import Changes
 from cardviewer.ui.cards.card_pages import CardPages
 from cardviewer.ui.error_bar import ErrorBar
 from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.page_messages import Counted
 from cardviewer.ui.whole_space_jobs import JobKind, JobResult, WholeSpaceJobs
 
-log = logging.getLogger(__name__)
 
-
-def changes_text(path: Path) -> str:
-    """What the last sync of the copy at `path` changed, in one short sentence."""
-    try:
-        with CardStore.open(path) as store:
-            changes = store.changes()
-    except StoreError as error:
-        log.warning("what changed in %s cannot be read: %s", path, error)
-        return ""
+def changes_text(changes: Changes | None) -> str:
+    """What a sync changed since the one before, in one short sentence."""
     if changes is None:
         return QCoreApplication.translate("MainWindow", "This is the first sync.")
     if not changes.any:
@@ -92,7 +83,7 @@ class JobReports(QObject):
                 )
             else:
                 message = self._plurals.cards_synced(result.count)
-            message = message.replace("%1", changes_text(result.path)).strip()
+            message = message.replace("%1", changes_text(result.changes)).strip()
             if self._show_copy is not None:
                 self._show_copy(result.path)
         elif result.kind is JobKind.LOAD_ALL:

@@ -22,7 +22,7 @@ from PySide6.QtCore import QCoreApplication, QObject, QStandardPaths, Signal
 
 from cardviewer.api import Card, CardPage, CardViewerError, NotAuthenticated
 from cardviewer.services.card_export import ExportFormat
-from cardviewer.services.card_store import CardStore, Generation, StoreError
+from cardviewer.services.card_store import CardStore, Changes, Generation, StoreError
 from cardviewer.services.file_errors import WriteProblem, write_problem
 from cardviewer.services.page_loader import PageRequest, PageSource
 from cardviewer.services.settings import Settings
@@ -62,6 +62,8 @@ class JobResult:
     count: int
     path: Path | None = None
     pages: tuple[CardPage, ...] = ()
+    changes: Changes | None = None
+    """What a sync changed since the one before (None after the first)."""
 
 
 class WholeSpaceProgress(Protocol):
@@ -268,9 +270,10 @@ class WholeSpaceJobs(QObject):
         try:
             if kind is JobKind.SYNC:
                 assert path is not None, "a sync needs the path of the copy"
-                generation = await _sync(progress, path)
-                if generation is not None:
-                    result = JobResult(kind, shown, generation.card_count, path)
+                synced = await _sync(progress, path)
+                if synced is not None:
+                    generation, changes = synced
+                    result = JobResult(kind, shown, generation.card_count, path, changes=changes)
             elif path is None:
                 pages = await progress.fetch_pages()
                 if pages is not None:
@@ -344,11 +347,17 @@ class WholeSpaceJobs(QObject):
         self.finished.emit(result)
 
 
-async def _sync(progress: WholeSpaceProgress, path: Path) -> Generation | None:
-    """Open the local copy at `path` and sync it through `progress`."""
+async def _sync(
+    progress: WholeSpaceProgress, path: Path
+) -> tuple[Generation, Changes | None] | None:
+    """Sync the local copy at `path` through `progress`: the new copy and what changed."""
     store = await asyncio.to_thread(CardStore.open, path)
     try:
-        return await progress.sync(store)
+        generation = await progress.sync(store)
+        if generation is None:
+            return None
+        # Compared off the window's thread: two copies of 100,000 cards take a while.
+        return generation, await asyncio.to_thread(store.changes)
     finally:
         store.close()
 

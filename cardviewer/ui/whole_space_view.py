@@ -1,7 +1,8 @@
 """Pages from the server, or the whole space from its local copy: which one the table shows.
 
 Once a space is synced, a switch over the table offers "Pages from the server" and
-"Whole space (synced 25.11.26, 14:02)". The whole space is a `SpaceTableModel` over
+"Whole space (synced 25.11.26, 14:02)", and after a second sync "Changes of the last
+sync": the cards it added or changed. The whole space is a `SpaceTableModel` over
 the local copy: sorting and filtering cover every card, and it opens with no network
 and while signed out. The page bar is the server's; it is hidden while the whole space
 is shown. A copy that cannot be opened is explained in the error bar, and the pages stay.
@@ -13,7 +14,7 @@ import logging
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QCoreApplication, QObject, Signal
+from PySide6.QtCore import QCoreApplication, QLocale, QObject, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHeaderView, QWidget
 
 from cardviewer.services.avatar_loader import AvatarLoader
@@ -30,6 +31,8 @@ log = logging.getLogger(__name__)
 
 PAGES = 0
 WHOLE_SPACE = 1
+CHANGES = 2
+"""The switch's choices: the pages, the whole space, and what its last sync changed."""
 NOTE_MS = 5000
 WIDEST_COLUMN = 320
 """Columns of the whole space are fitted to the rows on screen, and no wider than this."""
@@ -49,7 +52,7 @@ def synced_label(model_or_store: SpaceTableModel | CardStore) -> str:
 
 
 class SourceSwitch(QComboBox):
-    """Chooses between the pages from the server and the whole synced space."""
+    """Chooses the pages from the server, the whole synced space, or what its sync changed."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -58,15 +61,14 @@ class SourceSwitch(QComboBox):
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.setVisible(False)
 
-    def offer(self, label: str | None) -> None:
-        """Offer the whole space under `label`; None: there is no copy to offer."""
-        if label is None:
-            while self.count() > 1:
-                self.removeItem(WHOLE_SPACE)
-        elif self.count() == 1:
+    def offer(self, label: str | None, *, changes: bool = False) -> None:
+        """Offer the whole space under `label` (None: no copy), and its `changes` if any."""
+        while self.count() > 1:
+            self.removeItem(self.count() - 1)
+        if label is not None:
             self.addItem(label)
-        else:
-            self.setItemText(WHOLE_SPACE, label)
+            if changes:
+                self.addItem(QCoreApplication.translate("MainWindow", "Changes of the last sync"))
         self.setVisible(self.count() > 1)
 
 
@@ -127,16 +129,24 @@ class WholeSpaceView(QObject):
     def offer(self, space_id: str) -> None:
         """Offer the copy of `space_id` (if it holds a complete sync) beside the pages."""
         path = self.store_path(space_id)
-        label = None
+        label, changes = None, False
         if path is not None and path.exists():
             try:
                 with CardStore.open(path) as store:
                     label = synced_label(store) if store.current is not None else None
+                    changes = store.previous is not None
             except StoreError as error:
                 log.warning("the local copy %s cannot be offered: %s", path, error)
         self._offered = path if label is not None else None
-        self.switch.offer(label)
-        self.switch.setCurrentIndex(WHOLE_SPACE if self.model is not None else PAGES)
+        self.switch.offer(label, changes=changes)
+        self._show_choice()
+
+    def _show_choice(self) -> None:
+        """The switch says what the table shows."""
+        if self.model is None:
+            self.switch.setCurrentIndex(PAGES)
+        else:
+            self.switch.setCurrentIndex(CHANGES if self.model.changed_only else WHOLE_SPACE)
 
     def show_copy(self, path: Path) -> bool:
         """Show the whole space from the copy at `path`; False (and `failed`) if it cannot."""
@@ -162,7 +172,7 @@ class WholeSpaceView(QObject):
             previous.deleteLater()
         label = synced_label(model)
         self._offered = path
-        self.switch.offer(label)
+        self.switch.offer(label, changes=model.has_changes)
         self.switch.setCurrentIndex(WHOLE_SPACE)
         note = QCoreApplication.translate("MainWindow", "Showing the local copy: %1.")
         self.statusMessage.emit(note.replace("%1", label), NOTE_MS)
@@ -204,11 +214,28 @@ class WholeSpaceView(QObject):
             self.model.close()
 
     def _on_switched(self, index: int) -> None:
-        if index == WHOLE_SPACE and self._offered is not None:
-            if not self.show_copy(self._offered):
-                self.switch.setCurrentIndex(PAGES)
-        elif index == PAGES:
+        if index == PAGES:
             self.show_pages()
+            return
+        if self.model is None and (self._offered is None or not self.show_copy(self._offered)):
+            self.switch.setCurrentIndex(PAGES)
+            return
+        if self.model is not None:
+            self.model.set_changed_only(index == CHANGES)
+            self._show_choice()
+            if index == CHANGES:
+                self.model.queryFinished.connect(
+                    self._say_changed, Qt.ConnectionType.SingleShotConnection
+                )
+
+    def _say_changed(self) -> None:
+        if self.model is None or not self.model.changed_only:
+            return
+        count = self.model.shown_count()
+        note = QCoreApplication.translate(
+            "MainWindow", "Cards the last sync added or changed: %1. Removed cards are not shown."
+        )
+        self.statusMessage.emit(note.replace("%1", QLocale().toString(count)), NOTE_MS)
 
     def _fit_columns(self) -> None:
         """Each column as wide as the rows on screen need, within bounds."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sqlite3
@@ -17,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardviewer.api.models import Card, parse_card
+from cardviewer.demo.data import build_spaces
 from cardviewer.services.card_search import card_search_text, search_terms
 from cardviewer.services.card_store import (
     SCHEMA_VERSION,
@@ -61,10 +63,21 @@ def test_a_card_comes_back_as_it_was_odd_values_and_unknown_fields_included():
         "theme": {"name": "dark"},
     }
     card = parse_card(raw)
-    again = parse_card(__import__("json").loads(card_json(card)))
+    again = parse_card(json.loads(card_json(card)))
     assert again == card
     assert again.invalid_fields == {"connects": "many"}
     assert again.extra_fields == {"theme": {"name": "dark"}}
+
+
+@pytest.mark.parametrize("with_emails", [False, True])
+def test_the_demo_cards_come_back_as_they_were_and_their_json_stays_the_same(with_emails):
+    space = next(iter(build_spaces(60).values()))
+    for demo in space.cards:
+        card = parse_card(demo.to_json(space, "https://img.example", with_emails=with_emails))
+        again = parse_card(json.loads(card_json(card)))
+        assert again == card
+        assert (again.emails is None) is not with_emails, "not fetched is not none"
+        assert card_json(again) == card_json(card)
 
 
 def test_nothing_before_the_first_sync_then_the_cards_in_order(path):
@@ -369,3 +382,15 @@ def test_a_nul_in_a_name_does_not_hide_the_rest_of_the_card_from_the_search(path
         synced(store, [parse_card({"uuid": "a", "display_name": "\x00", "username": "ada"})])
         assert store.matching(("@ada",)) == [0], "trigram index"
         assert store.matching(("da",)) == [0], "scan"
+
+
+def test_only_the_cards_the_last_sync_added_or_changed(path):
+    with CardStore.open(path) as store:
+        synced(store, [*cards("a", "b"), *cards("c", name="Old")])
+        assert store.ordered(None, changed_only=True) == [], "nothing to compare with"
+        synced(store, [*cards("z", "b"), *cards("c", name="New"), *cards("y")])
+        assert store.ordered(None, changed_only=True) == [0, 2, 3]
+        assert store.ordered("display_name", changed_only=True) == [2, 3, 0]
+        assert store.ordered("display_name", descending=True, changed_only=True) == [0, 3, 2]
+        assert store.ordered(None, terms=("new",), changed_only=True) == [2]
+        assert store.ordered(None, terms=("pe",), changed_only=True, limit=1) == [0]

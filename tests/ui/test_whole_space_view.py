@@ -11,7 +11,7 @@ from cardviewer.services.card_store import SCHEMA_VERSION, CardStore
 from cardviewer.services.settings import Settings
 from cardviewer.ui.cards.space_table_model import SpaceTableModel
 from cardviewer.ui.main_window import MainWindow
-from cardviewer.ui.whole_space_view import PAGES, WHOLE_SPACE
+from cardviewer.ui.whole_space_view import CHANGES, PAGES, WHOLE_SPACE
 from tests.ui.clients import single_try_client
 from tests.ui.windows import Closer, open_window
 
@@ -130,3 +130,30 @@ def test_preferences_removes_the_local_copies(window, demo_server, qtbot):
     assert not window.whole_space.switch.isVisible()
     assert window.statusBar().currentMessage() == "The local copies of synced spaces are removed."
     dialog.reject()
+
+
+def test_the_changes_of_the_last_sync_can_be_shown_alone(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    sync(qtbot, window)
+    path = window.whole_space.store_path(demo_server.space_id)
+    assert path is not None
+    with CardStore.open(path) as store:  # a copy before it, one card short, one renamed
+        every = list(store.cards())
+        earlier = store.begin_sync()
+        earlier.add([every[1].model_copy(update={"display_name": "Renamed"}), *every[2:]])
+        earlier.finish()
+    space = sync(qtbot, window)
+    assert "Since the last sync: 1 added, 0 removed, 1 changed." in (
+        window.statusBar().currentMessage()
+    )
+    switch = window.whole_space.switch
+    assert switch.count() == 3
+    switch.setCurrentIndex(CHANGES)
+    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
+        switch.activated.emit(CHANGES)
+    assert [space.card(row) for row in range(space.rowCount())] == every[:2]
+    assert "added or changed: 2" in window.statusBar().currentMessage()
+    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
+        switch.activated.emit(WHOLE_SPACE)
+    assert space.rowCount() == len(every)
+    assert switch.currentIndex() == WHOLE_SPACE

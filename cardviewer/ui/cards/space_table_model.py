@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -87,6 +88,8 @@ class SpaceTableModel(QAbstractTableModel):
         super().__init__(parent)
         self._store = CardStore.open(path)
         self.generation = self._store.current
+        self.has_changes = self._store.previous is not None
+        """The copy has a sync before it to compare with (`set_changed_only`)."""
         self._avatars = avatars
         self._cards: OrderedDict[int, Card] = OrderedDict()
         self._texts: dict[int, dict[tuple[int, int], Any]] = {}
@@ -183,13 +186,22 @@ class SpaceTableModel(QAbstractTableModel):
         self._text = text
         terms = search_terms(text)
         if terms != self._query.terms:
-            self._ask(SpaceQuery(self._query.field, self._query.descending, terms))
+            self._ask(replace(self._query, terms=terms))
+
+    @property
+    def changed_only(self) -> bool:
+        return self._query.changed_only
+
+    def set_changed_only(self, changed_only: bool) -> None:
+        """Show only the cards the last sync added or changed, or every card again."""
+        if changed_only != self._query.changed_only:
+            self._ask(replace(self._query, changed_only=changed_only))
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """Sort by `column` (-1: the space's order), empty values last either way."""
         field = self._columns[column].key if 0 <= column < len(self._columns) else None
         descending = order == Qt.SortOrder.DescendingOrder and field is not None
-        self._ask(SpaceQuery(field, descending, self._query.terms))
+        self._ask(replace(self._query, field=field, descending=descending))
 
     def _ask(self, query: SpaceQuery) -> None:
         self._query = query
