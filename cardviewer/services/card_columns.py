@@ -228,9 +228,17 @@ def _infer_kind(values: Sequence[Any]) -> ValueKind:
 
 
 def build_columns(
-    cards: Sequence[Card], *, with_emails: bool, titles: ColumnTitles = ENGLISH_TITLES
+    cards: Sequence[Card],
+    *,
+    with_emails: bool,
+    titles: ColumnTitles = ENGLISH_TITLES,
+    more_fields: Sequence[str] = (),
 ) -> list[Column]:
-    """The columns for these cards: the known fields, e-mails if asked for, then unknown fields."""
+    """The columns for these cards: the known fields, e-mails if asked for, then unknown fields.
+
+    `more_fields` are unknown fields of other cards (of a whole space, of which `cards`
+    are a sample): each gets a column after those of `cards`.
+    """
     words = (titles.yes, titles.no)
     columns = [
         Column(key, titles.by_key[key], kind, flag_words=words) for key, kind in KNOWN_FIELDS
@@ -252,6 +260,17 @@ def build_columns(
             flag_words=words,
         )
         for key, values in seen.items()
+    )
+    columns.extend(
+        Column(
+            key,
+            titles.by_key.get(key) or title_from_key(key),
+            ValueKind.ANY,
+            extra=True,
+            flag_words=words,
+        )
+        for key in more_fields
+        if key not in seen
     )
     return columns
 

@@ -8,7 +8,7 @@ still gets its column; many cards are written in a worker thread.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,12 +20,19 @@ from cardviewer.services.card_columns import (
     build_columns,
     export_header,
 )
+from cardviewer.services.card_store import CardStore
 from cardviewer.services.csv_export import safe_file_stem, write_csv
 from cardviewer.services.time_zone import local_zone_name
 from cardviewer.services.xlsx_export import write_xlsx
 
 if TYPE_CHECKING:
     from cardviewer.api.models import Card
+
+
+COLUMN_SAMPLE = 200
+"""Cards of a local copy whose values decide the kind of a field the specification lacks."""
+STORE_BLOCK = 500
+"""Cards read from a local copy at once while writing them."""
 
 
 class ExportFormat(Enum):
@@ -97,7 +104,69 @@ def write_cards_now(
     cannot be written; an earlier file of that name then stays as it was.
     """
     columns = build_columns(cards, with_emails=with_emails, titles=titles)
-    export_format = export_format or ExportFormat.of(path)
+    return _write_cards(
+        path,
+        columns,
+        cards,
+        export_format=export_format or ExportFormat.of(path),
+        title=title,
+        delimiter=delimiter,
+        titles=titles,
+    )
+
+
+def write_stored_cards_now(
+    path: Path,
+    store_path: Path,
+    positions: Sequence[int],
+    *,
+    title: str = "",
+    delimiter: str = ",",
+    titles: ColumnTitles = ENGLISH_TITLES,
+    export_format: ExportFormat | None = None,
+) -> int:
+    """Write the cards at `positions` of the local copy at `store_path`, in that order.
+
+    The cards are read a block at a time as they are written, so a whole space of
+    100,000 cards is never in memory; the columns are those the window shows for it.
+    Otherwise as `write_cards_now()`.
+    """
+    with CardStore.open(store_path) as store:
+        generation = store.current
+        columns = build_columns(
+            list(store.cards_at(positions[:COLUMN_SAMPLE]).values()),
+            with_emails=generation is not None and generation.with_emails,
+            titles=titles,
+            more_fields=store.extra_fields(),
+        )
+
+        def cards() -> Iterator[Card]:
+            for start in range(0, len(positions), STORE_BLOCK):
+                block = positions[start : start + STORE_BLOCK]
+                found = store.cards_at(block)
+                yield from (found[position] for position in block if position in found)
+
+        return _write_cards(
+            path,
+            columns,
+            cards(),
+            export_format=export_format or ExportFormat.of(path),
+            title=title,
+            delimiter=delimiter,
+            titles=titles,
+        )
+
+
+def _write_cards(
+    path: Path,
+    columns: Sequence[Column],
+    cards: Iterable[Card],
+    *,
+    export_format: ExportFormat,
+    title: str,
+    delimiter: str,
+    titles: ColumnTitles,
+) -> int:
     if export_format is ExportFormat.XLSX:
         rows: Iterable[list[Any]] = (
             [column.cell_value(card) for column in columns] for card in cards

@@ -13,10 +13,11 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from cardviewer.services.card_export import ExportFormat, suggested_space_filename
-from cardviewer.services.csv_export import suggested_filename
+from cardviewer.services.csv_export import safe_file_stem, suggested_filename
 from cardviewer.services.page_loader import PageRequest
 from cardviewer.services.settings import Settings
 from cardviewer.ui.cards.card_table_model import CardTableModel
+from cardviewer.ui.cards.space_table_model import SpaceTableModel
 from cardviewer.ui.whole_space_jobs import WholeSpaceJobs
 
 AskPath = Callable[..., Path | None]
@@ -38,15 +39,25 @@ class ExportCommands(QObject):
         settings: Settings,
         ask_path: AskPath,
         parent: QObject | None = None,
+        shown_space: Callable[[], SpaceTableModel | None] = lambda: None,
     ) -> None:
         super().__init__(parent)
         self._model = model
+        self._shown_space = shown_space
         self._jobs = jobs
         self._settings = settings
         self._ask_path = ask_path
 
     def export_page(self) -> None:
-        """Ask for a file name and save the page on screen as CSV or Excel workbook."""
+        """Ask for a file name and save the page on screen as CSV or Excel workbook.
+
+        While the whole space is shown from its local copy, the cards shown are saved
+        instead: filtered, in their order, or only what the last sync changed.
+        """
+        space = self._shown_space()
+        if space is not None:
+            self._export_shown(space)
+            return
         page, request = self._model.page, self._model.current_request
         if page is None or request is None or page.is_empty:
             text = QCoreApplication.translate("MainWindow", "There are no cards to export.")
@@ -57,6 +68,19 @@ class ExportCommands(QObject):
         path = self._ask_path(suggested)
         if path is not None:
             self._jobs.export_page(page, request, path)
+
+    def _export_shown(self, space: SpaceTableModel) -> None:
+        request = self._model.current_request
+        positions = space.positions()
+        if request is None or not positions:
+            text = QCoreApplication.translate("MainWindow", "There are no cards to export.")
+            self.statusMessage.emit(text, NOTE_MS)
+            return
+        kind = "changes" if space.changed_only else "shown"
+        name = f"{safe_file_stem(request.space_id)}-{kind}{self.export_format().value}"
+        path = self._ask_path(self._jobs.export_dir / name)
+        if path is not None:
+            self._jobs.export_shown(space.path, positions, request, path)
 
     def export_all(self) -> None:
         """Ask for a file name and save every card of the space shown, page after page."""

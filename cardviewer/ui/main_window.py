@@ -38,10 +38,11 @@ from cardviewer.ui.cards.card_filter_model import CardFilterModel
 from cardviewer.ui.cards.card_pages import CardPages
 from cardviewer.ui.cards.card_table_view import CardTableView
 from cardviewer.ui.cards.column_layout import ColumnLayout, TableColumns
+from cardviewer.ui.cards.space_table_model import SpaceTableModel
 from cardviewer.ui.command_keys import CommandKeys
 from cardviewer.ui.error_bar import ErrorBar
 from cardviewer.ui.export_all_dialog import ExportAllDialog
-from cardviewer.ui.export_commands import ExportCommands
+from cardviewer.ui.export_commands import AskPath, ExportCommands
 from cardviewer.ui.export_path import ask_export_path
 from cardviewer.ui.filter_row import FilterRow
 from cardviewer.ui.help_and_settings import HelpAndSettings
@@ -95,8 +96,7 @@ class MainWindow(QMainWindow, CommandActions):
         store_folder: Path | None = None,
     ) -> None:
         super().__init__(parent)
-        self.pages = pages
-        self.model = pages.model
+        self.pages, self.model = pages, pages.model
         self._avatars, self._store_folder = avatars, store_folder
         self._details_avatars = details_avatars
         self.messages = PageMessages(self._plurals())
@@ -105,9 +105,8 @@ class MainWindow(QMainWindow, CommandActions):
             source, settings, progress, server_wait=self.messages.server_wait
         )
         # Looked up when called: the file dialog is the window's to show.
-        self.exports = ExportCommands(
-            self.model, self.jobs, settings, lambda *a, **kw: self.ask_export_path(*a, **kw), self
-        )
+        ask_path: AskPath = lambda *a, **kw: self.ask_export_path(*a, **kw)  # noqa: E731
+        self.exports = ExportCommands(self.model, self.jobs, settings, ask_path, self, self._space)
         self.settings = settings
         self._avatar_size = avatar_size
         self.setWindowTitle(APP_NAME)
@@ -348,6 +347,9 @@ class MainWindow(QMainWindow, CommandActions):
 
     def load_all_pages(self) -> None:
         self.exports.load_all_pages()
+
+    def _space(self) -> SpaceTableModel | None:
+        return self.whole_space.model
 
     def sync_space(self) -> None:
         self.exports.sync_space(self.whole_space.store_path)

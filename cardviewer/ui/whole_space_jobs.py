@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from enum import Enum
+from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, QStandardPaths, Signal
 
-from cardviewer.api import Card, CardPage, CardViewerError, NotAuthenticated
+from cardviewer.api import CardPage, CardViewerError, NotAuthenticated
 from cardviewer.services.card_export import ExportFormat
 from cardviewer.services.card_store import CardStore, Changes, Generation, StoreError
 from cardviewer.services.file_errors import WriteProblem, write_problem
@@ -28,7 +29,7 @@ from cardviewer.services.page_loader import PageRequest, PageSource
 from cardviewer.services.settings import Settings
 from cardviewer.services.space_fetch import PageFetch
 from cardviewer.tasks import TaskSet
-from cardviewer.ui.cards.card_export import write_cards
+from cardviewer.ui.cards.card_export import write_cards, write_stored_cards
 from cardviewer.ui.error_text import error_text
 from cardviewer.ui.preferences_dialog import export_csv_delimiter
 
@@ -99,6 +100,9 @@ class OpenProgress(Protocol):
         delimiter: str,
     ) -> WholeSpaceProgress: ...
 
+
+WriteCards = Callable[..., Awaitable[int]]
+"""Writes cards to `(path, delimiter=…)`; the number of cards."""
 
 ServerWait = Callable[[CardViewerError], str | None]
 """How long the server asked to wait, in the window's words (`PageMessages.server_wait`)."""
@@ -194,12 +198,22 @@ class WholeSpaceJobs(QObject):
     def export_page(self, page: CardPage, request: PageRequest, path: Path) -> None:
         """Save the cards of `page` (a CSV file unless `path` asks for a workbook)."""
         # In a worker thread: after "Load All Pages" the page may be the whole space.
-        self._start(
-            JobKind.EXPORT_PAGE,
-            self._export_page(
-                _with_suffix(path), list(page.cards), request, page.meta.current_page
-            ),
+        cards = list(page.cards)
+        title = f"{request.space_id} {page.meta.current_page}"
+        write = partial(write_cards, cards=cards, with_emails=request.with_emails, title=title)
+        self._start(JobKind.EXPORT_PAGE, self._export_page(_with_suffix(path), write, request))
+
+    def export_shown(
+        self, store_path: Path, positions: list[int], request: PageRequest, path: Path
+    ) -> None:
+        """Save the cards of the local copy at `store_path` shown in the whole space."""
+        write = partial(
+            write_stored_cards,
+            store_path=store_path,
+            positions=positions,
+            title=request.space_id,
         )
+        self._start(JobKind.EXPORT_PAGE, self._export_page(_with_suffix(path), write, request))
 
     def export_all(self, request: PageRequest, path: Path) -> None:
         """Fetch every page of the space of `request` and save all its cards to `path`."""
@@ -239,17 +253,9 @@ class WholeSpaceJobs(QObject):
 
     # The jobs
 
-    async def _export_page(
-        self, path: Path, cards: list[Card], request: PageRequest, number: int
-    ) -> None:
+    async def _export_page(self, path: Path, write: WriteCards, request: PageRequest) -> None:
         try:
-            count = await write_cards(
-                path,
-                cards,
-                with_emails=request.with_emails,
-                title=f"{request.space_id} {number}",
-                delimiter=export_csv_delimiter(self._settings),
-            )
+            count = await write(path, delimiter=export_csv_delimiter(self._settings))
         except OSError as exc:
             log.warning("export to %s failed: %s", path, exc)
             message = QCoreApplication.translate(

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import csv
 from pathlib import Path
 
 import openpyxl
 import pytest
 
+from cardviewer.api.models import parse_card
+from cardviewer.services import card_export
 from cardviewer.services.card_columns import ENGLISH_TITLES, ColumnTitles
 from cardviewer.services.card_export import (
     ExportFormat,
@@ -16,6 +19,7 @@ from cardviewer.services.card_export import (
     write_cards_now,
     write_table,
 )
+from cardviewer.services.card_store import CardStore
 from cardviewer.services.time_zone import local_zone_name
 from tests.services.test_card_columns import card
 
@@ -123,3 +127,25 @@ def test_the_options_are_given_by_name(tmp_path):
     with pytest.raises(TypeError):
         write_table(target, [], [], ExportFormat.CSV)  # type: ignore[call-arg]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_cards_of_a_local_copy_are_written_in_the_order_asked_a_block_at_a_time(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setattr(card_export, "STORE_BLOCK", 2)  # several blocks of a few cards
+    monkeypatch.setattr(card_export, "COLUMN_SAMPLE", 1)  # the field below is not sampled
+    people = [parse_card({"uuid": f"c{n}", "display_name": f"Person {n}"}) for n in range(5)]
+    people[4] = parse_card({"uuid": "c4", "display_name": "Person 4", "theme": "dark"})
+    with CardStore.open(tmp_path / "space.sqlite") as store:
+        sync = store.begin_sync(with_emails=True)
+        sync.add(people)
+        sync.finish()
+    out = tmp_path / "shown.csv"
+    count = card_export.write_stored_cards_now(
+        out, tmp_path / "space.sqlite", [4, 0, 2, 3], delimiter=","
+    )
+    assert count == 4
+    rows = list(csv.reader(out.read_text("utf-8-sig").splitlines()))
+    assert rows[0][-2:] == ["E-mails", "Theme"]
+    assert [row[1] for row in rows[1:]] == ["Person 4", "Person 0", "Person 2", "Person 3"]
+    assert [row[-1] for row in rows[1:]] == ["dark", "", "", ""]

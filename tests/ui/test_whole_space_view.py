@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import csv
 import sqlite3
+from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 
 from cardviewer.demo import Fault
 from cardviewer.services.card_store import SCHEMA_VERSION, CardStore
 from cardviewer.services.settings import Settings
 from cardviewer.ui.cards.space_table_model import SpaceTableModel
 from cardviewer.ui.main_window import MainWindow
+from cardviewer.ui.preferences_dialog import export_csv_delimiter
 from cardviewer.ui.whole_space_view import CHANGES, PAGES, WHOLE_SPACE
 from tests.ui.clients import single_try_client
 from tests.ui.windows import Closer, open_window
@@ -157,3 +161,32 @@ def test_the_changes_of_the_last_sync_can_be_shown_alone(window, demo_server, qt
         switch.activated.emit(WHOLE_SPACE)
     assert space.rowCount() == len(every)
     assert switch.currentIndex() == WHOLE_SPACE
+
+
+def test_export_saves_the_cards_shown_of_the_whole_space_in_their_order(
+    window, demo_server, qtbot, tmp_path
+):
+    open_space(qtbot, window, demo_server.space_id)
+    space = sync(qtbot, window)
+    name = space.column_of("display_name")
+    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
+        window.table.sortByColumn(name, Qt.SortOrder.DescendingOrder)
+    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
+        window.filter_edit.setText("mü")
+    shown = [space.card(row) for row in range(space.rowCount())]
+    assert 1 < len(shown) < space.total_count()
+    asked: list[Path] = []
+
+    target = Path(tmp_path) / "shown.csv"
+
+    def ask(suggested: Path, title: str = "") -> Path:
+        asked.append(suggested)
+        return target
+
+    window.ask_export_path = ask
+    with qtbot.waitSignal(window.jobs.finished, timeout=WAIT):
+        window.export_action.trigger()
+    assert asked[0].name == f"{demo_server.space_id}-shown.csv"
+    text = target.read_text("utf-8-sig")
+    rows = list(csv.reader(text.splitlines(), delimiter=export_csv_delimiter(window.settings)))
+    assert [row[1] for row in rows[1:]] == [card.display_name for card in shown if card]

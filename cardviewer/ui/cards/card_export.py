@@ -6,6 +6,7 @@ window's files differ only in their headings, which are in the reader's language
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,6 +25,29 @@ async def write_cards(
         path,
         cards,
         with_emails=with_emails,
+        title=title,
+        delimiter=delimiter,
+        titles=column_titles(),
+    )
+
+
+async def write_stored_cards(
+    path: Path,
+    *,
+    store_path: Path,
+    positions: list[int],
+    title: str = "",
+    delimiter: str = ",",
+) -> int:
+    """Write cards of a local copy in a worker thread with the table's headings.
+
+    See `card_export.write_stored_cards_now`.
+    """
+    return await asyncio.to_thread(
+        card_export.write_stored_cards_now,
+        path,
+        store_path,
+        positions,
         title=title,
         delimiter=delimiter,
         titles=column_titles(),

@@ -30,7 +30,7 @@ from PySide6.QtCore import (
 
 from cardviewer.api.models import Card
 from cardviewer.services.avatar_loader import AvatarLoader
-from cardviewer.services.card_columns import Column, ValueKind, build_columns, title_from_key
+from cardviewer.services.card_columns import Column, build_columns
 from cardviewer.services.card_search import search_terms
 from cardviewer.services.card_store import CardStore
 from cardviewer.services.space_queries import SpaceAnswer, SpaceQueries, SpaceQuery
@@ -87,6 +87,8 @@ class SpaceTableModel(QAbstractTableModel):
     ) -> None:
         super().__init__(parent)
         self._store = CardStore.open(path)
+        self.path = path
+        """The local copy shown."""
         self.generation = self._store.current
         self.has_changes = self._store.previous is not None
         """The copy has a sync before it to compare with (`set_changed_only`)."""
@@ -102,7 +104,12 @@ class SpaceTableModel(QAbstractTableModel):
         self._positions: list[int] = first
         sample = list(self._read(first).values())
         with_emails = self.generation.with_emails if self.generation is not None else False
-        self._columns = _columns(sample, self._store.extra_fields(), with_emails)
+        self._columns = build_columns(
+            sample,
+            with_emails=with_emails,
+            titles=column_titles(),
+            more_fields=self._store.extra_fields(),
+        )
         self._alignments = [alignment(column) for column in self._columns]
         self._avatar_column = self.column_of("avatar")
         reader_locale = locale if locale is not None else QLocale()
@@ -155,6 +162,10 @@ class SpaceTableModel(QAbstractTableModel):
         else:
             self._cards.move_to_end(position)
         return card
+
+    def positions(self) -> list[int]:
+        """The cards shown, as positions in the copy, in the order shown (a copy)."""
+        return list(self._positions)
 
     def cached_cards(self) -> int:
         """How many cards are held in memory (at most `CACHED_CARDS`)."""
@@ -308,23 +319,3 @@ class SpaceTableModel(QAbstractTableModel):
 
     def flags(self, index: ModelIndex) -> Qt.ItemFlag:
         return _CELL_FLAGS if index.isValid() else Qt.ItemFlag.NoItemFlags
-
-
-def _columns(sample: list[Card], extra_fields: list[str], with_emails: bool) -> list[Column]:
-    """The page's columns for the whole space: every unknown field any card has."""
-    columns = build_columns(sample, with_emails=with_emails, titles=column_titles())
-    known = {column.key for column in columns}
-    missing = [key for key in extra_fields if key not in known]
-    titles = column_titles()
-    words = (titles.yes, titles.no)
-    columns.extend(
-        Column(
-            key,
-            titles.by_key.get(key) or title_from_key(key),
-            ValueKind.ANY,
-            extra=True,
-            flag_words=words,
-        )
-        for key in missing
-    )
-    return columns
