@@ -12,7 +12,7 @@ import asyncio
 import logging
 import sqlite3
 
-from cardviewer.api.models import CardPage
+from cardviewer.api.models import Card, CardPage
 from cardviewer.services.card_store import (
     CardStore,
     Generation,
@@ -28,6 +28,11 @@ from cardviewer.services.space_fetch import (
 )
 
 log = logging.getLogger(__name__)
+
+WRITE_BATCH = 500
+"""Cards written to the store in one transaction during a sync."""
+QUEUED_BATCHES = 4
+"""Batches fetched and waiting to be written, at most; the fetch waits beyond that."""
 
 
 async def sync_space(
@@ -47,16 +52,42 @@ async def sync_space(
     `fetch` asks for the cards' e-mail addresses, which the copy records; texts are
     ranked for sorting under `collation` (`CardStore.rank_texts`).
 
-    The store is written on worker threads, a page at a time, so that the thread
-    running the event loop (the window's) stays free; the next page waits for it.
+    The store is written on a worker thread, `WRITE_BATCH` cards at a time, while the
+    next pages are fetched, so that the thread running the event loop (the window's)
+    stays free; at most `QUEUED_BATCHES` wait to be written. One transaction per page
+    of ten cards would cost more than the cards.
     """
     sync = store.begin_sync(with_emails=with_emails)
+    batch: list[Card] = []
+    batches: asyncio.Queue[list[Card] | None] = asyncio.Queue(maxsize=QUEUED_BATCHES)
 
     async def keep(page: CardPage) -> None:
-        await asyncio.to_thread(sync.add, page.cards)
+        batch.extend(page.cards)
+        if len(batch) >= WRITE_BATCH:
+            await batches.put(batch.copy())
+            batch.clear()
+
+    async def fetch_all() -> None:
+        await fetch_pages_in_order(fetch, keep, concurrency=concurrency, on_progress=on_progress)
+        await batches.put(batch)
+        await batches.put(None)
+
+    async def write_all() -> None:
+        while (cards := await batches.get()) is not None:
+            adding = asyncio.ensure_future(asyncio.to_thread(sync.add, cards))
+            try:
+                await asyncio.shield(adding)
+            except asyncio.CancelledError:
+                await asyncio.wait({adding})  # nothing else may touch the store meanwhile
+                raise
 
     try:
-        await fetch_pages_in_order(fetch, keep, concurrency=concurrency, on_progress=on_progress)
+        try:
+            async with asyncio.TaskGroup() as group:
+                group.create_task(fetch_all())
+                group.create_task(write_all())
+        except BaseExceptionGroup as errors:
+            raise _first_error(errors) from None
         return await asyncio.to_thread(sync.finish, text_key, collation)
     except BaseException as error:
         try:
@@ -73,3 +104,13 @@ def _plain_words(error: sqlite3.Error) -> str:
     if "full" in text:
         return "The disk is full; the local copy of this space stays as it was."
     return "The local copy of this space could not be written; it stays as it was."
+
+
+def _first_error(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    """The error that stopped the sync; the other task was only cancelled by it."""
+    for error in group.exceptions:
+        if isinstance(error, BaseExceptionGroup):
+            return _first_error(error)
+        if not isinstance(error, asyncio.CancelledError):
+            return error
+    return group.exceptions[0]
