@@ -651,7 +651,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../cardviewer/ui/window_commands.py" line="+204"/>
+        <location filename="../cardviewer/ui/window_commands.py" line="+206"/>
         <source>&amp;Open</source>
         <translation>Ö&amp;ffnen</translation>
     </message>
@@ -681,22 +681,24 @@
         <translation>Die Seite neu laden (F5)</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="+229"/>
+        <location filename="../cardviewer/ui/window_commands.py" line="+31"/>
         <source>&amp;Export Page…</source>
         <translation>Seite e&amp;xportieren…</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location filename="../cardviewer/ui/window_commands.py" line="+7"/>
         <source>Export</source>
         <translation>Exportieren</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="+1"/>
+        <location filename="../cardviewer/ui/window_commands.py" line="+1"/>
         <source>Save the cards of this page as a CSV file (Ctrl+E)</source>
         <translation>Die Karten dieser Seite als CSV-Datei speichern (Strg+E)</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location filename="../cardviewer/ui/window_commands.py" line="+7"/>
         <source>Export &amp;All Pages…</source>
         <translation>&amp;Alle Seiten exportieren…</translation>
     </message>
@@ -1007,17 +1009,18 @@
         <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist. Die angezeigten Karten bleiben sichtbar; melden Sie sich an, um weitere zu laden.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+319"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+318"/>
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/export_commands.py" line="+52"/>
+        <location filename="../cardviewer/ui/export_commands.py" line="+63"/>
+        <location line="+14"/>
         <source>There are no cards to export.</source>
         <translation>Es gibt keine Karten zum Exportieren.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+255"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+261"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
@@ -1052,7 +1055,7 @@
         <translation>Öffnen Sie zuerst einen Bereich.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-87"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-89"/>
         <source>Loading all pages stopped; it starts again once you have signed in.</source>
         <translation>Das Laden aller Seiten wurde angehalten; es beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
@@ -1062,7 +1065,7 @@
         <translation>Die Synchronisierung wurde angehalten, die lokale Kopie bleibt unverändert; sie beginnt erneut, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+196"/>
+        <location line="+198"/>
         <source>The disk is full; the local copy stays as it was.</source>
         <translation>Der Datenträger ist voll; die lokale Kopie bleibt unverändert.</translation>
     </message>
@@ -1102,12 +1105,12 @@
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-259"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-261"/>
         <source>The export of all pages stopped and saved nothing; it starts again once you have signed in.</source>
         <translation>Der Export aller Seiten wurde angehalten und hat nichts gespeichert; er beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+252"/>
+        <location line="+254"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>
@@ -1228,7 +1231,7 @@
         <translation>1 Eintrag auf dieser Seite konnte nicht gelesen werden und wird nicht angezeigt.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../cardviewer/ui/main_window.py" line="+134"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+137"/>
         <source>%n entries on this page could not be read and are not shown.</source>
         <translation>
             <numerusform>%n Eintrag auf dieser Seite konnte nicht gelesen werden und wird nicht angezeigt.</numerusform>
@@ -1321,7 +1324,7 @@
         <translation>Der Datenträger ist schreibgeschützt; wählen Sie einen anderen Ordner.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="+48"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="-181"/>
         <source>Whole space (synced %1)</source>
         <translation>Ganzer Bereich (synchronisiert %1)</translation>
     </message>
@@ -1341,22 +1344,32 @@
         <translation>Änderungen der letzten Synchronisierung</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+93"/>
         <source>The local copy of this space cannot be opened. %1</source>
         <translation>Die lokale Kopie dieses Bereichs kann nicht geöffnet werden. %1</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>Showing the local copy: %1.</source>
         <translation>Die lokale Kopie wird angezeigt: %1.</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+29"/>
         <source>The local copies of synced spaces are removed.</source>
         <translation>Die lokalen Kopien synchronisierter Bereiche sind entfernt.</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+10"/>
+        <source>&amp;Export Cards Shown…</source>
+        <translation>Angezeigte Karten &amp;exportieren…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Save the cards shown, in their order, as a CSV file (Ctrl+E)</source>
+        <translation>Die angezeigten Karten in ihrer Reihenfolge als CSV-Datei speichern (Strg+E)</translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <source>Cards the last sync added or changed: %1. Removed cards are not shown.</source>
         <translation>Von der letzten Synchronisierung hinzugefügte oder geänderte Karten: %1. Entfernte Karten werden nicht gezeigt.</translation>
     </message>

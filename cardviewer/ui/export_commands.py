@@ -70,9 +70,10 @@ class ExportCommands(QObject):
             self._jobs.export_page(page, request, path)
 
     def _export_shown(self, space: SpaceTableModel) -> None:
-        request = self._model.current_request
         positions = space.positions()
-        if request is None or not positions:
+        # Shown offline too, when no page of the space came from the server.
+        request = PageRequest(space.path.stem, 1, with_emails=space.with_emails)
+        if not positions:
             text = QCoreApplication.translate("MainWindow", "There are no cards to export.")
             self.statusMessage.emit(text, NOTE_MS)
             return

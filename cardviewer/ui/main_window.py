@@ -13,6 +13,7 @@ stays and keeps its page: it turns "signed out", asks for a sign-in with
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
@@ -79,6 +80,7 @@ class MainWindow(QMainWindow, CommandActions):
     signInRequested = Signal()
     """The session has ended and a sign-in is needed (asked at once, or by the person)."""
     closed = Signal()
+    whole_space: WholeSpaceView
 
     def __init__(
         self,
@@ -106,7 +108,8 @@ class MainWindow(QMainWindow, CommandActions):
         )
         # Looked up when called: the file dialog is the window's to show.
         ask_path: AskPath = lambda *a, **kw: self.ask_export_path(*a, **kw)  # noqa: E731
-        self.exports = ExportCommands(self.model, self.jobs, settings, ask_path, self, self._space)
+        shown: Callable[[], SpaceTableModel | None] = lambda: self.whole_space.model  # noqa: E731
+        self.exports = ExportCommands(self.model, self.jobs, settings, ask_path, self, shown)
         self.settings = settings
         self._avatar_size = avatar_size
         self.setWindowTitle(APP_NAME)
@@ -348,9 +351,6 @@ class MainWindow(QMainWindow, CommandActions):
     def load_all_pages(self) -> None:
         self.exports.load_all_pages()
 
-    def _space(self) -> SpaceTableModel | None:
-        return self.whole_space.model
-
     def sync_space(self) -> None:
         self.exports.sync_space(self.whole_space.store_path)
 
@@ -509,6 +509,7 @@ class MainWindow(QMainWindow, CommandActions):
             page_bar=self.page_bar,
             loading=self.pages.is_loading,
             syncable=self._store_folder is not None,
+            space_cards=self.whole_space.has_cards,
         )
         self.commands.update(needs_met(state))
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Protocol
 
 from PySide6.QtCore import QCoreApplication, QLocale, QObject, Qt, Signal
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QComboBox, QHeaderView, QWidget
 
 from cardviewer.services.avatar_loader import AvatarLoader
@@ -81,6 +82,7 @@ class WindowParts(Protocol):
     details: CurrentCardDetails
     stack: CardStack
     account_label: AccountLabel
+    export_action: QAction
 
     def window(self) -> QWidget: ...
 
@@ -118,6 +120,11 @@ class WholeSpaceView(QObject):
     @property
     def shows_whole_space(self) -> bool:
         return self.model is not None
+
+    @property
+    def has_cards(self) -> bool:
+        """The whole space is shown, and its copy has cards to export."""
+        return self.model is not None and self.model.total_count() > 0
 
     def store_path(self, space_id: str) -> Path | None:
         """Where the copy of `space_id` is kept for the account signed in; None: nowhere."""
@@ -172,6 +179,7 @@ class WholeSpaceView(QObject):
             previous.deleteLater()
         label = synced_label(model)
         self._offered = path
+        self._name_export(whole_space=True)
         self.switch.offer(label, changes=model.has_changes)
         self.switch.setCurrentIndex(WHOLE_SPACE)
         note = QCoreApplication.translate("MainWindow", "Showing the local copy: %1.")
@@ -185,6 +193,7 @@ class WholeSpaceView(QObject):
         if model is None:
             return
         self._table.setModel(self._proxy)
+        self._name_export(whole_space=False)
         self._filter_row.set_target(self._proxy)
         self._details.follow_space(None)
         model.close()
@@ -207,6 +216,21 @@ class WholeSpaceView(QObject):
             ),
             NOTE_MS,
         )
+
+    def _name_export(self, *, whole_space: bool) -> None:
+        """Export Page saves the cards shown while the whole space is shown: say so."""
+        action = self._window.export_action
+        if whole_space:
+            action.setText(QCoreApplication.translate("MainWindow", "&Export Cards Shown…"))
+            tip = QCoreApplication.translate(
+                "MainWindow", "Save the cards shown, in their order, as a CSV file (Ctrl+E)"
+            )
+        else:
+            action.setText(QCoreApplication.translate("MainWindow", "&Export Page…"))
+            tip = QCoreApplication.translate(
+                "MainWindow", "Save the cards of this page as a CSV file (Ctrl+E)"
+            )
+        action.setToolTip(tip)
 
     def close(self) -> None:
         """Close the copy shown, if any (its worker thread and its file)."""

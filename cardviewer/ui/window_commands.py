@@ -81,6 +81,8 @@ class WindowState:
     loading: bool = False
     syncable: bool = False
     """The window has a folder for local copies of spaces."""
+    space_cards: bool = False
+    """The whole space is shown from its local copy, and it has cards."""
 
 
 def needs_met(state: WindowState) -> Need:
@@ -89,7 +91,7 @@ def needs_met(state: WindowState) -> Need:
     held = {
         Need.ONLINE: state.online,
         Need.PAGE: page is not None,
-        Need.CARDS: page is not None and not page.is_empty,
+        Need.CARDS: (page is not None and not page.is_empty) or state.space_cards,
         Need.TARGET: state.has_target,
         Need.SPACE_FETCHABLE: state.space_fetchable,
         Need.SYNCABLE: state.space_fetchable and state.syncable,

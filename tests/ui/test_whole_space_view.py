@@ -60,6 +60,7 @@ def test_sync_shows_every_card_of_the_space_from_its_copy(window, demo_server, q
     assert switch.currentIndex() == WHOLE_SPACE
     assert switch.currentText().startswith("Whole space (synced ")
     assert not window.page_bar.isVisible()
+    assert window.export_action.text() == "&Export Cards Shown…"
     assert "This is the first sync." in window.statusBar().currentMessage()
     assert "all cards of the space" in window.filter_edit.placeholderText()
 
@@ -77,6 +78,7 @@ def test_sync_shows_every_card_of_the_space_from_its_copy(window, demo_server, q
     assert window.table.model() is window.proxy
     assert window.whole_space.model is None
     assert window.page_bar.isVisible()
+    assert window.export_action.text() == "&Export Page…"
     assert "this page" in window.filter_edit.placeholderText()
 
 
@@ -104,6 +106,7 @@ def test_a_synced_space_opens_from_its_copy_when_the_server_fails(window, demo_s
     assert space is not None
     qtbot.waitUntil(lambda: not space.is_sorting, timeout=WAIT)
     assert space.rowCount() == total
+    assert window.export_action.isEnabled(), "the copy's cards can be saved offline"
 
 
 def test_a_copy_that_cannot_be_opened_is_explained_and_the_page_stays(window, demo_server, qtbot):

@@ -104,6 +104,8 @@ class SpaceTableModel(QAbstractTableModel):
         self._positions: list[int] = first
         sample = list(self._read(first).values())
         with_emails = self.generation.with_emails if self.generation is not None else False
+        self.with_emails = with_emails
+        """The copy holds the cards' e-mail addresses."""
         self._columns = build_columns(
             sample,
             with_emails=with_emails,
