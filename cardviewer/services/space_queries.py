@@ -3,9 +3,10 @@
 A sort or filter over 100,000 cards takes SQLite tens of milliseconds, which the window
 must not wait for. `SpaceQueries` runs them one at a time on a worker thread with its
 own connection to the store (WAL lets it read while the window reads rows). Each query
-is answered twice: first rows (`FIRST_ROWS`, usually within a millisecond), then every
-matching position. A query asked for while another runs interrupts it and replaces any
-still waiting, and an answer for anything but the newest query is never delivered.
+is answered twice: first rows (`FIRST_ROWS`, usually within a millisecond), then, after
+`FULL_AFTER`, every matching position. A query asked for while another runs interrupts
+it and replaces any still waiting, and an answer for anything but the newest query is
+never delivered.
 """
 
 from __future__ import annotations
@@ -17,7 +18,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardviewer.services.card_store import CardStore, StoreError, TextKey, folded_text_key
+from cardviewer.services.card_store import (
+    TRIGRAM,
+    CardStore,
+    StoreError,
+    TextKey,
+    folded_text_key,
+)
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +32,10 @@ FIRST_ROWS = 200
 """Rows answered first: more than a tall window shows."""
 FIRST_WITHIN = 0.015
 """How long the first rows may take before the whole answer is awaited instead (seconds)."""
+FULL_AFTER = 0.05
+"""The whole answer waits this long after the first rows (seconds): the window paints
+them meanwhile without competing for the processor, and a key typed meanwhile saves
+the work."""
 
 
 @dataclass(frozen=True)
@@ -111,7 +122,15 @@ class SpaceQueries:
 
     def _is_stale(self, number: int) -> bool:
         with self._wake:
-            return self._closed or number != self._newest
+            return self._is_stale_locked(number)
+
+    def _newer_within(self, number: int, seconds: float) -> bool:
+        """Wait up to `seconds` for a query newer than `number`; True if one came."""
+        with self._wake:
+            return self._wake.wait_for(lambda: self._is_stale_locked(number), seconds)
+
+    def _is_stale_locked(self, number: int) -> bool:
+        return self._closed or number != self._newest
 
     def _send(self, answer: SpaceAnswer) -> None:
         if not self._is_stale(answer.number):
@@ -136,19 +155,26 @@ class SpaceQueries:
 
     def _answer(self, store: CardStore, number: int, query: SpaceQuery) -> None:
         try:
-            first = store.first_ordered(
-                query.field,
-                within=FIRST_WITHIN,
-                limit=FIRST_ROWS,
-                descending=query.descending,
-                terms=query.terms,
-                text_key=self._text_key,
-                collation=self._collation,
-                changed_only=query.changed_only,
+            # A word for the trigram index yields every match at once: the whole answer
+            # comes as soon as the first rows would.
+            indexed = any(len(term) >= TRIGRAM for term in query.terms)
+            first = (
+                None
+                if indexed
+                else store.first_ordered(
+                    query.field,
+                    within=FIRST_WITHIN,
+                    limit=FIRST_ROWS,
+                    descending=query.descending,
+                    terms=query.terms,
+                    text_key=self._text_key,
+                    collation=self._collation,
+                    changed_only=query.changed_only,
+                )
             )
             if first is not None:
                 self._send(SpaceAnswer(number, first, len(first) < FIRST_ROWS))
-                if len(first) < FIRST_ROWS:
+                if len(first) < FIRST_ROWS or self._newer_within(number, FULL_AFTER):
                     return
             if self._is_stale(number):
                 return

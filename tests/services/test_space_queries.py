@@ -108,3 +108,14 @@ def test_nothing_is_delivered_after_closing(tmp_path, answers):
     queries.close()
     queries.ask(SpaceQuery())
     assert answers.empty()
+
+
+def test_a_word_for_the_trigram_index_is_answered_whole_at_once(tmp_path, answers, open_queries):
+    queries = open_queries(store_of(tmp_path / "s.sqlite", FIRST_ROWS + 50))
+    number = queries.ask(SpaceQuery("display_name", terms=("person",)))
+    answer = answers.get(timeout=WAIT)
+    assert (answer.number, len(answer.positions), answer.complete) == (
+        number,
+        FIRST_ROWS + 50,
+        True,
+    )
