@@ -356,14 +356,15 @@ class CardStore:
         chosen = self.current
         if chosen is None:
             return []
-        changed = self._changed_clause(chosen.id) if changed_only else ""
         if field is None:
+            changed = self._changed_clause(chosen.id) if changed_only else ""
             query, in_order = _matching_query(chosen.id, terms)
             return self._positions(f"{query}{changed} ORDER BY position", in_order, limit)
         self.rank_texts(text_key, collation)
         # The generation as a literal: only then can SQLite use its partial index.
-        base = f"SELECT position FROM sort_keys WHERE generation = {int(chosen.id)} AND field = ?"
-        base += changed
+        generation = int(chosen.id)
+        k = ""  # how the sort keys' columns are named in the query
+        base = f"SELECT position FROM sort_keys WHERE generation = {generation} AND field = ?"
         values: list[object] = [field]
         if terms and limit is not None and all(len(term) < TRIGRAM for term in terms):
             # Few rows wanted and no word for the trigram index: walk the sort order and
@@ -375,20 +376,35 @@ class CardStore:
                 + ")"
             )
             values.extend(terms)
+        elif any(len(term) >= TRIGRAM for term in terms):
+            # The trigram index finds the matches at once: look up only their keys and
+            # sort those, rather than walk the whole sort order testing each card.
+            query, match_values = _matching_query(chosen.id, terms)
+            k = "k."
+            base = (
+                f"SELECT k.position FROM ({query}) AS m CROSS JOIN sort_keys AS k "
+                f"WHERE k.generation = {generation} AND k.field = ? AND k.position = m.position"
+            )
+            values = [*match_values, field]
         elif terms:
             query, match_values = _matching_query(chosen.id, terms)
             base += f" AND position IN ({query})"
             values.extend(match_values)
+        base += self._changed_clause(chosen.id, f"{k}position") if changed_only else ""
         if not descending:  # empty values have the highest kind: last already
-            return self._positions(f"{base} ORDER BY kind, value, position", values, limit)
+            return self._positions(f"{base} ORDER BY {k}kind, {k}value, {k}position", values, limit)
         # Descending, but empty values still last and equal ones in the space's order.
         found = self._positions(
-            f"{base} AND kind < {EMPTY} ORDER BY kind DESC, value DESC, position", values, limit
+            f"{base} AND {k}kind < {EMPTY} ORDER BY {k}kind DESC, {k}value DESC, {k}position",
+            values,
+            limit,
         )
         if limit is not None and len(found) >= limit:
             return found
         rest = None if limit is None else limit - len(found)
-        return found + self._positions(f"{base} AND kind = {EMPTY} ORDER BY position", values, rest)
+        return found + self._positions(
+            f"{base} AND {k}kind = {EMPTY} ORDER BY {k}position", values, rest
+        )
 
     def first_ordered(
         self, field: str | None, *, within: float, **options: Any
@@ -409,13 +425,13 @@ class CardStore:
         finally:
             self._db.set_progress_handler(None, 0)
 
-    def _changed_clause(self, current: int) -> str:
-        """A condition on `position`: the card is new or changed since the copy before."""
+    def _changed_clause(self, current: int, column: str = "position") -> str:
+        """A condition on `column`: the card is new or changed since the copy before."""
         previous = self._state("previous")
         if previous is None:
             return " AND 0"  # no copy before: nothing to compare with
         return (
-            f" AND position IN (SELECT n.position FROM cards n WHERE n.generation = {int(current)}"
+            f" AND {column} IN (SELECT n.position FROM cards n WHERE n.generation = {int(current)}"
             f" AND NOT EXISTS (SELECT 1 FROM cards o WHERE o.generation = {int(previous)}"
             " AND o.uuid = n.uuid AND o.json = n.json))"
         )
