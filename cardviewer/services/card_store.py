@@ -482,7 +482,8 @@ class CardStore:
         if chosen is None or self._collation(chosen.id) == collation:
             return
         with _transaction(self._db):
-            self._db.execute(f"DROP INDEX IF EXISTS {_index_name(chosen.id)}")
+            for name in _index_names(chosen.id):
+                self._db.execute(f"DROP INDEX IF EXISTS {name}")
             _rank_texts(self._db, chosen.id, text_key, collation)
             _index_sort_keys(self._db, chosen.id)
 
@@ -714,16 +715,25 @@ def _rank_texts(
     connection.execute("UPDATE generations SET collation = ? WHERE id = ?", (collation, generation))
 
 
-def _index_name(generation: int) -> str:
-    return f"sort_keys_{int(generation)}"
+def _index_names(generation: int) -> tuple[str, str]:
+    """The sort indexes of a generation: ascending, and descending (ties ascending)."""
+    return f"sort_keys_{int(generation)}", f"sort_keys_down_{int(generation)}"
 
 
 def _index_sort_keys(connection: sqlite3.Connection, generation: int) -> None:
-    """The sort keys of one generation in sort order: a sort reads it, never sorts."""
+    """The sort keys of one generation in sort order: a sort reads it, never sorts.
+
+    Descending keeps equal cards in the space's order, so it has an index of its own.
+    """
     number = int(generation)
+    up, down = _index_names(number)
     connection.execute(
-        f"CREATE INDEX IF NOT EXISTS {_index_name(number)} "
+        f"CREATE INDEX IF NOT EXISTS {up} "
         f"ON sort_keys(field, kind, value, position) WHERE generation = {number}"
+    )
+    connection.execute(
+        f"CREATE INDEX IF NOT EXISTS {down} "
+        f"ON sort_keys(field, kind DESC, value DESC, position) WHERE generation = {number}"
     )
 
 
@@ -808,7 +818,7 @@ def _drop_unused_search(connection: sqlite3.Connection) -> None:
     )
     kept = {row[0] for row in connection.execute("SELECT id FROM generations")}
     indexes = connection.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'index' AND name GLOB 'sort_keys_[0-9]*'"
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND name GLOB 'sort_keys_*[0-9]'"
     ).fetchall()
     for (name,) in indexes:
         if int(name.rsplit("_", 1)[1]) not in kept:
