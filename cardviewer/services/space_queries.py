@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 
 FIRST_ROWS = 200
 """Rows answered first: more than a tall window shows."""
-FIRST_WITHIN = 0.015
+FIRST_WITHIN = 0.03
 """How long the first rows may take before the whole answer is awaited instead (seconds)."""
 FULL_AFTER = 0.05
 """The whole answer waits this long after the first rows (seconds): the window paints
