@@ -681,7 +681,7 @@
         <translation>Die Seite neu laden (F5)</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="+229"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="+230"/>
         <location filename="../cardviewer/ui/window_commands.py" line="+31"/>
         <source>&amp;Export Page…</source>
         <translation>Seite e&amp;xportieren…</translation>
@@ -1009,7 +1009,7 @@
         <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist. Die angezeigten Karten bleiben sichtbar; melden Sie sich an, um weitere zu laden.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+318"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+321"/>
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
@@ -1231,7 +1231,7 @@
         <translation>1 Eintrag auf dieser Seite konnte nicht gelesen werden und wird nicht angezeigt.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../cardviewer/ui/main_window.py" line="+137"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+134"/>
         <source>%n entries on this page could not be read and are not shown.</source>
         <translation>
             <numerusform>%n Eintrag auf dieser Seite konnte nicht gelesen werden und wird nicht angezeigt.</numerusform>
@@ -1369,7 +1369,17 @@
         <translation>Die angezeigten Karten in ihrer Reihenfolge als CSV-Datei speichern (Strg+E)</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+38"/>
+        <source>Nothing changed in the last sync</source>
+        <translation>Bei der letzten Synchronisierung hat sich nichts geändert</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every card is as it was at the sync before.</source>
+        <translation>Jede Karte ist so wie bei der Synchronisierung davor.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Cards the last sync added or changed: %1. Removed cards are not shown.</source>
         <translation>Von der letzten Synchronisierung hinzugefügte oder geänderte Karten: %1. Entfernte Karten werden nicht gezeigt.</translation>
     </message>

@@ -26,6 +26,7 @@ from cardviewer.ui.cards.card_table_view import CardTableView
 from cardviewer.ui.cards.space_table_model import SpaceTableModel
 from cardviewer.ui.cards.value_text import format_local_time
 from cardviewer.ui.filter_row import FilterRow
+from cardviewer.ui.page_messages import StateText
 from cardviewer.ui.session_state import AccountLabel
 
 log = logging.getLogger(__name__)
@@ -246,6 +247,7 @@ class WholeSpaceView(QObject):
             return
         if self.model is not None:
             self.model.set_changed_only(index == CHANGES)
+            self._window.stack.show_table()
             self._show_choice()
             if index == CHANGES:
                 self.model.queryFinished.connect(
@@ -256,6 +258,15 @@ class WholeSpaceView(QObject):
         if self.model is None or not self.model.changed_only:
             return
         count = self.model.shown_count()
+        if count == 0:
+            self._window.stack.show_empty(
+                StateText(
+                    QCoreApplication.translate("MainWindow", "Nothing changed in the last sync"),
+                    QCoreApplication.translate(
+                        "MainWindow", "Every card is as it was at the sync before."
+                    ),
+                )
+            )
         note = QCoreApplication.translate(
             "MainWindow", "Cards the last sync added or changed: %1. Removed cards are not shown."
         )

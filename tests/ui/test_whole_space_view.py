@@ -85,8 +85,17 @@ def test_sync_shows_every_card_of_the_space_from_its_copy(window, demo_server, q
 def test_a_second_sync_says_what_changed(window, demo_server, qtbot):
     open_space(qtbot, window, demo_server.space_id)
     sync(qtbot, window)
-    sync(qtbot, window)
+    space = sync(qtbot, window)
     assert "Nothing changed since the last sync." in window.statusBar().currentMessage()
+    switch = window.whole_space.switch
+    switch.setCurrentIndex(CHANGES)
+    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
+        switch.activated.emit(CHANGES)
+    assert window.stack.currentWidget() is window.empty_page
+    assert window.empty_page.title_label.text() == "Nothing changed in the last sync"
+    switch.setCurrentIndex(WHOLE_SPACE)
+    switch.activated.emit(WHOLE_SPACE)
+    assert window.stack.currentWidget() is window.table
 
 
 def test_a_synced_space_opens_from_its_copy_when_the_server_fails(window, demo_server, qtbot):
