@@ -200,6 +200,7 @@ def test_a_store_of_the_first_version_is_migrated_and_sorts_its_cards(path):
         synced(store, people)
     with sqlite3.connect(path) as db:  # the first version had no sort keys
         db.execute("DROP TABLE sort_keys")
+        db.execute("DROP TABLE fields")
         db.execute("ALTER TABLE generations DROP COLUMN collation")
         db.execute("ALTER TABLE generations DROP COLUMN with_emails")
         db.execute("PRAGMA user_version = 1")
@@ -209,6 +210,7 @@ def test_a_store_of_the_first_version_is_migrated_and_sorts_its_cards(path):
         assert not store.current.with_emails
         assert store.ordered("display_name") == [2, 0, 1]
         assert store.ordered("connects", descending=True) == [0, 1, 2], "empty last"
+        assert store.extra_fields() == []
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
