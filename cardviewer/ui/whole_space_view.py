@@ -16,7 +16,7 @@ from typing import Protocol
 
 from PySide6.QtCore import QCoreApplication, QLocale, QObject, Qt, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QComboBox, QHeaderView, QWidget
+from PySide6.QtWidgets import QComboBox, QHeaderView, QStyle, QWidget
 
 from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.card_store import CardStore, StoreError, remove_copies, store_path
@@ -37,7 +37,9 @@ CHANGES = 2
 """The switch's choices: the pages, the whole space, and what its last sync changed."""
 NOTE_MS = 5000
 WIDEST_COLUMN = 320
-"""Columns of the whole space are fitted to the rows on screen, and no wider than this."""
+"""Columns of the whole space are fitted to their first rows, and no wider than this."""
+FITTED_ROWS = 30
+"""The rows a column of the whole space is fitted to: about a screenful."""
 
 
 def synced_label(model_or_store: SpaceTableModel | CardStore) -> str:
@@ -273,10 +275,22 @@ class WholeSpaceView(QObject):
         self.statusMessage.emit(note.replace("%1", QLocale().toString(count)), NOTE_MS)
 
     def _fit_columns(self) -> None:
-        """Each column as wide as the rows on screen need, within bounds."""
-        header = self._table.horizontalHeader()
-        header.setResizeContentsPrecision(0)  # the rows on screen only, never the space
+        """Each column as wide as its heading and the first rows' text need, within bounds.
+
+        Qt's own fitting asks every row the model has read (before the table is on
+        screen it cannot tell which are visible) and lays out each cell: half a second
+        for a whole space. The text's width is enough here.
+        """
+        table, header = self._table, self._table.horizontalHeader()
+        model, metrics = table.model(), table.fontMetrics()
+        rows = range(min(model.rowCount(), FITTED_ROWS))
+        padding = 2 * table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin) + 12
         for column in range(header.count()):
-            self._table.resizeColumnToContents(column)
-            header.resizeSection(column, min(header.sectionSize(column), WIDEST_COLUMN))
+            texts = (model.index(row, column).data() for row in rows)
+            widths = [
+                header.sectionSizeHint(column),
+                table.sizeHintForIndex(model.index(0, column)).width(),
+            ]
+            widths += (metrics.horizontalAdvance(text) + padding for text in texts if text)
+            header.resizeSection(column, min(max(widths), WIDEST_COLUMN))
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
