@@ -117,6 +117,8 @@ class AvatarDiskCache:
             if not newline or len(header) > _HEADER_LIMIT:
                 raise ValueError("no header line")
             meta = json.loads(header)
+            if not isinstance(meta, dict):
+                raise ValueError("the header is no JSON object")
             if meta.get("url") != url:
                 raise ValueError("stored for another address")
             image = CachedImage(

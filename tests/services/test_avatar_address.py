@@ -311,3 +311,118 @@ def test_the_rules_need_no_qt():
         [sys.executable, "-c", check], capture_output=True, text=True, timeout=60, check=False
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_three_redirects_are_followed_and_no_fourth():
+    """An avatar may take up to three redirects."""
+    policy = AvatarAddressPolicy()
+    assert policy.redirect("https://cdn.example/a", "/b", 3)
+    with pytest.raises(AddressRefused, match="more than 3 redirects"):
+        policy.redirect("https://cdn.example/a", "/b", 4)
+
+
+def test_a_verdict_is_kept_for_a_minute_by_default():
+    """Without `verdict_seconds`, a host is looked up again once 60 seconds have passed."""
+    resolver = Resolver()
+    clock = Clock()
+    policy = AvatarAddressPolicy(lookup=resolver, clock=clock)
+    run(lambda: policy.check("https://cdn.example/a.png"))
+    clock.now += 59.5
+    run(lambda: policy.check("https://cdn.example/a.png"))
+    assert resolver.asked == ["cdn.example"]
+    clock.now += 0.5
+    run(lambda: policy.check("https://cdn.example/a.png"))
+    assert resolver.asked == ["cdn.example", "cdn.example"]
+
+
+def test_at_most_256_verdicts_are_kept_the_oldest_going_first():
+    """The 257th host name pushes out the verdict on the first one."""
+    hosts = [f"h{n}.example" for n in range(257)]
+    resolver = Resolver({host: [PUBLIC_V4] for host in hosts})
+    policy = AvatarAddressPolicy(lookup=resolver, clock=Clock())
+
+    async def check(*names: str) -> None:
+        for name in names:
+            await policy.check(f"https://{name}/a.png")
+
+    run(lambda: check(*hosts[:256], hosts[0]))
+    assert resolver.asked == hosts[:256]
+    run(lambda: check(hosts[256], hosts[1], hosts[0]))
+    assert resolver.asked == [*hosts[:257], hosts[0]]
+
+
+@pytest.mark.parametrize("later", [1070.0, 1075.0])
+def test_a_refreshed_verdict_outlives_expired_ones_when_the_list_is_full(later):
+    """A full list drops expired verdicts first, so a host looked up again stays known."""
+    clock = Clock()
+    others = [f"h{n}.example" for n in range(1, 255)]
+    names = {name: [PUBLIC_V4] for name in [*others, "a.example", "b.example", "c.example"]}
+    resolver = Resolver(names)
+    policy = AvatarAddressPolicy(lookup=resolver, verdict_seconds=60, clock=clock)
+
+    async def check(*hosts: str) -> None:
+        for host in hosts:
+            await policy.check(f"https://{host}/a.png")
+
+    run(lambda: check("a.example"))  # kept until 1060
+    clock.now = 1010.0
+    run(lambda: check(*others))  # 254 more, kept until 1070
+    clock.now = 1065.0
+    run(lambda: check("a.example"))  # looked up again, kept until 1125
+    clock.now = later  # the 254 others have expired
+    run(lambda: check("b.example", "c.example", "a.example"))
+    assert resolver.asked.count("a.example") == 2
+
+
+def test_the_reason_names_the_first_address_that_is_not_public():
+    """Of several private addresses a host resolves to, the first is named."""
+    policy = AvatarAddressPolicy(lookup=Resolver({"cdn.example": ["10.0.0.1", "127.0.0.1"]}))
+    with pytest.raises(AddressRefused, match=r"resolves to 10\.0\.0\.1, not a public address"):
+        run(lambda: policy.check("https://cdn.example/a.png"))
+
+
+@pytest.mark.parametrize(
+    ("port", "allowed"), [(-1, False), (0, False), (1, True), (65535, True), (65536, False)]
+)
+def test_ports_from_1_to_65535_pass(port, allowed):
+    """Port 0, a negative port and ports past 65535 are no ports."""
+    url = f"https://cdn.example:{port}/a.png"
+    if allowed:
+        assert AvatarAddressPolicy().check_form(url).port == port
+    else:
+        with pytest.raises(AddressRefused, match="no such port"):
+            AvatarAddressPolicy().check_form(url)
+
+
+def test_nat64_addresses_are_judged_by_their_last_32_bits():
+    """64:ff9b::/96 carries an IPv4 address in its last 32 bits, and that is what is judged."""
+    assert not is_forbidden_ip(ipaddress.ip_address("64:ff9b::99b:65"))  # 9.155.0.101
+    assert is_forbidden_ip(ipaddress.ip_address("64:ff9b::a00:1"))  # 10.0.0.1
+
+
+def test_something_that_is_no_address_is_refused_and_logged_as_such():
+    """A value that is not text or a URL at all is refused, and the log says it is unparsable."""
+    assert address_for_log(123) == "<unparsable address>"  # type: ignore[arg-type]
+    with pytest.raises(AddressRefused, match="not an address"):
+        AvatarAddressPolicy().check_form(None)  # type: ignore[arg-type]
+
+
+def test_the_policys_options_are_only_taken_by_name():
+    """`allow_private_hosts` given by position is refused, not taken silently."""
+    with pytest.raises(TypeError):
+        AvatarAddressPolicy(True)  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize(("seconds", "private"), [(4.9, True), (5.1, False)])
+def test_the_servers_own_lookup_may_take_five_seconds(monkeypatch, seconds, private):
+    """A lookup of the server's name that takes longer than 5 seconds counts as public."""
+
+    async def slow_lookup(host: str) -> list[str]:
+        loop = asyncio.get_running_loop()
+        real = loop.time
+        monkeypatch.setattr(loop, "time", lambda: real() + seconds)  # `seconds` have passed
+        for _ in range(3):
+            await asyncio.sleep(0)  # a timeout that is due now fires
+        return ["10.0.0.5"]
+
+    assert run(lambda: is_private_server("https://intranet.example", slow_lookup)) is private

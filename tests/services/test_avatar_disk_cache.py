@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import logging
 import os
 import stat
 import time
+from pathlib import Path
 
 import pytest
 
@@ -63,6 +66,7 @@ def test_refresh_after_a_304_keeps_the_body(tmp_path):
     assert stale is not None
     assert not stale.is_fresh()
     fresh = cache.refresh(stale, {"cache-control": "max-age=600"})
+    assert not fresh.is_fresh(time.time() + 601)
     assert fresh.body == b"img"
     assert fresh.etag == '"v1"'
     assert cache.get(URL) == fresh
@@ -148,3 +152,265 @@ def test_the_log_names_an_address_without_its_query(tmp_path, caplog):
     assert URL in caplog.text
     assert "s1gn4ture" not in caplog.text
     assert "frag" not in caplog.text
+
+
+FRESH = {"cache-control": "max-age=60"}
+
+
+def put_new(cache: AvatarDiskCache, folder: Path, url: str, body: bytes) -> Path:
+    """Store `body` for a `url` not stored yet; the file it went into."""
+    before = set(folder.iterdir()) if folder.exists() else set()
+    cache.put(url, FRESH, body)
+    (path,) = set(folder.iterdir()) - before
+    return path
+
+
+def entry(url: str, **meta: object) -> bytes:
+    """A stored file as the module documents it: a JSON header line, then the image."""
+    header = {"url": url, "etag": None, "last_modified": None, "fresh_until": NOW, **meta}
+    return json.dumps(header).encode() + b"\nimg"
+
+
+def test_an_image_is_fresh_until_the_moment_it_expires(tmp_path):
+    """Fresh strictly before `fresh_until`; from that moment on the host is asked again."""
+    cache = AvatarDiskCache(tmp_path)
+    cache.put(URL, FRESH, b"img")
+    image = cache.get(URL)
+    assert image is not None
+    assert image.is_fresh(image.fresh_until - 0.5)
+    assert not image.is_fresh(image.fresh_until)
+
+
+@pytest.mark.parametrize(
+    ("headers", "validators"),
+    [
+        ({"etag": '"abc"'}, {"If-None-Match": '"abc"'}),
+        ({"last-modified": "Mon"}, {"If-Modified-Since": "Mon"}),
+    ],
+)
+def test_a_stale_answer_with_one_validator_is_kept_and_asked_with_it(tmp_path, headers, validators):
+    """Either validator alone can bring a stale image back, and only that one is sent."""
+    cache = AvatarDiskCache(tmp_path)
+    cache.put(URL, headers, b"img")
+    image = cache.get(URL)
+    assert image is not None
+    assert not image.is_fresh()
+    assert image.validators() == validators
+
+
+@pytest.mark.parametrize(
+    ("headers", "lifetime"),
+    [
+        ({"expires": "Thu, 14 Nov 2075 22:15:00 -0000"}, 0.0),
+        ({"expires": "Tue, 14 Nov 2023 22:13:20 GMT"}, 0.0),
+        ({"expires": "Tue, 14 Nov 2023 22:13:21 GMT"}, 1.0),
+        ({"cache-control": "max-age=0", "expires": "Tue, 14 Nov 2023 22:15:00 GMT"}, 0.0),
+        ({"cache-control": "public", "expires": "Tue, 14 Nov 2023 22:15:00 GMT"}, 100.0),
+        ({"cache-control": "MAX-AGE=7"}, 7.0),
+        ({"cache-control": "no-cache, max-age=60"}, 0.0),
+    ],
+)
+def test_freshness_at_its_edges(headers, lifetime):
+    """An `Expires` without a zone or at this moment gives none; `max-age` is read before it."""
+    assert freshness_lifetime(headers, NOW) == lifetime
+
+
+def test_a_304_brings_new_validators_and_keeps_the_ones_it_omits(tmp_path):
+    """The validators of a 304 replace the stored ones; those it does not send stay."""
+    cache = AvatarDiskCache(tmp_path)
+    cache.put(URL, {"etag": '"v1"', "last-modified": "Mon"}, b"img")
+    stale = cache.get(URL)
+    assert stale is not None
+    fresh = cache.refresh(stale, {"etag": '"v2"', "cache-control": "max-age=60"})
+    assert fresh.validators() == {"If-None-Match": '"v2"', "If-Modified-Since": "Mon"}
+    again = cache.refresh(fresh, {"last-modified": "Tue"})
+    assert again.validators() == {"If-None-Match": '"v2"', "If-Modified-Since": "Tue"}
+    assert cache.get(URL) == again
+
+
+def test_a_304_that_forbids_storing_removes_the_image(tmp_path):
+    """`no-store` on a 304: the image is used this once and no longer kept."""
+    cache = AvatarDiskCache(tmp_path)
+    cache.put(URL, {"etag": '"v1"'}, b"img")
+    stale = cache.get(URL)
+    assert stale is not None
+    assert cache.refresh(stale, {"cache-control": "no-store"}) == stale
+    assert cache.get(URL) is None
+
+
+def test_reading_an_image_makes_it_the_most_recently_used(tmp_path):
+    """An image read is kept longest when the folder is trimmed."""
+    cache = AvatarDiskCache(tmp_path, max_bytes=10**9)
+    urls = [f"https://cdn.example/{n}.jpg" for n in range(2)]
+    for age, url in enumerate(urls):
+        path = put_new(cache, tmp_path, url, b"x" * 1000)
+        os.utime(path, (NOW + age, NOW + age))
+    assert cache.get(urls[0]) is not None  # the older one, now the most recently used
+    AvatarDiskCache(tmp_path, max_bytes=cache.size() - 1).trim()
+    assert cache.get(urls[0]) is not None
+    assert cache.get(urls[1]) is None
+
+
+def test_a_folder_that_fits_exactly_is_not_trimmed(tmp_path):
+    """Trimming stops as soon as the folder is no larger than its size."""
+    cache = AvatarDiskCache(tmp_path)
+    for n in range(2):
+        cache.put(f"https://cdn.example/{n}.jpg", FRESH, b"x" * 100)
+    size = cache.size()
+    AvatarDiskCache(tmp_path, max_bytes=size).trim()
+    assert cache.size() == size
+
+
+def test_the_folder_is_trimmed_after_a_twentieth_of_its_size_is_stored(tmp_path):
+    """Storing more than max_bytes // 20 since the last trim trims again, and no sooner."""
+    filler = AvatarDiskCache(tmp_path, max_bytes=10**9)
+    cache = AvatarDiskCache(tmp_path, max_bytes=2000)  # trims after more than 100 bytes
+
+    def fill() -> list[Path]:
+        """Old files enough to put the folder over 2000 bytes."""
+        paths = [put_new(filler, tmp_path, f"https://old.example/{n}", b"o" * 1000) for n in "abc"]
+        for age, path in enumerate(paths):
+            os.utime(path, (NOW + age, NOW + age))
+        return paths
+
+    old = fill()
+    cache.put("https://cdn.example/0", FRESH, b"x" * 50)
+    assert all(path.exists() for path in old), "50 bytes stored: not yet"
+    cache.put("https://cdn.example/1", FRESH, b"x" * 50)
+    assert all(path.exists() for path in old), "100 bytes stored: not yet"
+    cache.put("https://cdn.example/2", FRESH, b"x")
+    assert not old[0].exists(), "101 bytes stored: trimmed"
+    assert cache.size() <= 2000
+
+    for path in old[1:]:
+        path.unlink(missing_ok=True)
+    old = fill()
+    cache.put("https://cdn.example/3", FRESH, b"x" * 100)
+    assert all(path.exists() for path in old), "counted again from 0 after the trim"
+    cache.put("https://cdn.example/4", FRESH, b"x")
+    assert not old[0].exists()
+
+
+def test_the_default_size_is_200_mib(tmp_path):
+    """Without a size the folder may hold 200 MiB of avatars."""
+    assert AvatarDiskCache(tmp_path).max_bytes == 209_715_200
+
+
+def test_files_that_are_no_avatars_are_left_alone(tmp_path):
+    """Only `.avatar` files count towards the size, and only they are cleared or trimmed."""
+    notes = tmp_path / "notes.txt"
+    notes.write_bytes(b"n" * 5000)
+    readme = tmp_path / "README"
+    readme.write_bytes(b"r" * 5000)
+    cache = AvatarDiskCache(tmp_path, max_bytes=10**9)
+    cache.put(URL, FRESH, b"img")
+    assert 0 < cache.size() < 5000
+    AvatarDiskCache(tmp_path, max_bytes=0).trim()
+    assert notes.exists()
+    assert readme.exists()
+    cache.put(URL, FRESH, b"img")
+    cache.clear()
+    assert cache.size() == 0
+    assert notes.read_bytes() == b"n" * 5000
+    assert readme.read_bytes() == b"r" * 5000
+
+
+def test_a_missing_folder_is_empty(tmp_path):
+    """Before anything is stored the folder need not exist: nothing is in it, nothing fails."""
+    cache = AvatarDiskCache(tmp_path / "never-made")
+    assert cache.size() == 0
+    cache.trim()
+    cache.clear()
+    assert cache.get(URL) is None
+
+
+def test_an_unreadable_entry_is_a_miss(tmp_path):
+    """A folder where an avatar's file should be reads as nothing stored."""
+    cache = AvatarDiskCache(tmp_path)
+    path = put_new(cache, tmp_path, URL, b"img")
+    path.unlink()
+    path.mkdir()
+    assert cache.get(URL) is None
+
+
+@pytest.mark.parametrize(
+    "meta",
+    [
+        pytest.param({"fresh_until": ...}, id="no-fresh-until"),
+        pytest.param({"fresh_until": None}, id="null-fresh-until"),
+        pytest.param({"fresh_until": "soon"}, id="word-fresh-until"),
+    ],
+)
+def test_a_file_without_a_usable_lifetime_is_dropped(tmp_path, meta):
+    """The header must say until when the image is fresh."""
+    cache = AvatarDiskCache(tmp_path)
+    path = put_new(cache, tmp_path, URL, b"img")
+    header = {"url": URL, "etag": None, "last_modified": None, "fresh_until": NOW, **meta}
+    path.write_bytes(json.dumps({k: v for k, v in header.items() if v is not ...}).encode() + b"\n")
+    assert cache.get(URL) is None
+    assert not path.exists()
+
+
+def test_stored_validators_that_are_not_text_are_ignored(tmp_path):
+    """An ETag or date stored as a number or empty text is not sent back."""
+    cache = AvatarDiskCache(tmp_path)
+    path = put_new(cache, tmp_path, URL, b"img")
+    path.write_bytes(entry(URL, etag=5, last_modified=""))
+    image = cache.get(URL)
+    assert image is not None
+    assert (image.etag, image.last_modified, image.validators()) == (None, None, {})
+
+
+def test_a_header_line_of_up_to_16_kib_is_read(tmp_path):
+    """A header of 16,384 bytes is read; one byte more and the file counts as damaged."""
+    cache = AvatarDiskCache(tmp_path)
+    path = put_new(cache, tmp_path, URL, b"img")
+    bare = len(entry(URL, etag="")) - len(b"\nimg")
+    path.write_bytes(entry(URL, etag="e" * (16 * 1024 - bare)))
+    image = cache.get(URL)
+    assert image is not None
+    assert image.body == b"img"
+    path.write_bytes(entry(URL, etag="e" * (16 * 1024 - bare + 1)))
+    assert cache.get(URL) is None
+    assert not path.exists()
+
+
+@pytest.mark.parametrize("header", [b"[1]", b'"text"', b"5", b"null"])
+def test_a_header_that_is_not_a_json_object_is_dropped(tmp_path, header):
+    """A header line of valid JSON that is no object is damage like any other: a miss."""
+    cache = AvatarDiskCache(tmp_path)
+    path = put_new(cache, tmp_path, URL, b"img")
+    path.write_bytes(header + b"\nimg")
+    assert cache.get(URL) is None
+    assert not path.exists()
+
+
+@pytest.mark.parametrize("other", ["https://a.example/x.jpg", "https://z.example/x.jpg"])
+def test_a_complete_file_for_another_address_is_dropped(tmp_path, other):
+    """A file whose header names another address is not that address's image."""
+    cache = AvatarDiskCache(tmp_path)
+    path = put_new(cache, tmp_path, URL, b"img")
+    path.write_bytes(entry(other))
+    assert cache.get(URL) is None
+    assert not path.exists()
+
+
+def test_addresses_and_validators_beyond_ascii_are_kept(tmp_path):
+    """An address or ETag with non-ASCII characters is stored and read back unchanged."""
+    cache = AvatarDiskCache(tmp_path)
+    url = "https://cdn.example/avatars/josé.jpg"
+    cache.put(url, {"cache-control": "max-age=60", "etag": '"ü-1"'}, b"img")
+    image = cache.get(url)
+    assert image is not None
+    assert (image.url, image.etag) == (url, '"ü-1"')
+
+
+def test_a_stored_image_is_a_frozen_value(tmp_path):
+    """An image read from the cache cannot be changed, and equal images hash alike."""
+    cache = AvatarDiskCache(tmp_path)
+    cache.put(URL, FRESH, b"img")
+    image = cache.get(URL)
+    assert image is not None
+    assert hash(image) == hash(cache.get(URL))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        image.body = b"other"  # type: ignore[misc]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from datetime import UTC, datetime, timedelta, timezone
@@ -426,3 +427,59 @@ def test_export_time_is_strftime(local_zone, moment, zone):
 )
 def test_edges_of_the_quick_way(local_zone, moment):
     assert export_time(moment) == moment.astimezone().strftime(EXPORT_TIME_FORMAT)
+
+
+@pytest.mark.parametrize(
+    ("connects", "typed"),
+    [
+        (9_007_199_254_740_992, True),
+        (-9_007_199_254_740_992, True),
+        (9_007_199_254_740_993, False),
+        (-9_007_199_254_740_993, False),
+        (4_503_599_627_370_497, True),
+    ],
+)
+def test_integers_up_to_two_to_the_53_stay_numbers(connects, typed):
+    """2**53 is the largest integer a 64-bit float holds exactly, either sign; beyond it, text."""
+    assert cell("connects", connects=connects) == (connects if typed else str(connects))
+
+
+def test_export_text_writes_flags_as_english_words():
+    """Without a column's words, a flag is "yes" or "no"."""
+    assert export_text(True) == "yes"
+    assert export_text(False) == "no"
+
+
+def test_columns_and_titles_are_frozen_values():
+    """A column and a set of titles cannot be changed; equal columns hash alike."""
+    name = column("display_name")
+    assert hash(name) == hash(column("display_name"))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        name.title = "Other"  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        ENGLISH_TITLES.avatar_url = "Picture"  # type: ignore[misc]
+
+
+def test_options_are_only_taken_by_name():
+    """`build_columns`' options and `export_header`'s zone are refused by position."""
+    with pytest.raises(TypeError):
+        build_columns([card()], True)  # type: ignore[call-arg]
+    columns = build_columns([card()], with_emails=False)
+    with pytest.raises(TypeError):
+        export_header(columns, ENGLISH_TITLES, "Europe/Berlin")  # type: ignore[call-arg]
+
+
+def test_more_fields_get_columns_after_those_of_the_cards():
+    """Fields of other cards get columns of their own, titled as any unknown field, read by key."""
+    german = ColumnTitles({**ENGLISH_TITLES.by_key, "is_business": "Geschäftskarte"}, "Bild")
+    sample = [card(score=1)]
+    more = ["score", "is_business", "favourite_colour"]
+    columns = build_columns(sample, with_emails=False, titles=german, more_fields=more)
+    extra = [c for c in columns if c.extra]
+    assert [(c.key, c.title, c.kind) for c in extra] == [
+        ("score", "Score", ValueKind.NUMBER),
+        ("is_business", "Geschäftskarte", ValueKind.ANY),
+        ("favourite_colour", "Favourite colour", ValueKind.ANY),
+    ]
+    other = card(favourite_colour="blue", is_business=True)
+    assert [c.value(other) for c in extra[1:]] == [True, "blue"]

@@ -51,3 +51,26 @@ def test_clear_forgets_everything():
 def test_capacity_must_be_positive():
     with pytest.raises(ValueError, match="at least one"):
         PageCache(capacity=0)
+
+
+def test_a_cache_of_one_page_keeps_the_latest():
+    """Capacity 1 is allowed and holds exactly the page put last."""
+    cache = PageCache(capacity=1)
+    cache.put(key(1), page(1))
+    cache.put(key(2), page(2))
+    assert key(1) not in cache
+    assert cache.get(key(2)) == page(2)
+    assert len(cache) == 1
+
+
+def test_the_default_cache_keeps_sixteen_pages():
+    """Without a capacity, the 16 most recent pages are kept and the 17th pushes out the first."""
+    cache = PageCache()
+    for number in range(1, 17):
+        cache.put(key(number), page(number))
+    assert len(cache) == 16
+    assert key(1) in cache
+    cache.put(key(17), page(17))
+    assert len(cache) == 16
+    assert key(1) not in cache
+    assert key(2) in cache

@@ -6,6 +6,8 @@ import json
 import logging
 import os
 import stat
+import subprocess
+import sys
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
@@ -417,3 +419,48 @@ def test_the_valid_documents_used_above_do_load(store, keyring_backend, document
     keyring_backend.secrets[KEYRING_ENTRY] = TOKEN
     store.path.write_bytes(damaged(document))
     assert store.load() == stored()
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        pytest.param(damaged(access_token_in="cloud"), id="unknown-token-place"),
+        pytest.param(damaged(access_token_in=["keyring"]), id="list-token-place"),
+        pytest.param(damaged(access_token_in=...), id="no-token-place"),
+        pytest.param(damaged(WITHOUT_TOKEN, access_token_in="Keyring"), id="other-case"),
+    ],
+)
+def test_a_file_that_names_no_known_token_place_ignores_the_keyring(
+    store, keyring_backend, content
+):
+    """Only `"access_token_in": "keyring"` takes the token from the keyring, even if it has one."""
+    keyring_backend.secrets[KEYRING_ENTRY] = TOKEN
+    store.path.write_bytes(content)
+    assert store.load() is None
+
+
+def test_the_file_is_indented_json_ending_in_a_newline(store):
+    """The file is the documented layout: JSON indented by two spaces, then a newline."""
+    store.save(stored())
+    assert store.path.read_text(encoding="utf-8") == json.dumps(WITHOUT_TOKEN, indent=2) + "\n"
+
+
+def test_a_stored_session_cannot_be_changed_and_can_be_a_key():
+    """A stored session is a frozen value: equal ones hash alike, and no field can be set."""
+    assert hash(stored()) == hash(stored())
+    assert len({stored(), stored(), stored(email="grace@example.com")}) == 2
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        stored().email = "grace@example.com"  # type: ignore[misc]
+
+
+def test_importing_the_store_does_not_import_pydantic():
+    """Deciding whether a session is saved must not import pydantic or the API models."""
+    code = (
+        "import sys, cardviewer.services.session_store\n"
+        "print(sorted(m for m in ('pydantic', 'cardviewer.api.models') if m in sys.modules))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"

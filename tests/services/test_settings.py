@@ -1,5 +1,6 @@
 """Remembered values: defaults, round trip, damaged files, ranges and the recent-spaces list."""
 
+import inspect
 import json
 import logging
 import os
@@ -69,17 +70,15 @@ def test_saved_values_load_back(path):
     assert loaded.last_space == "space-2"
 
 
-def test_the_file_is_the_documented_json(path):
-    settings = Settings(path=path, last_server="https://api.example.com", include_emails=True)
-    settings.remember_space("space-1")
-    settings.save()
-    assert json.loads(path.read_text(encoding="utf-8")) == {
+def documented(**values: object) -> dict[str, object]:
+    """The settings file as the README documents it, in its order, with `values` set."""
+    file: dict[str, object] = {
         "version": 1,
-        "last_server": "https://api.example.com",
+        "last_server": "",
         "last_email": "",
-        "last_space": "space-1",
-        "recent_spaces": ["space-1"],
-        "include_emails": True,
+        "last_space": "",
+        "recent_spaces": [],
+        "include_emails": False,
         "export_format": "csv",
         "csv_delimiter": "",
         "export_concurrency": DEFAULT_CONCURRENCY,
@@ -91,6 +90,20 @@ def test_the_file_is_the_documented_json(path):
         "details_visible": True,
         "keep_signed_in": True,
     }
+    file.update(values)
+    return file
+
+
+def test_the_file_is_the_documented_json(path):
+    settings = Settings(path=path, last_server="https://api.example.com", include_emails=True)
+    settings.remember_space("space-1")
+    settings.save()
+    assert json.loads(path.read_text(encoding="utf-8")) == documented(
+        last_server="https://api.example.com",
+        last_space="space-1",
+        recent_spaces=["space-1"],
+        include_emails=True,
+    )
 
 
 def test_default_location_is_the_config_folder():
@@ -427,3 +440,76 @@ def test_a_last_server_with_a_password_is_dropped_and_never_written(path, caplog
     settings.last_server = "https://api.example.com/@team"
     settings.save()
     assert Settings.load(path).last_server == "https://api.example.com/@team"
+
+
+def test_the_file_is_indented_utf8_json_with_unknown_keys_first(path):
+    """Unknown keys as they were, then the version and each setting in the documented order,
+    indented by two spaces, text as UTF-8 rather than escapes, and a final newline."""
+    path.write_text(
+        json.dumps({"version": 1, "last_email": "old@example.com", "zoom": 2}), encoding="utf-8"
+    )
+    settings = Settings.load(path)
+    settings.last_email = "zoë@example.com"
+    settings.save()
+    expected = {"zoom": 2, **documented(last_email="zoë@example.com")}
+    text = path.read_text(encoding="utf-8")
+    assert text == json.dumps(expected, indent=2, ensure_ascii=False) + "\n"
+
+
+@pytest.mark.parametrize(("stored", "used"), [(8, 8), (7, 7), (9, 8)])
+def test_at_most_eight_pages_are_fetched_at_once(path, stored, used):
+    """The export concurrency is at most 8."""
+    path.write_text(json.dumps({"export_concurrency": stored}), encoding="utf-8")
+    assert Settings.load(path).export_concurrency == used
+
+
+@pytest.mark.parametrize("text", ["AAAA!", "AA AA", "AAAA\n"])
+def test_view_state_with_stray_characters_decodes_to_nothing(text):
+    """Base64 with anything outside its alphabet is refused whole, not read around."""
+    assert decode_view_state(text) == b""
+
+
+def test_trimming_the_recent_spaces_is_not_worth_a_warning(path, caplog):
+    """A recent-spaces list that needs cleaning is cleaned quietly."""
+    path.write_text(json.dumps({"recent_spaces": [" a ", "a", ""]}), encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger=LOGGER):
+        assert Settings.load(path).recent_spaces == ["a"]
+    assert not caplog.records
+
+
+def test_settings_compare_by_their_values_only(path, tmp_path):
+    """Neither the file nor the keys another version wrote make two settings differ."""
+    path.write_text(json.dumps({"theme": "dark", "last_email": "a@b"}), encoding="utf-8")
+    loaded = Settings.load(path)
+    assert loaded == Settings(path=tmp_path / "elsewhere.json", last_email="a@b")
+
+
+def test_repr_shows_the_values_but_not_the_file_or_unknown_keys(path):
+    """The repr, as a log would show it, lists the remembered values only."""
+    path.write_text(json.dumps({"theme": "dark", "last_email": "a@b"}), encoding="utf-8")
+    text = repr(Settings.load(path))
+    assert "last_email='a@b'" in text
+    assert str(path) not in text
+    assert "dark" not in text
+
+
+def test_the_constructor_takes_the_remembered_values_and_the_path():
+    """Exactly the stored values and `path` can be given when making settings."""
+    assert list(inspect.signature(Settings).parameters) == [
+        "last_server",
+        "last_email",
+        "last_space",
+        "recent_spaces",
+        "include_emails",
+        "export_format",
+        "csv_delimiter",
+        "export_concurrency",
+        "language",
+        "window_geometry",
+        "window_state",
+        "header_state",
+        "splitter_state",
+        "details_visible",
+        "keep_signed_in",
+        "path",
+    ]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import errno
 import os
-from datetime import datetime
+import zipfile
+from datetime import datetime, timedelta, timezone
 
 import openpyxl
 import pytest
@@ -81,3 +82,63 @@ def test_a_failed_write_leaves_the_earlier_file(tmp_path, monkeypatch):
         write_xlsx(path, HEADER, ROWS[:1])
     assert path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["cards.xlsx"]
+
+
+def widths(path) -> dict[str, int]:
+    """Each column's width in characters, as Excel shows it (without its padding)."""
+    sheet = openpyxl.load_workbook(path).active
+    return {letter: int(dim.width) for letter, dim in sheet.column_dimensions.items()}
+
+
+def test_each_kind_of_value_gets_the_width_it_needs(tmp_path):
+    """Header text plus 2, at least 6; numbers and text plus 1; dates 20; flags 6."""
+    path = tmp_path / "widths.xlsx"
+    header = ["Id", "Connects", "Created", "On", "Note", "Sh"]
+    row: list[CellValue] = [1234567890, 5, datetime(2020, 1, 1), True, "x" * 30, "ab"]
+    write_xlsx(path, header, [row])
+    assert widths(path) == {"A": 11, "B": 10, "C": 20, "D": 6, "E": 31, "F": 6}
+
+
+def test_text_is_as_wide_as_its_longest_line_and_capped_at_sixty(tmp_path):
+    """A multi-line value needs its longest line, plus 1; nothing is wider than 60."""
+    path = tmp_path / "lines.xlsx"
+    write_xlsx(path, ["A", "B", "C", "D"], [["ab\n" + "c" * 9 + "\nd", "y" * 60, "z", "w" * 59]])
+    assert widths(path) == {"A": 10, "B": 60, "C": 6, "D": 60}
+
+
+def test_cells_beyond_the_header_get_their_own_widths(tmp_path):
+    """A row longer than the header widens columns of its own; an empty one takes no room."""
+    path = tmp_path / "beyond.xlsx"
+    write_xlsx(path, ["A"], [["a", "text", True, 12, ""], ["b"]])
+    assert widths(path) == {"A": 6, "B": 5, "C": 6, "D": 3, "E": 0}
+    rows = list(openpyxl.load_workbook(path).active.iter_rows(values_only=True))
+    assert rows[1] == ("a", "text", True, 12)
+
+
+def test_text_longer_than_excel_allows_is_cut_at_its_limit(tmp_path):
+    """Excel holds at most 32,767 characters in a cell; a longer value keeps exactly that many."""
+    path = tmp_path / "long.xlsx"
+    write_xlsx(path, ["Note"], [["x" * 40_000]])
+    assert openpyxl.load_workbook(path).active["A2"].value == "x" * 32_767
+
+
+def test_a_time_with_a_zone_is_written_as_its_wall_clock_time(tmp_path):
+    """Excel has no zones: an aware time is written as the clock showed it, not refused."""
+    path = tmp_path / "zoned.xlsx"
+    summer_in_berlin = timezone(timedelta(hours=2))
+    write_xlsx(path, ["Created"], [[datetime(2020, 1, 1, 8, 30, tzinfo=summer_in_berlin)]])
+    assert openpyxl.load_workbook(path).active["A2"].value == datetime(2020, 1, 1, 8, 30)
+
+
+def test_rows_are_written_out_as_they_come(tmp_path):
+    """Constant-memory mode: text is written inline in each row, with no table of all strings."""
+    path = tmp_path / "streamed.xlsx"
+    write_xlsx(path, HEADER, ROWS)
+    with zipfile.ZipFile(path) as workbook:
+        assert "xl/sharedStrings.xml" not in workbook.namelist()
+
+
+def test_the_title_is_only_taken_by_name(tmp_path):
+    """A fourth positional argument is refused rather than taken as the title."""
+    with pytest.raises(TypeError):
+        write_xlsx(tmp_path / "x.xlsx", HEADER, ROWS, "Acme")  # type: ignore[call-arg]
