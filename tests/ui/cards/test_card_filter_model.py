@@ -467,6 +467,13 @@ def test_ten_thousand_rows_filter_and_sort(load_cards, qtbot):
 
 # The local store sorts and filters the whole space by the same rules as a page.
 
+
+@pytest.fixture(scope="module")
+def scratch_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[CardStore]:
+    with CardStore.open(tmp_path_factory.mktemp("store") / "space.sqlite") as store:
+        yield store
+
+
 _NAMES = st.sampled_from(
     [
         "Zoë",
@@ -520,7 +527,7 @@ _CARDS = st.lists(
 )
 @settings(max_examples=examples(300), deadline=None)
 def test_the_store_sorts_and_filters_a_space_as_the_page_does(
-    qapp, tmp_path_factory, raws, key, order, search, locale
+    qapp, scratch_store, raws, key, order, search, locale
 ):
     cards = [make_card(number, **raw) for number, raw in enumerate(raws)]
     model = CardTableModel()
@@ -532,17 +539,15 @@ def test_the_store_sorts_and_filters_a_space_as_the_page_does(
         proxy.sort(column(model, key), order)
         shown_by_page = [proxy.card(row) for row in range(proxy.rowCount())]
 
-    folder = tmp_path_factory.mktemp("store")
-    with CardStore.open(folder / "space.sqlite") as store:
-        sync = store.begin_sync()
-        sync.add(cards)
-        sync.finish()
-        collator = text_collator(QLocale(locale))
-        positions = store.ordered(
-            key if model.column_of(key) is not None else None,
-            descending=order == DESCENDING,
-            terms=search_terms(search),
-            text_key=collator.sortKey,
-            collation=locale,
-        )
+    sync = scratch_store.begin_sync()  # one store for every example, a new sync each
+    sync.add(cards)
+    sync.finish()
+    collator = text_collator(QLocale(locale))
+    positions = scratch_store.ordered(
+        key if model.column_of(key) is not None else None,
+        descending=order == DESCENDING,
+        terms=search_terms(search),
+        text_key=collator.sortKey,
+        collation=locale,
+    )
     assert [cards[position] for position in positions] == shown_by_page
