@@ -116,6 +116,8 @@ class WholeSpaceView(QObject):
         self.model: SpaceTableModel | None = None
         """The whole space on screen; None while the pages are."""
         self._offered: Path | None = None
+        self._current: int | None = None
+        """The current card's place in the copy, kept across a new order or filter."""
         self.switch = SourceSwitch(window.filter_row)
         window.filter_row.add_leading(self.switch)
         self.switch.activated.connect(self._on_switched)
@@ -172,8 +174,11 @@ class WholeSpaceView(QObject):
             )
             return False
         previous, self.model = self.model, model
+        self._current = None
         self._table.setModel(model)
         self._window.stack.show_table()
+        model.modelAboutToBeReset.connect(self._remember_current)
+        model.modelReset.connect(self._restore_current)
         self._filter_row.set_target(model)
         self._details.follow_space(model)
         self._fit_columns()
@@ -219,6 +224,25 @@ class WholeSpaceView(QObject):
             ),
             NOTE_MS,
         )
+
+    def _remember_current(self) -> None:
+        """The current card, by its place in the copy, before a new order or filter.
+
+        Kept while no row is current: the first rows of an answer may not hold it, the
+        whole answer will.
+        """
+        model, current = self.model, self._table.currentIndex()
+        if model is not None and current.isValid():
+            self._current = model.position(current.row())
+
+    def _restore_current(self) -> None:
+        """The same card current again, where the new order put it (if it still passes)."""
+        model, position = self.model, self._current
+        row = model.row_of(position) if model is not None and position is not None else None
+        if model is not None and row is not None:
+            column = max(self._table.currentIndex().column(), 0)
+            self._table.setCurrentIndex(model.index(row, column))
+            self._table.scrollTo(model.index(row, column))
 
     def _name_export(self, *, whole_space: bool) -> None:
         """Export Page saves the cards shown while the whole space is shown: say so."""

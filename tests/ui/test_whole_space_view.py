@@ -202,3 +202,17 @@ def test_export_saves_the_cards_shown_of_the_whole_space_in_their_order(
     text = target.read_text("utf-8-sig")
     rows = list(csv.reader(text.splitlines(), delimiter=export_csv_delimiter(window.settings)))
     assert [row[1] for row in rows[1:]] == [card.display_name for card in shown if card]
+
+
+def test_the_current_card_stays_current_in_a_new_order(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    space = sync(qtbot, window)
+    window.table.setCurrentIndex(space.index(5, 1))
+    chosen = space.card(5)
+    name = space.column_of("display_name")
+    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
+        window.table.sortByColumn(name, Qt.SortOrder.DescendingOrder)
+    current = window.table.currentIndex()
+    assert current.row() != 5
+    assert space.card(current.row()) == chosen
+    assert window.details_pane.card == chosen
