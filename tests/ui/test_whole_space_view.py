@@ -216,3 +216,21 @@ def test_the_current_card_stays_current_in_a_new_order(window, demo_server, qtbo
     assert current.row() != 5
     assert space.card(current.row()) == chosen
     assert window.details_pane.card == chosen
+
+
+def test_a_failed_sync_is_explained_and_the_copy_before_it_stays(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    space = sync(qtbot, window)
+    total = space.rowCount()
+    demo_server.faults.inject(Fault.SERVICE_UNAVAILABLE, times=50)
+    with qtbot.waitSignal(window.jobs.failed, timeout=WAIT):
+        window.sync_action.trigger()
+    message = window.error_bar.text_label.text()
+    assert message.startswith(f"{demo_server.space_id} could not be synced. ")
+    assert window.whole_space.model is space, "the copy shown stays"
+    assert space.rowCount() == total
+    path = window.whole_space.store_path(demo_server.space_id)
+    assert path is not None
+    with CardStore.open(path) as store:
+        assert store.current is not None
+        assert store.current.card_count == total
