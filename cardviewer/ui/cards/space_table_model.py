@@ -5,8 +5,9 @@ cards that pass the filter (one integer each) and the cards of the rows painted 
 (`CACHED_CARDS`), read from the store a block at a time. Sorting (`sort`, which the
 view calls when a heading is clicked) and filtering (`set_filter_text`) run in SQLite on
 a worker thread (`SpaceQueries`); the rows shown stay until the answer comes, and an
-answer to anything but the last sort or filter is dropped. The current card stays
-current across a new order, by its position in the store.
+answer to anything but the last sort or filter is dropped. A card's position in the
+store is its id while the copy is shown (`position`, `row_of`): the window keeps the
+current card current across a new order by it.
 """
 
 from __future__ import annotations
