@@ -55,6 +55,19 @@ def avatar_url(card: Card) -> str | None:
     return card.avatar.src
 
 
+def avatar_cell(avatars: AvatarLoader | None, card: Card) -> Any:
+    """The picture an avatar cell shows: the card's, or the placeholder while it comes."""
+    if avatars is None:
+        return None
+    url = avatar_url(card)
+    pixmap = avatars.pixmap(url)
+    if pixmap is not None:
+        return pixmap
+    # Evicted from the cache or cleared: ask again (a no-op while on its way or failed).
+    avatars.request(url)
+    return avatars.placeholder()
+
+
 def role_text(role: int, column: Column, card: Card) -> Any:
     """A cell's value in a text role: what it shows, its tooltip, or its sort value."""
     if role == _DISPLAY:
@@ -198,7 +211,9 @@ class CardTableModel(QAbstractTableModel):
         if role == _ALIGNMENT:
             return self._alignments[col]
         if role == _DECORATION:
-            return self._avatar(self._cards[row]) if col == self._avatar_column else None
+            return (
+                avatar_cell(self._avatars, self._cards[row]) if col == self._avatar_column else None
+            )
         if role == CARD_ROLE:
             return self._cards[row]
         return None
@@ -212,17 +227,6 @@ class CardTableModel(QAbstractTableModel):
         if text is _NOT_YET:
             text = texts[row][col] = role_text(role, self._columns[col], self._cards[row])
         return text
-
-    def _avatar(self, card: Card) -> Any:
-        if self._avatars is None:
-            return None
-        url = avatar_url(card)
-        pixmap = self._avatars.pixmap(url)
-        if pixmap is not None:
-            return pixmap
-        # Evicted from the cache or cleared: ask again (a no-op while on its way or failed).
-        self._avatars.request(url)
-        return self._avatars.placeholder()
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole

@@ -38,7 +38,7 @@ from cardviewer.services.space_queries import SpaceAnswer, SpaceQueries, SpaceQu
 from cardviewer.ui.cards.card_filter_model import text_collator
 from cardviewer.ui.cards.card_table_model import (
     CARD_ROLE,
-    avatar_url,
+    avatar_cell,
     heading_data,
     role_text,
 )
@@ -292,7 +292,7 @@ class SpaceTableModel(QAbstractTableModel):
         if role == CARD_ROLE:
             return card
         if role == _DECORATION:
-            return self._avatar(card) if col == self._avatar_column else None
+            return avatar_cell(self._avatars, card) if col == self._avatar_column else None
         # A view asks for each visible cell's text on every repaint: made once per card.
         texts = self._texts.get(self._positions[row])
         if texts is None:
@@ -302,16 +302,6 @@ class SpaceTableModel(QAbstractTableModel):
         if text is _NOT_YET:
             text = texts[key] = role_text(role, self._columns[col], card)
         return text
-
-    def _avatar(self, card: Card) -> Any:
-        if self._avatars is None:
-            return None
-        url = avatar_url(card)
-        pixmap = self._avatars.pixmap(url)
-        if pixmap is not None:
-            return pixmap
-        self._avatars.request(url)
-        return self._avatars.placeholder()
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
