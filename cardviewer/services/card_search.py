@@ -1,6 +1,6 @@
 """What the search looks through, and how text is folded for it, without Qt.
 
-The window's filter (`CardFilterModel`) and the local store's (`CardStore.matching`)
+The window's filter (`CardFilterModel`) and the local store's (`CardStore.ordered`)
 follow these rules, so a space searched on screen and in its local copy finds the same
 cards: every word typed must occur in the card's name, username ("@handle" too),
 position or e-mail addresses, regardless of case and accents ("zoe" finds "Zoë").

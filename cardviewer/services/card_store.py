@@ -327,19 +327,6 @@ class CardStore:
         for (text,) in rows:
             yield parse_card(json.loads(text))
 
-    def matching(self, terms: Sequence[str], generation: Generation | None = None) -> list[int]:
-        """Positions of the cards that contain every folded term (`search_terms`), in order.
-
-        The window's filter rule, run in SQLite over the folded texts: words of three
-        characters or more through the trigram index, shorter ones by a scan (`instr`,
-        so that `%` and `_` typed mean themselves). No terms match every card.
-        """
-        chosen = generation or self.current
-        if chosen is None:
-            return []
-        query, values = _matching_query(chosen.id, terms)
-        return [row[0] for row in self._db.execute(f"{query} ORDER BY position", values)]
-
     def ordered(
         self,
         field: str | None,
@@ -351,7 +338,11 @@ class CardStore:
         limit: int | None = None,
         changed_only: bool = False,
     ) -> list[int]:
-        """Positions of the cards matching `terms` (as `matching`), sorted by `field`.
+        """Positions of the cards containing every folded term (`search_terms`), by `field`.
+
+        The window's filter rule, run in SQLite over the folded texts: words of three
+        characters or more through the trigram index, shorter ones by a scan (`instr`,
+        so that `%` and `_` typed mean themselves). No terms match every card.
 
         `changed_only` keeps the cards the last sync added or changed (`changes()`).
 

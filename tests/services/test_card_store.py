@@ -296,13 +296,13 @@ def test_the_search_finds_what_the_windows_filter_finds(path):
     ]
     with CardStore.open(path) as store:
         synced(store, people)
-        assert store.matching(search_terms("zoe")) == [0]
-        assert store.matching(search_terms("@ZOE müller")) == [0]
-        assert store.matching(search_terms("legal head")) == [1]
-        assert store.matching(search_terms("strasse")) == [2]
-        assert store.matching(search_terms("e")) == [0, 1, 2]
-        assert store.matching(()) == [0, 1, 2]
-        assert store.matching(search_terms("zoe legal")) == []
+        assert store.ordered(None, terms=search_terms("zoe")) == [0]
+        assert store.ordered(None, terms=search_terms("@ZOE müller")) == [0]
+        assert store.ordered(None, terms=search_terms("legal head")) == [1]
+        assert store.ordered(None, terms=search_terms("strasse")) == [2]
+        assert store.ordered(None, terms=search_terms("e")) == [0, 1, 2]
+        assert store.ordered(None, terms=()) == [0, 1, 2]
+        assert store.ordered(None, terms=search_terms("zoe legal")) == []
 
 
 NAMES = st.text(alphabet="aAäÄeéEzZøßﬁ ß@.-_%1Ǆǆ\u0301\ud800", max_size=12)
@@ -328,7 +328,7 @@ def test_the_stores_search_and_the_windows_filter_agree(people, typed):
         CardStore.open(Path(folder) / "s.sqlite") as store,
     ):
         synced(store, batch)
-        assert store.matching(terms) == expected
+        assert store.ordered(None, terms=terms) == expected
 
 
 @pytest.mark.parametrize("kind", ["added", "removed", "changed"])
@@ -382,8 +382,8 @@ def test_removing_one_account_s_copies_leaves_the_other_s(tmp_path):
 def test_a_nul_in_a_name_does_not_hide_the_rest_of_the_card_from_the_search(path):
     with CardStore.open(path) as store:
         synced(store, [parse_card({"uuid": "a", "display_name": "\x00", "username": "ada"})])
-        assert store.matching(("@ada",)) == [0], "trigram index"
-        assert store.matching(("da",)) == [0], "scan"
+        assert store.ordered(None, terms=("@ada",)) == [0], "trigram index"
+        assert store.ordered(None, terms=("da",)) == [0], "scan"
 
 
 def test_only_the_cards_the_last_sync_added_or_changed(path):
