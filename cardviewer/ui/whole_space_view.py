@@ -11,15 +11,22 @@ is shown. A copy that cannot be opened is explained in the error bar, and the pa
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QCoreApplication, QLocale, QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QLocale, QObject, Qt, QTime, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QComboBox, QHeaderView, QStyle, QWidget
 
 from cardviewer.services.avatar_loader import AvatarLoader
-from cardviewer.services.card_store import CardStore, StoreError, remove_copies, store_path
+from cardviewer.services.card_store import (
+    CardStore,
+    Generation,
+    StoreError,
+    remove_copies,
+    store_path,
+)
 from cardviewer.ui.card_area import CardStack, CurrentCardDetails
 from cardviewer.ui.cards.card_filter_model import CardFilterModel
 from cardviewer.ui.cards.card_table_view import CardTableView
@@ -36,22 +43,22 @@ WHOLE_SPACE = 1
 CHANGES = 2
 """The switch's choices: the pages, the whole space, and what its last sync changed."""
 NOTE_MS = 5000
+MINIMUM_SWITCH_LENGTH = 16
+"""Characters the switch shows at the least; its texts are cut beyond that when narrow."""
 WIDEST_COLUMN = 320
 """Columns of the whole space are fitted to their first rows, and no wider than this."""
 FITTED_ROWS = 30
 """The rows a column of the whole space is fitted to: about a screenful."""
 
 
-def synced_label(model_or_store: SpaceTableModel | CardStore) -> str:
-    """ "Whole space (synced 25.11.26, 14:02)", in the reader's locale."""
-    generation = (
-        model_or_store.generation
-        if isinstance(model_or_store, SpaceTableModel)
-        else model_or_store.current
-    )
+def synced_label(generation: Generation | None) -> str:
+    """ "Whole space (synced 14:02)", or with the date when it was not today."""
     text = QCoreApplication.translate("MainWindow", "Whole space (synced %1)")
     if generation is None:
         return text.replace("%1", "…")
+    when = generation.synced_at.astimezone()
+    if when.date() == datetime.now().astimezone().date():
+        return text.replace("%1", QLocale().toString(QTime(when.hour, when.minute)))
     return text.replace("%1", format_local_time(generation.synced_at))
 
 
@@ -62,7 +69,10 @@ class SourceSwitch(QComboBox):
         super().__init__(parent)
         self.addItem(QCoreApplication.translate("MainWindow", "Pages from the server"))
         self.setAccessibleName(QCoreApplication.translate("MainWindow", "Show"))
-        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        # Short in a narrow window: the text is cut, and said whole by the list and tooltip.
+        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.setMinimumContentsLength(MINIMUM_SWITCH_LENGTH)
+        self.currentTextChanged.connect(self.setToolTip)
         self.setVisible(False)
 
     def offer(self, label: str | None, *, changes: bool = False) -> None:
@@ -145,7 +155,7 @@ class WholeSpaceView(QObject):
         if path is not None and path.exists():
             try:
                 with CardStore.open(path) as store:
-                    label = synced_label(store) if store.current is not None else None
+                    label = synced_label(store.current) if store.current is not None else None
                     changes = store.previous is not None
             except StoreError as error:
                 log.warning("the local copy %s cannot be offered: %s", path, error)
@@ -185,7 +195,7 @@ class WholeSpaceView(QObject):
         if previous is not None:
             previous.close()
             previous.deleteLater()
-        label = synced_label(model)
+        label = synced_label(model.generation)
         self._offered = path
         self._name_export(whole_space=True)
         self.switch.offer(label, changes=model.has_changes)
