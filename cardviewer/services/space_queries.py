@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,7 +55,7 @@ class SpaceAnswer:
     """Positions in the store for query `number`: the first rows, or all (`complete`)."""
 
     number: int
-    positions: list[int]
+    positions: Sequence[int]
     complete: bool
     failure: str | None = None
     """Why the store could not answer, for the log (then `positions` is empty)."""
@@ -154,6 +154,10 @@ class SpaceQueries:
                 store.close()
 
     def _answer(self, store: CardStore, number: int, query: SpaceQuery) -> None:
+        if query == SpaceQuery():  # every card in the space's order: nothing to ask SQLite
+            generation = store.current
+            self._send(SpaceAnswer(number, range(generation.card_count if generation else 0), True))
+            return
         try:
             # A word for the trigram index yields every match at once: the whole answer
             # comes as soon as the first rows would.

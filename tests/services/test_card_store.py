@@ -254,6 +254,18 @@ def test_first_rows_are_given_up_on_when_they_take_too_long(path):
         assert store.ordered("display_name", limit=1) == [0], "the store goes on"
 
 
+def test_every_position_of_a_whole_answer_comes_back_in_order_past_one_byte(path):
+    # Whole answers come from SQLite packed in one text; positions of several bytes
+    # must keep their byte order.
+    many = [parse_card({"uuid": f"c{n}", "connects": n % 7}) for n in range(350)]
+    with CardStore.open(path) as store:
+        synced(store, many)
+        by_connects = sorted(range(len(many)), key=lambda n: (-(n % 7), n))
+        assert store.ordered("connects", descending=True) == by_connects
+        assert store.ordered(None) == list(range(len(many)))
+        assert store.ordered(None, terms=("zz",)) == []
+
+
 def test_a_file_that_is_no_database_is_set_aside_and_a_new_store_started(path):
     path.parent.mkdir(parents=True)
     path.write_bytes(b"this is not a database" * 100)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -101,9 +102,8 @@ class SpaceTableModel(QAbstractTableModel):
         self._query = SpaceQuery()
         self._asked = 0
         self._complete = True
-        first = self._store.ordered(None, limit=SAMPLE)
-        self._positions: list[int] = first
-        sample = list(self._read(first).values())
+        self._positions: Sequence[int] = range(self.total_count())  # the space's order
+        sample = list(self._read(self._positions[:SAMPLE]).values())
         with_emails = self.generation.with_emails if self.generation is not None else False
         self.with_emails = with_emails
         """The copy holds the cards' e-mail addresses."""
@@ -248,7 +248,7 @@ class SpaceTableModel(QAbstractTableModel):
 
     # Reading cards
 
-    def _read(self, positions: list[int]) -> dict[int, Card]:
+    def _read(self, positions: Sequence[int]) -> dict[int, Card]:
         missing = [position for position in positions if position not in self._cards]
         found = self._store.cards_at(missing)
         self._cards.update(found)
