@@ -266,6 +266,15 @@ def test_every_position_of_a_whole_answer_comes_back_in_order_past_one_byte(path
         assert store.ordered(None, terms=("zz",)) == []
 
 
+def test_a_store_warmed_for_search_answers_as_before(path):
+    with CardStore.open(path) as store:
+        store.keep_in_memory(4 * 2**20)
+        store.warm_for_search()  # no copy yet: nothing to read
+        synced(store, cards("a", "b", "c"))
+        store.warm_for_search()
+        assert store.ordered(None, terms=("person",)) == [0, 1, 2]
+
+
 def test_a_file_that_is_no_database_is_set_aside_and_a_new_store_started(path):
     path.parent.mkdir(parents=True)
     path.write_bytes(b"this is not a database" * 100)

@@ -52,7 +52,7 @@ ModelIndex = QModelIndex | QPersistentModelIndex
 BLOCK = 64
 """Cards read from the store at once around a row that is painted and not cached."""
 CACHED_CARDS = 4 * BLOCK
-SAMPLE = 200
+SAMPLE = BLOCK
 """Cards whose values decide the kind of a field the specification does not list."""
 
 _DISPLAY = int(Qt.ItemDataRole.DisplayRole)
