@@ -123,6 +123,7 @@ def window_shown(folder: Path, copy: Path | None) -> float:
 def measure_size(count: int) -> list[Result]:
     from PySide6.QtCore import QAbstractItemModel, QLocale, Qt
 
+    from cardviewer.garbage_collection import freeze_survivors
     from cardviewer.ui.cards.card_table_view import CardTableView
     from cardviewer.ui.cards.space_table_model import SpaceTableModel
 
@@ -158,6 +159,7 @@ def measure_size(count: int) -> list[Result]:
                 opening <= OPEN_RATIO * empty,
             )
         ]
+        freeze_survivors()  # as the app does before its main window is built
         before = rss_bytes()
         model = SpaceTableModel(path, locale=QLocale(LOCALE))
         view, _took = shown(model)  # the window's table

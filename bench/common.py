@@ -66,7 +66,7 @@ def run_in_qt(main: Callable[[], Coroutine[Any, Any, T]]) -> T:
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     app.setQuitOnLastWindowClosed(False)
-    from cardviewer.app import MainThreadGarbageCollector
+    from cardviewer.garbage_collection import MainThreadGarbageCollector
 
     collector = MainThreadGarbageCollector()  # as in the app: Qt garbage dies on this thread
     collector.start()

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import gc
 import logging
 import sys
 import time
@@ -38,12 +37,13 @@ from cardviewer.services.site_config import SiteConfig, load_site_config
 
 # isort: split
 import shiboken6
-from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QObject, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QObject
 from PySide6.QtGui import QIcon, QImageReader
 from PySide6.QtWidgets import QApplication, QWidget
 
 from cardviewer import i18n
 from cardviewer.error_reporter import ErrorReporter
+from cardviewer.garbage_collection import MainThreadGarbageCollector
 from cardviewer.sign_in import SignInDialogs
 
 if TYPE_CHECKING:
@@ -137,46 +137,6 @@ def configure_logging(verbose: bool) -> logging.Handler:
 
 
 # Garbage collection
-
-
-class MainThreadGarbageCollector(QObject):
-    """Runs Python's cyclic garbage collector on the GUI thread only.
-
-    Left automatic, a collection runs on whichever thread happens to allocate (an
-    avatar decoder, the demo server) and may free Qt objects there, which Qt does not
-    allow: the app crashes later in its event dispatcher. So automatic collection is
-    off while the app runs, and a timer collects with the usual thresholds instead.
-    """
-
-    INTERVAL_MS = 500
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._thresholds = gc.get_threshold()
-        self._timer = QTimer(self)
-        self._timer.setInterval(self.INTERVAL_MS)
-        self._timer.timeout.connect(self.collect_if_due)
-        self._was_enabled = gc.isenabled()
-
-    def start(self) -> None:
-        self._was_enabled = gc.isenabled()
-        gc.disable()
-        self._timer.start()
-
-    def stop(self) -> None:
-        self._timer.stop()
-        gc.collect()
-        if self._was_enabled:
-            gc.enable()
-
-    def collect_if_due(self) -> None:
-        count0, count1, count2 = gc.get_count()
-        if count0 > self._thresholds[0]:
-            gc.collect(0)
-            if count1 > self._thresholds[1]:
-                gc.collect(1)
-                if count2 > self._thresholds[2]:
-                    gc.collect(2)
 
 
 # Process setup

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import QDialog, QWidget
 from cardviewer import paths
 from cardviewer.api.errors import NotAuthenticated
 from cardviewer.api.expiry import has_expired
+from cardviewer.garbage_collection import freeze_survivors
 from cardviewer.log_setup import remember_secret
 from cardviewer.services.session_store import SessionStore, StoredSession
 from cardviewer.services.settings import Settings
@@ -347,6 +348,7 @@ class AppController:
         from cardviewer.ui.cards.card_table_model import CardTableModel
         from cardviewer.ui.main_window import MainWindow
 
+        freeze_survivors()  # the modules imported so far stay; what follows goes at sign-out
         client = CardsClient(account.server_url, token=account.token)
         # Avatars from loopback or a private network only when the API server is there too.
         private = await is_private_server(account.server_url)

@@ -7,7 +7,6 @@ import csv
 import gc
 import json
 import logging
-import weakref
 from datetime import timedelta
 
 import pytest
@@ -19,7 +18,7 @@ from pytestqt.qtbot import QtBot
 from cardviewer import __version__, paths
 from cardviewer import app as app_module
 from cardviewer.api import Session
-from cardviewer.app import MainThreadGarbageCollector, main
+from cardviewer.app import main
 from cardviewer.controller import AppController
 from cardviewer.demo import Fault
 from cardviewer.error_reporter import ErrorReporter
@@ -626,28 +625,6 @@ def test_ctrl_c_asks_the_app_to_quit():
     reporter.on_interrupt = lambda: quits.append(True)
     reporter.excepthook(KeyboardInterrupt, KeyboardInterrupt(), None)
     assert quits == [True]
-
-
-def test_garbage_is_collected_on_the_gui_thread_only(qapp):
-    class Node:
-        pass
-
-    collector = MainThreadGarbageCollector()
-    gc.enable()
-    collector.start()
-    try:
-        assert not gc.isenabled()
-        node = Node()
-        node.self = node  # type: ignore[attr-defined]
-        ref = weakref.ref(node)
-        del node
-        keep: list[list[int]] = [[] for _ in range(gc.get_threshold()[0] + 10)]
-        collector.collect_if_due()
-        assert ref() is None
-        assert keep
-    finally:
-        collector.stop()
-    assert gc.isenabled()
 
 
 def test_the_demo_server_starts_with_automatic_collection_off(qapp, monkeypatch):
