@@ -17,7 +17,7 @@ from typing import Protocol
 
 from PySide6.QtCore import QCoreApplication, QLocale, QObject, Qt, QTime, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QComboBox, QHeaderView, QStyle, QWidget
+from PySide6.QtWidgets import QComboBox, QWidget
 
 from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.card_store import (
@@ -30,6 +30,7 @@ from cardviewer.services.card_store import (
 from cardviewer.ui.card_area import CardStack, CurrentCardDetails
 from cardviewer.ui.cards.card_filter_model import CardFilterModel
 from cardviewer.ui.cards.card_table_view import CardTableView
+from cardviewer.ui.cards.column_layout import TableColumns
 from cardviewer.ui.cards.space_table_model import SpaceTableModel
 from cardviewer.ui.cards.value_text import format_local_time
 from cardviewer.ui.filter_row import FilterRow
@@ -45,8 +46,6 @@ CHANGES = 2
 NOTE_MS = 5000
 MINIMUM_SWITCH_LENGTH = 16
 """Characters the switch shows at the least; its texts are cut beyond that when narrow."""
-WIDEST_COLUMN = 320
-"""Columns of the whole space are fitted to their first rows, and no wider than this."""
 FITTED_ROWS = 30
 """The rows a column of the whole space is fitted to: about a screenful."""
 
@@ -96,6 +95,7 @@ class WindowParts(Protocol):
     stack: CardStack
     account_label: AccountLabel
     export_action: QAction
+    columns: TableColumns
 
     def window(self) -> QWidget: ...
 
@@ -191,7 +191,7 @@ class WholeSpaceView(QObject):
         model.modelReset.connect(self._restore_current)
         self._filter_row.set_target(model)
         self._details.follow_space(model)
-        self._fit_columns()
+        self._window.columns.follow(model, fit_rows=FITTED_ROWS)
         if previous is not None:
             previous.close()
             previous.deleteLater()
@@ -211,6 +211,7 @@ class WholeSpaceView(QObject):
         if model is None:
             return
         self._table.setModel(self._proxy)
+        self._window.columns.follow(None)
         self._name_export(whole_space=False)
         self._filter_row.set_target(self._proxy)
         self._details.follow_space(None)
@@ -307,24 +308,3 @@ class WholeSpaceView(QObject):
             "MainWindow", "Cards the last sync added or changed: %1. Removed cards are not shown."
         )
         self.statusMessage.emit(note.replace("%1", QLocale().toString(count)), NOTE_MS)
-
-    def _fit_columns(self) -> None:
-        """Each column as wide as its heading and the first rows' text need, within bounds.
-
-        Qt's own fitting asks every row the model has read (before the table is on
-        screen it cannot tell which are visible) and lays out each cell: half a second
-        for a whole space. The text's width is enough here.
-        """
-        table, header = self._table, self._table.horizontalHeader()
-        model, metrics = table.model(), table.fontMetrics()
-        rows = range(min(model.rowCount(), FITTED_ROWS))
-        padding = 2 * table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin) + 12
-        for column in range(header.count()):
-            texts = (model.index(row, column).data() for row in rows)
-            widths = [
-                header.sectionSizeHint(column),
-                table.sizeHintForIndex(model.index(0, column)).width(),
-            ]
-            widths += (metrics.horizontalAdvance(text) + padding for text in texts if text)
-            header.resizeSection(column, min(max(widths), WIDEST_COLUMN))
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)

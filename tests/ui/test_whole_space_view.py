@@ -234,3 +234,41 @@ def test_a_failed_sync_is_explained_and_the_copy_before_it_stays(window, demo_se
     with CardStore.open(path) as store:
         assert store.current is not None
         assert store.current.card_count == total
+
+
+def menu_titles(window: MainWindow) -> list[str]:
+    menu = window.columns.header_menu(window)
+    try:
+        return [action.text() for action in menu.actions()]
+    finally:
+        menu.close()
+
+
+def test_the_whole_space_has_its_own_columns_arranged_as_the_person_left_them_on_the_pages(
+    window, demo_server, qtbot
+):
+    window.include_emails_check.setChecked(True)
+    open_space(qtbot, window, demo_server.space_id)
+    header = window.table.horizontalHeader()
+    position = window.model.column_of("position")
+    assert position is not None
+    window.columns.set_visible(position, False)  # as from the header menu
+    space = sync(qtbot, window)  # a copy with the cards' e-mails
+    window.whole_space.switch.activated.emit(PAGES)
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=WAIT):
+        window.include_emails_check.setChecked(False)
+    assert "E-mails" not in menu_titles(window)
+
+    window.whole_space.switch.activated.emit(WHOLE_SPACE)
+    space = window.whole_space.model
+    assert space is not None
+    titles = [column.title for column in space.columns]
+    assert "E-mails" in titles
+    by_place = sorted(range(len(titles)), key=header.visualIndex)
+    assert menu_titles(window) == [titles[logical] for logical in by_place]
+    assert header.isSectionHidden(space.column_of("position"))
+    assert not header.isSectionHidden(space.column_of("display_name"))
+
+    window.whole_space.switch.activated.emit(PAGES)
+    assert "E-mails" not in menu_titles(window)
+    assert header.isSectionHidden(window.model.column_of("position")), "kept on the pages"

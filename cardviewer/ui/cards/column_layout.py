@@ -19,14 +19,14 @@ import logging
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction, QFontMetricsF
 from PySide6.QtWidgets import QHeaderView, QMenu, QStyle, QTableView, QWidget
 
+from cardviewer.services.card_columns import Column
 from cardviewer.ui.cards.avatar_delegate import AvatarDelegate
-from cardviewer.ui.cards.card_table_model import CardTableModel
 from cardviewer.ui.plain_text import plain_action_text
 
 log = logging.getLogger(__name__)
@@ -40,6 +40,15 @@ COLUMN_PADDING = 16
 FIT_ROWS = 100
 """Fitting a column to its content looks at this many rows from the top at most."""
 AVATAR_COLUMN_KEY = "avatar"
+
+
+class ColumnSource(Protocol):
+    """A model whose columns are arranged: the page's, or the whole space's."""
+
+    @property
+    def columns(self) -> list[Column]: ...
+
+    def column_of(self, key: str) -> int | None: ...
 
 
 @dataclass(frozen=True)
@@ -160,13 +169,16 @@ class TableColumns:
     def __init__(
         self,
         table: QTableView,
-        model: CardTableModel,
+        model: ColumnSource,
         layout: ColumnLayout,
         *,
         avatar_size: int,
     ) -> None:
         self.table = table
         self.model = model
+        """Whose columns are arranged: the page's model, or the one `follow()` gave."""
+        self._pages = model
+        self._fit_rows = FIT_ROWS
         self.layout = layout
         self.open_menu: QMenu | None = None
         """The header menu, once opened (it deletes itself when closed)."""
@@ -187,6 +199,19 @@ class TableColumns:
     def keys(self) -> tuple[str, ...]:
         """The keys of the columns arranged last, by logical index."""
         return self._keys
+
+    def follow(self, model: ColumnSource | None, *, fit_rows: int = FIT_ROWS) -> None:
+        """Arrange the columns of `model` from now on (the whole space's); None: the page's.
+
+        Call once the table shows it. The person's arrangement is kept by key, so a
+        column hidden or moved on the pages is hidden or moved in the whole space too,
+        and the header menu lists the columns shown. Columns are fitted to their first
+        `fit_rows` rows.
+        """
+        self.model = model if model is not None else self._pages
+        self._fit_rows = fit_rows if model is not None else FIT_ROWS
+        self._unfitted.clear()
+        self.fit(force=True)
 
     def fit(self, *, force: bool = False) -> None:
         """Arrange the columns when the set of columns changes, not on every page.
@@ -266,7 +291,7 @@ class TableColumns:
         table, header, rows = self.table, self.table.horizontalHeader(), self.table.model()
         metrics = QFontMetricsF(table.font())
         widest = 0.0
-        for row in range(min(rows.rowCount(), FIT_ROWS)):
+        for row in range(min(rows.rowCount(), self._fit_rows)):
             text = rows.index(row, column).data()
             if text:
                 widest = max(widest, *map(metrics.horizontalAdvance, str(text).split("\n")))
