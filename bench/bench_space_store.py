@@ -3,9 +3,9 @@
 Timed from the heading click or key to the first rows painted, through the real model
 and a real table view: the model's first answer arrives, then the view's viewport is
 painted. The baseline of each row is that same paint of the rows already shown, so the
-ratio says how much a sort or filter adds to a repaint. A zero-interval timer beats as
-often as the GUI thread is free (`Heartbeat`); its longest gap while sorting, filtering
-and scrolling from top to bottom is the longest stall.
+ratio says how much a sort or filter adds to a repaint. A timer due every millisecond
+beats as often as the GUI thread is free (`Heartbeat`); its longest gap while sorting,
+filtering and scrolling from top to bottom is the longest stall.
 
 The copy is built from the demo server's sample data once per size and schema, and
 kept in the temporary folder for the next run (building 100,000 cards takes a minute).

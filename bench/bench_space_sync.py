@@ -2,7 +2,7 @@
 
 The sync runs as the window runs it (`sync_space` on the qasync loop, the store written
 on worker threads, 8 pages at once) against the demo server in a process of its own;
-a zero-interval timer beats meanwhile on the GUI thread (`Heartbeat`). Baselines: the
+a timer due every millisecond beats meanwhile on the GUI thread (`Heartbeat`). Baselines: the
 least any client can take, pages x latency / concurrency, and the timer over the idle
 loop for as long.
 """
