@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from cardviewer.demo import Fault
+from cardviewer.services import card_store
 from cardviewer.services.card_store import SCHEMA_VERSION, CardStore
 from cardviewer.services.settings import Settings
 from cardviewer.ui.cards.space_table_model import SpaceTableModel
@@ -129,6 +130,33 @@ def test_a_copy_that_cannot_be_opened_is_explained_and_the_page_stays(window, de
     assert not window.whole_space.show_copy(path)
     assert "newer version of CardViewer" in window.error_bar.text_label.text()
     assert window.table.model() is window.proxy
+
+
+def test_a_copy_in_use_by_another_program_is_explained_left_alone_and_opens_later(
+    window, demo_server, qtbot, monkeypatch
+):
+    monkeypatch.setattr(card_store, "BUSY_TIMEOUT_MS", 50)  # how long a reader waits
+    open_space(qtbot, window, demo_server.space_id)
+    sync(qtbot, window)
+    window.whole_space.switch.activated.emit(PAGES)
+    path = window.whole_space.store_path(demo_server.space_id)
+    assert path is not None
+    other = sqlite3.connect(path, isolation_level=None)  # another program, holding it all
+    try:
+        other.execute("PRAGMA locking_mode = EXCLUSIVE")
+        other.execute("BEGIN EXCLUSIVE")
+        other.execute("INSERT INTO state (key, value) VALUES ('other program', 1)")
+        window.whole_space.switch.activated.emit(WHOLE_SPACE)
+        assert window.table.model() is window.proxy, "the pages stay"
+        assert window.error_bar.isVisible()
+        assert "in use by another program" in window.error_bar.text_label.text()
+        assert not [p for p in path.parent.iterdir() if "damaged" in p.name], "not set aside"
+        other.execute("ROLLBACK")
+    finally:
+        other.close()
+    window.whole_space.switch.activated.emit(WHOLE_SPACE)
+    assert window.whole_space.model is not None
+    assert window.table.model() is window.whole_space.model
 
 
 def test_preferences_removes_the_local_copies(window, demo_server, qtbot):
