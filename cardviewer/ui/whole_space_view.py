@@ -15,7 +15,16 @@ from datetime import datetime
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QCoreApplication, QLocale, QObject, Qt, QTime, Signal
+from PySide6.QtCore import (
+    QCoreApplication,
+    QItemSelection,
+    QItemSelectionModel,
+    QLocale,
+    QObject,
+    Qt,
+    QTime,
+    Signal,
+)
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QComboBox, QWidget
 
@@ -48,6 +57,8 @@ MINIMUM_SWITCH_LENGTH = 16
 """Characters the switch shows at the least; its texts are cut beyond that when narrow."""
 FITTED_ROWS = 30
 """The rows a column of the whole space is fitted to: about a screenful."""
+KEPT_SELECTION = 500
+"""Selected cards kept across a new order or filter, at most; of more, only the current."""
 
 
 def synced_label(generation: Generation | None) -> str:
@@ -128,6 +139,8 @@ class WholeSpaceView(QObject):
         self._offered: Path | None = None
         self._current: int | None = None
         """The current card's place in the copy, kept across a new order or filter."""
+        self._selected: list[int] = []
+        """The selected cards' places in the copy, kept likewise."""
         self.switch = SourceSwitch(window.filter_row)
         window.filter_row.add_leading(self.switch)
         self.switch.activated.connect(self._on_switched)
@@ -184,7 +197,7 @@ class WholeSpaceView(QObject):
             )
             return False
         previous, self.model = self.model, model
-        self._current = None
+        self._current, self._selected = None, []
         self._table.setModel(model)
         self._window.stack.show_table()
         model.modelAboutToBeReset.connect(self._remember_current)
@@ -237,23 +250,59 @@ class WholeSpaceView(QObject):
         )
 
     def _remember_current(self) -> None:
-        """The current card, by its place in the copy, before a new order or filter.
+        """The current and selected cards, by place in the copy, before a new order or filter.
 
-        Kept while no row is current: the first rows of an answer may not hold it, the
-        whole answer will.
+        Kept while no row is current (or none selected): the first rows of an answer may
+        not hold them, the whole answer will. A selection of more than `KEPT_SELECTION`
+        cards (say, every card) is not kept; the current card is.
         """
         model, current = self.model, self._table.currentIndex()
-        if model is not None and current.isValid():
+        if model is None:
+            return
+        if current.isValid():
             self._current = model.position(current.row())
+        ranges = self._table.selectionModel().selection()
+        if ranges.isEmpty():
+            return
+        rows = [(part.top(), part.bottom()) for part in ranges.toList()]
+        if sum(bottom - top + 1 for top, bottom in rows) > KEPT_SELECTION:
+            self._selected = []
+            return
+        places = (model.position(row) for top, bottom in rows for row in range(top, bottom + 1))
+        self._selected = [place for place in places if place is not None]
 
     def _restore_current(self) -> None:
-        """The same card current again, where the new order put it (if it still passes)."""
-        model, position = self.model, self._current
-        row = model.row_of(position) if model is not None and position is not None else None
-        if model is not None and row is not None:
-            column = max(self._table.currentIndex().column(), 0)
+        """The same cards current and selected again, where the new order put them.
+
+        Cards the filter now hides are left out; the rest are selected in runs of rows.
+        """
+        model = self.model
+        if model is None:
+            return
+        wanted = set(self._selected)
+        if self._current is not None:
+            wanted.add(self._current)
+        rows = model.rows_of(wanted)
+        row = rows.get(self._current) if self._current is not None else None
+        column = max(self._table.currentIndex().column(), 0)
+        if row is not None:
             self._table.setCurrentIndex(model.index(row, column))
             self._table.scrollTo(model.index(row, column))
+        selected = sorted(rows[place] for place in self._selected if place in rows)
+        if not selected:
+            return
+        selection = QItemSelection()
+        last_column = model.columnCount() - 1
+        start = previous = selected[0]
+        for row in [*selected[1:], None]:
+            if row is not None and row == previous + 1:
+                previous = row
+                continue
+            selection.select(model.index(start, 0), model.index(previous, last_column))
+            if row is not None:
+                start = previous = row
+        flags = QItemSelectionModel.SelectionFlag.ClearAndSelect
+        self._table.selectionModel().select(selection, flags)
 
     def _name_export(self, *, whole_space: bool) -> None:
         """Export Page saves the cards shown while the whole space is shown: say so."""

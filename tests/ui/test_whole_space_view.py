@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QItemSelectionModel, Qt
 
 from cardviewer.demo import Fault
 from cardviewer.services import card_store
@@ -15,12 +15,14 @@ from cardviewer.services.card_store import SCHEMA_VERSION, CardStore
 from cardviewer.services.settings import Settings
 from cardviewer.ui.cards.space_table_model import SpaceTableModel
 from cardviewer.ui.main_window import MainWindow
+from cardviewer.ui import whole_space_view
 from cardviewer.ui.preferences_dialog import export_csv_delimiter
 from cardviewer.ui.whole_space_view import CHANGES, PAGES, WHOLE_SPACE
 from tests.ui.clients import single_try_client
 from tests.ui.windows import Closer, open_window
 
 WAIT = 20_000
+Flag = QItemSelectionModel.SelectionFlag
 
 
 @pytest.fixture
@@ -300,3 +302,45 @@ def test_the_whole_space_has_its_own_columns_arranged_as_the_person_left_them_on
     window.whole_space.switch.activated.emit(PAGES)
     assert "E-mails" not in menu_titles(window)
     assert header.isSectionHidden(window.model.column_of("position")), "kept on the pages"
+
+
+def selected_ids(window: MainWindow, space: SpaceTableModel) -> set[str]:
+    rows = {index.row() for index in window.table.selectionModel().selectedRows()}
+    return {card.uuid for row in rows if (card := space.card(row)) is not None}
+
+
+def test_the_selected_cards_stay_selected_across_a_sort_and_a_filter(
+    window, demo_server, qtbot, monkeypatch
+):
+    open_space(qtbot, window, demo_server.space_id)
+    space = sync(qtbot, window)
+    table, selection = window.table, window.table.selectionModel()
+    table.setCurrentIndex(space.index(7, 1))
+    for row in (2, 3):
+        selection.select(space.index(row, 1), Flag.Select | Flag.Rows)
+    chosen = selected_ids(window, space)
+    current = space.card(7)
+    assert current is not None
+    assert len(chosen) == 3
+
+    name = space.column_of("display_name")
+    assert name is not None
+    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
+        table.sortByColumn(name, Qt.SortOrder.DescendingOrder)
+    assert selected_ids(window, space) == chosen
+    assert space.card(table.currentIndex().row()) == current
+
+    hidden = space.card(selection.selectedRows()[0].row())
+    assert hidden is not None and hidden.uuid != current.uuid
+    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
+        window.filter_edit.setText(f"{hidden.uuid} no such card")
+    assert space.rowCount() == 0
+    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
+        window.filter_edit.setText("")
+    assert selected_ids(window, space) == chosen, "kept while no card matched"
+
+    monkeypatch.setattr(whole_space_view, "KEPT_SELECTION", 2)
+    table.selectAll()
+    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
+        table.sortByColumn(name, Qt.SortOrder.AscendingOrder)
+    assert selected_ids(window, space) == {current.uuid}, "of too many, the current card only"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -184,6 +184,13 @@ class SpaceTableModel(QAbstractTableModel):
             return self._positions.index(position)
         except ValueError:
             return None
+
+    def rows_of(self, positions: Collection[int]) -> dict[int, int]:
+        """The rows showing the cards at these positions in the copy, of those that pass."""
+        if isinstance(self._positions, range):  # the space's order: the row is the place
+            return {place: place for place in positions if place in self._positions}
+        wanted = set(positions)
+        return {place: row for row, place in enumerate(self._positions) if place in wanted}
 
     # Sort and filter
 

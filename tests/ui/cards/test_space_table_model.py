@@ -151,3 +151,15 @@ def test_a_heading_click_sorts_through_the_view(qtbot, open_model):
     name = model.column_of("display_name")
     settle(qtbot, model, lambda: view.sortByColumn(name, Qt.SortOrder.AscendingOrder))
     assert shown_names(model)[0] == "Ada Lovelace"
+
+
+def test_the_rows_of_cards_are_found_by_their_places_in_the_copy(open_model, qtbot):
+    model = open_model([person(n, name) for n, name in enumerate(NAMES)])
+    last = len(NAMES) - 1
+    assert model.rows_of({0, last, last + 5}) == {0: 0, last: last}, "the space's order"
+    name = model.column_of("display_name")
+    assert name is not None
+    settle(qtbot, model, lambda: model.sort(name, Qt.SortOrder.DescendingOrder))
+    rows = model.rows_of({0, last})
+    assert {model.position(row) for row in rows.values()} == {0, last}
+    assert rows == {place: model.row_of(place) for place in (0, last)}
