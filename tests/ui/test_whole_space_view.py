@@ -13,9 +13,9 @@ from cardviewer.demo import Fault
 from cardviewer.services import card_store
 from cardviewer.services.card_store import SCHEMA_VERSION, CardStore
 from cardviewer.services.settings import Settings
+from cardviewer.ui import whole_space_view
 from cardviewer.ui.cards.space_table_model import SpaceTableModel
 from cardviewer.ui.main_window import MainWindow
-from cardviewer.ui import whole_space_view
 from cardviewer.ui.preferences_dialog import export_csv_delimiter
 from cardviewer.ui.whole_space_view import CHANGES, PAGES, WHOLE_SPACE
 from tests.ui.clients import single_try_client
@@ -330,10 +330,8 @@ def test_the_selected_cards_stay_selected_across_a_sort_and_a_filter(
     assert selected_ids(window, space) == chosen
     assert space.card(table.currentIndex().row()) == current
 
-    hidden = space.card(selection.selectedRows()[0].row())
-    assert hidden is not None and hidden.uuid != current.uuid
     with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
-        window.filter_edit.setText(f"{hidden.uuid} no such card")
+        window.filter_edit.setText("no such card anywhere")
     assert space.rowCount() == 0
     with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
         window.filter_edit.setText("")
