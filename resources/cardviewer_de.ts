@@ -177,7 +177,7 @@
         <translation>Etwas Unerwartetes ist schiefgegangen. Sie können weiterarbeiten; wenn das Problem bleibt, starten Sie CardViewer neu.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/controller.py" line="+190"/>
+        <location filename="../cardviewer/controller.py" line="+191"/>
         <source>Your session has expired; please sign in again.</source>
         <translation>Ihre Sitzung ist abgelaufen; bitte melden Sie sich erneut an.</translation>
     </message>
@@ -187,7 +187,7 @@
         <translation>Der Server ist von Ihrer Administration für diesen Computer festgelegt.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/controller.py" line="+174"/>
+        <location filename="../cardviewer/controller.py" line="+175"/>
         <source>Your sign-in has expired. Please sign in again.</source>
         <translation>Ihre Anmeldung ist abgelaufen. Bitte melden Sie sich erneut an.</translation>
     </message>
@@ -416,7 +416,7 @@
 <context>
     <name>CardTableModel</name>
     <message>
-        <location filename="../cardviewer/ui/cards/card_pages.py" line="+35"/>
+        <location filename="../cardviewer/ui/cards/card_pages.py" line="+34"/>
         <source>Please sign in first.</source>
         <translation>Bitte melden Sie sich zuerst an.</translation>
     </message>
@@ -474,22 +474,12 @@
 <context>
     <name>ExportAllDialog</name>
     <message>
-        <location filename="../cardviewer/ui/export_all_dialog.py" line="+84"/>
-        <source>Load All Pages</source>
-        <translation>Alle Seiten laden</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location filename="../cardviewer/ui/export_all_dialog.py" line="+77"/>
         <source>Export All Pages</source>
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location line="-2"/>
-        <source>Loading all cards of %1</source>
-        <translation>Alle Karten von %1 werden geladen</translation>
-    </message>
-    <message>
-        <location line="-4"/>
+        <location line="-3"/>
         <source>Sync Space</source>
         <translation>Bereich synchronisieren</translation>
     </message>
@@ -499,7 +489,7 @@
         <translation>Alle Karten von %1 werden synchronisiert</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+3"/>
         <source>Exporting all cards of %1</source>
         <translation>Alle Karten von %1 werden exportiert</translation>
     </message>
@@ -543,7 +533,7 @@
         </translation>
     </message>
     <message>
-        <location line="+83"/>
+        <location line="+72"/>
         <source>Writing 1 card…</source>
         <translation>1 Karte wird geschrieben…</translation>
     </message>
@@ -651,7 +641,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../cardviewer/ui/window_commands.py" line="+206"/>
+        <location filename="../cardviewer/ui/window_commands.py" line="+200"/>
         <source>&amp;Open</source>
         <translation>Ö&amp;ffnen</translation>
     </message>
@@ -681,7 +671,7 @@
         <translation>Die Seite neu laden (F5)</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="+230"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="+316"/>
         <location filename="../cardviewer/ui/window_commands.py" line="+31"/>
         <source>&amp;Export Page…</source>
         <translation>Seite e&amp;xportieren…</translation>
@@ -723,7 +713,7 @@
         <translation>Erneut anmelden, um Karten vom Server zu laden</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location line="+97"/>
         <source>&amp;First Page</source>
         <translation>&amp;Erste Seite</translation>
     </message>
@@ -753,17 +743,17 @@
         <translation>Geben Sie eine Seitenzahl ein und drücken Sie die Eingabetaste</translation>
     </message>
     <message>
-        <location line="-122"/>
+        <location line="-109"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
     <message>
-        <location line="+140"/>
+        <location line="+127"/>
         <source>&amp;About %1</source>
         <translation>Ü&amp;ber %1</translation>
     </message>
     <message>
-        <location line="-129"/>
+        <location line="-116"/>
         <source>&amp;Copy</source>
         <translation>&amp;Kopieren</translation>
     </message>
@@ -804,21 +794,6 @@
     </message>
     <message>
         <location line="+110"/>
-        <source>Load &amp;All Pages into the Table</source>
-        <translation>Alle Seiten in die Tabelle &amp;laden</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Load All Pages</source>
-        <translation>Alle Seiten laden</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Show every card of the space at once, so filtering and sorting cover them all</source>
-        <translation>Alle Karten des Bereichs auf einmal zeigen, damit Filtern und Sortieren alle erfassen</translation>
-    </message>
-    <message>
-        <location line="+8"/>
         <source>&amp;Sync Space</source>
         <translation>Bereich &amp;synchronisieren</translation>
     </message>
@@ -1009,7 +984,7 @@
         <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist. Die angezeigten Karten bleiben sichtbar; melden Sie sich an, um weitere zu laden.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+321"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+320"/>
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
@@ -1020,7 +995,7 @@
         <translation>Es gibt keine Karten zum Exportieren.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+261"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+247"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
@@ -1040,32 +1015,27 @@
         <translation>Seit der letzten Synchronisierung: %1 hinzugekommen, %2 entfernt, %3 geändert.</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+46"/>
         <source>The one card of the space is in its local copy. %1</source>
         <translation>Die einzige Karte des Bereichs ist in seiner lokalen Kopie. %1</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+9"/>
         <source>Exported 1 card to %1</source>
         <translation>1 Karte nach %1 exportiert</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/export_commands.py" line="+43"/>
+        <location filename="../cardviewer/ui/export_commands.py" line="+37"/>
         <source>Open a space first.</source>
         <translation>Öffnen Sie zuerst einen Bereich.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-89"/>
-        <source>Loading all pages stopped; it starts again once you have signed in.</source>
-        <translation>Das Laden aller Seiten wurde angehalten; es beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-79"/>
         <source>The sync stopped and the local copy stays as it was; it starts again once you have signed in.</source>
         <translation>Die Synchronisierung wurde angehalten, die lokale Kopie bleibt unverändert; sie beginnt erneut, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+198"/>
+        <location line="+184"/>
         <source>The disk is full; the local copy stays as it was.</source>
         <translation>Der Datenträger ist voll; die lokale Kopie bleibt unverändert.</translation>
     </message>
@@ -1086,41 +1056,31 @@
     </message>
     <message>
         <location line="+43"/>
-        <source>Not every page of %1 could be loaded. %2 The page shown stays.</source>
-        <translation>Nicht alle Seiten von %1 konnten geladen werden. %2 Die angezeigte Seite bleibt.</translation>
-    </message>
-    <message>
-        <location line="+4"/>
         <source>%1 could not be synced. %2</source>
         <translation>%1 konnte nicht synchronisiert werden. %2</translation>
     </message>
     <message>
-        <location line="+8"/>
-        <source>Loading cancelled; the page shown stays.</source>
-        <translation>Laden abgebrochen; die angezeigte Seite bleibt.</translation>
-    </message>
-    <message>
-        <location filename="../cardviewer/ui/export_commands.py" line="-26"/>
+        <location filename="../cardviewer/ui/export_commands.py" line="-20"/>
         <source>Export All Pages</source>
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-261"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-235"/>
         <source>The export of all pages stopped and saved nothing; it starts again once you have signed in.</source>
         <translation>Der Export aller Seiten wurde angehalten und hat nichts gespeichert; er beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+254"/>
+        <location line="+236"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>
     <message>
-        <location line="-124"/>
+        <location line="-119"/>
         <source>The cards could not be saved as %1. %2</source>
         <translation>Die Karten konnten nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location line="+133"/>
+        <location line="+126"/>
         <source>Sync cancelled; the local copy stays as it was.</source>
         <translation>Synchronisierung abgebrochen; die lokale Kopie bleibt unverändert.</translation>
     </message>
@@ -1231,7 +1191,7 @@
         <translation>1 Eintrag auf dieser Seite konnte nicht gelesen werden und wird nicht angezeigt.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../cardviewer/ui/main_window.py" line="+134"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+131"/>
         <source>%n entries on this page could not be read and are not shown.</source>
         <translation>
             <numerusform>%n Eintrag auf dieser Seite konnte nicht gelesen werden und wird nicht angezeigt.</numerusform>
@@ -1254,15 +1214,7 @@
         <translation>Die Karten von %1 werden weiterhin angezeigt.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../cardviewer/ui/main_window.py" line="+12"/>
-        <source>All %Ln cards of the space are shown; filtering and sorting cover them all. Refresh (F5) returns to pages.</source>
-        <translation>
-            <numerusform>%Ln Karte des Bereichs wird angezeigt; Filtern und Sortieren erfassen alle. Aktualisieren (F5) kehrt zu den Seiten zurück.</numerusform>
-            <numerusform>Alle %Ln Karten des Bereichs werden angezeigt; Filtern und Sortieren erfassen alle. Aktualisieren (F5) kehrt zu den Seiten zurück.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="+5"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+11"/>
         <source>Exported %Ln cards to %1</source>
         <translation>
             <numerusform>%Ln Karte nach %1 exportiert</numerusform>
@@ -1278,7 +1230,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="-17"/>
+        <location line="-11"/>
         <source>You can try again in %n seconds.</source>
         <translation>
             <numerusform>Sie können es in %n Sekunde erneut versuchen.</numerusform>
@@ -1299,7 +1251,7 @@
         </translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-51"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-45"/>
         <source>You are not allowed to write there; choose another folder.</source>
         <translation>Sie dürfen dort nicht schreiben; wählen Sie einen anderen Ordner.</translation>
     </message>
@@ -1324,12 +1276,12 @@
         <translation>Der Datenträger ist schreibgeschützt; wählen Sie einen anderen Ordner.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="-181"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="-251"/>
         <source>Whole space (synced %1)</source>
         <translation>Ganzer Bereich (synchronisiert %1)</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+14"/>
         <source>Pages from the server</source>
         <translation>Seiten vom Server</translation>
     </message>
@@ -1339,27 +1291,27 @@
         <translation>Anzeigen</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+14"/>
         <source>Changes of the last sync</source>
         <translation>Änderungen der letzten Synchronisierung</translation>
     </message>
     <message>
-        <location line="+93"/>
+        <location line="+98"/>
         <source>The local copy of this space cannot be opened. %1</source>
         <translation>Die lokale Kopie dieses Bereichs kann nicht geöffnet werden. %1</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+23"/>
         <source>Showing the local copy: %1.</source>
         <translation>Die lokale Kopie wird angezeigt: %1.</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+30"/>
         <source>The local copies of synced spaces are removed.</source>
         <translation>Die lokalen Kopien synchronisierter Bereiche sind entfernt.</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+65"/>
         <source>&amp;Export Cards Shown…</source>
         <translation>Angezeigte Karten &amp;exportieren…</translation>
     </message>

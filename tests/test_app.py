@@ -361,18 +361,29 @@ def test_a_stopped_export_waits_through_a_cancelled_sign_in_and_starts_from_the_
     assert ended_with(qtbot, task) == 0
 
 
-def test_loading_all_pages_stopped_by_the_end_of_the_session_starts_again_after_sign_in(
+def test_a_sync_stopped_by_the_end_of_the_session_starts_again_after_sign_in(
     demo_server, qtbot, run_app
 ):
     controller, task, window = browsing(demo_server, qtbot, run_app, page=2)
     demo_server.revoke_all_tokens()
-    window.load_all_action.trigger()
+    window.sync_action.trigger()
     dialog = dialog_of(qtbot, controller)
-    assert "Loading all pages stopped" in window.error_bar.message
-    assert not window.pages.shows_whole_space
+    assert window.is_signed_out
+    assert "The sync stopped and the local copy stays as it was" in window.error_bar.message
+    assert window.table.model() is window.proxy, "the page stays"
+    copy = window.whole_space.store_path(demo_server.space_id)
+    assert copy is not None
     sign_in(qtbot, dialog, demo_server.password)
-    qtbot.waitUntil(lambda: window.pages.shows_whole_space, timeout=WAIT)
-    assert window.model.rowCount() == len(demo_server.spaces[demo_server.space_id].cards)
+    qtbot.waitUntil(lambda: window.whole_space.model is not None, timeout=WAIT)
+    space = window.whole_space.model
+    assert space is not None
+    qtbot.waitUntil(lambda: not space.is_sorting, timeout=WAIT)
+    cards = len(demo_server.spaces[demo_server.space_id].cards)
+    assert space.rowCount() == cards
+    with CardStore.open(copy) as store:
+        assert store.current is not None
+        assert store.current.card_count == cards
+    assert not window.is_signed_out
     window.close()
     assert ended_with(qtbot, task) == 0
 

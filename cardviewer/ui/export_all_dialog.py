@@ -1,10 +1,11 @@
-"""Exporting every page of a space to CSV or Excel, or loading them all, with progress and Cancel.
+"""Exporting every page of a space to CSV or Excel, or syncing them all, with progress and Cancel.
 
 The export is `export_space`, as in `cardviewer export --all`: pages are fetched a few
 at a time, the columns are decided once every card is in, so a field that only
 appears on page 40 still gets its column, and the file is written only at the end, in
 one step: a cancelled or failed export leaves no partial file behind, and an earlier
-file of that name stays as it was. The dialog shows the progress and offers Cancel.
+file of that name stays as it was. A sync is `sync_space`, into the space's local
+copy. The dialog shows the progress and offers Cancel.
 """
 
 from __future__ import annotations
@@ -27,15 +28,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from cardviewer.api.models import CardPage
 from cardviewer.services.card_store import CardStore, Generation
 from cardviewer.services.space_export import export_space
-from cardviewer.services.space_fetch import (
-    DEFAULT_CONCURRENCY,
-    FetchProgress,
-    PageFetch,
-    fetch_all_pages,
-)
+from cardviewer.services.space_fetch import DEFAULT_CONCURRENCY, FetchProgress, PageFetch
 from cardviewer.services.space_sync import sync_space
 from cardviewer.ui.cards.card_filter_model import text_collator
 from cardviewer.ui.cards.columns import column_titles
@@ -49,9 +44,7 @@ class ExportAllDialog(QDialog):
 
     `run()` returns the number of cards written, or None when the person cancelled.
     It raises the client's errors (`CardViewerError`) and `OSError` from writing.
-    Without a `path` the dialog only fetches: `fetch_pages()` returns every page (or
-    None when cancelled), for the table to show the whole space. `syncing`, it fetches
-    into the local copy of the space at `path` (`sync()`).
+    `syncing`, it fetches into the local copy of the space at `path` instead (`sync()`).
     A plain dialog rather than `QProgressDialog`, whose modal `setValue()` spins a
     nested event loop under the running asyncio loop.
     """
@@ -59,7 +52,7 @@ class ExportAllDialog(QDialog):
     def __init__(
         self,
         fetch: PageFetch,
-        path: Path | None,
+        path: Path,
         *,
         space_id: str,
         with_emails: bool,
@@ -80,9 +73,6 @@ class ExportAllDialog(QDialog):
         if syncing:
             self.setWindowTitle(self.tr("Sync Space"))
             heading = self.tr("Syncing all cards of %1").replace("%1", space_id)
-        elif path is None:
-            self.setWindowTitle(self.tr("Load All Pages"))
-            heading = self.tr("Loading all cards of %1").replace("%1", space_id)
         else:
             self.setWindowTitle(self.tr("Export All Pages"))
             heading = self.tr("Exporting all cards of %1").replace("%1", space_id)
@@ -95,10 +85,10 @@ class ExportAllDialog(QDialog):
         self.title_label.setFont(font)
         self.file_label = QLabel()
         self.file_label.setTextFormat(Qt.TextFormat.PlainText)
-        if path is not None and not syncing:
+        if not syncing:
             self.file_label.setText(self.tr("To %1").replace("%1", path.name))
             self.file_label.setToolTip(plain_tooltip(str(path)))  # a file name may hold "<"
-        self.file_label.setVisible(path is not None and not syncing)
+        self.file_label.setVisible(not syncing)
         self.progress_label = QLabel(self.tr("Fetching the first page…"))
         self.progress_bar = QProgressBar()
         self.progress_bar.setRange(0, 0)
@@ -149,11 +139,6 @@ class ExportAllDialog(QDialog):
         result: int | None = await self._run(self._export())
         return result
 
-    async def fetch_pages(self) -> list[CardPage] | None:
-        """Fetch every page, in order; None if cancelled."""
-        result: list[CardPage] | None = await self._run(self._fetch_pages())
-        return result
-
     async def sync(self, store: CardStore, locale: QLocale | None = None) -> Generation | None:
         """Fetch every page into `store`'s new copy, shown once complete; None if cancelled.
 
@@ -186,13 +171,7 @@ class ExportAllDialog(QDialog):
             if shiboken6.isValid(self):  # gone with its window when that closed first
                 self.done(QDialog.DialogCode.Accepted)
 
-    async def _fetch_pages(self) -> list[CardPage]:
-        return await fetch_all_pages(
-            self._fetch, concurrency=self._concurrency, on_progress=self._on_progress
-        )
-
     async def _export(self) -> int:
-        assert self.path is not None, "an export needs a file"
         count = await export_space(
             self._fetch,
             self.path,

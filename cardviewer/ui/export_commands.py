@@ -1,4 +1,4 @@
-"""Export Page, Export All and Load All as the window starts them.
+"""Export Page, Export All and Sync Space as the window starts them.
 
 Each picks what it works on (the page on screen, or its whole space), asks for a file
 where one is written, and hands the rest to `WholeSpaceJobs`. Where there is nothing
@@ -27,7 +27,7 @@ NOTE_MS = 5000
 
 
 class ExportCommands(QObject):
-    """Starts the exports and Load All for what `model` shows."""
+    """Starts the exports and Sync Space for what `model` shows."""
 
     statusMessage = Signal(str, int)
     """A note for the status bar, and for how many milliseconds."""
@@ -95,12 +95,6 @@ class ExportCommands(QObject):
         )
         if path is not None:
             self._jobs.export_all(request, path)
-
-    def load_all_pages(self) -> None:
-        """Fetch every page of the space shown, to show all its cards in the table."""
-        request = self._whole_space_request()
-        if request is not None:
-            self._jobs.load_all(request)
 
     def sync_space(self, store_path: Callable[[str], Path | None]) -> None:
         """Fetch every card of the space shown into its local copy (at `store_path(id)`)."""

@@ -1,9 +1,9 @@
 """The row over the card table: filter as you type, how many cards pass, Sync Space.
 
-Filtering covers the cards the table holds: one page, or the whole space (all its pages
-loaded, or its local copy); the field's placeholder says which. When the filter hides every
-card, a state page in place of the table says so, rather than an empty white table;
-Escape in the field clears the filter.
+Filtering covers the cards the table holds: one page, or the whole space from its local
+copy; the field's placeholder says which. When the filter hides every card, a state
+page in place of the table says so, rather than an empty white table; Escape in the
+field clears the filter.
 """
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ class FilterRow(QWidget):
         stack.currentChanged.connect(self._follow_filter)
 
     def describe_scope(self, whole_space: bool) -> None:
-        """Say whether filtering covers the page or, once all are loaded, the whole space."""
+        """Say whether filtering covers the page or, while it is shown, the whole space."""
         self._whole_space = whole_space
         if whole_space:
             text = QCoreApplication.translate(

@@ -1,9 +1,10 @@
-"""What the window shows when an export, or a load of every page, ends or fails.
+"""What the window shows when an export or a sync ends or fails.
 
-A loaded space goes into the table; an ended or cancelled job leaves a note in the
-status bar, a failed one an error in the error bar (the page shown stays). The texts stay in the
-"MainWindow" translation context; a sentence with a count is handed in by the window
-(`JobPlurals`), since the translation tools mark a plural only where `tr()` gets it.
+A synced space goes into the table from its local copy; an ended or cancelled job
+leaves a note in the status bar, a failed one an error in the error bar (the table
+shown stays). The texts stay in the "MainWindow" translation context; a sentence with
+a count is handed in by the window (`JobPlurals`), since the translation tools mark a
+plural only where `tr()` gets it.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from PySide6.QtCore import QCoreApplication, QLocale, QObject
 from PySide6.QtWidgets import QStatusBar
 
 from cardviewer.services.card_store import Changes
-from cardviewer.ui.cards.card_pages import CardPages
 from cardviewer.ui.error_bar import ErrorBar
 from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.page_messages import Counted
@@ -41,8 +41,6 @@ def changes_text(changes: Changes | None) -> str:
 class JobPlurals:
     """The sentences with a count, translated where the window calls `tr()`."""
 
-    cards_shown: Counted
-    """Every card of the space is in the table."""
     cards_exported: Counted
     """That many cards were written to the file %1 (more than one)."""
     cards_synced: Counted
@@ -50,19 +48,18 @@ class JobPlurals:
 
 
 class JobReports(QObject):
-    """Shows what the jobs of `pages`' window report."""
+    """Shows what the jobs of a window report."""
 
     def __init__(
         self,
         jobs: WholeSpaceJobs,
-        pages: CardPages,
         error_bar: ErrorBar,
         status: QStatusBar,
         plurals: JobPlurals,
         show_copy: Callable[[Path], object] | None = None,
     ) -> None:
         super().__init__(status)  # gone with the window, so a late report finds no one
-        self._jobs, self._pages, self._plurals = jobs, pages, plurals
+        self._jobs, self._plurals = jobs, plurals
         self._show_copy = show_copy
         self._error_bar, self._status = error_bar, status
         jobs.finished.connect(self._on_finished)
@@ -71,12 +68,12 @@ class JobReports(QObject):
 
     @property
     def export_all_dialog(self) -> ExportAllDialog | None:
-        """The progress of Export All or Load All, while one runs."""
+        """The progress of Export All or Sync Space, while one runs."""
         progress = self._jobs.progress
         return progress if isinstance(progress, ExportAllDialog) else None
 
     def _on_finished(self, result: JobResult) -> None:
-        if result.kind is JobKind.SYNC and result.path is not None:
+        if result.kind is JobKind.SYNC:
             if result.count == 1:  # English has no catalogue to find its singular in
                 message = QCoreApplication.translate(
                     "MainWindow", "The one card of the space is in its local copy. %1"
@@ -86,10 +83,6 @@ class JobReports(QObject):
             message = message.replace("%1", changes_text(result.changes)).strip()
             if self._show_copy is not None:
                 self._show_copy(result.path)
-        elif result.kind is JobKind.LOAD_ALL:
-            request = result.request
-            self._pages.show_whole_space(request.space_id, request.with_emails, list(result.pages))
-            message = self._plurals.cards_shown(result.count)
         elif result.count == 1:
             message = QCoreApplication.translate("MainWindow", "Exported 1 card to %1")
             message = message.replace("%1", str(result.path))

@@ -169,10 +169,9 @@ class MainWindow(QMainWindow, CommandActions):
         self.empty_page.action_button.clicked.connect(self.page_bar.request_last)
 
     def _connect_jobs(self) -> None:
-        """What the export and load jobs report."""
+        """What the export and sync jobs report."""
         self.job_reports = JobReports(
             self.jobs,
-            self.pages,
             self.error_bar,
             self.statusBar(),
             self._jobs_plurals(),
@@ -281,8 +280,8 @@ class MainWindow(QMainWindow, CommandActions):
     def signed_in_again(self, email: str, server_url: str) -> None:
         """Leave the signed-out state and repeat what the end of the session stopped.
 
-        That is the page request that failed, if one did, and an export or a load of
-        all pages, which starts again from the first page.
+        That is the page request that failed, if one did, and an export of all pages
+        or a sync, which starts again from the first page.
         """
         self._set_signed_out(False)
         self.set_account(email, server_url)
@@ -348,15 +347,12 @@ class MainWindow(QMainWindow, CommandActions):
     def export_all(self) -> None:
         self.exports.export_all()
 
-    def load_all_pages(self) -> None:
-        self.exports.load_all_pages()
-
     def sync_space(self) -> None:
         self.exports.sync_space(self.whole_space.store_path)
 
     @property
     def export_all_dialog(self) -> ExportAllDialog | None:
-        """The progress of Export All or Load All, while one runs."""
+        """The progress of Export All or Sync Space, while one runs."""
         return self.job_reports.export_all_dialog
 
     def open_preferences(self) -> None:
@@ -463,12 +459,6 @@ class MainWindow(QMainWindow, CommandActions):
     def _jobs_plurals(self) -> JobPlurals:
         """The job reports' sentences with a count, where the catalog finds their plurals."""
         return JobPlurals(
-            cards_shown=lambda count: self.tr(
-                "All %Ln cards of the space are shown; filtering and sorting cover them all. "
-                "Refresh (F5) returns to pages.",
-                "",
-                count,
-            ),
             cards_exported=lambda count: self.tr("Exported %Ln cards to %1", "", count),
             cards_synced=lambda count: self.tr(
                 "All %Ln cards of the space are in its local copy. %1", "", count
@@ -498,14 +488,13 @@ class MainWindow(QMainWindow, CommandActions):
         self.page_bar.setEnabled(online)
         self.space_combo.setEnabled(online)
         self.include_emails_check.setEnabled(online)
-        self.filter_row.describe_scope(self.pages.shows_whole_space or whole_space)
+        self.filter_row.describe_scope(whole_space)
         state = WindowState(
             online=online,
             page=page,
             has_target=self._target() is not None,
             space_fetchable=self.jobs.can_fetch_whole_space
             and self.model.current_request is not None,
-            paged=not self.pages.shows_whole_space and not whole_space,
             page_bar=self.page_bar,
             loading=self.pages.is_loading,
             syncable=self._store_folder is not None,

@@ -1,10 +1,10 @@
-"""Exporting the page shown, exporting every page of a space, loading every page.
+"""Exporting the page shown, exporting every page of a space, syncing a space's local copy.
 
 The jobs hold no widgets: they report through signals, and the window decides what
 the person sees. A whole-space fetch shows its progress, and offers Cancel, through
 what `open_progress` returns (in the window, the Export All dialog). Export All and
-Load All fail the same way: when the session ends, the job waits and `resume()` starts
-it again from page 1; any other error is explained and the page shown stays.
+Sync Space fail the same way: when the session ends, the job waits and `resume()` starts
+it again from page 1; any other error is explained and the table shown stays.
 """
 
 from __future__ import annotations
@@ -43,17 +43,16 @@ class JobKind(Enum):
 
     EXPORT_PAGE = "export page"
     EXPORT_ALL = "export all"
-    LOAD_ALL = "load all"
     SYNC = "sync"
 
 
-WHOLE_SPACE_KINDS = (JobKind.EXPORT_ALL, JobKind.LOAD_ALL, JobKind.SYNC)
+WHOLE_SPACE_KINDS = (JobKind.EXPORT_ALL, JobKind.SYNC)
 """The jobs that fetch every page of a space; one of them runs at a time."""
 
 
 @dataclass(frozen=True)
 class JobResult:
-    """What a job that ran to its end did: `count` cards written to `path`, or loaded.
+    """What a job that ran to its end did: `count` cards written to `path`.
 
     A sync's `path` is the space's local copy.
     """
@@ -61,8 +60,7 @@ class JobResult:
     kind: JobKind
     request: PageRequest
     count: int
-    path: Path | None = None
-    pages: tuple[CardPage, ...] = ()
+    path: Path
     changes: Changes | None = None
     """What a sync changed since the one before (None after the first)."""
 
@@ -71,13 +69,11 @@ class WholeSpaceProgress(Protocol):
     """Shows a whole-space fetch and cancels it; the Export All dialog is one.
 
     `run()` fetches and writes the file it was opened with (the number of cards, None
-    when cancelled); `fetch_pages()` only fetches (every page, None when cancelled);
-    `sync()` fetches into a local copy (the new copy, None when cancelled).
+    when cancelled); `sync()` fetches into a local copy (the new copy, None when
+    cancelled).
     """
 
     async def run(self) -> int | None: ...
-
-    async def fetch_pages(self) -> list[CardPage] | None: ...
 
     async def sync(self, store: CardStore) -> Generation | None: ...
 
@@ -87,12 +83,12 @@ class WholeSpaceProgress(Protocol):
 
 
 class OpenProgress(Protocol):
-    """Opens what shows a whole-space fetch: `path` for an export, None for a load."""
+    """Opens what shows a whole-space fetch: the file of an export, or the local copy synced."""
 
     def __call__(
         self,
         fetch: PageFetch,
-        path: Path | None,
+        path: Path,
         *,
         space_id: str,
         with_emails: bool,
@@ -114,11 +110,11 @@ class _Stopped:
 
     kind: JobKind
     request: PageRequest
-    path: Path | None
+    path: Path
 
 
 class WholeSpaceJobs(QObject):
-    """Runs the export and load jobs of one window; at most one whole-space fetch at a time."""
+    """Runs the export and sync jobs of one window; at most one whole-space fetch at a time."""
 
     finished = Signal(object)
     """A job ran to its end (`JobResult`)."""
@@ -158,7 +154,7 @@ class WholeSpaceJobs(QObject):
 
     @property
     def fetching_whole_space(self) -> bool:
-        """An export or load of all pages is under way (its progress may not be up yet)."""
+        """An export of all pages or a sync is under way (its progress may not be up yet)."""
         return self.progress is not None or any(
             self._tasks.running(kind.value) for kind in WHOLE_SPACE_KINDS
         )
@@ -168,11 +164,6 @@ class WholeSpaceJobs(QObject):
         """What the end of the session stopped and how it goes on, while it waits."""
         if self._stopped is None:
             return None
-        if self._stopped.kind is JobKind.LOAD_ALL:
-            return QCoreApplication.translate(
-                "MainWindow",
-                "Loading all pages stopped; it starts again once you have signed in.",
-            )
         if self._stopped.kind is JobKind.SYNC:
             return QCoreApplication.translate(
                 "MainWindow",
@@ -197,7 +188,6 @@ class WholeSpaceJobs(QObject):
 
     def export_page(self, page: CardPage, request: PageRequest, path: Path) -> None:
         """Save the cards of `page` (a CSV file unless `path` asks for a workbook)."""
-        # In a worker thread: after "Load All Pages" the page may be the whole space.
         cards = list(page.cards)
         title = f"{request.space_id} {page.meta.current_page}"
         write = partial(write_cards, cards=cards, with_emails=request.with_emails, title=title)
@@ -219,10 +209,6 @@ class WholeSpaceJobs(QObject):
         """Fetch every page of the space of `request` and save all its cards to `path`."""
         self._start_whole_space(JobKind.EXPORT_ALL, request, _with_suffix(path))
 
-    def load_all(self, request: PageRequest) -> None:
-        """Fetch every page of the space of `request`, for the table to show them all."""
-        self._start_whole_space(JobKind.LOAD_ALL, request, None)
-
     def sync(self, request: PageRequest, path: Path) -> None:
         """Fetch every page of the space of `request` into its local copy at `path`."""
         self._start_whole_space(JobKind.SYNC, request, path)
@@ -243,7 +229,7 @@ class WholeSpaceJobs(QObject):
         self._stopped = None
         await self._tasks.aclose()
 
-    def _start_whole_space(self, kind: JobKind, request: PageRequest, path: Path | None) -> None:
+    def _start_whole_space(self, kind: JobKind, request: PageRequest, path: Path) -> None:
         if self.raise_running_fetch():
             return  # one whole-space fetch at a time
         self._start(kind, self._fetch_whole_space(kind, request, path))
@@ -268,23 +254,15 @@ class WholeSpaceJobs(QObject):
         log.info("exported %d cards to %s", count, path)
         self._finish(JobResult(JobKind.EXPORT_PAGE, request, count, path))
 
-    async def _fetch_whole_space(
-        self, kind: JobKind, shown: PageRequest, path: Path | None
-    ) -> None:
+    async def _fetch_whole_space(self, kind: JobKind, shown: PageRequest, path: Path) -> None:
         progress = self._open(kind, shown, path)
         result: JobResult | None = None
         try:
             if kind is JobKind.SYNC:
-                assert path is not None, "a sync needs the path of the copy"
                 synced = await _sync(progress, path)
                 if synced is not None:
                     generation, changes = synced
                     result = JobResult(kind, shown, generation.card_count, path, changes=changes)
-            elif path is None:
-                pages = await progress.fetch_pages()
-                if pages is not None:
-                    count = sum(len(page.cards) for page in pages)
-                    result = JobResult(kind, shown, count, pages=tuple(pages))
             else:
                 written = await progress.run()
                 if written is not None:
@@ -323,7 +301,7 @@ class WholeSpaceJobs(QObject):
             return
         self._finish(result)
 
-    def _open(self, kind: JobKind, shown: PageRequest, path: Path | None) -> WholeSpaceProgress:
+    def _open(self, kind: JobKind, shown: PageRequest, path: Path) -> WholeSpaceProgress:
         source = self._source
         assert source is not None, "a whole-space job needs a source of pages"
 
@@ -348,8 +326,7 @@ class WholeSpaceJobs(QObject):
             progress.deleteLater()
 
     def _finish(self, result: JobResult) -> None:
-        if result.path is not None:
-            self.export_dir = result.path.parent
+        self.export_dir = result.path.parent
         self.finished.emit(result)
 
 
@@ -427,10 +404,6 @@ def _with_suffix(path: Path) -> Path:
 
 def _fetch_failure(kind: JobKind) -> str:
     """The sentence for a failed whole-space fetch: %1 the space, %2 the reason."""
-    if kind is JobKind.LOAD_ALL:
-        return QCoreApplication.translate(
-            "MainWindow", "Not every page of %1 could be loaded. %2 The page shown stays."
-        )
     if kind is JobKind.SYNC:
         return QCoreApplication.translate("MainWindow", "%1 could not be synced. %2")
     return QCoreApplication.translate(
@@ -439,8 +412,6 @@ def _fetch_failure(kind: JobKind) -> str:
 
 
 def _cancelled(kind: JobKind) -> str:
-    if kind is JobKind.LOAD_ALL:
-        return QCoreApplication.translate("MainWindow", "Loading cancelled; the page shown stays.")
     if kind is JobKind.SYNC:
         return QCoreApplication.translate(
             "MainWindow", "Sync cancelled; the local copy stays as it was."

@@ -54,8 +54,6 @@ class Need(Flag):
     """A space is shown whose every page can be fetched."""
     SYNCABLE = auto()
     """A space is shown whose every page can be fetched into a local copy."""
-    PAGED = auto()
-    """The table shows one page, not the whole space."""
     LOADING = auto()
     """A page asked for is on its way."""
     FIRST_PAGE = auto()
@@ -76,7 +74,6 @@ class WindowState:
     page: CardPage | None
     has_target: bool
     space_fetchable: bool
-    paged: bool
     page_bar: PageBar
     loading: bool = False
     syncable: bool = False
@@ -95,7 +92,6 @@ def needs_met(state: WindowState) -> Need:
         Need.TARGET: state.has_target,
         Need.SPACE_FETCHABLE: state.space_fetchable,
         Need.SYNCABLE: state.space_fetchable and state.syncable,
-        Need.PAGED: state.paged,
         Need.LOADING: state.loading,
         Need.FIRST_PAGE: bar.first_button.isEnabled(),
         Need.PREVIOUS_PAGE: bar.previous_button.isEnabled(),
@@ -149,7 +145,6 @@ class CommandActions:
     find_action: QAction
     refresh_action: QAction
     stop_loading_action: QAction
-    load_all_action: QAction
     sync_action: QAction
     details_action: QAction
     reset_view_action: QAction
@@ -183,7 +178,6 @@ class CommandTarget(Protocol):
     def close(self) -> bool: ...
     def copy_selection(self) -> None: ...
     def focus_filter(self) -> None: ...
-    def load_all_pages(self) -> None: ...
     def sync_space(self) -> None: ...
     def set_details_visible(self, visible: bool) -> None: ...
     def reset_view(self) -> None: ...
@@ -340,19 +334,6 @@ def command_table(target: CommandTarget) -> tuple[Command, ...]:
             ),
         ),
         # View
-        Command(
-            "load_all",
-            QCoreApplication.translate("MainWindow", "Load &All Pages into the Table"),
-            target.load_all_pages,
-            Menu.VIEW,
-            shortcut="Ctrl+Shift+A",
-            icon_text=QCoreApplication.translate("MainWindow", "Load All Pages"),
-            tip=QCoreApplication.translate(
-                "MainWindow",
-                "Show every card of the space at once, so filtering and sorting cover them all",
-            ),
-            needs=Need.ONLINE | Need.SPACE_FETCHABLE | Need.PAGED,
-        ),
         Command(
             "sync",
             QCoreApplication.translate("MainWindow", "&Sync Space"),

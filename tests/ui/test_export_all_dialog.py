@@ -188,14 +188,15 @@ def test_progress_reads_as_pages_cards_and_time_left(qtbot, tmp_path):
     assert dialog.describe(FetchProgress(1, 1, 1, 0.1)) == "Page 1 of 1 · 1 card"
 
 
-def test_loading_names_the_space_and_no_file(qtbot):
+def test_syncing_names_the_space_and_no_file(qtbot, tmp_path):
     async def never(number: int) -> CardPage:
         raise AssertionError(f"page {number} was not to be fetched")
 
-    dialog = ExportAllDialog(never, None, space_id="s-1", with_emails=False)
+    copy = tmp_path / "s-1.sqlite"
+    dialog = ExportAllDialog(never, copy, space_id="s-1", with_emails=False, syncing=True)
     qtbot.addWidget(dialog)
-    assert dialog.windowTitle() == "Load All Pages"
-    assert dialog.title_label.text() == "Loading all cards of s-1"
+    assert dialog.windowTitle() == "Sync Space"
+    assert dialog.title_label.text() == "Syncing all cards of s-1"
     assert dialog.file_label.isHidden()
     assert dialog.progress_label.text() == "Fetching the first page…"
 
@@ -268,7 +269,9 @@ def test_the_dialog_speaks_german(german, qtbot, arun, tmp_path):
     assert arun(one.run(), timeout=WAIT) == 1
     assert one.progress_label.text() == "1 Karte wird geschrieben…"
 
-    loading = ExportAllDialog(cards_fetch(1, 10), None, space_id="s-1", with_emails=False)
-    qtbot.addWidget(loading)
-    assert loading.windowTitle() == "Alle Seiten laden"
-    assert loading.title_label.text() == "Alle Karten von s-1 werden geladen"
+    syncing = ExportAllDialog(
+        cards_fetch(1, 10), tmp_path / "s-1.sqlite", space_id="s-1", with_emails=False, syncing=True
+    )
+    qtbot.addWidget(syncing)
+    assert syncing.windowTitle() == "Bereich synchronisieren"
+    assert syncing.title_label.text() == "Alle Karten von s-1 werden synchronisiert"

@@ -1,4 +1,4 @@
-"""Export Page, Export All and Load All: what they ask for, and the note when nothing is shown."""
+"""Export Page, Export All and Sync Space: what they ask for, and the note when nothing is shown."""
 
 from __future__ import annotations
 
@@ -53,16 +53,24 @@ def parts(qloop, arun, settings) -> Iterator[tuple[ExportCommands, CardTableMode
     arun(jobs.aclose())
 
 
-def test_with_nothing_shown_each_command_says_so(parts, qtbot):
+def test_with_nothing_shown_each_command_says_so(parts, qtbot, tmp_path: Path):
     commands, _, asker = parts
     with qtbot.waitSignal(commands.statusMessage) as said:
         commands.export_page()
     assert said.args == ["There are no cards to export.", 5000]
-    for start in (commands.export_all, commands.load_all_pages):
+    copies: list[str] = []
+
+    def store_path(space_id: str) -> Path:
+        copies.append(space_id)
+        return tmp_path / f"{space_id}.sqlite"
+
+    for start in (commands.export_all, lambda: commands.sync_space(store_path)):
         with qtbot.waitSignal(commands.statusMessage) as said:
             start()
         assert said.args == ["Open a space first.", 5000]
     assert asker.asked == []
+    assert copies == [], "no copy is asked for without a space"
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_export_page_suggests_the_page_in_the_chosen_format(parts, settings):

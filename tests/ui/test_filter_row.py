@@ -30,10 +30,10 @@ def row(qtbot):
     model.show_page(PageRequest("space", 1, False), page)
     proxy = CardFilterModel(locale=QLocale(QLocale.Language.English))
     proxy.setSourceModel(model)
-    load_all = QAction("Load All Pages")
-    widget = FilterRow(proxy, load_all)
+    sync = QAction("Sync Space")
+    widget = FilterRow(proxy, sync)
     qtbot.addWidget(widget)
-    load_all.setParent(widget)
+    sync.setParent(widget)
     widget.show()
     qtbot.waitExposed(widget)
     for part in (model, proxy):
@@ -75,7 +75,7 @@ def test_focus_selects_the_filter_to_type_over_it(row, qtbot):
 
 def test_the_button_is_the_action_and_the_count_is_plain(row):
     widget, _ = row
-    assert widget.space_button.defaultAction().text() == "Load All Pages"
+    assert widget.space_button.defaultAction().text() == "Sync Space"
     assert widget.space_button.toolButtonStyle() == Qt.ToolButtonStyle.ToolButtonTextOnly
     assert widget.count_label.textFormat() == Qt.TextFormat.PlainText
     assert widget.filter_edit.isClearButtonEnabled()

@@ -17,6 +17,7 @@ from cardviewer.ui.cards.avatar_delegate import AvatarDelegate
 from cardviewer.ui.cards.table_copy import COPY_CELL
 from cardviewer.ui.main_window import MainWindow
 from cardviewer.ui.whole_space_jobs import JobKind, JobResult
+from cardviewer.ui.whole_space_view import PAGES
 from cardviewer.ui.window_layout import DEFAULT_SIZE
 from tests.ui.clients import single_try_client
 from tests.ui.error_bars import action_buttons, looks_like_information
@@ -886,50 +887,60 @@ def test_the_table_menu_copies_a_cell(window, demo_server, qtbot):
     menu.close()
 
 
-def test_load_all_pages_lets_the_filter_cover_the_whole_space(window, demo_server, qtbot):
+def test_sync_space_lets_the_filter_cover_the_whole_space(window, demo_server, qtbot):
     open_space(qtbot, window, demo_server.space_id)
     total = window.model.page.meta.total
-    last_name = None
     with qtbot.waitSignal(window.pages.pageLoaded, timeout=LOAD_TIMEOUT):
         window.go_to_page(window.model.page.meta.last_page)
     last_card = window.model.card(0)
     assert last_card is not None
     last_name = last_card.username
+    assert last_name is not None
     with qtbot.waitSignal(window.pages.pageLoaded, timeout=LOAD_TIMEOUT):
         window.go_to_page(1)
-    assert window.load_all_action in menu_titled(window, "&View").actions()
+    assert window.sync_action in menu_titled(window, "&View").actions()
     assert window.space_button.defaultAction() is window.sync_action
 
-    with qtbot.waitSignals([window.pages.pageLoaded, window.jobs.finished], timeout=LOAD_TIMEOUT):
-        qtbot.keySequence(window, "Ctrl+Shift+A")
-    assert window.pages.shows_whole_space
-    assert window.model.rowCount() == total
-    assert window.page_bar.summary_label.text() == f"Showing 1\u2013{total} of {total} cards"
-    assert "Refresh (F5) returns to pages" in window.statusBar().currentMessage()
+    with qtbot.waitSignal(window.jobs.finished, timeout=LOAD_TIMEOUT):
+        qtbot.keySequence(window, "Ctrl+Shift+Y")
+    space = window.whole_space.model
+    assert space is not None
+    qtbot.waitUntil(lambda: not space.is_sorting, timeout=LOAD_TIMEOUT)
+    assert window.table.model() is space
+    assert space.rowCount() == total
+    assert not window.page_bar.isVisible()
+    said = window.statusBar().currentMessage()
+    assert said.startswith(f"All {total} cards of the space are in its local copy.")
     assert "all cards of the space" in window.filter_edit.placeholderText()
-    assert not window.load_all_action.isEnabled()
-    assert last_name is not None
-    window.filter_edit.setText(last_name)
-    assert window.proxy.rowCount() >= 1
-    assert window.filter_count_label.text() == f"{window.proxy.rowCount()} of {total} shown"
+    assert window.sync_action.isEnabled(), "a synced space can be synced again"
+    with qtbot.waitSignal(space.queryFinished, timeout=LOAD_TIMEOUT):
+        window.filter_edit.setText(last_name)
+    found = [space.card(row) for row in range(space.rowCount())]
+    assert last_card in found, "a card of the last page"
+    assert window.filter_count_label.text() == f"{space.rowCount()} of {total} shown"
 
-    with qtbot.waitSignal(window.pages.pageLoaded, timeout=LOAD_TIMEOUT):
-        window.refresh()
-    assert not window.pages.shows_whole_space
+    switch = window.whole_space.switch
+    switch.setCurrentIndex(PAGES)
+    switch.activated.emit(PAGES)
+    assert window.table.model() is window.proxy
+    assert window.page_bar.isVisible()
     assert window.model.rowCount() < total
     assert "this page" in window.filter_edit.placeholderText()
 
 
-def test_a_failed_load_all_keeps_the_page(window, demo_server, qtbot):
+def test_a_failed_first_sync_keeps_the_page(window, demo_server, qtbot):
     open_space(qtbot, window, demo_server.space_id)
     shown = [window.model.card(row) for row in range(window.model.rowCount())]
     demo_server.faults.inject(Fault.HTML_502, times=100)
-    window.load_all_action.trigger()
+    with qtbot.waitSignal(window.jobs.failed, timeout=LOAD_TIMEOUT):
+        window.sync_action.trigger()
     qtbot.waitUntil(lambda: window.export_all_dialog is None, timeout=LOAD_TIMEOUT)
-    qtbot.waitUntil(lambda: not window.error_bar.isHidden(), timeout=LOAD_TIMEOUT)
-    assert window.error_bar.message.startswith(f"Not every page of {demo_server.space_id}")
+    assert not window.error_bar.isHidden()
+    assert window.error_bar.message.startswith(f"{demo_server.space_id} could not be synced. ")
     assert [window.model.card(row) for row in range(window.model.rowCount())] == shown
-    assert not window.pages.shows_whole_space
+    assert window.whole_space.model is None
+    assert window.table.model() is window.proxy
+    assert window.page_bar.isVisible()
 
 
 def test_signing_out_keeps_the_column_layout(make_window, demo_server, qtbot, arun):

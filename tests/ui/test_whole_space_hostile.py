@@ -1,4 +1,4 @@
-"""Export All and Load All against a server whose pages do not add up: stopped, explained.
+"""Export All and Sync Space against a server whose pages do not add up: stopped, explained.
 
 The server answers page 1 properly, so the space opens; what it answers for the other
 pages is what the whole-space fetch must not believe.
@@ -15,6 +15,7 @@ from PySide6.QtCore import Qt
 
 from cardviewer.api import CardsClient
 from cardviewer.api.retry import RetryPolicy
+from cardviewer.services.card_store import CardStore
 from cardviewer.services.settings import Settings
 from cardviewer.ui.main_window import MainWindow
 from tests.ui.windows import Closer, open_window
@@ -105,15 +106,19 @@ def test_export_all_stops_and_says_why(make_window, hostile, qtbot, tmp_path, mo
     assert not target.exists()
 
 
-def test_load_all_stops_says_why_and_keeps_the_page(make_window, hostile, qtbot):
+def test_sync_stops_says_why_and_keeps_the_page(make_window, hostile, qtbot):
     pages, reason = hostile
     window = make_window(pages)
     shown = [window.model.card(row) for row in range(window.model.rowCount())]
-    window.load_all_action.trigger()
+    with qtbot.waitSignal(window.jobs.failed, timeout=WAIT):
+        window.sync_action.trigger()
     qtbot.waitUntil(lambda: window.export_all_dialog is None, timeout=WAIT)
-    qtbot.waitUntil(lambda: not window.error_bar.isHidden(), timeout=WAIT)
-    assert window.error_bar.message == (
-        f"Not every page of {SPACE} could be loaded. {reason} The page shown stays."
-    )
+    assert not window.error_bar.isHidden()
+    assert window.error_bar.message == f"{SPACE} could not be synced. {reason}"
     assert [window.model.card(row) for row in range(window.model.rowCount())] == shown
-    assert not window.pages.shows_whole_space
+    assert window.whole_space.model is None
+    assert window.table.model() is window.proxy
+    copy = window.whole_space.store_path(SPACE)
+    assert copy is not None
+    with CardStore.open(copy) as store:
+        assert store.current is None, "no copy of what the server sent"

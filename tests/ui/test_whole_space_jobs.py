@@ -1,4 +1,4 @@
-"""The export and load jobs: each kind runs to its end, fails the same way, waits for a sign-in."""
+"""The export and sync jobs: each kind runs to its end, fails the same way, waits for a sign-in."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import pytest
 from cardviewer.api import CardPage, CardViewerError, NotAuthenticated
 from cardviewer.api.errors import RateLimited, ServerError
 from cardviewer.api.models import parse_card
+from cardviewer.services.card_store import CardStore
 from cardviewer.services.file_errors import ADVICE, WriteProblem
 from cardviewer.services.page_loader import PageRequest
 from cardviewer.services.settings import Settings
@@ -95,6 +96,33 @@ def names_in(path: Path) -> list[str]:
         return [row[1] for row in list(csv.reader(handle))[1:]]
 
 
+def synced_count(path: Path) -> int | None:
+    """The cards of the local copy at `path` as its last complete sync left it; None: none."""
+    with CardStore.open(path) as store:
+        return store.current.card_count if store.current is not None else None
+
+
+def start_whole_space(jobs: WholeSpaceJobs, kind: JobKind, folder: Path) -> Path:
+    """Start Export All or a sync into `folder`; the file it writes."""
+    if kind is JobKind.EXPORT_ALL:
+        target = folder / "everyone.csv"
+        jobs.export_all(SHOWN, target)
+    else:
+        target = folder / "space.sqlite"
+        jobs.sync(SHOWN, target)
+    return target
+
+
+def saved_anything(kind: JobKind, target: Path) -> bool:
+    """Whether the job wrote its file: an export, or a complete sync of the local copy."""
+    if kind is JobKind.EXPORT_ALL:
+        return target.exists()
+    return target.exists() and synced_count(target) is not None
+
+
+WHOLE_SPACE_JOBS = pytest.mark.parametrize("kind", [JobKind.EXPORT_ALL, JobKind.SYNC])
+
+
 def test_export_page_writes_the_page_and_remembers_the_folder(jobs, qtbot, tmp_path):
     result = finished(qtbot, jobs, lambda: jobs.export_page(page(2), SHOWN, tmp_path / "page"))
     target = tmp_path / "page.csv"
@@ -140,12 +168,12 @@ def test_export_all_writes_every_page(jobs, qtbot, tmp_path, source):
     assert jobs.export_dir == tmp_path
 
 
-def test_load_all_hands_over_every_page(jobs, qtbot):
-    result = finished(qtbot, jobs, lambda: jobs.load_all(SHOWN))
-    assert result.kind is JobKind.LOAD_ALL
-    assert result.count == PAGES * PER_PAGE
-    assert result.path is None
-    assert [p.meta.current_page for p in result.pages] == [1, 2, 3]
+def test_sync_writes_every_page_into_the_local_copy(jobs, qtbot, tmp_path, source):
+    copy = tmp_path / "space.sqlite"
+    result = finished(qtbot, jobs, lambda: jobs.sync(SHOWN, copy))
+    assert result == JobResult(JobKind.SYNC, SHOWN, PAGES * PER_PAGE, copy, changes=None)
+    assert synced_count(copy) == PAGES * PER_PAGE
+    assert sorted(request.page for request in source.asked) == [1, 2, 3]
     assert jobs.progress is None
 
 
@@ -156,33 +184,25 @@ def test_load_all_hands_over_every_page(jobs, qtbot):
             JobKind.EXPORT_ALL,
             f"The cards of {SPACE} could not be exported. {{}} Nothing was saved.",
         ),
-        (
-            JobKind.LOAD_ALL,
-            f"Not every page of {SPACE} could be loaded. {{}} The page shown stays.",
-        ),
+        (JobKind.SYNC, f"{SPACE} could not be synced. {{}}"),
     ],
 )
 def test_a_failed_whole_space_fetch_is_explained_and_saves_nothing(
     jobs, qtbot, tmp_path, source, kind, expected
 ):
     source.failures = [ServerError("The server had a problem.", 500, detail="HTTP 500")] * 10
-    target = tmp_path / "everyone.csv"
-
-    def start() -> None:
-        if kind is JobKind.EXPORT_ALL:
-            jobs.export_all(SHOWN, target)
-        else:
-            jobs.load_all(SHOWN)
-
-    message, detail = failed(qtbot, jobs, start)
+    targets: list[Path] = []
+    message, detail = failed(
+        qtbot, jobs, lambda: targets.append(start_whole_space(jobs, kind, tmp_path))
+    )
     assert message == expected.format("The server had a problem.")
     assert detail == "HTTP 500"
-    assert not target.exists()
+    assert not saved_anything(kind, targets[0])
     assert jobs.progress is None
     assert jobs.stopped_note is None
 
 
-@pytest.mark.parametrize("kind", [JobKind.EXPORT_ALL, JobKind.LOAD_ALL])
+@WHOLE_SPACE_JOBS
 def test_a_failed_fetch_says_how_long_the_server_asks_to_wait(
     qloop, arun, qtbot, tmp_path, source, kind
 ):
@@ -196,45 +216,31 @@ def test_a_failed_fetch_says_how_long_the_server_asks_to_wait(
     jobs = WholeSpaceJobs(
         source, Settings.load(), partial(ExportAllDialog, parent=None), server_wait=server_wait
     )
-
-    def start() -> None:
-        if kind is JobKind.EXPORT_ALL:
-            jobs.export_all(SHOWN, tmp_path / "everyone.csv")
-        else:
-            jobs.load_all(SHOWN)
-
-    message, _ = failed(qtbot, jobs, start)
+    message, _ = failed(qtbot, jobs, lambda: start_whole_space(jobs, kind, tmp_path))
     assert "Too many requests. You can try again in about 2 minutes." in message
     assert isinstance(told[0], RateLimited)
     arun(jobs.aclose())
 
 
-@pytest.mark.parametrize("kind", [JobKind.EXPORT_ALL, JobKind.LOAD_ALL])
+@WHOLE_SPACE_JOBS
 def test_the_end_of_the_session_stops_a_job_until_resumed(jobs, qtbot, tmp_path, source, kind):
     source.failures = [NotAuthenticated("Your session has ended.", 401)]
-    target = tmp_path / "everyone.csv"
-
-    def start() -> None:
-        if kind is JobKind.EXPORT_ALL:
-            jobs.export_all(SHOWN, target)
-        else:
-            jobs.load_all(SHOWN)
-
     with qtbot.waitSignal(jobs.signInNeeded, timeout=WAIT):
-        start()
+        target = start_whole_space(jobs, kind, tmp_path)
     assert not jobs.fetching_whole_space
     note = jobs.stopped_note
     assert note is not None
     assert "starts again once you have signed in" in note
-    assert not target.exists()
+    assert not saved_anything(kind, target)
 
     source.asked.clear()
     result = finished(qtbot, jobs, jobs.resume)
     assert result.kind is kind
     assert result.count == PAGES * PER_PAGE
+    assert result.path == target
     assert sorted(request.page for request in source.asked) == [1, 2, 3], "from page 1"
     assert jobs.stopped_note is None
-    assert target.exists() == (kind is JobKind.EXPORT_ALL)
+    assert saved_anything(kind, target)
 
 
 def test_resume_without_a_stopped_job_does_nothing(jobs):
@@ -244,15 +250,18 @@ def test_resume_without_a_stopped_job_does_nothing(jobs):
 
 def test_one_whole_space_fetch_at_a_time(jobs, qtbot, tmp_path, source):
     source.delay = 0.5
-    jobs.load_all(SHOWN)
+    copy = tmp_path / "space.sqlite"
+    jobs.sync(SHOWN, copy)
     qtbot.waitUntil(lambda: jobs.progress is not None, timeout=WAIT)
     assert jobs.fetching_whole_space
     jobs.export_all(SHOWN, tmp_path / "everyone.csv")
-    jobs.load_all(SHOWN)
+    jobs.sync(SHOWN, tmp_path / "another.sqlite")
     assert jobs.raise_running_fetch()
     result = finished(qtbot, jobs, lambda: None)
-    assert result.kind is JobKind.LOAD_ALL
+    assert result.kind is JobKind.SYNC
+    assert result.path == copy
     assert not (tmp_path / "everyone.csv").exists()
+    assert not (tmp_path / "another.sqlite").exists()
     assert not jobs.raise_running_fetch()
 
 
@@ -268,20 +277,28 @@ def test_cancelling_the_fetches_stops_them_quietly(jobs, qtbot, tmp_path, source
     assert not target.exists()
 
 
-def test_cancel_in_the_progress_says_so(jobs, qtbot, tmp_path, source):
+@pytest.mark.parametrize(
+    ("kind", "said"),
+    [
+        (JobKind.EXPORT_ALL, "Export cancelled; nothing was saved."),
+        (JobKind.SYNC, "Sync cancelled; the local copy stays as it was."),
+    ],
+)
+def test_cancel_in_the_progress_says_so(jobs, qtbot, tmp_path, source, kind, said):
     source.delay = 5.0
-    jobs.export_all(SHOWN, tmp_path / "everyone.csv")
+    target = start_whole_space(jobs, kind, tmp_path)
     qtbot.waitUntil(lambda: isinstance(jobs.progress, ExportAllDialog), timeout=WAIT)
     progress = jobs.progress
     assert isinstance(progress, ExportAllDialog)
     with qtbot.waitSignal(jobs.statusMessage, timeout=WAIT) as signal:
         progress.cancel()
-    assert signal.args == ["Export cancelled; nothing was saved.", 5000]
+    assert signal.args == [said, 5000]
+    assert not saved_anything(kind, target)
 
 
-def test_closing_drops_a_job_waiting_for_a_sign_in(jobs, qtbot, arun, source):
+def test_closing_drops_a_job_waiting_for_a_sign_in(jobs, qtbot, arun, tmp_path, source):
     source.failures = [NotAuthenticated("Your session has ended.", 401)]
     with qtbot.waitSignal(jobs.signInNeeded, timeout=WAIT):
-        jobs.load_all(SHOWN)
+        jobs.sync(SHOWN, tmp_path / "space.sqlite")
     arun(jobs.aclose())
     assert jobs.stopped_note is None

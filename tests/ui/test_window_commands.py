@@ -73,9 +73,6 @@ class FakeTarget(QObject):
     def focus_filter(self) -> None:
         self._record("focus_filter")
 
-    def load_all_pages(self) -> None:
-        self._record("load_all_pages")
-
     def sync_space(self) -> None:
         self._record("sync_space")
 
@@ -219,10 +216,9 @@ def test_nothing_is_met_before_a_page_is_asked_for(target):
         page=None,
         has_target=False,
         space_fetchable=False,
-        paged=True,
         page_bar=target.page_bar,
     )
-    assert needs_met(nothing_yet) == Need.PAGED
+    assert needs_met(nothing_yet) == NOTHING
 
 
 def test_the_needs_met_follow_the_window_and_its_page_bar(target):
@@ -234,7 +230,6 @@ def test_the_needs_met_follow_the_window_and_its_page_bar(target):
         page=page,
         has_target=True,
         space_fetchable=True,
-        paged=False,
         page_bar=target.page_bar,
     )
     held = Need.ONLINE | Need.PAGE | Need.TARGET | Need.SPACE_FETCHABLE
@@ -247,9 +242,22 @@ def test_loading_is_met_only_while_a_page_is_on_its_way(target):
         page=None,
         has_target=True,
         space_fetchable=False,
-        paged=True,
         page_bar=target.page_bar,
         loading=True,
     )
     assert needs_met(state) & Need.LOADING
     assert not needs_met(replace(state, loading=False)) & Need.LOADING
+
+
+def test_a_space_can_be_synced_only_where_its_copy_can_be_kept(target):
+    state = WindowState(
+        online=True,
+        page=None,
+        has_target=True,
+        space_fetchable=True,
+        page_bar=target.page_bar,
+        syncable=True,
+    )
+    assert needs_met(state) & Need.SYNCABLE
+    assert not needs_met(replace(state, syncable=False)) & Need.SYNCABLE
+    assert not needs_met(replace(state, space_fetchable=False)) & Need.SYNCABLE

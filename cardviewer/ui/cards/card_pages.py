@@ -11,7 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from cardviewer.api.errors import CardViewerError
-from cardviewer.api.models import Card, CardPage, PageLinks, PageMeta
+from cardviewer.api.models import CardPage
 from cardviewer.services.page_loader import LoaderTexts, PageLoader, PageRequest, PageSource
 from cardviewer.ui.cards.card_table_model import CardTableModel
 
@@ -30,7 +30,6 @@ class CardPages(QObject):
     ) -> None:
         super().__init__(parent)
         self.model = model
-        self._whole_space = False
         texts = LoaderTexts(
             no_source=QCoreApplication.translate("CardTableModel", "Please sign in first."),
             unexpected=QCoreApplication.translate(
@@ -65,11 +64,6 @@ class CardPages(QObject):
         """Neighbouring pages are being fetched in the background."""
         return self._loader.is_prefetching
 
-    @property
-    def shows_whole_space(self) -> bool:
-        """True while every card of the space is shown as one page (`show_whole_space()`)."""
-        return self._whole_space
-
     # Requests
 
     def set_source(self, source: PageSource | None, scope: str = "") -> None:
@@ -81,33 +75,19 @@ class CardPages(QObject):
 
     def request_page(self, space_id: str, page: int, with_emails: bool) -> None:
         """Show a page: at once if it was fetched already, else once it has arrived."""
-        self._whole_space = False
         self._loader.request_page(PageRequest(space_id, page, with_emails))
 
     def retry(self) -> None:
         """Request the most recent page again from the server (after a failure, or F5)."""
-        self._whole_space = False
         self._loader.retry()
 
     def cancel(self) -> None:
         """Stop loading the page asked for; the page on screen stays."""
         self._loader.cancel()
 
-    def show_whole_space(self, space_id: str, with_emails: bool, pages: list[CardPage]) -> None:
-        """Show the cards of every page of the space at once, as one page.
-
-        Filtering and sorting then cover the whole space. The one page is page 1 of 1;
-        it is not cached, and Refresh or any other page returns to paging.
-        """
-        request = PageRequest(space_id, 1, with_emails)
-        self._loader.shown_elsewhere(request)
-        self._whole_space = True
-        self.show_page(request, whole_space_page(pages))
-
     def clear(self) -> None:
         """Show nothing and stop any load."""
         self._loader.forget()
-        self._whole_space = False
         self.model.clear()
 
     async def aclose(self) -> None:
@@ -125,20 +105,3 @@ class CardPages(QObject):
 
     def loading_changed(self, loading: bool) -> None:
         self.loadingChanged.emit(loading)
-
-
-def whole_space_page(pages: list[CardPage]) -> CardPage:
-    """The cards of `pages` as one page, page 1 of 1."""
-    cards: tuple[Card, ...] = tuple(card for page in pages for card in page.cards)
-    count = len(cards)
-    meta = PageMeta(
-        current_page=1,
-        last_page=1,
-        per_page=max(count, 1),
-        total=count,
-        from_=1 if count else None,
-        to=count or None,
-    )
-    return CardPage(
-        cards=cards, meta=meta, links=PageLinks(), skipped=sum(p.skipped for p in pages)
-    )

@@ -10,10 +10,9 @@ import pytest
 
 from cardviewer.api import CardPage, CardsClient, CardViewerError, SpaceUnavailable
 from cardviewer.api.errors import UnexpectedResponse
-from cardviewer.api.models import parse_card
 from cardviewer.demo import Fault
 from cardviewer.services.page_loader import PageRequest
-from cardviewer.ui.cards.card_pages import CardPages, whole_space_page
+from cardviewer.ui.cards.card_pages import CardPages
 from cardviewer.ui.cards.card_table_model import CardTableModel
 
 WAIT = 15_000
@@ -203,41 +202,3 @@ def test_a_failed_prefetch_is_silent_and_the_page_is_asked_for_again(
     page = load(qtbot, prefetching, demo_server.space_id, 2)
     assert page.meta.current_page == 2
     assert any("page=2" in p for p in page_requests(demo_server))
-
-
-# Every card at once
-
-
-def page_of(number: int, names: list[str], last_page: int) -> CardPage:
-    cards = tuple(parse_card({"uuid": f"{number}-{n}", "display_name": n}) for n in names)
-    meta = {"current_page": number, "last_page": last_page, "per_page": 2, "total": 4}
-    return CardPage.model_validate({"cards": cards, "meta": meta, "links": {}, "skipped": 1})
-
-
-def test_the_whole_space_is_one_page_until_refresh(qtbot, pages, demo_server):
-    load(qtbot, pages, demo_server.space_id, 2)
-    whole = [page_of(1, ["a", "b"], 2), page_of(2, ["c", "d"], 2)]
-    with qtbot.waitSignal(pages.pageLoaded, timeout=WAIT) as shown:
-        pages.show_whole_space(demo_server.space_id, False, whole)
-    assert pages.shows_whole_space
-    page = shown.args[0]
-    assert [card.display_name for card in page.cards] == ["a", "b", "c", "d"]
-    assert (page.meta.current_page, page.meta.last_page, page.meta.total) == (1, 1, 4)
-    assert page.skipped == 2
-    assert pages.model.rowCount() == 4
-    assert pages.current_request == PageRequest(demo_server.space_id, 1, False)
-    with qtbot.waitSignal(pages.pageLoaded, timeout=WAIT):
-        pages.retry()  # Refresh: back to pages
-    assert not pages.shows_whole_space
-    assert pages.model.rowCount() == 10
-
-
-def test_an_empty_space_as_one_page():
-    page = whole_space_page([])
-    assert page.cards == ()
-    assert (page.meta.total, page.meta.per_page, page.meta.from_, page.meta.to) == (
-        0,
-        1,
-        None,
-        None,
-    )
