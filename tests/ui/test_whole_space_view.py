@@ -306,7 +306,7 @@ def test_the_whole_space_has_its_own_columns_arranged_as_the_person_left_them_on
 
 def selected_ids(window: MainWindow, space: SpaceTableModel) -> set[str]:
     rows = {index.row() for index in window.table.selectionModel().selectedRows()}
-    return {card.uuid for row in rows if (card := space.card(row)) is not None}
+    return {str(card.uuid) for row in rows if (card := space.card(row)) is not None}
 
 
 def test_the_selected_cards_stay_selected_across_a_sort_and_a_filter(
