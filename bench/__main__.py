@@ -1,7 +1,7 @@
 """`python -m bench [name …]`: run the benchmarks (all by default), print one Markdown table.
 
-Names: startup, first-page, paging, export-all, export-space, gui-stall, memory,
-space-store, space-sync. The exit
+Names: startup, first-page, paging, export-all, export-space, export-store, gui-stall,
+memory, space-store, space-sync. The exit
 status is 1 when a target is missed (a target no client can meet in a setting is shown,
 not judged).
 """
@@ -15,6 +15,7 @@ from collections.abc import Callable
 from bench import (
     bench_export_all,
     bench_export_space,
+    bench_export_store,
     bench_first_page,
     bench_gui_stall,
     bench_memory,
@@ -31,6 +32,7 @@ BENCHMARKS: dict[str, Callable[[], Result | list[Result]]] = {
     "paging": bench_paging.measure,
     "export-all": bench_export_all.measure,
     "export-space": bench_export_space.measure,
+    "export-store": bench_export_store.measure,
     "gui-stall": bench_gui_stall.measure,
     "memory": bench_memory.measure,
     "space-store": bench_space_store.measure,
