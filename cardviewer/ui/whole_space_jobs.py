@@ -326,7 +326,8 @@ class WholeSpaceJobs(QObject):
             progress.deleteLater()
 
     def _finish(self, result: JobResult) -> None:
-        self.export_dir = result.path.parent
+        if result.kind is not JobKind.SYNC:  # a copy's folder is the app's, not the person's
+            self.export_dir = result.path.parent
         self.finished.emit(result)
 
 

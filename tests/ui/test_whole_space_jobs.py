@@ -169,12 +169,15 @@ def test_export_all_writes_every_page(jobs, qtbot, tmp_path, source):
 
 
 def test_sync_writes_every_page_into_the_local_copy(jobs, qtbot, tmp_path, source):
-    copy = tmp_path / "space.sqlite"
+    copy = tmp_path / "app data" / "space.sqlite"
+    copy.parent.mkdir()
+    exports = jobs.export_dir
     result = finished(qtbot, jobs, lambda: jobs.sync(SHOWN, copy))
     assert result == JobResult(JobKind.SYNC, SHOWN, PAGES * PER_PAGE, copy, changes=None)
     assert synced_count(copy) == PAGES * PER_PAGE
     assert sorted(request.page for request in source.asked) == [1, 2, 3]
     assert jobs.progress is None
+    assert jobs.export_dir == exports, "exports are not offered in the app's own folder"
 
 
 @pytest.mark.parametrize(
