@@ -909,27 +909,32 @@
         <translation>Geben Sie eine Bereichs-ID ein und klicken Sie auf „Öffnen“.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/filter_row.py" line="+120"/>
+        <location filename="../cardviewer/ui/filter_row.py" line="+114"/>
         <source>Filter all cards of the space (Ctrl+F)</source>
         <translation>Alle Karten des Bereichs filtern (Strg+F)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+9"/>
         <source>Filter the cards of this page (Ctrl+F)</source>
         <translation>Karten dieser Seite filtern (Strg+F)</translation>
     </message>
     <message>
-        <location line="-66"/>
+        <location line="+3"/>
         <source>Shows the cards whose name, username, position or e-mail contain every word typed. Filtering and sorting apply to the page loaded.</source>
         <translation>Zeigt die Karten, deren Name, Benutzername, Position oder E-Mail jedes eingegebene Wort enthält. Filtern und Sortieren gelten für die geladene Seite.</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-69"/>
         <source>Filter cards</source>
         <translation>Karten filtern</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+60"/>
+        <source>Shows the cards whose name, username, position or e-mail contain every word typed. Filtering and sorting apply to every card of the space.</source>
+        <translation>Zeigt die Karten, deren Name, Benutzername, Position oder E-Mail jedes eingegebene Wort enthält. Filtern und Sortieren gelten für alle Karten des Bereichs.</translation>
+    </message>
+    <message>
+        <location line="+23"/>
         <source>%1 of %2 shown</source>
         <translation>%1 von %2 angezeigt</translation>
     </message>
@@ -1035,7 +1040,7 @@
         <translation>Die Synchronisierung wurde angehalten, die lokale Kopie bleibt unverändert; sie beginnt erneut, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+184"/>
+        <location line="+185"/>
         <source>The disk is full; the local copy stays as it was.</source>
         <translation>Der Datenträger ist voll; die lokale Kopie bleibt unverändert.</translation>
     </message>
@@ -1065,22 +1070,22 @@
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-235"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-236"/>
         <source>The export of all pages stopped and saved nothing; it starts again once you have signed in.</source>
         <translation>Der Export aller Seiten wurde angehalten und hat nichts gespeichert; er beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+236"/>
+        <location line="+237"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>
     <message>
-        <location line="-119"/>
+        <location line="-120"/>
         <source>The cards could not be saved as %1. %2</source>
         <translation>Die Karten konnten nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location line="+126"/>
+        <location line="+127"/>
         <source>Sync cancelled; the local copy stays as it was.</source>
         <translation>Synchronisierung abgebrochen; die lokale Kopie bleibt unverändert.</translation>
     </message>

@@ -54,14 +54,8 @@ class FilterRow(QWidget):
         self._stack: CardStack | None = None
         self.no_match_page: StatePage | None = None
         self.filter_edit = QLineEdit(self)
-        self.filter_edit.setToolTip(
-            QCoreApplication.translate(
-                "MainWindow",
-                "Shows the cards whose name, username, position or e-mail contain every "
-                "word typed. Filtering and sorting apply to the page loaded.",
-            )
-        )
         self.filter_edit.setAccessibleName(QCoreApplication.translate("MainWindow", "Filter cards"))
+        self.describe_scope(whole_space=False)
         self.filter_edit.setClearButtonEnabled(True)
         search_icon = QIcon.fromTheme(QIcon.ThemeIcon.EditFind)
         if not search_icon.isNull():  # no room kept for an icon the desktop lacks
@@ -120,11 +114,22 @@ class FilterRow(QWidget):
             text = QCoreApplication.translate(
                 "MainWindow", "Filter all cards of the space (Ctrl+F)"
             )
+            tip = QCoreApplication.translate(
+                "MainWindow",
+                "Shows the cards whose name, username, position or e-mail contain every "
+                "word typed. Filtering and sorting apply to every card of the space.",
+            )
         else:
             text = QCoreApplication.translate(
                 "MainWindow", "Filter the cards of this page (Ctrl+F)"
             )
+            tip = QCoreApplication.translate(
+                "MainWindow",
+                "Shows the cards whose name, username, position or e-mail contain every "
+                "word typed. Filtering and sorting apply to the page loaded.",
+            )
         self.filter_edit.setPlaceholderText(text)
+        self.filter_edit.setToolTip(tip)
 
     def show_count(self, shown: int, total: int) -> None:
         """ "3 of 20 shown" while a filter is typed; nothing without one."""

@@ -57,12 +57,16 @@ def test_blanks_alone_are_no_filter(row, qtbot):
     assert widget.count_label.text() == ""
 
 
-def test_the_placeholder_names_what_filtering_covers(row):
+def test_the_placeholder_and_tooltip_name_what_filtering_covers(row):
     widget, _ = row
-    widget.describe_scope(whole_space=False)
     assert widget.filter_edit.placeholderText() == "Filter the cards of this page (Ctrl+F)"
+    assert widget.filter_edit.toolTip().endswith("apply to the page loaded.")
     widget.describe_scope(whole_space=True)
     assert widget.filter_edit.placeholderText() == "Filter all cards of the space (Ctrl+F)"
+    assert widget.filter_edit.toolTip().endswith("apply to every card of the space.")
+    widget.describe_scope(whole_space=False)
+    assert widget.filter_edit.placeholderText() == "Filter the cards of this page (Ctrl+F)"
+    assert widget.filter_edit.toolTip().endswith("apply to the page loaded.")
 
 
 def test_focus_selects_the_filter_to_type_over_it(row, qtbot):
