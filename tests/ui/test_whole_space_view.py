@@ -14,6 +14,7 @@ from cardviewer.services import card_store
 from cardviewer.services.card_store import SCHEMA_VERSION, CardStore
 from cardviewer.services.settings import Settings
 from cardviewer.ui import whole_space_view
+from cardviewer.ui.cards.card_filter_model import text_collator
 from cardviewer.ui.cards.space_table_model import SpaceTableModel
 from cardviewer.ui.main_window import MainWindow
 from cardviewer.ui.preferences_dialog import export_csv_delimiter
@@ -342,3 +343,40 @@ def test_the_selected_cards_stay_selected_across_a_sort_and_a_filter(
     with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
         table.sortByColumn(name, Qt.SortOrder.AscendingOrder)
     assert selected_ids(window, space) == {current.uuid}, "of too many, the current card only"
+
+
+def sorted_names(window: MainWindow, rows: int) -> list[str]:
+    model, column = window.table.model(), window.columns.model.column_of("display_name")
+    assert column is not None
+    return [str(model.index(row, column).data()) for row in range(rows)]
+
+
+def test_the_order_chosen_stays_when_the_table_switches_between_pages_and_whole_space(
+    window, demo_server, qtbot
+):
+    open_space(qtbot, window, demo_server.space_id)
+    space = sync(qtbot, window)
+    header = window.table.horizontalHeader()
+    name = space.column_of("display_name")
+    assert name is not None
+    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
+        window.table.sortByColumn(name, Qt.SortOrder.DescendingOrder)
+
+    window.whole_space.switch.activated.emit(PAGES)
+    shown = window.model.page
+    assert shown is not None
+    on_page = sorted_names(window, len(shown.cards))
+    assert on_page == sorted(on_page, key=text_collator().sortKey, reverse=True)
+    assert header.sortIndicatorSection() == window.model.column_of("display_name")
+    assert header.sortIndicatorOrder() == Qt.SortOrder.DescendingOrder
+
+    connects = window.model.column_of("connects")
+    assert connects is not None
+    window.table.sortByColumn(connects, Qt.SortOrder.AscendingOrder)
+    window.whole_space.switch.activated.emit(WHOLE_SPACE)
+    space = window.whole_space.model
+    assert space is not None
+    qtbot.waitUntil(lambda: not space.is_sorting, timeout=WAIT)
+    counts = [card.connects for row in range(space.rowCount()) if (card := space.card(row))]
+    assert counts == sorted(counts, key=lambda count: (count is None, count))
+    assert header.sortIndicatorSection() == space.column_of("connects")

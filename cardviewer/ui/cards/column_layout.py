@@ -205,13 +205,24 @@ class TableColumns:
 
         Call once the table shows it. The person's arrangement is kept by key, so a
         column hidden or moved on the pages is hidden or moved in the whole space too,
-        and the header menu lists the columns shown. Columns are fitted to their first
-        `fit_rows` rows.
+        and the header menu lists the columns shown. The table stays sorted by the same
+        field, if `model` has it (the heading's arrow would otherwise point at a column
+        the rows are not sorted by). Columns are fitted to their first `fit_rows` rows.
         """
+        header = self.table.horizontalHeader()
+        section, order = header.sortIndicatorSection(), header.sortIndicatorOrder()
+        before = self.model.columns
+        key = before[section].key if 0 <= section < len(before) else None
         self.model = model if model is not None else self._pages
         self._fit_rows = fit_rows if model is not None else FIT_ROWS
         self._unfitted.clear()
         self.fit(force=True)
+        column = self.model.column_of(key) if key is not None else None
+        sorted_by = -1 if column is None else column
+        blocked = header.blockSignals(True)  # sorted once, here
+        header.setSortIndicator(sorted_by, order)
+        header.blockSignals(blocked)
+        self.table.model().sort(sorted_by, order)
 
     def fit(self, *, force: bool = False) -> None:
         """Arrange the columns when the set of columns changes, not on every page.
