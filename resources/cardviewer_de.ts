@@ -671,7 +671,7 @@
         <translation>Die Seite neu laden (F5)</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="+316"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="+312"/>
         <location filename="../cardviewer/ui/window_commands.py" line="+31"/>
         <source>&amp;Export Page…</source>
         <translation>Seite e&amp;xportieren…</translation>
@@ -1040,7 +1040,7 @@
         <translation>Die Synchronisierung wurde angehalten, die lokale Kopie bleibt unverändert; sie beginnt erneut, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+185"/>
+        <location filename="../cardviewer/ui/error_text.py" line="+54"/>
         <source>The disk is full; the local copy stays as it was.</source>
         <translation>Der Datenträger ist voll; die lokale Kopie bleibt unverändert.</translation>
     </message>
@@ -1060,7 +1060,7 @@
         <translation>Die lokale Kopie konnte nicht geschrieben werden; sie bleibt unverändert.</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+219"/>
         <source>%1 could not be synced. %2</source>
         <translation>%1 konnte nicht synchronisiert werden. %2</translation>
     </message>
@@ -1070,22 +1070,22 @@
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-236"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-214"/>
         <source>The export of all pages stopped and saved nothing; it starts again once you have signed in.</source>
         <translation>Der Export aller Seiten wurde angehalten und hat nichts gespeichert; er beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+237"/>
+        <location line="+215"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>
     <message>
-        <location line="-120"/>
+        <location line="-98"/>
         <source>The cards could not be saved as %1. %2</source>
         <translation>Die Karten konnten nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location line="+127"/>
+        <location line="+105"/>
         <source>Sync cancelled; the local copy stays as it was.</source>
         <translation>Synchronisierung abgebrochen; die lokale Kopie bleibt unverändert.</translation>
     </message>
@@ -1281,7 +1281,7 @@
         <translation>Der Datenträger ist schreibgeschützt; wählen Sie einen anderen Ordner.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="-251"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="-246"/>
         <source>Whole space (synced %1)</source>
         <translation>Ganzer Bereich (synchronisiert %1)</translation>
     </message>
@@ -1301,12 +1301,7 @@
         <translation>Änderungen der letzten Synchronisierung</translation>
     </message>
     <message>
-        <location line="+98"/>
-        <source>The local copy of this space cannot be opened. %1</source>
-        <translation>Die lokale Kopie dieses Bereichs kann nicht geöffnet werden. %1</translation>
-    </message>
-    <message>
-        <location line="+23"/>
+        <location line="+116"/>
         <source>Showing the local copy: %1.</source>
         <translation>Die lokale Kopie wird angezeigt: %1.</translation>
     </message>

@@ -34,6 +34,7 @@ from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -135,8 +136,21 @@ def folded_text_key(text: str) -> tuple[str | int, ...]:
     return tuple(int(piece) if number % 2 else piece for number, piece in enumerate(pieces))
 
 
+class StoreProblem(Enum):
+    """Why a local copy cannot be used, for the window to say in its language."""
+
+    NEWER_VERSION = "written by a newer version"
+    IN_USE = "in use by another program"
+    DISK_FULL = "disk full"
+    NOT_WRITTEN = "not written"
+
+
 class StoreError(Exception):
-    """The local copy cannot be used; the message says why in plain words."""
+    """The local copy cannot be used; the message says why in plain words, `problem` too."""
+
+    def __init__(self, message: str, problem: StoreProblem = StoreProblem.NOT_WRITTEN) -> None:
+        super().__init__(message)
+        self.problem = problem
 
 
 @dataclass(frozen=True)
@@ -301,7 +315,8 @@ class CardStore:
         except sqlite3.DatabaseError as error:
             if isinstance(error, sqlite3.OperationalError) and "locked" in str(error):
                 raise StoreError(
-                    "The local copy of this space is in use by another program; try again."
+                    "The local copy of this space is in use by another program; try again.",
+                    StoreProblem.IN_USE,
                 ) from error
             aside = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
             log.warning("the store %s cannot be read (%s); set aside as %s", path, error, aside)
@@ -690,7 +705,8 @@ def _connect(path: Path) -> sqlite3.Connection:
         if version > SCHEMA_VERSION:
             raise StoreError(
                 "The local copy of this space was written by a newer version of CardViewer; "
-                "it is left as it is. Update CardViewer to use it."
+                "it is left as it is. Update CardViewer to use it.",
+                StoreProblem.NEWER_VERSION,
             )
         connection.execute("PRAGMA journal_mode = WAL")
         connection.execute("PRAGMA synchronous = NORMAL")

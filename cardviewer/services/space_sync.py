@@ -17,6 +17,7 @@ from cardviewer.services.card_store import (
     CardStore,
     Generation,
     StoreError,
+    StoreProblem,
     TextKey,
     folded_text_key,
 )
@@ -95,15 +96,17 @@ async def sync_space(
         except sqlite3.Error as cleanup:  # the rows go with the next sync
             log.warning("the unfinished sync could not be removed yet: %s", cleanup)
         if isinstance(error, sqlite3.Error):
-            raise StoreError(_plain_words(error)) from error
+            raise _store_error(error) from error
         raise
 
 
-def _plain_words(error: sqlite3.Error) -> str:
-    text = str(error).lower()
-    if "full" in text:
-        return "The disk is full; the local copy of this space stays as it was."
-    return "The local copy of this space could not be written; it stays as it was."
+def _store_error(error: sqlite3.Error) -> StoreError:
+    if "full" in str(error).lower():
+        return StoreError(
+            "The disk is full; the local copy of this space stays as it was.",
+            StoreProblem.DISK_FULL,
+        )
+    return StoreError("The local copy of this space could not be written; it stays as it was.")
 
 
 def _first_error(group: BaseExceptionGroup[BaseException]) -> BaseException:

@@ -15,6 +15,7 @@ from PySide6.QtCore import QCoreApplication
 
 from cardviewer.api.errors import TRANSLATION_CONTEXT, CardViewerError, Sentence, fill_markers
 from cardviewer.api.retry import WaitUnit, wait_to_tell
+from cardviewer.services.card_store import StoreError, StoreProblem
 
 log = logging.getLogger(__name__)
 
@@ -45,3 +46,24 @@ def wait_text(
     if wait is None:
         return None
     return (seconds if wait.unit is WaitUnit.SECONDS else minutes)(wait.amount)
+
+
+def store_error_text(error: StoreError) -> str:
+    """Why a local copy cannot be opened or written, in the interface's language."""
+    if error.problem is StoreProblem.DISK_FULL:
+        return QCoreApplication.translate(
+            "MainWindow", "The disk is full; the local copy stays as it was."
+        )
+    if error.problem is StoreProblem.NEWER_VERSION:
+        return QCoreApplication.translate(
+            "MainWindow",
+            "The local copy was written by a newer version of CardViewer and is left as "
+            "it is; update CardViewer to use it.",
+        )
+    if error.problem is StoreProblem.IN_USE:
+        return QCoreApplication.translate(
+            "MainWindow", "The local copy is in use by another program; try again."
+        )
+    return QCoreApplication.translate(
+        "MainWindow", "The local copy could not be written; it stays as it was."
+    )

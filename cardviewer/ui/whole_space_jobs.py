@@ -30,7 +30,7 @@ from cardviewer.services.settings import Settings
 from cardviewer.services.space_fetch import PageFetch
 from cardviewer.tasks import TaskSet
 from cardviewer.ui.cards.card_export import write_cards, write_stored_cards
-from cardviewer.ui.error_text import error_text
+from cardviewer.ui.error_text import error_text, store_error_text
 from cardviewer.ui.preferences_dialog import export_csv_delimiter
 
 log = logging.getLogger(__name__)
@@ -283,7 +283,7 @@ class WholeSpaceJobs(QObject):
         except StoreError as error:
             log.warning("sync of %s into %s failed: %s", shown.space_id, path, error)
             message = _fetch_failure(kind).replace("%1", shown.space_id)
-            self.failed.emit(message.replace("%2", store_failure_text(error)), str(error))
+            self.failed.emit(message.replace("%2", store_error_text(error)), str(error))
             return
         except OSError as exc:
             log.warning("export to %s failed: %s", path, exc)
@@ -344,28 +344,6 @@ async def _sync(
         return generation, await asyncio.to_thread(store.changes)
     finally:
         store.close()
-
-
-def store_failure_text(error: StoreError) -> str:
-    """A plain sentence for a local copy that cannot be opened or written."""
-    text = str(error)
-    if "disk is full" in text:
-        return QCoreApplication.translate(
-            "MainWindow", "The disk is full; the local copy stays as it was."
-        )
-    if "newer version" in text:
-        return QCoreApplication.translate(
-            "MainWindow",
-            "The local copy was written by a newer version of CardViewer and is left as "
-            "it is; update CardViewer to use it.",
-        )
-    if "in use" in text:
-        return QCoreApplication.translate(
-            "MainWindow", "The local copy is in use by another program; try again."
-        )
-    return QCoreApplication.translate(
-        "MainWindow", "The local copy could not be written; it stays as it was."
-    )
 
 
 def write_failure_text(exc: OSError) -> str:

@@ -42,6 +42,7 @@ from cardviewer.ui.cards.card_table_view import CardTableView
 from cardviewer.ui.cards.column_layout import TableColumns
 from cardviewer.ui.cards.space_table_model import SpaceTableModel
 from cardviewer.ui.cards.value_text import format_local_time
+from cardviewer.ui.error_text import store_error_text
 from cardviewer.ui.filter_row import FilterRow
 from cardviewer.ui.page_messages import StateText
 from cardviewer.ui.session_state import AccountLabel
@@ -189,12 +190,7 @@ class WholeSpaceView(QObject):
             model = SpaceTableModel(path, self._avatars, self)
         except StoreError as error:
             log.warning("the local copy %s cannot be opened: %s", path, error)
-            self.failed.emit(
-                QCoreApplication.translate(
-                    "MainWindow", "The local copy of this space cannot be opened. %1"
-                ).replace("%1", str(error)),
-                str(error),
-            )
+            self.failed.emit(store_error_text(error), str(error))
             return False
         previous, self.model = self.model, model
         self._current, self._selected = None, []

@@ -26,6 +26,7 @@ from cardviewer.services.card_store import (
     Changes,
     Generation,
     StoreError,
+    StoreProblem,
     account_folder,
     card_json,
     remove_copies,
@@ -185,8 +186,9 @@ def test_a_store_of_a_newer_version_is_refused_and_left_alone(path):
     with sqlite3.connect(path) as db:
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     before = path.read_bytes()
-    with pytest.raises(StoreError, match="newer version of CardViewer"):
+    with pytest.raises(StoreError, match="newer version of CardViewer") as refused:
         CardStore.open(path)
+    assert refused.value.problem is StoreProblem.NEWER_VERSION
     assert path.read_bytes() == before
 
 

@@ -24,7 +24,8 @@ from cardviewer.api.errors import (
 )
 from cardviewer.api.retry import Wait, WaitUnit, wait_to_tell
 from cardviewer.ui import error_text as error_text_module
-from cardviewer.ui.error_text import error_text, wait_text
+from cardviewer.services.card_store import StoreError, StoreProblem
+from cardviewer.ui.error_text import error_text, store_error_text, wait_text
 
 
 @pytest.fixture
@@ -152,3 +153,24 @@ def test_a_503_with_retry_after_is_said_too():
     error.retry_after = 90
     assert wait_to_tell(error) == Wait(90, WaitUnit.SECONDS)
     assert wait_text(error, seconds, minutes) == "90 seconds"
+
+
+STORE_PROBLEMS = {
+    StoreProblem.NEWER_VERSION: "newer version of CardViewer",
+    StoreProblem.IN_USE: "in use by another program",
+    StoreProblem.DISK_FULL: "The disk is full",
+    StoreProblem.NOT_WRITTEN: "could not be written",
+}
+
+
+@pytest.mark.parametrize("problem", list(StoreProblem))
+def test_a_local_copy_that_cannot_be_used_says_why_by_its_problem_not_its_words(qapp, problem):
+    error = StoreError("words for the log only", problem)
+    assert STORE_PROBLEMS[problem] in store_error_text(error)
+
+
+@pytest.mark.parametrize("problem", list(StoreProblem))
+def test_a_local_copy_that_cannot_be_used_says_why_in_german(german, problem):
+    text = store_error_text(StoreError("words for the log only", problem))
+    assert text.startswith(("Die lokale Kopie", "Der Datenträger")), text
+    assert STORE_PROBLEMS[problem] not in text

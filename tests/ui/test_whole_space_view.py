@@ -152,7 +152,9 @@ def test_a_copy_in_use_by_another_program_is_explained_left_alone_and_opens_late
         window.whole_space.switch.activated.emit(WHOLE_SPACE)
         assert window.table.model() is window.proxy, "the pages stay"
         assert window.error_bar.isVisible()
-        assert "in use by another program" in window.error_bar.text_label.text()
+        assert window.error_bar.text_label.text() == (
+            "The local copy is in use by another program; try again."
+        )
         assert not [p for p in path.parent.iterdir() if "damaged" in p.name], "not set aside"
         other.execute("ROLLBACK")
     finally:
