@@ -26,9 +26,13 @@ Stored as JSON, for example:
 window layout in base64 (`encode_view_state` / `decode_view_state`); they mean nothing
 outside the main window, which restores them.
 
-Settings are a convenience, so reading them never fails: a missing or damaged file
-gives the defaults, and a single value of the wrong type or out of range gives that
-value's default (a number is brought into range instead), with a warning in the log.
+Settings are a convenience, so reading them never fails: a missing file gives the
+defaults, and so does a damaged one (not a JSON object, larger than `MAX_FILE_BYTES`,
+unreadable, a folder; see `local_file`), which is renamed to `settings.json.damaged`
+with one line in the log, so that the next save writes a new file and nothing is lost.
+In a file that is a JSON object, a single value of the wrong type or out of range
+gives that value's default (a number is brought into range instead), with a warning
+in the log, and the file stays.
 Keys this version does not know are kept and written back, so a newer version's
 settings survive a run of an older one. Saving replaces the file in one step, readable
 by this user only (0600). A last server with a user name or password in it, as older
@@ -51,12 +55,17 @@ from typing import Any, NamedTuple
 
 from cardviewer.paths import config_dir, private_folder
 from cardviewer.services.atomic_file import write_atomically
+from cardviewer.services.local_file import load_or_set_aside, parse_json_object
 
 log = logging.getLogger(__name__)
 
 FORMAT_VERSION = 1
 FILE_NAME = "settings.json"
 MAX_RECENT_SPACES = 10
+MAX_FILE_BYTES = 1024 * 1024
+"""The most of the settings file read. It holds a few kilobytes, mostly the window's
+layout; a megabyte leaves a newer version room to add, and reading no more keeps a
+damaged file of gigabytes from holding up the start."""
 
 EXPORT_FORMATS = ("csv", "xlsx")
 # "" is "from the locale": `;` where the decimal mark is a comma, else `,`.
@@ -123,7 +132,13 @@ class Settings:
     def load(cls, path: Path | None = None) -> Settings:
         """The saved settings, or defaults where nothing usable is saved."""
         settings = cls(path=path if path is not None else default_settings_path())
-        document = _read_document(settings.path)
+        document = load_or_set_aside(
+            settings.path,
+            limit=MAX_FILE_BYTES,
+            parse=parse_json_object,
+            what="the settings file",
+            instead="the defaults apply",
+        )
         if document is None:
             return settings
         for spec in _FIELDS:
@@ -273,22 +288,3 @@ _FIELDS = (
 )
 _KNOWN_KEYS = frozenset(spec.name for spec in _FIELDS)
 _DATACLASS_FIELDS = {spec.name: spec for spec in fields(Settings)}
-
-
-def _read_document(path: Path) -> dict[str, Any] | None:
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError as error:
-        log.warning("Cannot read the settings %s, using defaults: %s", path, error)
-        return None
-    try:
-        document = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        log.warning("The settings %s are damaged, using defaults: %s", path, error)
-        return None
-    if not isinstance(document, dict):
-        log.warning("The settings %s are not a JSON object, using defaults", path)
-        return None
-    return document

@@ -18,6 +18,7 @@ from cardviewer.paths import config_dir
 from cardviewer.services.settings import (
     DEFAULT_EXPORT_CONCURRENCY,
     MAX_EXPORT_CONCURRENCY,
+    MAX_FILE_BYTES,
     MAX_RECENT_SPACES,
     Settings,
     decode_view_state,
@@ -129,15 +130,56 @@ def test_save_raises_when_the_file_cannot_be_written(tmp_path):
 
 @pytest.mark.parametrize(
     "content",
-    [b"", b"{not json", b'{"last_server": "https://x', b"\xff\xfe", b"[]", b'"text"', b"42"],
-    ids=["empty", "not-json", "truncated", "not-utf8", "list", "string", "number"],
+    [
+        b"",
+        b"{not json",
+        b'{"last_server": "https://x',
+        b"\xff\xfe",
+        b"[]",
+        b'"text"',
+        b"42",
+        b"[" * 100_000,
+        b'{"last_email": "ada\\u0000@example.com"}',
+    ],
+    ids=[
+        "empty",
+        "not-json",
+        "truncated",
+        "not-utf8",
+        "list",
+        "string",
+        "number",
+        "nested-brackets",
+        "nul",
+    ],
 )
-def test_a_damaged_file_gives_the_defaults_with_a_warning(path, caplog, content):
+def test_a_damaged_file_gives_the_defaults_and_is_kept_beside(path, caplog, content):
     path.write_bytes(content)
-    with caplog.at_level(logging.WARNING, logger="cardviewer.services.settings"):
+    with caplog.at_level(logging.WARNING):
         settings = Settings.load(path)
     assert settings == Settings(path=path)
-    assert any(str(path) in r.getMessage() for r in caplog.records)
+    (line,) = [r.getMessage() for r in caplog.records]
+    assert str(path) in line
+    assert path.with_name("settings.json.damaged").read_bytes() == content
+    assert not path.exists()
+
+
+def test_after_a_damaged_file_the_next_save_writes_a_new_one(path):
+    path.write_bytes(b"{not json")
+    settings = Settings.load(path)
+    settings.last_email = "ada@example.com"
+    settings.save()
+    assert Settings.load(path).last_email == "ada@example.com"
+    assert path.with_name("settings.json.damaged").read_bytes() == b"{not json"
+
+
+def test_a_file_over_a_megabyte_is_damaged(path):
+    document = json.dumps({"last_email": "ada@example.com"}).encode()
+    path.write_bytes(document.ljust(MAX_FILE_BYTES))
+    assert Settings.load(path).last_email == "ada@example.com"
+    path.write_bytes(document.ljust(MAX_FILE_BYTES + 1))
+    assert Settings.load(path) == Settings(path=path)
+    assert path.with_name("settings.json.damaged").stat().st_size == MAX_FILE_BYTES + 1
 
 
 def test_an_unreadable_file_gives_the_defaults_with_a_warning(path, caplog):
@@ -145,6 +187,9 @@ def test_an_unreadable_file_gives_the_defaults_with_a_warning(path, caplog):
     with caplog.at_level(logging.WARNING, logger="cardviewer.services.settings"):
         assert Settings.load(path) == Settings(path=path)
     assert caplog.records
+    assert path.with_name("settings.json.damaged").is_dir()
+    Settings(path=path).save()
+    assert path.is_file()
 
 
 def test_a_value_of_the_wrong_type_falls_back_alone(path, caplog):
