@@ -17,9 +17,12 @@ file, `"access_token_in": "file"` with `"access_token": "…"` beside it. Either
 file is readable by this user only (0600) and replaced in one step. Files of version 1,
 which always held the token, are still read.
 
-A file that cannot be read, is not JSON, or does not have exactly this shape is
-treated as no session, and so is a file whose token the keyring no longer has: the
-person signs in again, which is always safe.
+A file that cannot be read, is larger than `MAX_FILE_BYTES`, is not JSON, or does not
+have exactly this shape is treated as no session, and so is a file whose token the
+keyring no longer has: the person signs in again, which is always safe. Such a damaged
+file is renamed to `session.json.damaged` (see `local_file`), readable by this user
+only as the file was, with one line in the log that names what is wrong, never a
+value; the next sign-in with "Keep me signed in" writes a new file.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from cardviewer.api.expiry import has_expired
 from cardviewer.log_setup import remember_secret
 from cardviewer.paths import private_folder, session_file
 from cardviewer.services.atomic_file import write_atomically
+from cardviewer.services.local_file import DamagedFile, load_or_set_aside, parse_json_object
 from cardviewer.services.token_vault import KeyringVault, TokenLocation, VaultError
 
 if TYPE_CHECKING:
@@ -45,6 +49,10 @@ log = logging.getLogger(__name__)
 
 FORMAT_VERSION = 2
 READABLE_VERSIONS = (1, 2)
+MAX_FILE_BYTES = 64 * 1024
+"""The most of the session file read. It holds a few hundred bytes, and a token of a
+few more where there is no keyring; a larger file is damaged, and reading no more
+keeps one of gigabytes from holding up the start."""
 _TEXT_FIELDS = ("server_url", "email", "session_id")
 
 
@@ -73,7 +81,7 @@ class StoredSession:
         )
 
 
-class CorruptSessionFile(ValueError):
+class CorruptSessionFile(DamagedFile):
     """The session file does not have a shape this version reads."""
 
 
@@ -109,18 +117,14 @@ class SessionStore:
 
     def load(self) -> StoredSession | None:
         """The saved session, or None when there is none or it cannot be used."""
-        try:
-            raw = self.path.read_bytes()
-        except FileNotFoundError:
-            return None
-        except OSError as error:
-            log.warning("Cannot read the saved session %s: %s", self.path, error)
-            return None
-        try:
-            saved = _parse(raw)
-        except CorruptSessionFile as error:
-            # The reason names a field, never its value: the file may hold a token.
-            log.warning("Ignoring the saved session %s: %s", self.path, error)
+        saved = load_or_set_aside(
+            self.path,
+            limit=MAX_FILE_BYTES,
+            parse=_parse,
+            what="the saved session",
+            instead="signing in is needed",
+        )
+        if saved is None:
             return None
         token = saved.access_token
         if token is None:
@@ -205,16 +209,12 @@ class SessionStore:
 
 
 def _parse(raw: bytes) -> _SavedFile:
-    try:
-        document: Any = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise CorruptSessionFile("not a JSON document") from error
-    if not isinstance(document, dict):
-        raise CorruptSessionFile("not a JSON object")
+    # Its reasons, like those below, name a field, never its value: the file may hold a token.
+    document = parse_json_object(raw)
     version = document.get("version")
     # type() rather than isinstance(): JSON `true` is a bool, and bool is an int.
     if type(version) is not int or version not in READABLE_VERSIONS:
-        raise CorruptSessionFile(f"not one of the format versions {READABLE_VERSIONS}")
+        raise CorruptSessionFile(f"its 'version' is not one of {READABLE_VERSIONS}")
     texts = {name: _text(document, name) for name in _TEXT_FIELDS}
     if not texts["server_url"].strip():
         raise CorruptSessionFile("'server_url' is empty")

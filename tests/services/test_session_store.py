@@ -17,7 +17,7 @@ from keyring.backends import chainer, fail, null
 from cardviewer.api import CardsClient
 from cardviewer.api.models import Session
 from cardviewer.paths import config_dir
-from cardviewer.services.session_store import SessionStore, StoredSession
+from cardviewer.services.session_store import MAX_FILE_BYTES, SessionStore, StoredSession
 from cardviewer.services.token_vault import KeyringVault
 from tests.services.keyrings import (
     ForgetfulKeyring,
@@ -373,28 +373,47 @@ def test_from_session_copies_what_login_returned():
         pytest.param(damaged(expires_at="tomorrow"), id="word-expiry"),
         pytest.param(damaged(expires_at=1893456000), id="number-expiry"),
         pytest.param(damaged(expires_at="2030-01-02T03:04:05"), id="expiry-without-zone"),
+        pytest.param(b"[" * 100_000, id="nested-brackets"),
+        pytest.param(damaged(session_id="sess\u0000"), id="nul-in-text"),
+        pytest.param(damaged().ljust(MAX_FILE_BYTES + 1), id="too-large"),
     ],
 )
-def test_a_damaged_file_is_ignored_with_a_warning_and_replaced_at_the_next_save(
+def test_a_damaged_file_is_kept_beside_with_a_warning_and_replaced_at_the_next_save(
     store, caplog, content
 ):
     store.path.write_bytes(content)
-    with caplog.at_level(logging.WARNING, logger=LOGGER):
+    with caplog.at_level(logging.WARNING):
         assert store.load() is None
-    warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
-    assert any(str(store.path) in r.getMessage() for r in warnings)
+    (warning,) = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert str(store.path) in warning
     assert not any(TOKEN in r.getMessage() for r in caplog.records)
+    copy = store.path.with_name("session.json.damaged")
+    assert copy.read_bytes() == content
     store.save(stored())
     assert store.load() == stored()
+    assert copy.read_bytes() == content
 
 
-def test_a_folder_in_place_of_the_file_is_ignored_with_a_warning(store, caplog):
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+def test_a_damaged_file_with_a_token_is_kept_private(store):
+    store.path.write_bytes(damaged(version=3))
+    store.path.chmod(0o644)
+    assert store.load() is None
+    copy = store.path.with_name("session.json.damaged")
+    assert stat.S_IMODE(copy.stat().st_mode) == 0o600
+
+
+def test_a_folder_in_place_of_the_file_is_set_aside_with_a_warning(store, caplog):
     store.path.mkdir()
-    with caplog.at_level(logging.WARNING, logger=LOGGER):
+    (store.path / "keep.txt").write_text("kept", encoding="utf-8")
+    with caplog.at_level(logging.WARNING):
         assert store.load() is None
     assert any(
         r.levelno == logging.WARNING and str(store.path) in r.getMessage() for r in caplog.records
     )
+    assert (store.path.with_name("session.json.damaged") / "keep.txt").exists()
+    store.save(stored())
+    assert store.load() == stored()
 
 
 def test_an_empty_folder_in_place_of_the_file_is_replaced_at_the_next_save(store):
