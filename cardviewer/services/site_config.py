@@ -8,13 +8,14 @@ It is looked for next to the program (the folder of the bundled executable, or o
 `main.py` in a source install) and then in the system's configuration folder
 (`/etc/xdg/CardViewer` on Linux, `C:\\ProgramData\\CardViewer` on Windows,
 `/Library/Application Support/CardViewer` on macOS); the first file found wins. A file
-that cannot be read or has the wrong shape is ignored with a warning in the log: the
-app then behaves as if there were none.
+that cannot be read, is larger than `MAX_BYTES` or has the wrong shape (whatever bytes
+it holds: see `local_file`) is ignored with one line in the log: the app then behaves
+as if there were none. Unlike the app's own files it is not set aside: it is the
+administrator's, read and never written, so it stays as it is until they mend it.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import sys
@@ -25,11 +26,15 @@ from typing import NamedTuple
 from platformdirs import PlatformDirs
 
 from cardviewer import APP_NAME
+from cardviewer.services.local_file import parse_json_object, read_bounded
 
 log = logging.getLogger(__name__)
 
 FILE_NAME = "cardviewer-site.json"
 MAX_BYTES = 64 * 1024
+"""The most of a site file read. It holds an address and a switch, some tens of bytes;
+a larger file is a mistake, and reading no more keeps one of gigabytes from holding up
+the start."""
 
 
 class SiteConfig(NamedTuple):
@@ -61,25 +66,18 @@ def candidate_paths() -> list[Path]:
 def load_site_config(paths: Iterable[Path] | None = None) -> SiteConfig:
     """The first readable site file of `paths` (default: `candidate_paths()`)."""
     for path in candidate_paths() if paths is None else paths:
-        if not path.is_file():
-            continue
         try:
-            return _parse(path)
-        except (OSError, ValueError) as exc:
+            content = read_bounded(path, MAX_BYTES)
+            if content is not None:
+                return _parse(path, content)
+        except ValueError as exc:
             log.warning("ignoring the site configuration %s: %s", path, exc)
     return SiteConfig()
 
 
-def _parse(path: Path) -> SiteConfig:
-    raw = path.read_bytes()
-    if len(raw) > MAX_BYTES:
-        raise ValueError(f"the file is larger than {MAX_BYTES} bytes")
-    try:
-        document = json.loads(raw.decode("utf-8-sig"))
-    except UnicodeDecodeError as exc:
-        raise ValueError("the file is not UTF-8 text") from exc
-    if not isinstance(document, dict):
-        raise ValueError("the file must hold a JSON object")
+def _parse(path: Path, content: bytes) -> SiteConfig:
+    # A byte order mark is allowed: Windows Notepad used to write one.
+    document = parse_json_object(content, allow_bom=True)
     server = document.get("server_url")
     lock = document.get("lock_server", False)
     if server is not None and not isinstance(server, str):

@@ -68,6 +68,31 @@ def test_a_broken_file_is_ignored_with_a_warning(tmp_path, caplog, content):
     assert "ignoring the site configuration" in caplog.text
 
 
+@pytest.mark.parametrize(
+    "content",
+    [b"[" * 100_000, b'{"server_url": "https://x.example\\u0000"}', b"\x00" * 100],
+    ids=["nested-brackets", "nul-in-text", "nul-bytes"],
+)
+def test_a_damaged_file_is_ignored_in_one_line_and_left_as_it_is(tmp_path, caplog, content):
+    """The administrator's file is read, never written or moved."""
+    path = tmp_path / FILE_NAME
+    path.write_bytes(content)
+    with caplog.at_level(logging.WARNING):
+        assert load_site_config([path]) == SiteConfig()
+    assert len(caplog.records) == 1
+    assert sorted(tmp_path.iterdir()) == [path]
+    assert path.read_bytes() == content
+
+
+def test_a_folder_in_place_of_the_file_is_ignored_in_one_line(tmp_path, caplog):
+    path = tmp_path / FILE_NAME
+    path.mkdir()
+    with caplog.at_level(logging.WARNING):
+        assert load_site_config([path]) == SiteConfig()
+    assert "not a regular file" in caplog.text
+    assert path.is_dir()
+
+
 def test_a_broken_file_gives_way_to_the_next(tmp_path):
     broken, good = tmp_path / "a", tmp_path / "b"
     broken.mkdir()
