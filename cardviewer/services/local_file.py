@@ -68,12 +68,14 @@ def read_bounded(path: Path, limit: int) -> bytes | None:
     except OSError as error:
         raise DamagedFile(f"it cannot be read: {_os_reason(error)}") from error
     try:
-        with os.fdopen(fd, "rb") as file:
-            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
-                raise DamagedFile("it is not a regular file")
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise DamagedFile("it is not a regular file")
+        with os.fdopen(fd, "rb", closefd=False) as file:
             content = file.read(limit + 1)
     except OSError as error:
         raise DamagedFile(f"it cannot be read: {_os_reason(error)}") from error
+    finally:
+        os.close(fd)
     if len(content) > limit:
         raise DamagedFile(f"it is larger than {limit:,} bytes")
     return content
