@@ -6,9 +6,14 @@ fresh) and then the image bytes. Within the image host's `Cache-Control: max-age
 (or `Expires`) an image is used without a request; after it, a conditional request
 (`If-None-Match` / `If-Modified-Since`) costs a 304 instead of the image. Responses
 marked `no-store` are never kept. The folder is bounded: the least recently used
-files go when it grows past its size. The folder (0700) and its files (0600) are this
-user's alone, since an address may carry a signature in its query; the log names an
-address without its query.
+files go when it grows past its size, and a picture over `MAX_IMAGE_BYTES` is not
+kept. A damaged file (no header line, a header of another shape or for another
+address, a picture over that size, unreadable) is a miss: it is renamed to
+`….avatar.damaged` (see `local_file`) with one line in the log, and the picture is
+downloaded again; such copies are not counted in the folder's size, trimmed or
+cleared. The folder (0700) and its files (0600) are this user's alone, since an
+address may carry a signature in its query; the log names an address without its
+query.
 
 A general HTTP cache library was tried first; its asynchronous SQLite storage runs
 its queries in worker threads that crashed the process under concurrent downloads.
@@ -32,6 +37,7 @@ from pathlib import Path
 from cardviewer.paths import private_folder
 from cardviewer.services.atomic_file import write_atomically
 from cardviewer.services.avatar_address import address_for_log
+from cardviewer.services.local_file import DamagedFile, load_or_set_aside, parse_json_object
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +45,13 @@ DEFAULT_MAX_BYTES = 200 * 1024 * 1024
 SUFFIX = ".avatar"
 _MAX_AGE = re.compile(r"(?:^|,)\s*(?:s-)?max-age\s*=\s*\"?(\d+)", re.IGNORECASE)
 _HEADER_LIMIT = 16 * 1024
+MAX_IMAGE_BYTES = 16 * 1024 * 1024
+"""The largest picture kept. The avatar loader refuses pictures over 5 MB unless told
+otherwise, and an avatar is a thumbnail; a larger one is not worth the space."""
+MAX_FILE_BYTES = _HEADER_LIMIT + 1 + MAX_IMAGE_BYTES
+"""The most of an avatar file read: the header line, its newline and the largest picture
+kept. A larger file was not written here, and reading no more bounds what a damaged one
+costs."""
 
 
 @dataclass(frozen=True)
@@ -105,33 +118,14 @@ class AvatarDiskCache:
     def get(self, url: str) -> CachedImage | None:
         """The stored image for `url`, or None (missing, damaged or for another address)."""
         path = self._path(url)
-        try:
-            raw = path.read_bytes()
-        except FileNotFoundError:
-            return None
-        except OSError as exc:
-            log.debug("avatar cache: cannot read %s: %s", path.name, exc)
-            return None
-        header, newline, body = raw.partition(b"\n")
-        try:
-            if not newline or len(header) > _HEADER_LIMIT:
-                raise ValueError("no header line")
-            meta = json.loads(header)
-            if not isinstance(meta, dict):
-                raise ValueError("the header is no JSON object")
-            if meta.get("url") != url:
-                raise ValueError("stored for another address")
-            image = CachedImage(
-                url=url,
-                body=body,
-                etag=_text_or_none(meta.get("etag")),
-                last_modified=_text_or_none(meta.get("last_modified")),
-                fresh_until=float(meta["fresh_until"]),
-            )
-        except (ValueError, KeyError, TypeError) as exc:
-            log.debug("avatar cache: dropping damaged %s: %s", path.name, exc)
-            with contextlib.suppress(OSError):
-                path.unlink()
+        image = load_or_set_aside(
+            path,
+            limit=MAX_FILE_BYTES,
+            parse=lambda content: _parse_file(content, url),
+            what="the avatar file",
+            instead="the picture is downloaded again",
+        )
+        if image is None:
             return None
         with contextlib.suppress(OSError):
             os.utime(path)  # most recently used: kept longest when the folder is trimmed
@@ -142,8 +136,12 @@ class AvatarDiskCache:
         now = time.time()
         lifetime = freshness_lifetime(headers, now)
         etag, modified = headers.get("etag"), headers.get("last-modified")
-        if lifetime is None or (lifetime == 0 and not etag and not modified):
-            self.remove(url)  # nothing that could be reused or revalidated
+        if (
+            lifetime is None
+            or (lifetime == 0 and not etag and not modified)
+            or len(body) > MAX_IMAGE_BYTES
+        ):
+            self.remove(url)  # nothing that could be reused or revalidated, or too large
             return
         self._write(CachedImage(url, body, etag, modified, now + lifetime))
 
@@ -220,6 +218,33 @@ class AvatarDiskCache:
             return [p for p in self.folder.iterdir() if p.suffix == SUFFIX]
         except OSError:
             return []
+
+
+def _parse_file(content: bytes, url: str) -> CachedImage:
+    """The image a file holds for `url`; `DamagedFile` when it holds no such image."""
+    header, newline, body = content.partition(b"\n")
+    if not newline or len(header) > _HEADER_LIMIT:
+        raise DamagedFile(f"it has no header line of at most {_HEADER_LIMIT:,} bytes")
+    if len(body) > MAX_IMAGE_BYTES:
+        raise DamagedFile(f"its picture is larger than {MAX_IMAGE_BYTES:,} bytes")
+    meta = parse_json_object(header)
+    if meta.get("url") != url:
+        raise DamagedFile("it was stored for another address")
+    stated = meta.get("fresh_until")
+    try:
+        # JSON `true` is a bool, and bool is an int; an integer of 400 digits is no float.
+        if isinstance(stated, bool) or not isinstance(stated, int | float):
+            raise TypeError(type(stated).__name__)
+        fresh_until = float(stated)
+    except (TypeError, OverflowError) as error:
+        raise DamagedFile("its header has no number for how long it is fresh") from error
+    return CachedImage(
+        url=url,
+        body=body,
+        etag=_text_or_none(meta.get("etag")),
+        last_modified=_text_or_none(meta.get("last_modified")),
+        fresh_until=fresh_until,
+    )
 
 
 def _text_or_none(value: object) -> str | None:

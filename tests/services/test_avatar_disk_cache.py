@@ -12,7 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from cardviewer.services.avatar_disk_cache import AvatarDiskCache, freshness_lifetime
+from cardviewer.services.avatar_disk_cache import (
+    MAX_IMAGE_BYTES,
+    AvatarDiskCache,
+    freshness_lifetime,
+)
 
 URL = "https://cdn.example/avatars/a1.jpg"
 NOW = 1_700_000_000.0
@@ -75,15 +79,74 @@ def test_refresh_after_a_304_keeps_the_body(tmp_path):
 
 @pytest.mark.parametrize(
     "content",
-    [b"", b"no newline at all", b"{not json}\nimg", b'{"url": "https://other"}\nimg'],
+    [
+        b"",
+        b"no newline at all",
+        b"{not json}\nimg",
+        b'{"url": "https://other"}\nimg',
+        b"[" * 100_000 + b"\nimg",
+        b"[" * 10_000 + b"\nimg",
+        b'{"url": "https://cdn.example/avatars/a1.jpg\\u0000"}\nimg',
+        b"\x00" * 1000,
+    ],
+    ids=[
+        "empty",
+        "no-newline",
+        "not-json",
+        "another-address",
+        "nested-past-the-header",
+        "nested-in-the-header",
+        "nul-in-the-header",
+        "nul-bytes",
+    ],
 )
-def test_a_damaged_or_foreign_file_is_dropped(tmp_path, content):
+def test_a_damaged_or_foreign_file_is_set_aside(tmp_path, caplog, content):
     cache = AvatarDiskCache(tmp_path)
     cache.put(URL, {"cache-control": "max-age=60"}, b"img")
     (path,) = list(tmp_path.iterdir())
     path.write_bytes(content)
-    assert cache.get(URL) is None
+    with caplog.at_level(logging.WARNING):
+        assert cache.get(URL) is None
+    assert len(caplog.records) == 1
     assert not path.exists()
+    copy = path.with_name(path.name + ".damaged")
+    assert copy.read_bytes() == content
+    cache.put(URL, {"cache-control": "max-age=60"}, b"new")
+    image = cache.get(URL)
+    assert image is not None
+    assert image.body == b"new"
+    assert copy.read_bytes() == content
+
+
+def test_damaged_copies_are_not_counted_trimmed_or_cleared(tmp_path):
+    cache = AvatarDiskCache(tmp_path, max_bytes=10_000)
+    path = put_new(cache, tmp_path, URL, b"img")
+    path.write_bytes(b"d" * 5000)
+    assert cache.get(URL) is None
+    copy = path.with_name(path.name + ".damaged")
+    assert cache.size() == 0
+    cache.put("https://cdn.example/2", FRESH, b"x" * 9000)
+    cache.trim()
+    cache.clear()
+    assert copy.read_bytes() == b"d" * 5000
+
+
+def test_a_picture_over_the_limit_is_neither_read_nor_kept(tmp_path):
+    cache = AvatarDiskCache(tmp_path)
+    path = put_new(cache, tmp_path, URL, b"img")
+    record = entry(URL).removesuffix(b"img")
+    path.write_bytes(record + b"\0" * MAX_IMAGE_BYTES)
+    image = cache.get(URL)
+    assert image is not None
+    assert len(image.body) == MAX_IMAGE_BYTES
+    path.write_bytes(record + b"\0" * (MAX_IMAGE_BYTES + 1))
+    assert cache.get(URL) is None
+    assert (
+        path.with_name(path.name + ".damaged").stat().st_size == len(record) + MAX_IMAGE_BYTES + 1
+    )
+    cache.put(URL, FRESH, b"x" * (MAX_IMAGE_BYTES + 1))
+    assert not path.exists()
+    assert cache.get(URL) is None
 
 
 def test_the_folder_is_trimmed_least_recently_used_first(tmp_path):
@@ -325,12 +388,15 @@ def test_a_missing_folder_is_empty(tmp_path):
 
 
 def test_an_unreadable_entry_is_a_miss(tmp_path):
-    """A folder where an avatar's file should be reads as nothing stored."""
+    """A folder where an avatar's file should be reads as nothing stored, and is set aside."""
     cache = AvatarDiskCache(tmp_path)
     path = put_new(cache, tmp_path, URL, b"img")
     path.unlink()
     path.mkdir()
     assert cache.get(URL) is None
+    assert path.with_name(path.name + ".damaged").is_dir()
+    cache.put(URL, FRESH, b"img")
+    assert cache.get(URL) is not None
 
 
 @pytest.mark.parametrize(
@@ -339,6 +405,9 @@ def test_an_unreadable_entry_is_a_miss(tmp_path):
         pytest.param({"fresh_until": ...}, id="no-fresh-until"),
         pytest.param({"fresh_until": None}, id="null-fresh-until"),
         pytest.param({"fresh_until": "soon"}, id="word-fresh-until"),
+        pytest.param({"fresh_until": str(NOW)}, id="text-fresh-until"),
+        pytest.param({"fresh_until": True}, id="true-fresh-until"),
+        pytest.param({"fresh_until": 10**400}, id="huge-fresh-until"),
     ],
 )
 def test_a_file_without_a_usable_lifetime_is_dropped(tmp_path, meta):
