@@ -696,6 +696,21 @@ def test_a_start_that_fails_after_the_demo_server_started_stops_it(qapp, monkeyp
     assert gc.isenabled() == collecting
 
 
+def test_the_app_starts_with_a_damaged_settings_file(qapp, tmp_path, caplog):
+    """A settings.json of 100,000 nested brackets stopped the start with a RecursionError."""
+    damaged = b"[" * 100_000
+    settings_file = paths.config_dir() / "settings.json"
+    settings_file.write_bytes(damaged)
+    screenshot = tmp_path / "login.png"
+    with caplog.at_level(logging.WARNING):
+        assert main(["--screenshot-login", str(screenshot)]) == 0
+    assert QImage(str(screenshot)).width() >= 300
+    (line,) = [r.getMessage() for r in caplog.records if "settings.json" in r.getMessage()]
+    assert "damaged" in line
+    assert settings_file.with_name("settings.json.damaged").read_bytes() == damaged
+    assert not settings_file.exists() or json.loads(settings_file.read_bytes())
+
+
 # Site configuration
 
 
