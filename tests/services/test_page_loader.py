@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import AsyncIterator, Callable
 
@@ -12,6 +13,7 @@ import pytest
 from cardviewer.api import CardPage, CardsClient, CardViewerError
 from cardviewer.api.models import parse_card
 from cardviewer.api.retry import RetryPolicy
+from cardviewer.services.page_cache import DEFAULT_CAPACITY
 from cardviewer.services.page_loader import (
     FAILURE_MEMORY,
     LoaderTexts,
@@ -251,10 +253,89 @@ async def test_an_answer_that_comes_late_cannot_bring_back_an_older_page(clock):
     await loader.aclose()
 
 
-def page_of(number: int) -> CardPage:
-    meta = {"current_page": number, "last_page": LAST_PAGE, "per_page": PER_PAGE, "total": 60}
-    cards = (parse_card({"uuid": f"c{number}"}),)
+def page_of(number: int, *, last: int = LAST_PAGE, prefix: str = "c") -> CardPage:
+    meta = {"current_page": number, "last_page": last, "per_page": PER_PAGE, "total": last * 10}
+    cards = (parse_card({"uuid": f"{prefix}{number}"}),)
     return CardPage.model_validate({"cards": cards, "links": {}, "meta": meta})
+
+
+class Stubborn:
+    """A source that carries on when it is called off; a page can be held back."""
+
+    def __init__(self, prefix: str = "c", *, last: int = LAST_PAGE) -> None:
+        self.prefix = prefix
+        self.last = last
+        self.held: dict[tuple[str, int], asyncio.Event] = {}
+        self.asked: list[tuple[str, int]] = []
+        self.returned: list[tuple[str, int]] = []
+
+    async def __call__(self, req: PageRequest) -> CardPage:
+        where = (req.space_id, req.page)
+        self.asked.append(where)
+        try:
+            gate = self.held.get(where)
+            while gate is not None and not gate.is_set():
+                try:
+                    await asyncio.shield(gate.wait())
+                except asyncio.CancelledError:
+                    continue  # carries on regardless
+            return page_of(req.page, last=self.last, prefix=self.prefix)
+        finally:
+            self.returned.append(where)
+
+    def let_go(self) -> None:
+        """Answer every page held back, so that closing the loader can end."""
+        for gate in self.held.values():
+            gate.set()
+
+
+async def test_a_late_answer_from_the_source_before_is_not_kept(clock):
+    """Signed in again to the same server: the old sign-in's page is not the new one's."""
+    old, new = Stubborn("old-"), Stubborn("new-")
+    old.held[(SPACE, 2)] = asyncio.Event()
+    screen = Screen()
+    loader = PageLoader(screen, prefetch=True, clock=clock)
+    loader.set_source(old, scope="https://cards.example")
+    try:
+        loader.request_page(request(1))
+        await until(lambda: (SPACE, 2) in old.asked)  # the neighbour, on its way
+        loader.set_source(new, scope="https://cards.example")
+        old.let_go()
+        await until(lambda: (SPACE, 2) in old.returned)
+        loader.request_page(request(2))
+        await settled(loader)
+        assert [card.uuid for _, page in screen.shown for card in page.cards] == ["old-1", "new-2"]
+        assert (SPACE, 2) in new.asked
+    finally:
+        old.let_go()
+        await loader.aclose()
+
+
+@pytest.mark.parametrize(("left", "shown"), [("space-a", "space-b"), ("space-b", "space-a")])
+async def test_a_late_answer_for_a_space_left_takes_no_place_in_the_cache(clock, left, shown):
+    source = Stubborn(last=DEFAULT_CAPACITY)
+    source.held[(left, 1)] = asyncio.Event()
+    screen = Screen()
+    loader = PageLoader(screen, prefetch=True, clock=clock)
+    loader.set_source(source)
+    try:
+        loader.request_page(request(1, space=left))
+        await until(lambda: (left, 1) in source.asked)
+        for number in [*range(2, DEFAULT_CAPACITY, 3), DEFAULT_CAPACITY]:
+            loader.request_page(request(number, space=shown))  # with its neighbours
+            await settled(loader)
+        asked = len(source.asked)
+        assert asked == 1 + DEFAULT_CAPACITY  # every page of the space shown is cached
+        source.let_go()
+        await until(lambda: (left, 1) in source.returned)
+        for number in range(1, DEFAULT_CAPACITY + 1):
+            loader.request_page(request(number, space=shown))
+            assert not loader.is_loading, number
+        await settled(loader)
+        assert len(source.asked) == asked
+    finally:
+        source.let_go()
+        await loader.aclose()
 
 
 # Failures
@@ -591,6 +672,8 @@ async def test_a_failed_page_is_remembered_for_twenty_seconds(make_loader, space
     await settled(loader)
     clock.now = failed_at + 19.999
     loader.request_page(request(2))
+    assert not loader.is_loading
+    assert len(screen.failures) == 2
     assert space.pages_asked() == [2]
     clock.now = failed_at + 20.0
     loader.request_page(request(2))
@@ -637,3 +720,98 @@ async def test_pages_shown_from_elsewhere_for_another_space_drop_the_cache(make_
     loader.request_page(request(2))  # fetched before, for the space shown then
     await settled(loader)
     assert (SPACE, 2) in space.requests
+
+
+async def test_a_space_id_is_one_space_whichever_string_carries_it(make_loader, space):
+    """Equal ids from two places (the settings, the address line) name one space."""
+    screen = Screen()
+    loader = make_loader(screen, prefetch=True)
+    loader.request_page(request(1))
+    await settled(loader)
+    same = SPACE.encode().decode()
+    assert same == SPACE
+    assert same is not SPACE
+    loader.request_page(request(4, space=same))
+    await settled(loader)
+    loader.request_page(request(3))  # fetched next to page 4
+    assert not loader.is_loading
+    assert screen.pages() == [1, 4, 3]
+
+
+class SigningOut(Screen):
+    """Signs out, and so takes the loader's source away, as soon as a page is shown."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loader: PageLoader | None = None
+
+    def show_page(self, request: PageRequest, page: CardPage) -> None:
+        super().show_page(request, page)
+        if self.loader is not None:
+            self.loader.set_source(None)
+
+
+async def test_no_neighbour_is_fetched_once_the_source_is_gone(make_loader, space, caplog):
+    screen = SigningOut()
+    loader = make_loader(screen, prefetch=True)
+    loader.request_page(request(3))
+    await settled(loader)
+    asked = space.pages_asked()
+    screen.loader = loader
+    loader.request_page(request(2))  # from the cache; the source goes while it is shown
+    assert screen.pages() == [3, 2]
+    assert not loader.is_prefetching
+    await loader.aclose()
+    assert space.pages_asked() == asked
+    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+async def test_a_prefetch_called_off_ends_quietly(make_loader, space, caplog):
+    screen = Screen()
+    loader = make_loader(screen, prefetch=True)
+    space.held = {2: asyncio.Event()}
+    loader.request_page(request(1))
+    await until(lambda: 2 in space.pages_asked())
+    loader.forget()
+    await until(lambda: space.called_off == [2])
+    await loader.aclose()  # every task has ended
+    assert not loader.is_prefetching
+    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+async def test_a_failed_prefetch_is_noted_in_the_log_only(make_loader, space, caplog):
+    caplog.set_level(logging.DEBUG, logger="cardviewer.services.page_loader")
+    screen = Screen()
+    loader = make_loader(screen, prefetch=True)
+    space.failing = {2}
+    loader.request_page(request(3))
+    await settled(loader)
+    assert screen.failures == []
+    notes = [r.getMessage() for r in caplog.records if "prefetched" in r.getMessage()]
+    assert len(notes) == 1
+    assert notes[0].startswith(f"page 2 of {SPACE} not prefetched: ")
+    assert "502" in notes[0]
+
+
+def test_requests_and_texts_are_values_and_options_go_by_name():
+    """What the listener is handed cannot be changed under the loader's feet."""
+    shown = request(2)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        shown.page = 3  # type: ignore[misc]
+    assert {shown: "shown"}[request(2)] == "shown"
+    texts = LoaderTexts()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        texts.unexpected = "Oops"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        PageLoader(Screen(), True)  # type: ignore[call-arg]
+
+
+async def test_no_page_before_the_first_or_after_the_last_is_asked_for(clock):
+    source = Stubborn()
+    loader = PageLoader(Screen(), prefetch=True, clock=clock)
+    loader.set_source(source)
+    for number in (1, LAST_PAGE):
+        loader.request_page(request(number))
+        await settled(loader)
+    assert sorted(page for _, page in source.asked) == [1, 2, LAST_PAGE - 1, LAST_PAGE]
+    await loader.aclose()
