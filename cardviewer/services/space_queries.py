@@ -174,11 +174,12 @@ class SpaceQueries:
                 self._running = None
 
     def _answer(self, store: CardStore, number: int, query: SpaceQuery) -> None:
-        if query == SpaceQuery():  # every card in the space's order: nothing to ask SQLite
-            generation = store.current
-            self._send(SpaceAnswer(number, range(generation.card_count if generation else 0), True))
-            return
         try:
+            if query == SpaceQuery():  # every card in the space's order: no sort to ask for
+                generation = store.current
+                count = generation.card_count if generation is not None else 0
+                self._send(SpaceAnswer(number, range(count), True))
+                return
             # A word for the trigram index yields every match at once: the whole answer
             # comes as soon as the first rows would.
             indexed = any(len(term) >= TRIGRAM for term in query.terms)

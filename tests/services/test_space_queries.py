@@ -119,3 +119,29 @@ def test_a_word_for_the_trigram_index_is_answered_whole_at_once(tmp_path, answer
         FIRST_ROWS + 50,
         True,
     )
+
+
+def test_the_space_order_is_every_position_and_an_interrupted_one_leaves_the_worker_going(
+    tmp_path, open_queries, answers, monkeypatch
+):
+    path = store_of(tmp_path / "space.sqlite", 5)
+    reads = 0
+    current = CardStore.current
+
+    def interrupted_once(store: CardStore):  # as a newer query interrupts the read
+        nonlocal reads
+        reads += 1
+        if reads == 1:
+            raise sqlite3.OperationalError("interrupted")
+        return current.fget(store)  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(CardStore, "current", property(interrupted_once))
+    monkeypatch.setattr(CardStore, "warm_for_search", lambda store: None)  # reads no copy
+    queries = open_queries(path)
+    first = queries.ask(SpaceQuery())
+    failed = answers.get(timeout=WAIT)
+    assert (failed.number, failed.failure) == (first, "interrupted")
+    again = queries.ask(SpaceQuery())
+    answer = answers.get(timeout=WAIT)
+    assert (answer.number, answer.complete) == (again, True)
+    assert list(answer.positions) == [0, 1, 2, 3, 4]
