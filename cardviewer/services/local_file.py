@@ -10,7 +10,7 @@ one must never stop the app. Each reader here
 - turns any content into a JSON object or a `DamagedFile` saying why not, in a few
   words that never repeat the content (the session file holds a token):
   `parse_json_object` survives text that is not UTF-8, deep nesting, NUL characters,
-  numbers too large to be numbers and JSON of another type;
+  halves of UTF-16 pairs, numbers too large to be numbers and JSON of another type;
 - sets a damaged file aside (`set_aside`) and logs one line: the file is renamed to
   `NAME.damaged` in its folder, so the defaults apply, the next save writes a new
   file and nothing of the old one is lost. An earlier copy is never replaced: the
@@ -85,9 +85,9 @@ def parse_json_object(content: bytes, *, allow_bom: bool = False) -> dict[str, A
     """The JSON object `content` holds in UTF-8; `allow_bom` accepts a byte order mark.
 
     Raises `DamagedFile` for anything else: text that is not UTF-8 or not JSON, JSON
-    of another type, nested deeper than `MAX_NESTING`, holding a NUL character, or
-    numbers that are no finite numbers (`NaN`, `1e400`, an integer of thousands of
-    digits).
+    of another type, nested deeper than `MAX_NESTING`, holding a NUL character or half
+    of a UTF-16 pair, or numbers that are no finite numbers (`NaN`, `1e400`, an
+    integer of thousands of digits).
     """
     try:
         text = content.decode("utf-8-sig" if allow_bom else "utf-8")
@@ -189,13 +189,22 @@ def _make_private(copy: Path) -> None:
 
 
 def _check_values(document: dict[str, Any]) -> None:
-    """Without recursion: the depth, and no NUL in any text, key or value."""
+    """Without recursion: the depth, and each text, key or value, is one to keep.
+
+    A NUL cuts a path or an address short; half of a UTF-16 pair (`"\\ud800"`, which
+    JSON allows) cannot be written back as UTF-8, so a later save would fail.
+    """
     waiting: list[tuple[object, int]] = [(document, 1)]
     while waiting:
         value, depth = waiting.pop()
         if isinstance(value, str):
             if "\x00" in value:
                 raise DamagedFile("it holds a NUL character")
+            if not value.isascii():
+                try:
+                    value.encode("utf-8")
+                except UnicodeEncodeError as error:
+                    raise DamagedFile("it holds half of a UTF-16 character pair") from error
             continue
         if isinstance(value, dict):
             children: list[object] = [*value.keys(), *value.values()]

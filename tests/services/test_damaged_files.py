@@ -258,6 +258,7 @@ JSON_DAMAGE = {
     "not-utf8": b'{"a": "\xff"}',
     "nul-in-json": b'{"a": 1}\x00',
     "nul-escaped": b'{"a": "\\u0000"}',
+    "half-a-utf16-pair": b'{"a": "\\ud800"}',
     "not-a-number": b'{"a": NaN}',
     "a-number-too-large": b'{"a": 1e400}',
     "an-integer-too-long": b'{"a": ' + b"9" * 5_000 + b"}",

@@ -107,6 +107,11 @@ def test_a_json_object_is_parsed() -> None:
     }
 
 
+def test_text_beyond_ascii_is_read() -> None:
+    content = '{"name": "Zoë 😀", "pair": "\\ud83d\\ude00"}'.encode()
+    assert parse_json_object(content) == {"name": "Zoë 😀", "pair": "😀"}
+
+
 def test_a_byte_order_mark_only_where_allowed() -> None:
     with pytest.raises(DamagedFile, match="not JSON"):
         parse_json_object(b'\xef\xbb\xbf{"a": 1}')
@@ -128,6 +133,8 @@ def test_a_byte_order_mark_only_where_allowed() -> None:
         pytest.param(b'{"a": "x\\u0000y"}', "NUL", id="nul-in-value"),
         pytest.param(b'{"a\\u0000": 1}', "NUL", id="nul-in-key"),
         pytest.param(b'{"a": ["\\u0000"]}', "NUL", id="nul-in-list"),
+        pytest.param(b'{"a": "\\ud800"}', "UTF-16", id="half-a-pair"),
+        pytest.param(b'{"\\udfff": 1}', "UTF-16", id="half-a-pair-in-a-key"),
         pytest.param(b'{"a": NaN}', "number", id="nan"),
         pytest.param(b'{"a": -Infinity}', "number", id="infinity"),
         pytest.param(b'{"a": 1e400}', "number", id="too-large-float"),

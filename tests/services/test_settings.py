@@ -173,6 +173,15 @@ def test_after_a_damaged_file_the_next_save_writes_a_new_one(path):
     assert path.with_name("settings.json.damaged").read_bytes() == b"{not json"
 
 
+def test_text_that_could_not_be_saved_again_is_damage(path):
+    """Half of a UTF-16 pair is valid JSON, but no UTF-8: the next save would fail."""
+    path.write_bytes(b'{"last_email": "ada\\ud800@example.com"}')
+    settings = Settings.load(path)
+    assert settings == Settings(path=path)
+    settings.save()
+    assert path.with_name("settings.json.damaged").exists()
+
+
 def test_a_file_over_a_megabyte_is_damaged(path):
     document = json.dumps({"last_email": "ada@example.com"}).encode()
     path.write_bytes(document.ljust(MAX_FILE_BYTES))
