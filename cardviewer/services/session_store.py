@@ -29,11 +29,14 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cardviewer.api.address import normalize_server_url
+from cardviewer.api.errors import InvalidInput
 from cardviewer.api.expiry import has_expired
 from cardviewer.log_setup import remember_secret
 from cardviewer.paths import private_folder, session_file
@@ -54,6 +57,8 @@ MAX_FILE_BYTES = 64 * 1024
 few more where there is no keyring; a larger file is damaged, and reading no more
 keeps one of gigabytes from holding up the start."""
 _TEXT_FIELDS = ("server_url", "email", "session_id")
+_TOKEN = re.compile(r"[!-~]+")
+"""A token an HTTP header can carry: visible ASCII, no spaces (RFC 6750's and more)."""
 
 
 @dataclass(frozen=True)
@@ -218,12 +223,18 @@ def _parse(raw: bytes) -> _SavedFile:
     texts = {name: _text(document, name) for name in _TEXT_FIELDS}
     if not texts["server_url"].strip():
         raise CorruptSessionFile("'server_url' is empty")
+    try:
+        normalize_server_url(texts["server_url"])
+    except InvalidInput as error:
+        raise CorruptSessionFile("'server_url' is no address the app signs in to") from error
     token: str | None
     location = "file" if version == 1 else document.get("access_token_in")
     if location == TokenLocation.FILE.value:
         token = _text(document, "access_token")
         if not token.strip():
             raise CorruptSessionFile("'access_token' is empty")
+        if not _TOKEN.fullmatch(token):
+            raise CorruptSessionFile("'access_token' is no token an HTTP header can carry")
     elif location == TokenLocation.KEYRING.value:
         token = None
     else:
