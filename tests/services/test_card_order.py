@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, timezone
 
 from cardviewer.api.models import parse_card
 from cardviewer.services.card_order import (
@@ -55,3 +55,22 @@ def test_a_card_has_a_key_for_every_known_field_and_for_each_unknown_one():
     assert keys["theme"] == (TEXT, '{"name":"dark"}')
     assert keys["is_business"] == (NUMBER, 1)
     assert keys["position"] == (EMPTY, None)
+
+
+def test_an_aware_time_sorts_by_its_moment_whatever_its_zone():
+    berlin_summer = timezone(timedelta(hours=2))
+    moment = datetime(2024, 4, 20, 0, 53, 3, tzinfo=berlin_summer)
+    same_in_utc = datetime(2024, 4, 19, 22, 53, 3, tzinfo=UTC)
+    assert sort_key(moment) == (TIME, same_in_utc.timestamp())
+
+
+def test_the_ranks_are_the_numbers_a_stored_copy_holds():
+    """The local copy keeps each sort key's rank on disk; other numbers would misread it."""
+    assert (NUMBER, TIME, TEXT, OTHER, EMPTY) == (0, 1, 2, 3, 99)
+
+
+def test_an_unknown_field_is_read_even_where_a_card_has_a_method_of_that_name():
+    card = parse_card({"uuid": "c1", "copy": "Zed", "json": 7})
+    keys = dict(card_sort_keys(card))
+    assert keys["copy"] == (TEXT, "Zed")
+    assert keys["json"] == (NUMBER, 7)
