@@ -37,7 +37,7 @@ from pathlib import Path
 from cardviewer.paths import private_folder
 from cardviewer.services.atomic_file import write_atomically
 from cardviewer.services.avatar_address import address_for_log
-from cardviewer.services.local_file import DamagedFile, load_or_set_aside, parse_json_object
+from cardviewer.services.local_file import DamagedFile, LocalFile, parse_json_object
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +52,7 @@ MAX_FILE_BYTES = _HEADER_LIMIT + 1 + MAX_IMAGE_BYTES
 """The most of an avatar file read: the header line, its newline and the largest picture
 kept. A larger file was not written here, and reading no more bounds what a damaged one
 costs."""
+_FILE = LocalFile("the avatar file", MAX_FILE_BYTES, "the picture is downloaded again")
 
 
 @dataclass(frozen=True)
@@ -118,13 +119,7 @@ class AvatarDiskCache:
     def get(self, url: str) -> CachedImage | None:
         """The stored image for `url`, or None (missing, damaged or for another address)."""
         path = self._path(url)
-        image = load_or_set_aside(
-            path,
-            limit=MAX_FILE_BYTES,
-            parse=lambda content: _parse_file(content, url),
-            what="the avatar file",
-            instead="the picture is downloaded again",
-        )
+        image = _FILE.load(path, lambda content: _parse_file(content, url))
         if image is None:
             return None
         with contextlib.suppress(OSError):

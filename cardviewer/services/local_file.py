@@ -19,7 +19,7 @@ one must never stop the app. Each reader here
   (the log says so), and the next save replaces it, so that a file damaged over and
   over cannot fill the disk. A copy is readable by this user only, as the file was.
 
-`load_or_set_aside` puts the three together. No Qt, and only modules the start loads
+`LocalFile.load` puts the three together. No Qt, and only modules the start loads
 anyway: the settings are read before the first window paints.
 """
 
@@ -32,7 +32,7 @@ import os
 import stat
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 log = logging.getLogger(__name__)
 
@@ -139,17 +139,29 @@ def set_aside(path: Path, damage: DamagedFile, *, what: str, instead: str) -> Pa
     return copy
 
 
-def load_or_set_aside(
-    path: Path, *, limit: int, parse: Callable[[bytes], T], what: str, instead: str
-) -> T | None:
-    """`parse` of the file's bytes, or None: when there is no file, or after setting a
-    damaged one aside (`read_bounded` or `parse` raised `DamagedFile`)."""
-    try:
-        content = read_bounded(path, limit)
-        return None if content is None else parse(content)
-    except DamagedFile as damage:
-        set_aside(path, damage, what=what, instead=instead)
-        return None
+class LocalFile(NamedTuple):
+    """One kind of the app's files, for its loader: a module constant names it once.
+
+    (A named tuple, quicker to define than a frozen dataclass: the settings are read
+    at the start.)
+    """
+
+    what: str
+    """What the log calls it: "the settings file"."""
+    limit: int
+    """The most of it read, in bytes."""
+    instead: str
+    """What happens when it is damaged: "the defaults apply"."""
+
+    def load(self, path: Path, parse: Callable[[bytes], T]) -> T | None:
+        """`parse` of the bytes of `path`, or None: when there is no file, or after
+        setting a damaged one aside (`read_bounded` or `parse` raised `DamagedFile`)."""
+        try:
+            content = read_bounded(path, self.limit)
+            return None if content is None else parse(content)
+        except DamagedFile as damage:
+            set_aside(path, damage, what=self.what, instead=self.instead)
+            return None
 
 
 def _copy_names(path: Path) -> list[Path]:

@@ -41,7 +41,7 @@ from cardviewer.api.expiry import has_expired
 from cardviewer.log_setup import remember_secret
 from cardviewer.paths import private_folder, session_file
 from cardviewer.services.atomic_file import write_atomically
-from cardviewer.services.local_file import DamagedFile, load_or_set_aside, parse_json_object
+from cardviewer.services.local_file import DamagedFile, LocalFile, parse_json_object
 from cardviewer.services.token_vault import KeyringVault, TokenLocation, VaultError
 
 if TYPE_CHECKING:
@@ -56,6 +56,7 @@ MAX_FILE_BYTES = 64 * 1024
 """The most of the session file read. It holds a few hundred bytes, and a token of a
 few more where there is no keyring; a larger file is damaged, and reading no more
 keeps one of gigabytes from holding up the start."""
+_FILE = LocalFile("the saved session", MAX_FILE_BYTES, "signing in is needed")
 _TEXT_FIELDS = ("server_url", "email", "session_id")
 _TOKEN = re.compile(r"[!-~]+")
 """A token an HTTP header can carry: visible ASCII, no spaces (RFC 6750's and more)."""
@@ -122,13 +123,7 @@ class SessionStore:
 
     def load(self) -> StoredSession | None:
         """The saved session, or None when there is none or it cannot be used."""
-        saved = load_or_set_aside(
-            self.path,
-            limit=MAX_FILE_BYTES,
-            parse=_parse,
-            what="the saved session",
-            instead="signing in is needed",
-        )
+        saved = _FILE.load(self.path, _parse)
         if saved is None:
             return None
         token = saved.access_token

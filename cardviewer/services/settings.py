@@ -55,7 +55,7 @@ from typing import Any, NamedTuple
 
 from cardviewer.paths import config_dir, private_folder
 from cardviewer.services.atomic_file import write_atomically
-from cardviewer.services.local_file import load_or_set_aside, parse_json_object
+from cardviewer.services.local_file import LocalFile, parse_json_object
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +66,7 @@ MAX_FILE_BYTES = 1024 * 1024
 """The most of the settings file read. It holds a few kilobytes, mostly the window's
 layout; a megabyte leaves a newer version room to add, and reading no more keeps a
 damaged file of gigabytes from holding up the start."""
+_FILE = LocalFile("the settings file", MAX_FILE_BYTES, "the defaults apply")
 
 EXPORT_FORMATS = ("csv", "xlsx")
 # "" is "from the locale": `;` where the decimal mark is a comma, else `,`.
@@ -132,13 +133,7 @@ class Settings:
     def load(cls, path: Path | None = None) -> Settings:
         """The saved settings, or defaults where nothing usable is saved."""
         settings = cls(path=path if path is not None else default_settings_path())
-        document = load_or_set_aside(
-            settings.path,
-            limit=MAX_FILE_BYTES,
-            parse=parse_json_object,
-            what="the settings file",
-            instead="the defaults apply",
-        )
+        document = _FILE.load(settings.path, parse_json_object)
         if document is None:
             return settings
         for spec in _FIELDS:

@@ -13,7 +13,7 @@ from cardviewer.services.local_file import (
     MAX_DAMAGED_COPIES,
     MAX_NESTING,
     DamagedFile,
-    load_or_set_aside,
+    LocalFile,
     parse_json_object,
     read_bounded,
     set_aside,
@@ -276,7 +276,7 @@ def parse_number(content: bytes) -> int:
 
 
 def load(path: Path) -> int | None:
-    return load_or_set_aside(path, limit=100, parse=parse_number, what="the file", instead="so")
+    return LocalFile("the file", 100, "so").load(path, parse_number)
 
 
 def test_a_usable_file_is_parsed_and_stays(path: Path, caplog: pytest.LogCaptureFixture) -> None:
@@ -314,5 +314,5 @@ def test_an_error_that_is_not_damage_is_not_swallowed(path: Path) -> None:
 
     path.write_bytes(b"{}")
     with pytest.raises(RuntimeError):
-        load_or_set_aside(path, limit=100, parse=broken, what="it", instead="so")
+        LocalFile("it", 100, "so").load(path, broken)
     assert path.exists()
