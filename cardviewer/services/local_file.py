@@ -17,10 +17,13 @@ one must never stop the app. Each reader here
   second becomes `NAME.damaged-2`, and so on up to `NAME.damaged-10`. Ten copies are
   enough to see what keeps damaging a file; an eleventh damaged file stays where it is
   (the log says so), and the next save replaces it, so that a file damaged over and
-  over cannot fill the disk. A copy is readable by this user only, as the file was.
+  over cannot fill the disk. A copy is readable by this user only (0600), whatever
+  the file's mode was: a session's may hold a token.
 
-`LocalFile.load` puts the three together. No Qt, and only modules the start loads
-anyway: the settings are read before the first window paints.
+`LocalFile.load` puts the three together for the app's own files; the
+administrator's site file is read and parsed here too, but never set aside. No Qt,
+and only modules the start loads anyway: the settings are read before the first
+window paints.
 """
 
 from __future__ import annotations
@@ -115,12 +118,13 @@ def set_aside(path: Path, damage: DamagedFile, *, what: str, instead: str) -> Pa
     `MAX_DAMAGED_COPIES` names are taken, or the rename fails, the file stays where
     it is and the line says so.
     """
+    what = what[:1].upper() + what[1:]
     try:
         copy = _move_to_free_name(path)
     except OSError as error:
         log.warning(
             "%s %s is damaged: %s; it cannot be set aside (%s) and stays where it is; %s",
-            what[:1].upper() + what[1:],
+            what,
             path,
             damage,
             _os_reason(error),
@@ -130,7 +134,7 @@ def set_aside(path: Path, damage: DamagedFile, *, what: str, instead: str) -> Pa
     _make_private(copy)
     log.warning(
         "%s %s is damaged: %s; it is kept as %s and %s",
-        what[:1].upper() + what[1:],
+        what,
         path,
         damage,
         copy.name,
