@@ -122,8 +122,12 @@ class LoginDialog(QDialog):
         self.busy_indicator.setFixedWidth(96)
         self.busy_indicator.setMaximumHeight(12)
         self.busy_label = QLabel(self.tr("Signing in…"), self)
-        self.busy_indicator.hide()
-        self.busy_label.hide()
+        for busy in (self.busy_indicator, self.busy_label):
+            # Their room is kept while hidden: the dialog does not widen as sign-in starts.
+            policy = busy.sizePolicy()
+            policy.setRetainSizeWhenHidden(True)
+            busy.setSizePolicy(policy)
+            busy.hide()
 
         # By keyword: given by position, PySide would also try it as a `Qt.Orientation`,
         # setting up the whole `Qt` namespace to find out.
@@ -177,9 +181,7 @@ class LoginDialog(QDialog):
         form.addRow(self.tr("&E-mail:"), self.email_edit)
         form.addRow(self.tr("&Password:"), self.password_edit)
         form.addRow("", self.keep_signed_in_check)
-        form.addRow("", self.message_frame)
-        form.setRowVisible(self.message_frame, False)
-        self._form = form
+        self.message_frame.hide()
 
         buttons = QHBoxLayout()
         buttons.setSpacing(8)
@@ -193,9 +195,12 @@ class LoginDialog(QDialog):
         layout.setSpacing(14)
         layout.addLayout(header)
         layout.addLayout(form)
+        # Across the whole width, not in the form: a form does not make a row higher
+        # for a wrapped text, so a message of two lines would show one.
+        layout.addWidget(self.message_frame)
         layout.addStretch(1)
         layout.addLayout(buttons)
-        layout.setSizeConstraint(QVBoxLayout.SizeConstraint.SetMinimumSize)
+        self._layout = layout
 
     def _header_pixmap(self) -> QPixmap:
         """The app's icon (set on the application), large, beside the title."""
@@ -240,7 +245,23 @@ class LoginDialog(QDialog):
         self.message_icon.setPixmap(pixmap)
         self.message_label.setText(text)
         self.message_label.setToolTip(plain_tooltip(detail))  # it may quote the server
-        self._form.setRowVisible(self.message_frame, bool(text))
+        self.message_frame.setVisible(bool(text))
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        """At least as high as the message needs, wrapped at the dialog's narrowest.
+
+        Qt keeps a window only as high as one line of a wrapped text needs: a message
+        of two or three lines would be cut off. The height it needs at the narrowest
+        width is enough at any other.
+        """
+        self._message_layout.activate()  # tells the dialog's layout the text has changed
+        layout = self._layout
+        layout.activate()
+        smallest = layout.totalMinimumSize()
+        if layout.hasHeightForWidth():
+            smallest.setHeight(max(smallest.height(), layout.totalHeightForWidth(smallest.width())))
+        self.setMinimumHeight(smallest.height())
 
     def _fields_filled(self) -> bool:
         return bool(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import socket
 
@@ -233,6 +234,37 @@ def test_in_german_a_refused_sign_in_is_german_and_the_servers_words_stay(filled
         i18n.remove_translators()
         QLocale.setDefault(QLocale.system())
     assert "Der Server schrieb: Access data do not match!" in tooltip
+
+
+def test_a_message_of_several_lines_is_shown_whole(make_dialog, qtbot):
+    dialog = make_dialog(server="http://cards.example.com", email="a@example.com", password="x")
+    dialog.resize(1, 1)  # as small as it goes
+    dialog.submit()
+    label = dialog.message_label
+    qtbot.waitUntil(lambda: label.height() >= label.heightForWidth(label.width()))
+    assert label.heightForWidth(label.width()) > label.fontMetrics().height() * 2, "3 lines"
+    dialog.resize(1, 1)
+    assert dialog.height() >= dialog.layout().totalHeightForWidth(dialog.width())
+
+
+def test_in_german_the_dialog_keeps_its_width_while_signing_in(make_dialog, qtbot, qapp):
+    async def never(server: str, email: str, password: str) -> Session:
+        await asyncio.Event().wait()
+        raise AssertionError("never signed in")
+
+    i18n.install_translators(qapp, "de")
+    try:
+        dialog = make_dialog(never, server="https://cards.example.com", email="a@example.com")
+        width = dialog.width()
+        dialog.password_edit.setText("x")
+        dialog.submit()
+        assert not dialog.busy_label.isHidden()
+        qtbot.waitUntil(lambda: dialog.busy_label.width() > 0)
+        assert dialog.width() == width
+        dialog.reject()
+    finally:
+        i18n.remove_translators()
+        QLocale.setDefault(QLocale.system())
 
 
 def test_a_refusal_without_the_servers_words_says_the_same(make_dialog, qtbot):
