@@ -6,9 +6,12 @@ back. The text is plain: a space id typed by the person may be part of it.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFont, QPalette, QPixmap
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
+
+NARROWEST_TEXT = 24
+"""Characters of the sentence on a line, at the least: narrower, the page reads badly."""
 
 
 class StatePage(QWidget):
@@ -37,7 +40,7 @@ class StatePage(QWidget):
         self.text_label.setPalette(muted)
         self.action_button = QPushButton(self)
         self.action_button.hide()
-        layout = QVBoxLayout(self)
+        layout = self._layout = QVBoxLayout(self)
         layout.addStretch(3)
         layout.addWidget(self.icon_label)
         layout.addSpacing(8)
@@ -46,6 +49,19 @@ class StatePage(QWidget):
         layout.addSpacing(8)
         layout.addWidget(self.action_button, 0, Qt.AlignmentFlag.AlignHCenter)
         layout.addStretch(4)
+
+    def minimumSizeHint(self) -> QSize:
+        """Room for the texts wrapped at a readable width, every line of them.
+
+        Left to itself the page would ask for one line of each text, and a small window
+        would cut the rest off.
+        """
+        layout = self._layout
+        smallest = layout.totalMinimumSize()
+        margins = layout.contentsMargins()
+        readable = self.text_label.fontMetrics().averageCharWidth() * NARROWEST_TEXT
+        width = max(smallest.width(), readable + margins.left() + margins.right())
+        return QSize(width, max(smallest.height(), layout.totalHeightForWidth(width)))
 
     def set_text(self, title: str, text: str, action: str = "") -> None:
         """Show `title` and `text`; `action` labels the button (none when empty)."""

@@ -46,3 +46,18 @@ def test_the_headline_stands_out_and_the_sentence_is_muted(page):
     palette = page.text_label.palette()
     role = QPalette.ColorRole
     assert palette.color(role.WindowText) == palette.color(role.PlaceholderText)
+
+
+def test_at_its_smallest_size_every_line_of_its_texts_shows(page, qtbot):
+    page.set_text(
+        "No card on this page matches “someone who is not here”",
+        "Clear the filter (Esc) to see every card of this page again.",
+        "Clear Filter",
+    )
+    smallest = page.minimumSizeHint()
+    page.resize(smallest)
+    qtbot.waitUntil(lambda: page.size() == smallest)
+    for label in (page.title_label, page.text_label):
+        qtbot.waitUntil(lambda label=label: label.height() > 0)
+        assert label.heightForWidth(label.width()) <= label.height(), label.text()
+    assert page.text_label.width() >= page.text_label.fontMetrics().averageCharWidth() * 20
