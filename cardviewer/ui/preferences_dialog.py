@@ -43,6 +43,7 @@ from cardviewer.services.settings import (
     MIN_EXPORT_CONCURRENCY,
     Settings,
 )
+from cardviewer.ui.error_text import error_text
 from cardviewer.ui.read_only_field import make_read_only
 
 log = logging.getLogger(__name__)
@@ -209,7 +210,7 @@ class PreferencesDialog(QDialog):
         self.server_message_label.setWordWrap(True)
         self.server_message_label.setMinimumWidth(MIN_FIELD_WIDTH - MESSAGE_ICON_SIZE - 6)
         self.server_message_frame = QFrame(self)
-        layout = QHBoxLayout(self.server_message_frame)
+        layout = self._server_message_layout = QHBoxLayout(self.server_message_frame)
         layout.setContentsMargins(0, 0, 0, 6)
         layout.setSpacing(6)
         layout.addWidget(self.server_message_icon, 0, Qt.AlignmentFlag.AlignTop)
@@ -303,7 +304,7 @@ class PreferencesDialog(QDialog):
         layout.addLayout(form)
         layout.addStretch(1)
         layout.addWidget(self.button_box)
-        layout.setSizeConstraint(QVBoxLayout.SizeConstraint.SetMinimumSize)
+        self._layout = layout
 
     def _add_row(
         self, text: str, field: QWidget, hint: QLabel | None = None, *, narrow: bool = False
@@ -364,11 +365,26 @@ class PreferencesDialog(QDialog):
             try:
                 self._server_url()
             except InvalidInput as exc:
-                message = str(exc)
+                message = error_text(exc)  # in the interface's language
         self.server_message_label.setText(message)
         self._form.setRowVisible(self.server_message_frame, bool(message))
         self._form.setRowVisible(self.server_hint, not message)
         self.ok_button.setEnabled(not message)
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        """At least as high as the wrapped hints and the warning need at the narrowest.
+
+        Qt keeps a window only as high as one line of each wrapped text needs: the
+        second line of a hint, or of the warning, would be cut off.
+        """
+        self._server_message_layout.activate()  # the warning's text has changed
+        layout = self._layout
+        layout.activate()
+        smallest = layout.totalMinimumSize()
+        if layout.hasHeightForWidth():
+            smallest.setHeight(max(smallest.height(), layout.totalHeightForWidth(smallest.width())))
+        self.setMinimumHeight(smallest.height())
 
     def _edited(self) -> _Edited:
         """What the form holds. Raises `InvalidInput` for an unusable server address."""

@@ -10,6 +10,7 @@ from PySide6.QtCore import QLocale, Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QComboBox, QDialog, QLabel, QMessageBox, QWidget
 
+from cardviewer import i18n
 from cardviewer.services.settings import MAX_EXPORT_CONCURRENCY, Settings
 from cardviewer.ui.preferences_dialog import (
     PreferencesDialog,
@@ -265,6 +266,34 @@ def test_an_invalid_address_is_refused_with_a_message(
     assert dialog.isVisible()
     assert path.read_bytes() == before
     assert saved.last_server == "https://cards.example.com"
+
+
+def test_in_german_the_address_is_refused_in_german(make_dialog, path, qapp):
+    i18n.install_translators(qapp, "de")
+    try:
+        dialog = make_dialog(Settings(path=path))
+        dialog.server_edit.setText("http://cards.example.com")
+        message = server_message(dialog)
+    finally:
+        i18n.remove_translators()
+        QLocale.setDefault(QLocale.system())
+    assert message.startswith("Die Adresse http://cards.example.com ist nicht verschlüsselt")
+
+
+def wrapped_texts_cut(qtbot, dialog: PreferencesDialog) -> list[str]:
+    """The hints and warnings that show fewer lines than they have, at the dialog's smallest."""
+    dialog.resize(1, 1)
+    qtbot.waitUntil(lambda: dialog.size() == dialog.minimumSize())
+    labels = [w for w in dialog.findChildren(QLabel) if w.isVisible() and w.wordWrap()]
+    return [w.text() for w in labels if w.heightForWidth(w.width()) > w.height()]
+
+
+def test_at_its_smallest_every_hint_and_warning_shows_whole(make_dialog, qtbot, path):
+    dialog = make_dialog(Settings(path=path))
+    assert wrapped_texts_cut(qtbot, dialog) == []
+    dialog.server_edit.setText("http://cards.example.com")
+    assert dialog.server_message_label.isVisible()
+    assert wrapped_texts_cut(qtbot, dialog) == []
 
 
 def test_correcting_the_address_clears_the_message(make_dialog, qtbot, path):
