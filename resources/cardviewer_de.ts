@@ -200,7 +200,7 @@
 <context>
     <name>CardColumns</name>
     <message>
-        <location filename="../cardviewer/ui/cards/columns.py" line="+85"/>
+        <location filename="../cardviewer/ui/cards/columns.py" line="+87"/>
         <source>(invalid)</source>
         <translation>(ungültig)</translation>
     </message>
@@ -215,7 +215,13 @@
         <translation>Nein</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/cards/columns.py" line="-40"/>
+        <location filename="../cardviewer/ui/cards/columns.py" line="-41"/>
+        <source>ID</source>
+        <comment>a card&apos;s id</comment>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Avatar</source>
         <translation>Profilbild</translation>
     </message>
@@ -315,7 +321,7 @@
 <context>
     <name>CardDetailsPane</name>
     <message>
-        <location filename="../cardviewer/ui/cards/card_details.py" line="+121"/>
+        <location filename="../cardviewer/ui/cards/card_details.py" line="+127"/>
         <source>Select a card to see its details.</source>
         <translation>Wählen Sie eine Karte aus, um ihre Details zu sehen.</translation>
     </message>
@@ -365,7 +371,7 @@
         <translation>(ohne Namen)</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+51"/>
         <source>(invalid)</source>
         <translation>(ungültig)</translation>
     </message>
@@ -558,12 +564,12 @@
     <name>LoginDialog</name>
     <message>
         <location filename="../cardviewer/ui/login/login_dialog.py" line="+82"/>
-        <location line="+67"/>
+        <location line="+71"/>
         <source>Sign in to %1</source>
         <translation>Bei %1 anmelden</translation>
     </message>
     <message>
-        <location line="-63"/>
+        <location line="-67"/>
         <source>https://cards.example.com</source>
         <translation>https://cards.example.com</translation>
     </message>
@@ -593,7 +599,7 @@
         <translation>Anmeldung läuft…</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+11"/>
         <source>Sign in</source>
         <translation>Anmelden</translation>
     </message>
@@ -618,7 +624,7 @@
         <translation>&amp;Passwort:</translation>
     </message>
     <message>
-        <location line="+137"/>
+        <location line="+154"/>
         <source>The e-mail address or password is not correct.</source>
         <translation>Die E-Mail-Adresse oder das Passwort ist nicht richtig.</translation>
     </message>
@@ -1411,7 +1417,7 @@
 <context>
     <name>PreferencesDialog</name>
     <message>
-        <location filename="../cardviewer/ui/preferences_dialog.py" line="+129"/>
+        <location filename="../cardviewer/ui/preferences_dialog.py" line="+130"/>
         <source>Preferences</source>
         <translation>Einstellungen</translation>
     </message>
@@ -1506,12 +1512,12 @@
         <translation>&amp;Lokale Kopien entfernen</translation>
     </message>
     <message>
-        <location line="+164"/>
+        <location line="+179"/>
         <source>The preferences could not be saved to %1.</source>
         <translation>Die Einstellungen konnten nicht in %1 gespeichert werden.</translation>
     </message>
     <message>
-        <location line="-231"/>
+        <location line="-246"/>
         <source>Export concurrency</source>
         <translation>Gleichzeitige Abrufe beim Export</translation>
     </message>
@@ -1596,7 +1602,7 @@
         <translation>Bereiche:</translation>
     </message>
     <message>
-        <location line="+118"/>
+        <location line="+133"/>
         <source>Preferences Not Saved</source>
         <translation>Einstellungen nicht gespeichert</translation>
     </message>

@@ -543,8 +543,9 @@ def test_demo_mode_end_to_end(demo_server, qtbot, run_app, tmp_path, monkeypatch
     with target.open(encoding="utf-8-sig", newline="") as handle:
         rows = list(csv.reader(handle))
     header, cards = rows[0], rows[1:]
-    assert header[:2] == ["Avatar URL", "Name"]
-    assert [row[1] for row in cards] == names
+    assert header[:3] == ["ID", "Avatar URL", "Name"]
+    assert [row[0] for row in cards] == [card.uuid for card in page.cards]
+    assert [row[2] for row in cards] == names
     assert len(cards) == 10
     assert window.statusBar().currentMessage() == f"Exported 10 cards to {target}"
 

@@ -57,6 +57,7 @@ def test_all_pages_to_csv(demo_server, password, tmp_path):
     rows = read_csv(target)
     assert len(rows) == 241
     assert rows[0] == [
+        "ID",
         "Avatar URL",
         "Name",
         "Username",
@@ -169,10 +170,11 @@ def test_the_delimiter_option_separates_the_cells(
         str(target),
     )
     assert (code, err) == (ExitCode.OK, "")
-    assert first_line(target).startswith(f"Avatar URL{separator}Name{separator}Username")
+    heading = separator.join(["ID", "Avatar URL", "Name", "Username"])
+    assert first_line(target).startswith(heading)
     assert [
         len(row) for row in csv.reader(target.open(encoding="utf-8-sig"), delimiter=separator)
-    ] == [13] * 11
+    ] == [14] * 11
 
 
 @pytest.mark.parametrize("decimal_point", [",", "."])
@@ -186,7 +188,7 @@ def test_without_the_option_the_saved_preference_separates(
         *account(demo_server), "--space", demo_server.space_id, "--all", "-o", str(target)
     )
     assert code == ExitCode.OK
-    assert first_line(target).startswith("Avatar URL;Name;")
+    assert first_line(target).startswith("ID;Avatar URL;Name;")
 
 
 @pytest.mark.parametrize(("decimal_point", "separator"), [(",", ";"), (".", ",")])
@@ -197,7 +199,7 @@ def test_without_option_or_preference_the_locale_decides(
     target = tmp_path / "page.csv"
     code, _ = run(*account(demo_server), "--space", demo_server.space_id, "-o", str(target))
     assert code == ExitCode.OK
-    assert first_line(target).startswith(f"Avatar URL{separator}Name{separator}")
+    assert first_line(target).startswith(f"ID{separator}Avatar URL{separator}Name{separator}")
 
 
 def test_a_delimiter_for_a_workbook_is_refused(demo_server, password, tmp_path):

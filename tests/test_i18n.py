@@ -43,6 +43,7 @@ QM_FILE = TS_FILE.with_suffix(".qm")
 LOAD_TIMEOUT = 10_000
 
 ALLOWED_IDENTICAL = {
+    "ID",
     "Name",
     "Position",
     "CSV",
@@ -510,7 +511,8 @@ def test_main_window_speaks_only_german(german_window, demo_server, qtbot) -> No
     assert window.page_bar.page_label.text() == "Seite"
     assert window.page_bar.summary_label.text().startswith("Karten 1")
     columns = window.model.columns
-    assert window.proxy.headerData(1, Qt.Orientation.Horizontal) == "Name"
+    name = window.model.column_of("display_name")
+    assert window.proxy.headerData(name, Qt.Orientation.Horizontal) == "Name"
     assert any(column.extra for column in columns), "the demo's own fields are shown too"
     assert_all_german(window, frozenset(i for i, c in enumerate(columns) if c.extra))
 

@@ -52,7 +52,11 @@ class ValueKind(enum.Enum):
     """Whatever JSON the server sent: shown by its runtime type."""
 
 
+ID_KEY = "uuid"
+"""The card's id: the first column of every export, so that a file can be matched to the
+cards again, or two files compared; in the table, a column shown on request."""
 KNOWN_FIELDS: tuple[tuple[str, ValueKind], ...] = (
+    (ID_KEY, ValueKind.TEXT),
     ("avatar", ValueKind.AVATAR),
     ("display_name", ValueKind.TEXT),
     ("username", ValueKind.TEXT),
@@ -87,6 +91,7 @@ class ColumnTitles:
 
 ENGLISH_TITLES = ColumnTitles(
     {
+        ID_KEY: "ID",
         "avatar": "Avatar",
         "display_name": "Name",
         "username": "Username",

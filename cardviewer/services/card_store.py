@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from cardviewer.api.models import Card, parse_card
-from cardviewer.services.card_columns import EMAILS_KEY
+from cardviewer.services.card_columns import EMAILS_KEY, ID_KEY
 from cardviewer.services.card_order import (
     EMPTY,
     NUMBER,
@@ -48,13 +48,14 @@ from cardviewer.services.card_order import (
     TEXT,
     TIME,
     card_sort_keys,
+    sort_key,
 )
 from cardviewer.services.card_search import card_search_text, fold_text
 from cardviewer.services.csv_export import safe_file_stem
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 _DIGITS = re.compile(r"(\d+)")
 TRIGRAM = 3
 """Words this long or longer are looked up in the trigram index, shorter ones scanned for."""
@@ -840,7 +841,25 @@ def _add_sort_keys(connection: sqlite3.Connection) -> None:
         )
 
 
+def _add_id_keys(connection: sqlite3.Connection) -> None:
+    """Version 3: the card's id sorts too. Texts are ranked again when next sorted."""
+    rows = connection.execute("SELECT generation, position, uuid FROM cards")
+    connection.executemany(
+        "INSERT OR IGNORE INTO sort_keys (generation, field, position, kind, value, text) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        (
+            (generation, ID_KEY, position, *_stored_sort_key(*sort_key(uuid)))
+            for generation, position, uuid in rows.fetchall()
+        ),
+    )
+    for (generation,) in connection.execute("SELECT id FROM generations").fetchall():
+        for name in _index_names(generation):
+            connection.execute(f"DROP INDEX IF EXISTS {name}")
+    connection.execute("UPDATE generations SET collation = NULL")
+
+
 MIGRATIONS[2] = _add_sort_keys
+MIGRATIONS[3] = _add_id_keys
 
 
 @contextlib.contextmanager

@@ -32,6 +32,7 @@ from cardviewer.services.card_columns import (
 from tests.properties import examples
 
 KNOWN_KEYS = [
+    "uuid",
     "avatar",
     "display_name",
     "username",
@@ -134,6 +135,7 @@ def test_title_from_key(key, title):
 def test_without_titles_given_the_headings_are_english():
     columns = build_columns([card(score=1)], with_emails=True)
     assert export_header(columns) == [
+        "ID",
         "Avatar URL",
         "Name",
         "Username",
@@ -147,7 +149,7 @@ def test_without_titles_given_the_headings_are_english():
         "E-mails",
         "Score",
     ]
-    assert columns[0].title == "Avatar"
+    assert [columns[0].title, columns[1].title] == ["ID", "Avatar"]
 
 
 def test_fields_the_platform_is_known_to_send_are_titled_by_the_titles_given():
@@ -173,7 +175,7 @@ def test_titles_given_head_the_known_columns_only():
     )
     columns = build_columns([card(score=1)], with_emails=True, titles=shouting)
     header = export_header(columns, shouting)
-    assert header[:3] == ["AVATAR URL", "NAME", "USERNAME"]
+    assert header[:3] == ["ID", "AVATAR URL", "NAME"]
     assert header[-2:] == ["E-MAILS", "Score"], "a field the server named keeps its title"
 
 
@@ -340,9 +342,9 @@ def test_a_workbook_and_a_csv_file_write_the_same_second(in_berlin, fraction):
 def test_the_header_names_the_zone_of_the_times():
     columns = build_columns([card()], with_emails=False)
     header = export_header(columns, zone="Europe/Berlin")
-    assert header[8:10] == ["Created (Europe/Berlin)", "Updated (Europe/Berlin)"]
-    assert header[:8] == export_header(columns)[:8]
-    assert export_header(columns)[8:10] == ["Created", "Updated"]
+    assert header[9:11] == ["Created (Europe/Berlin)", "Updated (Europe/Berlin)"]
+    assert header[:9] == export_header(columns)[:9]
+    assert export_header(columns)[9:11] == ["Created", "Updated"]
 
 
 def test_text_nested_and_missing_values():

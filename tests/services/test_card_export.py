@@ -25,7 +25,7 @@ from tests.services.test_card_columns import card
 
 ZONE = local_zone_name()
 ENGLISH_HEADER = (
-    "Avatar URL,Name,Username,Position,Public,Connected cards,Connects,Subscriptions,"
+    "ID,Avatar URL,Name,Username,Position,Public,Connected cards,Connects,Subscriptions,"
     f"Created ({ZONE}),Updated ({ZONE})"
 )
 
@@ -89,8 +89,9 @@ def test_csv_is_headed_in_english_and_written_as_text(tmp_path):
     assert write_cards_now(target, cards, with_emails=False, delimiter=";") == 2
     lines = target.read_bytes().decode("utf-8-sig").split("\r\n")
     assert lines[0] == ENGLISH_HEADER.replace(",", ";") + ";Department"
-    assert lines[2].split(";")[1] == "'=cmd", "a formula-like cell is neutralised"
-    assert lines[1].split(";")[4] == "yes"
+    assert lines[1].split(";")[0] == "c1", "the card's id comes first"
+    assert lines[2].split(";")[2] == "'=cmd", "a formula-like cell is neutralised"
+    assert lines[1].split(";")[5] == "yes"
 
 
 def test_titles_given_head_the_file(tmp_path):
@@ -98,7 +99,7 @@ def test_titles_given_head_the_file(tmp_path):
     german = ColumnTitles({**ENGLISH_TITLES.by_key, "display_name": "Anzeigename"}, "Bild-URL")
     write_cards_now(target, [card()], with_emails=False, titles=german)
     header = target.read_bytes().decode("utf-8-sig").split("\r\n")[0].split(",")
-    assert header[:2] == ["Bild-URL", "Anzeigename"]
+    assert header[:3] == ["ID", "Bild-URL", "Anzeigename"]
 
 
 def test_a_workbook_is_typed_and_titled(tmp_path):
@@ -107,8 +108,9 @@ def test_a_workbook_is_typed_and_titled(tmp_path):
     workbook = openpyxl.load_workbook(target)
     rows = [list(row) for row in workbook.active.iter_rows(values_only=True)]
     assert rows[0] == [*ENGLISH_HEADER.split(","), "E-mails"]
-    assert rows[1][4] is True
-    assert rows[1][6] == 1234
+    assert rows[1][0] == "c1"
+    assert rows[1][5] is True
+    assert rows[1][7] == 1234
     assert workbook.properties.title == "Acme"
 
 
@@ -147,5 +149,6 @@ def test_cards_of_a_local_copy_are_written_in_the_order_asked_a_block_at_a_time(
     assert count == 4
     rows = list(csv.reader(out.read_text("utf-8-sig").splitlines()))
     assert rows[0][-2:] == ["E-mails", "Theme"]
-    assert [row[1] for row in rows[1:]] == ["Person 4", "Person 0", "Person 2", "Person 3"]
+    assert [row[0] for row in rows[1:]] == ["c4", "c0", "c2", "c3"]
+    assert [row[2] for row in rows[1:]] == ["Person 4", "Person 0", "Person 2", "Person 3"]
     assert [row[-1] for row in rows[1:]] == ["dark", "", "", ""]

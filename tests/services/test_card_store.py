@@ -138,7 +138,7 @@ def test_what_changed_by_card_id_and_content(path):
         assert not again.any
     assert count_rows(path) == 8, "the current and the previous copy only"
     assert count_rows(path, "card_search") == 8
-    assert count_rows(path, "sort_keys") == 8 * 11, "eleven fields a card"
+    assert count_rows(path, "sort_keys") == 8 * 12, "twelve fields a card"
     with sqlite3.connect(path) as db:
         indexes = db.execute(
             "SELECT COUNT(*) FROM sqlite_master WHERE name GLOB 'sort_keys_*'"
@@ -212,9 +212,27 @@ def test_a_store_of_the_first_version_is_migrated_and_sorts_its_cards(path):
         assert not store.current.with_emails
         assert store.ordered("display_name") == [2, 0, 1]
         assert store.ordered("connects", descending=True) == [0, 1, 2], "empty last"
+        assert store.ordered("uuid") == [1, 0, 2]
         assert store.extra_fields() == []
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_a_store_of_the_second_version_gets_the_card_ids_to_sort_by(path):
+    with CardStore.open(path) as store:
+        synced(store, cards("b", "c", "a", ""))
+        assert store.ordered("uuid", collation="de") == [2, 0, 1, 3]
+    with sqlite3.connect(path) as db:  # the second version kept no key for the id
+        db.execute("DELETE FROM sort_keys WHERE field = 'uuid'")
+        db.execute("PRAGMA user_version = 2")
+    with CardStore.open(path) as store:
+        assert store.ordered("uuid", collation="de") == [2, 0, 1, 3], "no id last"
+        assert store.ordered("uuid", descending=True, collation="de") == [1, 0, 2, 3]
+        assert store.ordered("display_name", collation="de") == [3, 2, 0, 1]
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        indexes = db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'index'")
+        assert indexes.fetchone()[0] == 2 + 2, "by uuid and state, and the copy's two"
 
 
 def test_whole_space_order_filters_too_and_rows_are_read_by_position(path):

@@ -49,9 +49,9 @@ def test_every_page_is_written_in_order_with_every_column(tmp_path):
     assert progress[-1].pages_done == 3
     with target.open(encoding="utf-8-sig", newline="") as handle:
         rows = list(csv.reader(handle))
-    assert rows[0][:2] == ["Avatar URL", "Name"]
+    assert rows[0][:3] == ["ID", "Avatar URL", "Name"]
     assert rows[0][-1] == "Department"
-    assert [row[1] for row in rows[1:]] == ["Card 1", "Card 2", "Card 3"]
+    assert [row[2] for row in rows[1:]] == ["Card 1", "Card 2", "Card 3"]
     assert [row[-1] for row in rows[1:]] == ["", "", "Sales"]
 
 
@@ -88,6 +88,6 @@ def test_a_name_ending_in_xlsx_makes_a_workbook_of_typed_cells(tmp_path):
     target = tmp_path / "all.xlsx"
     assert asyncio.run(export_space(fetch, target, with_emails=False)) == 2
     rows = list(openpyxl.load_workbook(target).active.iter_rows(values_only=True))
-    assert [row[1] for row in rows[1:]] == ["Card 1", "Card 2"]
-    assert rows[1][4] is True
-    assert rows[1][6] == 1234
+    assert [row[2] for row in rows[1:]] == ["Card 1", "Card 2"]
+    assert rows[1][5] is True
+    assert rows[1][7] == 1234

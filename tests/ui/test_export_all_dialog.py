@@ -67,10 +67,10 @@ def test_csv_of_the_whole_space(qtbot, arun, client, demo_server, tmp_path):
     assert not dialog.cancel_button.isEnabled()
     with target.open(encoding="utf-8-sig", newline="") as handle:
         rows = list(csv.reader(handle))
-    assert rows[0][:3] == ["Avatar URL", "Name", "Username"]
+    assert rows[0][:3] == ["ID", "Avatar URL", "Name"]
     assert "E-mails" in rows[0]
     expected = all_names(arun, client, demo_server.space_id)
-    assert [row[1] for row in rows[1:]] == [neutralize_formula(name) for name in expected]
+    assert [row[2] for row in rows[1:]] == [neutralize_formula(name) for name in expected]
     assert not dialog.isVisible()
 
 

@@ -214,8 +214,12 @@ def test_avatars_have_their_delegate_and_room(window, demo_server, qtbot):
 def test_columns_are_readable_but_never_huge(window, demo_server, qtbot):
     open_space(qtbot, window, demo_server.space_id)
     header = window.table.horizontalHeader()
+    ids = window.model.column_of("uuid")
+    assert ids is not None
+    assert header.isSectionHidden(ids), "the card id is shown on request"
     for column in range(window.model.columnCount() - 1):
-        assert 20 <= header.sectionSize(column) <= 280
+        if column != ids:
+            assert 20 <= header.sectionSize(column) <= 280
     assert window.table.textElideMode() == Qt.TextElideMode.ElideRight
     assert window.table.alternatingRowColors()
 
@@ -392,9 +396,10 @@ def test_export_writes_the_page_as_csv(window, demo_server, qtbot, tmp_path, mon
     target = tmp_path / "cards.csv"
     with target.open(encoding="utf-8-sig", newline="") as handle:
         rows = list(csv.reader(handle))
-    assert rows[0][:3] == ["Avatar URL", "Name", "Username"]
+    assert rows[0][:3] == ["ID", "Avatar URL", "Name"]
     assert len(rows) == 11
-    assert [row[1] for row in rows[1:]] == [
+    assert [row[0] for row in rows[1:]] == [window.model.card(row).uuid for row in range(10)]
+    assert [row[2] for row in rows[1:]] == [
         window.model.card(row).display_name or "" for row in range(10)
     ]
     assert window.statusBar().currentMessage() == f"Exported 10 cards to {target}"
@@ -508,7 +513,7 @@ def test_export_all_writes_every_card_of_the_space(
         ]
     target = tmp_path / "everyone.csv"
     rows = read_rows(target)
-    assert rows[0][:2] == ["Avatar URL", "Name"]
+    assert rows[0][:3] == ["ID", "Avatar URL", "Name"]
     assert len(rows) - 1 == window.model.page.meta.total
     assert window.statusBar().currentMessage() == f"Exported {len(rows) - 1} cards to {target}"
     assert window.error_bar.isHidden()
@@ -592,8 +597,8 @@ def test_a_page_exports_to_a_workbook(window, demo_server, qtbot, tmp_path, monk
     sheet = openpyxl.load_workbook(target, read_only=True).active
     assert sheet is not None
     rows = list(sheet.iter_rows(values_only=True))
-    assert rows[0][:2] == ("Avatar URL", "Name")
-    assert [row[1] for row in rows[1:]] == [
+    assert rows[0][:3] == ("ID", "Avatar URL", "Name")
+    assert [row[2] for row in rows[1:]] == [
         window.model.card(row).display_name for row in range(window.model.rowCount())
     ]
 
@@ -609,8 +614,8 @@ def test_an_exported_page_holds_every_value_of_its_cards(
     with qtbot.waitSignal(window.jobs.finished, timeout=10_000):
         window.export_action.trigger()
     head, *rows = read_rows(target)
-    assert head[0] == "Avatar URL"
-    assert head[1:4] == ["Name", "Username", "Position"]
+    assert head[:2] == ["ID", "Avatar URL"]
+    assert head[2:5] == ["Name", "Username", "Position"]
     assert "" not in head
     assert len(rows) == 10
     expected = demo_server.spaces[demo_server.space_id].cards[:10]
@@ -619,6 +624,7 @@ def test_an_exported_page_holds_every_value_of_its_cards(
     [created] = [n for n, title in enumerate(head) if re.fullmatch(r"Created( \(.+\))?", title)]
     for row, card in zip(rows, expected, strict=True):
         assert len(row) == len(head)
+        assert row[column["ID"]] == card.uuid
         assert row[column["Avatar URL"]].startswith(demo_server.avatar_base_url + "/avatars/")
         assert row[column["Name"]] == card.display_name
         assert row[column["Public"]] == ("yes" if card.public else "no")
@@ -709,7 +715,7 @@ def test_columns_fit_their_content_as_the_view_would_size_them(
     header = window.table.horizontalHeader()
     avatar = window.model.column_of("avatar")
     for column in range(header.count()):
-        if column == avatar:
+        if column == avatar or header.isSectionHidden(column):
             continue
         window.table.resizeColumnToContents(column)
         assert window.columns.content_width(column) == header.sectionSize(column), column
@@ -725,7 +731,8 @@ def test_reset_view_brings_every_column_back(window, demo_server, qtbot):
     window.resize(700, 500)
     window.reset_view_action.trigger()
     assert [header.logicalIndex(v) for v in range(header.count())] == list(range(header.count()))
-    assert not any(header.isSectionHidden(i) for i in range(header.count()))
+    hidden = [header.isSectionHidden(i) for i in range(header.count())]
+    assert hidden == [column.key == "uuid" for column in window.model.columns]
     assert [header.sectionSize(i) for i in range(header.count())] == fitted
     assert window.size() == DEFAULT_SIZE
 
@@ -751,7 +758,7 @@ def test_preferences_choose_the_export_format_delimiter_and_concurrency(
     with qtbot.waitSignal(window.jobs.finished, timeout=10_000):
         window.export_action.trigger()
     assert asked == [f"{demo_server.space_id}-page-1.xlsx"]
-    assert (tmp_path / "page.csv").read_text(encoding="utf-8-sig").startswith("Avatar URL;Name;")
+    assert (tmp_path / "page.csv").read_text(encoding="utf-8-sig").startswith("ID;Avatar URL;Name;")
 
 
 def test_sign_out_from_preferences(window, qtbot):

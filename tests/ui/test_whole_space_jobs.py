@@ -93,7 +93,9 @@ def failed(qtbot, jobs: WholeSpaceJobs, start) -> tuple[str, str]:
 
 def names_in(path: Path) -> list[str]:
     with path.open(encoding="utf-8-sig", newline="") as handle:
-        return [row[1] for row in list(csv.reader(handle))[1:]]
+        header, *rows = csv.reader(handle)
+    name = header.index("Name")
+    return [row[name] for row in rows]
 
 
 def synced_count(path: Path) -> int | None:

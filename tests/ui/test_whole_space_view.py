@@ -234,7 +234,8 @@ def test_export_saves_the_cards_shown_of_the_whole_space_in_their_order(
     assert asked[0].name == f"{demo_server.space_id}-shown.csv"
     text = target.read_text("utf-8-sig")
     rows = list(csv.reader(text.splitlines(), delimiter=export_csv_delimiter(window.settings)))
-    assert [row[1] for row in rows[1:]] == [card.display_name for card in shown if card]
+    assert [row[2] for row in rows[1:]] == [card.display_name for card in shown if card]
+    assert [row[0] for row in rows[1:]] == [card.uuid for card in shown if card]
 
 
 def test_the_current_card_stays_current_in_a_new_order(window, demo_server, qtbot):

@@ -34,7 +34,13 @@ from PySide6.QtWidgets import (
 
 from cardviewer.api.models import Card
 from cardviewer.services.avatar_loader import AvatarLoader
-from cardviewer.services.card_columns import Column, ValueKind, build_columns, compact_json
+from cardviewer.services.card_columns import (
+    ID_KEY,
+    Column,
+    ValueKind,
+    build_columns,
+    compact_json,
+)
 from cardviewer.ui.cards.card_table_model import avatar_url
 from cardviewer.ui.cards.columns import (
     column_titles,
@@ -238,6 +244,8 @@ class CardDetailsPane(QWidget):
         for column in columns:
             if column.kind is ValueKind.AVATAR or (column.key == NAME_KEY and name):
                 continue  # the picture and the heading already show these
+            if column.key == ID_KEY:
+                continue  # for files and programs; the table shows it on request
             self._add_row(column, card)
         self._avatar_url = avatar_url(card)
         if self._avatars is not None:

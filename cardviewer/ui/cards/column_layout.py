@@ -25,7 +25,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction, QFontMetricsF
 from PySide6.QtWidgets import QHeaderView, QMenu, QStyle, QTableView, QWidget
 
-from cardviewer.services.card_columns import Column
+from cardviewer.services.card_columns import ID_KEY, Column
 from cardviewer.ui.cards.avatar_delegate import AvatarDelegate
 from cardviewer.ui.plain_text import plain_action_text
 
@@ -40,6 +40,8 @@ COLUMN_PADDING = 16
 FIT_ROWS = 100
 """Fitting a column to its content looks at this many rows from the top at most."""
 AVATAR_COLUMN_KEY = "avatar"
+HIDDEN_UNTIL_SHOWN = frozenset({ID_KEY})
+"""Columns hidden until the person shows them from the header menu (then remembered)."""
 
 
 class ColumnSource(Protocol):
@@ -143,9 +145,14 @@ class ColumnLayout:
             place = self.places[keys[logical]]
             header.resizeSection(logical, place.width)
             header.setSectionHidden(logical, place.hidden)
+        unknown = {logical for logical, key in enumerate(keys) if key not in self.places}
+        for logical in unknown:
+            header.setSectionHidden(logical, keys[logical] in HIDDEN_UNTIL_SHOWN)
         if keys and all(header.isSectionHidden(i) for i in range(len(keys))):
-            header.setSectionHidden(0, False)  # never an empty table
-        return {logical for logical, key in enumerate(keys) if key not in self.places}
+            # Never an empty table: the first column shown unasked comes back.
+            usual = (i for i, key in enumerate(keys) if key not in HIDDEN_UNTIL_SHOWN)
+            header.setSectionHidden(next(usual, 0), False)
+        return unknown
 
     def clear(self) -> None:
         self.places.clear()

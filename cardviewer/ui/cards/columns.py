@@ -17,6 +17,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from cardviewer.api.models import Card
 from cardviewer.services.card_columns import (
     EMAILS_KEY,
+    ID_KEY,
     Column,
     ColumnTitles,
     ValueKind,
@@ -42,6 +43,7 @@ def column_titles() -> ColumnTitles:
     # Literal strings in translate() calls, so the translation tools find them.
     return ColumnTitles(
         {
+            ID_KEY: QCoreApplication.translate("CardColumns", "ID", "a card's id"),
             "avatar": QCoreApplication.translate("CardColumns", "Avatar"),
             "display_name": QCoreApplication.translate("CardColumns", "Name"),
             "username": QCoreApplication.translate("CardColumns", "Username"),

@@ -57,6 +57,7 @@ def test_rows_columns_and_headers_show_the_space(qtbot, model, demo_server, load
     expected = demo_server.spaces[demo_server.space_id].cards[10:20]
     assert model.rowCount() == 10
     assert header(model) == [
+        "ID",
         "",  # the avatar column: its title is in the tooltip
         "Name",
         "Username",
@@ -71,9 +72,10 @@ def test_rows_columns_and_headers_show_the_space(qtbot, model, demo_server, load
         "Is business",
         "Space",
     ]
-    assert model.columnCount() == 13
-    assert model.headerData(0, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole) == "Avatar"
+    assert model.columnCount() == 14
+    assert model.headerData(1, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole) == "Avatar"
     for row, card in enumerate(expected):
+        assert cell(model, row, "uuid") == card.uuid
         assert cell(model, row, "display_name") == card.display_name
         assert cell(model, row, "username") == card.username
         assert cell(model, row, "position") == card.position
@@ -100,7 +102,7 @@ def test_emails_column_when_asked_for(qtbot, model, demo_server, load):
     load(demo_server.space_id, 1, emails=True)
     expected = demo_server.spaces[demo_server.space_id].cards[:10]
     assert "E-mails" in header(model)
-    assert model.columnCount() == 14
+    assert model.columnCount() == 15
     for row, card in enumerate(expected):
         assert cell(model, row, "emails") == "; ".join(e.email for e in card.emails)
     load(demo_server.space_id, 1, emails=False)
@@ -141,7 +143,7 @@ def test_empty_space(qtbot, model, demo_server, load):
     page = load(demo_server.empty_space_id)
     assert page.is_empty
     assert model.rowCount() == 0
-    assert model.columnCount() == 10
+    assert model.columnCount() == 11
 
 
 def test_invalid_values_are_marked(qtbot, model, demo_server, load):
@@ -168,7 +170,8 @@ def test_avatars_of_the_page_are_requested_and_repainted(qtbot, model, demo_serv
     qtbot.waitUntil(lambda: all(avatars.pixmap(u) is not None for u in urls), timeout=WAIT)
     rows = {row for row in range(model.rowCount()) if avatar_url(model.card(row)) in urls}
     assert {row for row, _, _ in changed} == rows
-    assert all(column == 0 and roles == [DECORATION] for _, column, roles in changed)
+    avatar = model.column_of("avatar")
+    assert all(column == avatar and roles == [DECORATION] for _, column, roles in changed)
     for row in rows:
         assert cell(model, row, "avatar", DECORATION).cacheKey() == (
             avatars.pixmap(avatar_url(model.card(row))).cacheKey()

@@ -60,7 +60,7 @@ def test_titles_and_words_go_through_translation(qapp):
         invalid = display_text(column("connects"), card(connects="many"))
     finally:
         QCoreApplication.removeTranslator(translator)
-    assert [c.title for c in columns][1:3] == ["NAME", "USERNAME"]
+    assert [c.title for c in columns][:4] == ["ID", "AVATAR", "NAME", "USERNAME"]
     assert columns[-1].title == "E-MAILS"
     assert titles.avatar_url == "AVATAR URL"
     assert yes == "YES"

@@ -71,7 +71,7 @@ def test_every_card_of_the_copy_in_the_space_order_with_the_page_columns(open_mo
     assert model.rowCount() == len(NAMES)
     assert shown_names(model) == [name or None for name in NAMES]
     keys = [column.key for column in model.columns]
-    assert keys[:3] == ["avatar", "display_name", "username"]
+    assert keys[:4] == ["uuid", "avatar", "display_name", "username"]
     assert "emails" in keys
     name = model.column_of("display_name")
     assert name is not None

@@ -188,11 +188,33 @@ def test_reset_forgets_the_arrangement_and_fits_again(make_columns, model):
     columns.reset()
     assert columns.layout.places == {}
     assert [header.logicalIndex(v) for v in range(header.count())] == list(range(header.count()))
-    assert not any(header.isSectionHidden(i) for i in range(header.count()))
+    hidden = [header.isSectionHidden(i) for i in range(header.count())]
+    assert hidden == [key == "uuid" for key in columns.keys], "as at first: the id on request"
     last = header.logicalIndex(header.count() - 1)  # it stretches with the table
     assert [header.sectionSize(i) for i in range(header.count()) if i != last] == [
         size for i, size in enumerate(fitted) if i != last
     ]
+
+
+def test_the_id_column_is_hidden_until_shown_from_the_header_menu_then_remembered(
+    make_columns, model, qtbot
+):
+    columns = make_columns()
+    show(model, card(1))
+    columns.fit()
+    header = columns.table.horizontalHeader()
+    ids = logical(columns, "uuid")
+    assert header.isSectionHidden(ids)
+    menu = columns.header_menu(columns.table)
+    qtbot.addWidget(menu)
+    shown = {action.text(): action for action in menu.actions()}
+    assert not shown["ID"].isChecked()
+    shown["ID"].trigger()
+    assert not header.isSectionHidden(ids)
+    again = make_columns(columns.layout)  # the next start, with what was remembered
+    show(model, card(2))
+    again.fit(force=True)
+    assert not again.table.horizontalHeader().isSectionHidden(logical(again, "uuid"))
 
 
 @pytest.fixture
