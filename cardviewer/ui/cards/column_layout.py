@@ -19,13 +19,14 @@ import logging
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Protocol
 
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction, QFontMetricsF
 from PySide6.QtWidgets import QHeaderView, QMenu, QStyle, QTableView, QWidget
 
 from cardviewer.services.card_columns import ID_KEY, Column
+from cardviewer.services.local_file import DamagedFile, parse_json_object
 from cardviewer.ui.cards.avatar_delegate import AvatarDelegate
 from cardviewer.ui.plain_text import plain_action_text
 
@@ -82,11 +83,9 @@ class ColumnLayout:
         if not text:
             return cls()
         try:
-            document: Any = json.loads(text)
-        except ValueError:
-            log.warning("ignoring a damaged column layout")
-            return cls()
-        if not isinstance(document, dict):
+            document = parse_json_object(text.encode("utf-8", "surrogatepass"))
+        except DamagedFile as damage:
+            log.warning("ignoring a damaged column layout: %s", damage)
             return cls()
         places: dict[str, ColumnPlace] = {}
         for key, value in list(document.items())[:MAX_REMEMBERED_COLUMNS]:

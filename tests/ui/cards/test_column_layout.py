@@ -80,7 +80,9 @@ def test_every_column_hidden_still_shows_one(qtbot):
 
 
 def test_damaged_text_gives_an_empty_layout():
-    for text in ["", "{", "[]", '{"a": [1]}', '{"a": [-1, 5, false]}', '{"a": [1, 0, false]}']:
+    damaged = ["", "{", "[]", '{"a": [1]}', '{"a": [-1, 5, false]}', '{"a": [1, 0, false]}']
+    damaged += ["[" * 100_000, '{"a": ' + "[" * 5_000 + "]" * 5_000 + "}", '{"a": "\ud800"}']
+    for text in damaged:
         assert ColumnLayout.from_json(text).places == {}
     assert ColumnLayout.from_json('{"a": [1, 5, true], "b": "x"}').places == {
         "a": ColumnPlace(1, 5, True)
