@@ -19,6 +19,8 @@ _UTC_ALIASES = frozenset(
 _ZONEINFO = "zoneinfo/"
 _LOCALTIME = Path("/etc/localtime")
 _TIMEZONE_FILE = Path("/etc/timezone")
+_ZONE_NAME_LIMIT = 256
+"""Bytes of `/etc/timezone` read: the longest zone name has about 30."""
 
 
 def local_zone_name() -> str:
@@ -60,11 +62,19 @@ def _linked_zone() -> str:
 
 
 def _zone_file() -> str:
-    """The zone Debian names in `/etc/timezone`, or ""."""
+    """The zone Debian names in `/etc/timezone`, or "" when it names none.
+
+    Only its first bytes are read (a zone's name is short), and a name must be a zone
+    the system knows: the name goes into every export's headings.
+    """
     try:
-        return _TIMEZONE_FILE.read_text(encoding="utf-8").strip()
+        with _TIMEZONE_FILE.open("rb") as file:
+            text = file.read(_ZONE_NAME_LIMIT + 1).decode("utf-8").strip()
     except (OSError, UnicodeDecodeError):
         return ""
+    if len(text) > _ZONE_NAME_LIMIT or _ZONEINFO in text:
+        return ""
+    return _zone_id(text) if text else ""
 
 
 def _readable(name: str) -> str:

@@ -118,3 +118,17 @@ def test_a_dangling_link_names_no_zone(zone, monkeypatch, tmp_path: Path):
     monkeypatch.setattr(time_zone, "_LOCALTIME", link)
     monkeypatch.setattr(time_zone, "_TIMEZONE_FILE", tmp_path / "timezone")
     assert local_zone_name() == "Europe/Lisbon"
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"Europe/Lisbon" * 100_000, b"Not/AZone\n", b"\xff\xfe", b"\n", b"../../etc/passwd"],
+)
+def test_a_debian_zone_file_naming_no_zone_is_passed_over(
+    zone, monkeypatch, tmp_path: Path, content: bytes
+):
+    zone(None)
+    (tmp_path / "timezone").write_bytes(content)
+    monkeypatch.setattr(time_zone, "_LOCALTIME", tmp_path / "missing")
+    monkeypatch.setattr(time_zone, "_TIMEZONE_FILE", tmp_path / "timezone")
+    assert local_zone_name() in {time.tzname[0], f"{time.tzname[0]}/{time.tzname[1]}", "UTC"}
