@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import sqlite3
+import threading
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
 
 from cardviewer.api import CardPage
 from cardviewer.api.errors import ServerError
-from cardviewer.api.models import parse_card
-from cardviewer.services.card_store import CardStore, StoreError
+from cardviewer.api.models import Card, parse_card
+from cardviewer.services.card_store import CardStore, StoreError, StoreSync
+from cardviewer.services.space_fetch import PageFetch
 from cardviewer.services.space_sync import sync_space
 
 pytestmark = pytest.mark.anyio
@@ -22,18 +28,20 @@ def anyio_backend():
     return "asyncio"
 
 
-def space(total: int, *, failing: int | None = None, prefix: str = "c"):
-    last = max(1, -(-total // PER_PAGE))
+def space(
+    total: int, *, failing: int | None = None, prefix: str = "c", per_page: int = PER_PAGE
+) -> PageFetch:
+    last = max(1, -(-total // per_page))
 
     async def fetch(number: int) -> CardPage:
         if number == failing:
             raise ServerError("The server had a problem.", 500)
-        first = (number - 1) * PER_PAGE
+        first = (number - 1) * per_page
         batch = tuple(
             parse_card({"uuid": f"{prefix}{n}", "display_name": f"Person {n}"})
-            for n in range(first, min(first + PER_PAGE, total))
+            for n in range(first, min(first + per_page, total))
         )
-        meta = {"current_page": number, "last_page": last, "per_page": PER_PAGE, "total": total}
+        meta = {"current_page": number, "last_page": last, "per_page": per_page, "total": total}
         return CardPage.model_validate({"cards": batch, "meta": meta, "links": {}})
 
     return fetch
@@ -73,3 +81,135 @@ async def test_a_full_disk_says_so_and_keeps_the_copy_before_it(store, tmp_path)
     with pytest.raises(StoreError, match="disk is full"):
         await sync_space(store, space(5000), concurrency=4)
     assert [card.uuid for card in store.cards()] == [f"old{n}" for n in range(20)]
+
+
+class Watched:
+    """What a sync does to the store: each batch of cards written, and the end of the sync.
+
+    With `hold`, the first batch is not written until `release` is set; with
+    `abandon_fails`, removing an unfinished sync fails as a locked database would.
+    """
+
+    def __init__(
+        self,
+        store: CardStore,
+        monkeypatch: pytest.MonkeyPatch,
+        *,
+        hold: bool = False,
+        abandon_fails: bool = False,
+    ) -> None:
+        self.calls: list[str] = []
+        self.batches: list[int] = []
+        self.writing = threading.Event()
+        self.release = threading.Event()
+        if not hold:
+            self.release.set()
+        begin = store.begin_sync
+
+        def begin_sync(*, with_emails: bool = False) -> StoreSync:
+            sync = begin(with_emails=with_emails)
+            add, abandon = sync.add, sync.abandon
+
+            def adding(cards: Iterable[Card]) -> None:
+                batch = list(cards)
+                self.calls.append("add")
+                self.writing.set()
+                self.release.wait(5)
+                add(batch)
+                self.batches.append(len(batch))
+                self.calls.append("added")
+
+            def abandoning() -> None:
+                self.calls.append("abandon")
+                if abandon_fails:
+                    raise sqlite3.OperationalError("database is locked")
+                abandon()
+
+            monkeypatch.setattr(sync, "add", adding)
+            monkeypatch.setattr(sync, "abandon", abandoning)
+            return sync
+
+        monkeypatch.setattr(store, "begin_sync", begin_sync)
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    """Let the loop run until `condition` holds (5 s at most)."""
+    async with asyncio.timeout(5):
+        while not condition():  # noqa: ASYNC110 - the conditions are plain attributes
+            await asyncio.sleep(0)
+
+
+async def let_run() -> None:
+    """Let every task that can go on go on, for a good many turns of the loop."""
+    for _ in range(200):
+        await asyncio.sleep(0)
+
+
+@pytest.mark.parametrize(("per_page", "written"), [(1, [500, 500, 201]), (7, [504, 504, 193])])
+async def test_cards_are_written_500_or_a_page_more_at_a_time(
+    store, monkeypatch, per_page, written
+):
+    """A transaction takes the pages that make 500 cards or more; the rest at the end."""
+    watched = Watched(store, monkeypatch)
+    generation = await sync_space(store, space(1201, per_page=per_page), concurrency=4)
+    assert watched.batches == written
+    assert generation.card_count == 1201
+
+
+async def test_at_most_four_batches_wait_while_one_is_written(store, monkeypatch):
+    """The fetch waits once four batches wait and a fifth is ready; a sixth is not fetched."""
+    watched = Watched(store, monkeypatch, hold=True)
+    asked: list[int] = []
+    pages = space(10_000, per_page=100)
+
+    async def fetch(number: int) -> CardPage:
+        asked.append(number)
+        return await pages(number)
+
+    sync = asyncio.ensure_future(sync_space(store, fetch, concurrency=1))
+    try:
+        await until(watched.writing.is_set)
+        await let_run()
+        fetched = 100 * len(asked)
+        assert 500 + 4 * 500 + 500 <= fetched < 500 + 4 * 500 + 2 * 500
+        assert watched.calls == ["add"]
+    finally:
+        watched.release.set()
+    generation = await sync
+    assert generation.card_count == 10_000
+
+
+async def test_a_sync_called_off_while_writing_ends_after_the_write(store, monkeypatch):
+    """Nothing else touches the store while a batch is written on the worker thread."""
+    await sync_space(store, space(20, prefix="old"))
+    watched = Watched(store, monkeypatch, hold=True)
+    sync = asyncio.ensure_future(sync_space(store, space(1200), concurrency=4))
+    try:
+        await until(watched.writing.is_set)
+        sync.cancel()
+        await let_run()
+        assert not sync.done()
+        assert watched.calls == ["add"]
+    finally:
+        watched.release.set()
+    with pytest.raises(asyncio.CancelledError):
+        await sync
+    assert watched.calls == ["add", "added", "abandon"]
+    assert [card.uuid for card in store.cards()] == [f"old{n}" for n in range(20)]
+
+
+async def test_an_unfinished_sync_that_cannot_be_removed_still_says_why_it_stopped(
+    store, monkeypatch, caplog
+):
+    watched = Watched(store, monkeypatch, abandon_fails=True)
+    with pytest.raises(ServerError):
+        await sync_space(store, space(30, failing=2))
+    assert watched.calls[-1] == "abandon"
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert warnings == ["the unfinished sync could not be removed yet: database is locked"]
+
+
+async def test_the_options_are_taken_by_name_only(store):
+    with pytest.raises(TypeError):
+        await sync_space(store, space(3), 4)  # type: ignore[call-arg]
+    assert store.current is None
