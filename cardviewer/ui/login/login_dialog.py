@@ -122,12 +122,20 @@ class LoginDialog(QDialog):
         self.busy_indicator.setFixedWidth(96)
         self.busy_indicator.setMaximumHeight(12)
         self.busy_label = QLabel(self.tr("Signing in…"), self)
-        for busy in (self.busy_indicator, self.busy_label):
-            # Their room is kept while hidden: the dialog does not widen as sign-in starts.
-            policy = busy.sizePolicy()
-            policy.setRetainSizeWhenHidden(True)
-            busy.setSizePolicy(policy)
-            busy.hide()
+        self.busy_indicator.hide()
+        self.busy_label.hide()
+        # Their room is kept while they are hidden: the dialog does not widen as a
+        # sign-in starts (in German it did).
+        self._busy_box = QWidget(self)
+        busy_layout = QHBoxLayout(self._busy_box)
+        busy_layout.setContentsMargins(0, 0, 0, 0)
+        busy_layout.setSpacing(8)
+        busy_layout.addWidget(self.busy_indicator)  # a layout centres what it does not stretch
+        busy_layout.addWidget(self.busy_label)
+        busy_layout.addStretch(1)
+        self._busy_box.setMinimumWidth(
+            self.busy_indicator.width() + busy_layout.spacing() + self.busy_label.sizeHint().width()
+        )
 
         # By keyword: given by position, PySide would also try it as a `Qt.Orientation`,
         # setting up the whole `Qt` namespace to find out.
@@ -185,8 +193,7 @@ class LoginDialog(QDialog):
 
         buttons = QHBoxLayout()
         buttons.setSpacing(8)
-        buttons.addWidget(self.busy_indicator)  # a layout centres what it does not stretch
-        buttons.addWidget(self.busy_label)
+        buttons.addWidget(self._busy_box)
         buttons.addStretch(1)
         buttons.addWidget(self.button_box)
 
