@@ -4,7 +4,12 @@
 <context>
     <name>ApiErrors</name>
     <message>
-        <location filename="../cardviewer/api/address.py" line="+47"/>
+        <location filename="../cardviewer/api/address.py" line="+56"/>
+        <source>“%1” is not a web address. A server&apos;s address looks like https://cards.example.com.</source>
+        <translation>„%1“ ist keine Webadresse. Die Adresse eines Servers sieht so aus: https://cards.example.com.</translation>
+    </message>
+    <message>
+        <location line="+24"/>
         <source>Please enter the server address.</source>
         <translation>Bitte geben Sie die Serveradresse ein.</translation>
     </message>
@@ -14,12 +19,12 @@
         <translation>Die Serveradresse darf keinen Benutzernamen und kein Passwort enthalten. Entfernen Sie den Teil vor „@“.</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+21"/>
         <source>“%1” is not a web address (it should start with https://).</source>
         <translation>„%1“ ist keine Webadresse (sie sollte mit https:// beginnen).</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source>The address %1 is not encrypted (http://). Use https:// so that your password and sign-in token cannot be read on the network.</source>
         <translation>Die Adresse %1 ist nicht verschlüsselt (http://). Verwenden Sie https://, damit Ihr Passwort und Ihr Anmelde-Token im Netzwerk nicht mitgelesen werden können.</translation>
     </message>
@@ -104,7 +109,7 @@
         <translation>Die Antwort des Servers sieht nicht wie die der Kartenplattform aus. Prüfen Sie die Serveradresse.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/api/models.py" line="+359"/>
+        <location filename="../cardviewer/api/models.py" line="+371"/>
         <source>The server sent page %1 when page %2 was asked for.</source>
         <translation>Der Server hat Seite %1 gesendet, obwohl Seite %2 angefordert wurde.</translation>
     </message>
@@ -564,12 +569,12 @@
     <name>LoginDialog</name>
     <message>
         <location filename="../cardviewer/ui/login/login_dialog.py" line="+82"/>
-        <location line="+71"/>
+        <location line="+79"/>
         <source>Sign in to %1</source>
         <translation>Bei %1 anmelden</translation>
     </message>
     <message>
-        <location line="-67"/>
+        <location line="-75"/>
         <source>https://cards.example.com</source>
         <translation>https://cards.example.com</translation>
     </message>
@@ -599,7 +604,7 @@
         <translation>Anmeldung läuft…</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+19"/>
         <source>Sign in</source>
         <translation>Anmelden</translation>
     </message>
@@ -624,7 +629,7 @@
         <translation>&amp;Passwort:</translation>
     </message>
     <message>
-        <location line="+154"/>
+        <location line="+153"/>
         <source>The e-mail address or password is not correct.</source>
         <translation>Die E-Mail-Adresse oder das Passwort ist nicht richtig.</translation>
     </message>

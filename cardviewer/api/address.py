@@ -31,6 +31,38 @@ def has_user_info(text: str) -> bool:
     return "@" in authority
 
 
+_LABEL = re.compile(r"(?!-)[\w-]{1,63}(?<!-)")
+"""One name of a host between dots: letters of any script, digits, "-" and "_"."""
+
+
+def is_host(host: str) -> bool:
+    """Whether `host` can name a server: an IP address, or names joined by dots.
+
+    A name is letters (of any script, as international domain names have), digits,
+    hyphens inside and underscores (some company networks use them); a final dot is
+    allowed. Spaces and any other sign are not.
+    """
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        labels = host.removesuffix(".").split(".")
+        return all(_LABEL.fullmatch(label) for label in labels)
+    return True
+
+
+def _not_a_web_address(typed: str) -> InvalidInput:
+    return InvalidInput(
+        Sentence(
+            QT_TRANSLATE_NOOP(
+                "ApiErrors",
+                "“%1” is not a web address. A server's address looks like "
+                "https://cards.example.com.",
+            ),
+            typed,
+        )
+    )
+
+
 def normalize_server_url(text: str) -> str:
     """Return `scheme://host[:port][/prefix]` without the API's `/v1` or a trailing slash.
 
@@ -39,7 +71,8 @@ def normalize_server_url(text: str) -> str:
     because the token and password would cross the network readable by anyone. A user
     name or password before the host (`https://admin:secret@host`) is refused without
     repeating the address: it would be sent as Basic authentication, shown in messages,
-    logged and saved as the last server.
+    logged and saved as the last server. Text that cannot be a web address (spaces, no
+    host, a port that is no number) is called that before anything is sent.
     """
     text = text.strip()
     if not text:
@@ -56,11 +89,18 @@ def normalize_server_url(text: str) -> str:
                 )
             )
         )
+    typed = text
+    if any(character.isspace() for character in typed):
+        raise _not_a_web_address(typed)
     if "://" not in text:
         text = "https://" + text
-    parts = urlsplit(text)
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018 (raises ValueError for a port that is no number up to 65535)
+    except ValueError:
+        raise _not_a_web_address(typed) from None
     scheme = parts.scheme.lower()
-    if scheme not in ("http", "https") or not parts.hostname:
+    if scheme not in ("http", "https"):
         raise InvalidInput(
             Sentence(
                 QT_TRANSLATE_NOOP(
@@ -69,6 +109,8 @@ def normalize_server_url(text: str) -> str:
                 text,
             )
         )
+    if not parts.hostname or not is_host(parts.hostname):
+        raise _not_a_web_address(typed)
     if scheme == "http" and not is_loopback_host(parts.hostname):
         raise InvalidInput(
             Sentence(

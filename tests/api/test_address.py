@@ -3,7 +3,7 @@
 import pytest
 
 from cardviewer.api.address import is_loopback_host, normalize_server_url
-from cardviewer.api.errors import InvalidInput
+from cardviewer.api.errors import InvalidInput, Sentence
 
 
 @pytest.mark.parametrize(
@@ -87,3 +87,57 @@ def test_a_user_name_or_password_in_the_address_is_refused_without_repeating_it(
 )
 def test_an_at_sign_after_the_host_is_no_user_name(typed, expected):
     assert normalize_server_url(typed) == expected
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "not a url",
+        "text with spaces.example.com",
+        "https://cards example.com",
+        "https://cards.example.com/my prefix",
+        "cards.example.com\tx",
+        "https://",
+        "https:///v1",
+        "https://:8765",
+        "cards!.example.com",
+        "https://cards..example.com",
+        "https://-cards.example.com",
+        "https://cards.example.com:port",
+        "https://cards.example.com:99999",
+        "https://[::1",
+    ],
+)
+def test_text_that_cannot_be_a_web_address_is_called_that(typed):
+    with pytest.raises(InvalidInput) as info:
+        normalize_server_url(typed)
+    assert str(info.value) == (
+        f"“{typed.strip()}” is not a web address. "
+        "A server's address looks like https://cards.example.com."
+    )
+    message = info.value.message
+    assert isinstance(message, Sentence), "translatable"
+    assert message.values == (typed.strip(),)
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        ("karten.bücher.example", "https://karten.bücher.example"),
+        ("https://cards-1.example.com:8443/", "https://cards-1.example.com:8443"),
+        ("https://cards.example.com.", "https://cards.example.com."),
+        ("https://my_host.internal", "https://my_host.internal"),
+        ("https://203.0.113.7", "https://203.0.113.7"),
+        ("https://[2001:db8::1]:8443", "https://[2001:db8::1]:8443"),
+    ],
+)
+def test_unusual_but_real_addresses_are_kept(typed, expected):
+    assert normalize_server_url(typed) == expected
+
+
+def test_a_scheme_other_than_https_is_said_to_be_wrong():
+    with pytest.raises(InvalidInput) as info:
+        normalize_server_url("ftp://cards.example.com")
+    assert str(info.value) == (
+        "“ftp://cards.example.com” is not a web address (it should start with https://)."
+    )

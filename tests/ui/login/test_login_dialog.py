@@ -209,6 +209,24 @@ def test_an_unusable_address_is_refused_before_anything_is_sent(make_dialog, qtb
     assert calls == []
 
 
+@pytest.mark.parametrize("typed", ["not a url", "cards example.com", "https://", "https://[::1"])
+def test_text_that_is_no_web_address_is_called_that_and_nothing_is_sent(make_dialog, typed):
+    calls = []
+
+    async def authenticate(server: str, email: str, password: str) -> Session:
+        calls.append(server)
+        raise AssertionError("must not be called")
+
+    dialog = make_dialog(authenticate, server=typed, email="a@example.com", password="x")
+    dialog.submit()
+    assert dialog.busy_label.isHidden()
+    assert dialog.message == (
+        f"“{typed}” is not a web address. A server's address looks like https://cards.example.com."
+    )
+    assert dialog.focusWidget() is dialog.server_edit
+    assert calls == []
+
+
 def test_in_german_the_clients_messages_are_german(make_dialog, qtbot, qapp):
     i18n.install_translators(qapp, "de")
     try:
