@@ -8,6 +8,7 @@ import dataclasses
 import io
 import json
 import logging
+import re
 import socket
 import threading
 from collections.abc import Iterator
@@ -25,6 +26,7 @@ from cardviewer.demo import Fault
 from cardviewer.services import site_config
 from cardviewer.services.session_store import SessionStore, StoredSession
 from cardviewer.services.settings import Settings
+from cardviewer.services.space_fetch import FetchProgress
 from cardviewer.services.time_zone import local_zone_name
 
 
@@ -37,6 +39,12 @@ def run(*args: str) -> tuple[int, str]:
     err = io.StringIO()
     code = main(list(args), stderr=err)
     return code, err.getvalue()
+
+
+def exported(err: str, cards: int, space: str, where: object) -> bool:
+    """`err` is the one line a successful export ends with, and nothing else."""
+    said = rf"Exported {cards:,} cards of space {re.escape(space)} to {re.escape(str(where))}"
+    return re.fullmatch(said + r" in \d+\.\d s\n", err) is not None
 
 
 def account(demo_server) -> list[str]:
@@ -53,7 +61,8 @@ def test_all_pages_to_csv(demo_server, password, tmp_path):
     code, err = run(
         *account(demo_server), "--space", demo_server.space_id, "--all", "-o", str(target)
     )
-    assert (code, err) == (ExitCode.OK, "")
+    assert code == ExitCode.OK
+    assert exported(err, 240, demo_server.space_id, target), err
     rows = read_csv(target)
     assert len(rows) == 241
     assert rows[0] == [
@@ -142,7 +151,8 @@ def test_a_format_that_fits_the_name_writes_that_name(demo_server, password, tmp
         "-o",
         str(target),
     )
-    assert (code, err) == (ExitCode.OK, "")
+    assert code == ExitCode.OK
+    assert exported(err, 10, demo_server.space_id, target), err
     assert [p.name for p in tmp_path.iterdir()] == [name]
     assert target.read_bytes().startswith(b"PK" if fmt == "xlsx" else b"\xef\xbb\xbf")
 
@@ -169,7 +179,8 @@ def test_the_delimiter_option_separates_the_cells(
         "-o",
         str(target),
     )
-    assert (code, err) == (ExitCode.OK, "")
+    assert code == ExitCode.OK
+    assert exported(err, 10, demo_server.space_id, target), err
     heading = separator.join(["ID", "Avatar URL", "Name", "Username"])
     assert first_line(target).startswith(heading)
     assert [
@@ -220,7 +231,7 @@ def test_a_delimiter_for_a_workbook_is_refused(demo_server, password, tmp_path):
 def test_the_help_names_the_delimiter_and_its_default(capsys):
     assert run("--help")[0] == ExitCode.OK
     help_text = " ".join(capsys.readouterr().out.split())
-    assert "--delimiter {,,;,tab}" in help_text
+    assert "--delimiter {',' | ';' | tab}" in help_text
     assert "chosen in the app's Preferences" in help_text
 
 
@@ -284,7 +295,8 @@ def test_an_ended_saved_session_with_a_password_signs_in_again(demo_server, pass
     save_ended_session(demo_server)
     target = tmp_path / "page.csv"
     code, err = run(*account(demo_server), "--space", demo_server.space_id, "-o", str(target))
-    assert (code, err) == (ExitCode.OK, "")
+    assert code == ExitCode.OK
+    assert exported(err, 10, demo_server.space_id, target), err
     assert len(read_csv(target)) == 11
 
 
@@ -491,3 +503,136 @@ def test_verbose_logs_neither_token_nor_password_and_are_put_back(
     assert tokens[0].split(".")[-1][:30] not in err
     assert secret not in err
     assert (list(root.handlers), root.level, logging.getLogger("httpcore").level) == before
+
+
+# For scripts: JSON lines, standard output, a quiet run, a summary
+
+
+def sent_page(demo_server, number: int, *, with_emails: bool = False) -> list[dict[str, object]]:
+    """The card objects of a page exactly as the server sends them."""
+    import httpx
+
+    token = demo_server.issue_token()["access_token"]
+    query = "&with=emails" if with_emails else ""
+    response = httpx.get(
+        f"{demo_server.base_url}/v1/spaces/{demo_server.space_id}/cards?page={number}{query}",
+        headers={"Authorization": f"Bearer {token}", "Accept": "application/json"},
+    )
+    data: list[dict[str, object]] = response.json()["data"]
+    return data
+
+
+def test_json_lines_hold_each_card_as_the_server_sent_it(demo_server, password, tmp_path):
+    # Values the app sets aside stay as sent: this answer and the one fetched below.
+    demo_server.faults.inject(Fault.WRONG_TYPES, times=2)
+    target = tmp_path / "page.jsonl"
+    code, err = run(
+        *account(demo_server), "--space", demo_server.space_id, "--page", "2", "-o", str(target)
+    )
+    assert code == ExitCode.OK
+    *warnings, last = err.splitlines(keepends=True)
+    assert exported(last, 10, demo_server.space_id, target), err
+    assert all("ignored invalid fields" in warning for warning in warnings)
+    lines = target.read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line) for line in lines] == sent_page(demo_server, 2)
+    assert all("\n" not in line for line in lines)
+
+
+def test_every_card_as_json_lines_to_standard_output(demo_server, password, tmp_path):
+    out = io.BytesIO()
+    err = io.StringIO()
+    options = ["--all", "--with-emails", "--format", "jsonl", "-o", "-"]
+    code = main(
+        [*account(demo_server), "--space", demo_server.space_id, *options],
+        stderr=err,
+        stdout=out,
+    )
+    assert code == ExitCode.OK
+    assert exported(err.getvalue(), 240, demo_server.space_id, "standard output")
+    cards = [json.loads(line) for line in out.getvalue().decode("utf-8").splitlines()]
+    assert len(cards) == 240
+    assert cards[:10] == sent_page(demo_server, 1, with_emails=True)
+    assert list(tmp_path.iterdir()) == [], "nothing left behind"
+
+
+def test_csv_to_standard_output_and_quiet_says_nothing(demo_server, password):
+    out = io.BytesIO()
+    err = io.StringIO()
+    arguments = [*account(demo_server), "--space", demo_server.space_id, "-q", "-o", "-"]
+    assert main(arguments, stderr=err, stdout=out) == ExitCode.OK
+    assert err.getvalue() == ""
+    rows = list(csv.reader(io.StringIO(out.getvalue().decode("utf-8-sig"))))
+    assert rows[0][:3] == ["ID", "Avatar URL", "Name"]
+    assert len(rows) == 11
+
+
+def test_a_failed_export_to_standard_output_writes_nothing_there(demo_server, password):
+    demo_server.faults.inject(Fault.TRUNCATED_JSON, times=100)
+    out = io.BytesIO()
+    err = io.StringIO()
+    arguments = [*account(demo_server), "--space", demo_server.space_id, "--all", "-o", "-"]
+    assert main(arguments, stderr=err, stdout=out) == ExitCode.SERVER
+    assert out.getvalue() == b""
+    assert "Exported" not in err.getvalue()
+
+
+class Terminal(io.BytesIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_workbook_is_not_written_to_a_terminal(demo_server, password):
+    err = io.StringIO()
+    arguments = [*account(demo_server), "--space", demo_server.space_id, "--format", "xlsx"]
+    code = main([*arguments, "-o", "-"], stderr=err, stdout=Terminal())
+    assert code == ExitCode.USAGE
+    assert "redirect standard output" in err.getvalue()
+    assert demo_server.requests == [], "refused before signing in"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "said"),
+    [
+        (["--format", "jsonl", "-o", "cards.csv"], "cards.csv is the name of a CSV file"),
+        (["--format", "csv", "-o", "cards.jsonl"], "cards.jsonl is the name of a JSON lines"),
+        (["--delimiter", ";", "-o", "cards.jsonl"], "--delimiter is for CSV files"),
+    ],
+)
+def test_json_lines_are_named_and_separated_as_such(demo_server, password, arguments, said):
+    code, err = run(*account(demo_server), "--space", demo_server.space_id, *arguments)
+    assert code == ExitCode.USAGE
+    assert said in err
+
+
+def test_help_shows_an_example(capsys):
+    assert main(["--help"]) == 0
+    shown = capsys.readouterr().out
+    assert "examples:" in shown
+    assert "cardviewer export --server https://cards.example.com" in shown
+    assert "--format jsonl -o -" in shown
+
+
+@pytest.mark.parametrize(
+    ("done", "line"),
+    [
+        (FetchProgress(1, 100, 10, 0.1), "Page 1 of 100, 10 cards, 100 cards/s"),
+        (
+            FetchProgress(20, 100, 200, 4.0),
+            "Page 20 of 100, 200 cards, 50 cards/s, about 16 s left",
+        ),
+        (
+            FetchProgress(1_000, 10_000, 10_000, 100.0),
+            "Page 1,000 of 10,000, 10,000 cards, 100 cards/s, about 15 min left",
+        ),
+        (FetchProgress(100, 100, 1_000, 2.0), "Page 100 of 100, 1,000 cards, 500 cards/s"),
+    ],
+)
+def test_progress_says_pages_cards_rate_and_time_left(done, line):
+    assert cli.progress_line(done) == line
+
+
+def test_the_summary_counts_one_card_as_one():
+    target = cli.Output(Path("one.csv"), "csv", ",")
+    assert (
+        cli.summary(1, "acme", target, 0.04) == "Exported 1 card of space acme to one.csv in 0.0 s"
+    )
