@@ -506,3 +506,19 @@ def test_a_meta_may_be_built_with_from_by_its_python_name():
     """The interface builds a page's meta itself, with `from_` for the JSON's `from`."""
     built = PageMeta(current_page=1, last_page=1, per_page=10, total=3, from_=1, to=3)
     assert (built.from_, built.to) == (1, 3)
+
+
+def test_a_page_keeps_its_cards_as_sent_and_a_made_page_gives_them_as_read():
+    sent: list[dict[str, object]] = [
+        {"zz": [1], "uuid": "a", "connects": "many", "display_name": "A"},
+        {"uuid": "b", "created_at": "2024-04-19T22:53:03.000000Z"},
+    ]
+    meta = {"current_page": 1, "last_page": 1, "per_page": 10, "total": 2}
+    body = json.dumps({"data": [*sent, 3], "links": {}, "meta": meta}).encode()
+    page = parse_page_json(body)
+    assert page.sent_cards() == tuple(sent)
+    assert [list(card) for card in page.sent_cards()] == [list(card) for card in sent]
+    made = CardPage.model_construct(cards=page.cards, meta=page.meta, links=page.links)
+    again = [parse_card(card) for card in made.sent_cards()]
+    assert again == list(page.cards)
+    assert again[0].invalid_fields == {"connects": "many"}
