@@ -991,8 +991,8 @@
     </message>
     <message>
         <location line="+21"/>
-        <source>Signed out: other pages and spaces can be opened again once you sign in.</source>
-        <translation>Abgemeldet: Andere Seiten und Bereiche lassen sich wieder öffnen, sobald Sie sich angemeldet haben.</translation>
+        <source>Signed out: sign in to open other pages and spaces.</source>
+        <translation>Abgemeldet: Für andere Seiten und Bereiche bitte anmelden.</translation>
     </message>
     <message>
         <location line="+8"/>

@@ -72,7 +72,7 @@ def signed_out_note() -> str:
     """What is unavailable while signed out, and what brings it back."""
     return QCoreApplication.translate(
         "MainWindow",
-        "Signed out: other pages and spaces can be opened again once you sign in.",
+        "Signed out: sign in to open other pages and spaces.",
     )
 
 

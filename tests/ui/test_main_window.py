@@ -325,7 +325,7 @@ def test_signed_out_paging_is_unavailable_and_the_status_bar_says_why(window, de
     assert not bar.page_spin.isEnabled()
     assert [r for r in demo_server.requests if r.server == "api"] == []
     assert window.statusBar().currentMessage() == (
-        "Signed out: other pages and spaces can be opened again once you sign in."
+        "Signed out: sign in to open other pages and spaces."
     )
     with qtbot.waitSignal(window.pages.pageLoaded, timeout=LOAD_TIMEOUT):
         window.signed_in_again(demo_server.email, demo_server.base_url)
