@@ -1018,7 +1018,7 @@
     <message>
         <location filename="../cardviewer/ui/job_reports.py" line="+29"/>
         <source>This is the first sync.</source>
-        <translation>Dies ist die erste Synchronisierung.</translation>
+        <translation>Erste Synchronisierung.</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -1033,7 +1033,7 @@
     <message>
         <location line="+46"/>
         <source>The one card of the space is in its local copy. %1</source>
-        <translation>Die einzige Karte des Bereichs ist in seiner lokalen Kopie. %1</translation>
+        <translation>Die einzige Karte des Bereichs ist in der lokalen Kopie. %1</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -1241,8 +1241,8 @@
         <location line="+2"/>
         <source>All %Ln cards of the space are in its local copy. %1</source>
         <translation>
-            <numerusform>Die %Ln Karte des Bereichs ist in seiner lokalen Kopie. %1</numerusform>
-            <numerusform>Alle %Ln Karten des Bereichs sind in seiner lokalen Kopie. %1</numerusform>
+            <numerusform>Die %Ln Karte des Bereichs ist in der lokalen Kopie. %1</numerusform>
+            <numerusform>Alle %Ln Karten des Bereichs sind in der lokalen Kopie. %1</numerusform>
         </translation>
     </message>
     <message numerus="yes">
