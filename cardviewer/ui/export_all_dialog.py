@@ -101,6 +101,7 @@ class ExportAllDialog(QDialog):
         layout.addWidget(self.file_label)
         layout.addWidget(self.progress_bar)
         layout.addWidget(self.progress_label)
+        layout.addStretch(1)  # made larger, the lines stay together above Cancel
         layout.addWidget(buttons)
 
     def describe(self, progress: FetchProgress) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import csv
+import itertools
 import math
 
 import openpyxl
@@ -199,6 +200,24 @@ def test_syncing_names_the_space_and_no_file(qtbot, tmp_path):
     assert dialog.title_label.text() == "Syncing all cards of s-1"
     assert dialog.file_label.isHidden()
     assert dialog.progress_label.text() == "Fetching the first page…"
+
+
+def test_made_larger_its_lines_stay_together_above_cancel(qtbot, tmp_path):
+    async def never(number: int) -> CardPage:
+        raise AssertionError(f"page {number} was not to be fetched")
+
+    dialog = ExportAllDialog(never, tmp_path / "all.csv", space_id="s-1", with_emails=False)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.resize(800, 600)
+    qtbot.waitUntil(lambda: dialog.height() == 600)
+    lines = (dialog.title_label, dialog.file_label, dialog.progress_bar, dialog.progress_label)
+    for line in lines:
+        assert line.height() == line.sizeHint().height(), line
+    for upper, lower in itertools.pairwise(lines):
+        assert lower.y() - (upper.y() + upper.height()) < 20, (upper, lower)
+    cancel = dialog.cancel_button
+    assert cancel.mapTo(dialog, cancel.rect().bottomLeft()).y() > dialog.height() - 30
 
 
 def cards_fetch(total: int, per_page: int):
