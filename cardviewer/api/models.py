@@ -335,10 +335,22 @@ class CardPage(BaseModel):
     links: PageLinks
     skipped: int = 0
     """Entries of `data` that were not card objects at all and could not be shown."""
+    _sent: tuple[Mapping[str, Any], ...] | None = PrivateAttr(default=None)
 
     @property
     def is_empty(self) -> bool:
         return not self.cards
+
+    def sent_cards(self) -> tuple[Mapping[str, Any], ...]:
+        """The card objects of `data` exactly as the server sent them, one per card.
+
+        Unknown fields and values of the wrong type included, in the server's order of
+        keys: what `cardviewer export --format jsonl` writes. A page made from cards
+        rather than read from an answer gives each card as the parser reads it back.
+        """
+        if self._sent is not None:
+            return self._sent
+        return tuple(_sent_form(card) for card in self.cards)
 
 
 def laravel_last_page(total: int, per_page: int) -> int:
@@ -433,8 +445,18 @@ def parse_page_json(body: bytes) -> CardPage:
 
 
 def _page(data: list[Any], meta: PageMeta, links: PageLinks) -> CardPage:
-    cards = [parse_card(item) for item in data if isinstance(item, Mapping)]
+    sent = tuple(item for item in data if isinstance(item, Mapping))
+    cards = [parse_card(item) for item in sent]
     skipped = len(data) - len(cards)
     if skipped:
         log.warning("page %d: skipped %d entries that are not cards", meta.current_page, skipped)
-    return CardPage.model_construct(cards=tuple(cards), meta=meta, links=links, skipped=skipped)
+    page = CardPage.model_construct(cards=tuple(cards), meta=meta, links=links, skipped=skipped)
+    page._sent = sent
+    return page
+
+
+def _sent_form(card: Card) -> dict[str, Any]:
+    """A card as JSON that `parse_card` reads back to it, set-aside values as they came."""
+    raw: dict[str, Any] = card.model_dump(mode="json", exclude_unset=True)
+    raw.update(card.invalid_fields)
+    return raw
