@@ -7,10 +7,10 @@ import json
 import logging
 import ssl
 import time
-from collections.abc import AsyncGenerator, Mapping
+from collections.abc import AsyncGenerator, Callable, Mapping
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Self, cast
+from typing import Any, Self, TypeVar, cast
 from urllib.parse import quote, urlsplit
 
 import httpx
@@ -33,6 +33,7 @@ from cardviewer.api.errors import (
     ServerError,
     SpaceUnavailable,
     UnexpectedResponse,
+    UnreadableAnswer,
     excerpt,
     map_exceptions,
 )
@@ -40,6 +41,8 @@ from cardviewer.api.models import CardPage, Session, check_page, parse_page, par
 from cardviewer.api.retry import NO_RETRY, RetryPolicy, parse_retry_after
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 USER_AGENT = f"cardviewer/{__version__}"
 DEFAULT_TIMEOUT = httpx.Timeout(20.0, connect=10.0)
@@ -145,15 +148,15 @@ class CardsClient:
             raise InvalidInput(
                 Sentence(QT_TRANSLATE_NOOP("ApiErrors", "Please enter your password."))
             )
-        response = await self._send(
+        session = await self._send(
             "POST",
             "/v1/auth/login",
+            read_session,
             content=json.dumps({"email": email.strip(), "password": password}),
             headers=JSON_HEADERS,
             retry=NO_RETRY,
             limit=BODY_LIMITS.session,
         )
-        session = read_session(response)
         self.token = session.access_token
         return session
 
@@ -183,29 +186,37 @@ class CardsClient:
         params: dict[str, str | int] = {"page": page}
         if with_emails:
             params["with"] = "emails"
-        response = await self._send(
+        answered = await self._send(
             "GET",
             f"/v1/spaces/{space_path_segment(space_id)}/cards",
+            read_page,
             params=params,
             headers={"Authorization": f"Bearer {self.token}"},
             retry=self.retry,
             limit=BODY_LIMITS.page,
         )
-        answered = read_page(response)
         check_page(answered, page)
         return answered
 
     async def _send(
-        self, method: str, path: str, *, retry: RetryPolicy, limit: int, **kwargs: Any
-    ) -> httpx.Response:
-        """Send until an answer is 200 or `retry` gives up; raise the last error then.
+        self,
+        method: str,
+        path: str,
+        read: Callable[[httpx.Response], T],
+        *,
+        retry: RetryPolicy,
+        limit: int,
+        **kwargs: Any,
+    ) -> T:
+        """Send until a 200 answer is read by `read`, or `retry` gives up; raise then.
 
-        The answer comes back read, with at most `limit` bytes of body.
+        The answer is read with at most `limit` bytes of body; a body that cannot be
+        read (`UnreadableAnswer`: cut short, not JSON) counts as a failed try.
         """
         attempt = 1
         while True:
             try:
-                return await self._send_once(method, path, limit, **kwargs)
+                return read(await self._send_once(method, path, limit, **kwargs))
             except (ApiError, NetworkError) as error:
                 delay = retry.delay_before_retry(error, attempt)
                 if delay is None:
@@ -463,7 +474,7 @@ def read_json(response: httpx.Response) -> Any:
     try:
         return json.loads(response.content)
     except (ValueError, RecursionError) as exc:  # nesting too deep for the parser
-        raise UnexpectedResponse(
+        raise UnreadableAnswer(
             Sentence(
                 QT_TRANSLATE_NOOP(
                     "ApiErrors",

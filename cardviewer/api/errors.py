@@ -136,6 +136,10 @@ class UnexpectedResponse(ApiError):
     """The answer has a status, content or shape the client does not understand."""
 
 
+class UnreadableAnswer(UnexpectedResponse):
+    """The body is no readable data (cut short, or not JSON): another try may read it."""
+
+
 class ResponseTooLarge(UnexpectedResponse):
     """The answer's body is larger than the client reads (see `client.BODY_LIMITS`)."""
 

@@ -23,10 +23,17 @@ from typing import NamedTuple
 
 import httpx
 
-from cardviewer.api.errors import ApiError, CardViewerError, NetworkError, TlsError
+from cardviewer.api.errors import (
+    ApiError,
+    CardViewerError,
+    NetworkError,
+    TlsError,
+    UnreadableAnswer,
+)
 
-RETRY_STATUSES = frozenset({429, 502, 503, 504})
-"""Answers of an overloaded or restarting server (or its gateway) that pass by themselves."""
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+"""Answers of an overloaded, failing or restarting server (or its gateway) that may pass
+by themselves. A read is safe to send again; a sign-in is never retried (`NO_RETRY`)."""
 
 RETRY_AFTER_STATUSES = frozenset({429, 503})
 """Answers whose `Retry-After` header is honoured."""
@@ -99,7 +106,14 @@ NO_RETRY = RetryPolicy(attempts=1)
 
 
 def is_transient(error: CardViewerError) -> bool:
-    """Whether the same request may well succeed if sent again a little later."""
+    """Whether the same request may well succeed if sent again a little later.
+
+    A body cut short or garbled on the way (`UnreadableAnswer`) counts, as a failed
+    connection does; a body too large to read (`ResponseTooLarge`) would only be as
+    large again.
+    """
+    if isinstance(error, UnreadableAnswer):
+        return True
     if isinstance(error, ApiError):
         return error.status in RETRY_STATUSES
     if isinstance(error, TlsError) or not isinstance(error, NetworkError):

@@ -20,7 +20,12 @@ from cardviewer.api import (
     TlsError,
     UnexpectedResponse,
 )
-from cardviewer.api.errors import ApiError, CardViewerError
+from cardviewer.api.errors import (
+    ApiError,
+    CardViewerError,
+    ResponseTooLarge,
+    UnreadableAnswer,
+)
 from cardviewer.api.retry import (
     RetryPolicy,
     Wait,
@@ -220,14 +225,14 @@ def api_error(status: int, retry_after: float | None = None) -> ApiError:
     return error
 
 
-@pytest.mark.parametrize("status", [429, 502, 503, 504])
-def test_overload_and_gateway_errors_are_retried_with_backoff(status):
+@pytest.mark.parametrize("status", [429, 500, 502, 503, 504])
+def test_overload_failing_and_gateway_errors_are_retried_with_backoff(status):
     policy = RetryPolicy(jitter=lambda: 1.0)
     assert policy.delay_before_retry(api_error(status), 1) == 0.5
     assert policy.delay_before_retry(api_error(status), 3) == 2.0
 
 
-@pytest.mark.parametrize("status", [200, 400, 401, 403, 404, 405, 418, 422, 500, 501])
+@pytest.mark.parametrize("status", [200, 400, 401, 403, 404, 405, 418, 422, 501])
 def test_other_statuses_are_not_retried(status):
     assert RetryPolicy().delay_before_retry(api_error(status), 1) is None
 
@@ -298,8 +303,11 @@ def test_no_retry_after_the_last_attempt():
         (caused_by(NetworkError("x"), httpx.DecodingError("bad gzip")), False),
         (NetworkError("without a cause"), False),
         (InvalidInput("x"), False),
-        (UnexpectedResponse("not JSON", 200), False),
-        (ServerError("failed", 500), False),
+        (UnexpectedResponse("of the wrong shape", 200), False),
+        (UnreadableAnswer("not JSON", 200), True),
+        (ResponseTooLarge("too large", 200), False),
+        (ServerError("failed", 500), True),
+        (ServerError("not implemented", 501), False),
     ],
 )
 def test_which_failures_pass_by_themselves(error, transient):
@@ -414,12 +422,34 @@ async def test_retry_after_above_the_cap_gives_up_at_once(demo_server, sleep):
     assert sleep.delays == []
 
 
-async def test_truncated_json_is_not_retried(signed_in, demo_server, sleep):
-    demo_server.faults.inject(Fault.TRUNCATED_JSON)
-    with pytest.raises(UnexpectedResponse) as info:
+async def test_a_cut_body_is_read_again(signed_in, demo_server, sleep, caplog):
+    demo_server.faults.inject(Fault.TRUNCATED_JSON, times=2)
+    with caplog.at_level(logging.INFO, logger="cardviewer.api.client"):
+        page = await signed_in.list_cards(demo_server.space_id)
+    assert len(page.cards) == 10
+    assert card_requests(demo_server) == 3
+    assert len(sleep.delays) == 2
+    assert [record.getMessage().split(" on attempt")[0] for record in caplog.records] == [
+        f"GET /v1/spaces/{demo_server.space_id}/cards: HTTP 200"
+    ] * 2, "each retry is logged"
+
+
+async def test_a_body_that_stays_cut_fails_after_every_try(signed_in, demo_server, sleep):
+    demo_server.faults.inject(Fault.TRUNCATED_JSON, times=PERSISTENT)
+    with pytest.raises(UnreadableAnswer) as info:
         await signed_in.list_cards(demo_server.space_id)
     assert info.value.status == 200
-    assert card_requests(demo_server) == 1
+    assert card_requests(demo_server) == signed_in.retry.attempts
+    assert len(sleep.delays) == signed_in.retry.attempts - 1
+
+
+async def test_a_sign_in_is_never_sent_twice(demo_server, sleep):
+    policy = RetryPolicy(sleep=sleep)
+    async with CardsClient(demo_server.base_url, retry=policy) as client:
+        demo_server.faults.inject(Fault.TRUNCATED_JSON, target="login")
+        with pytest.raises(UnreadableAnswer):
+            await client.login(demo_server.email, demo_server.password)
+    assert login_requests(demo_server) == 1
     assert sleep.delays == []
 
 
@@ -472,7 +502,9 @@ async def test_each_retry_logs_one_line_without_the_token(signed_in, demo_server
 # Statuses the demo server cannot send, through a mock transport
 
 
-@pytest.mark.parametrize(("status", "requests"), [(504, 3), (500, 1), (404, 1), (403, 1), (401, 1)])
+@pytest.mark.parametrize(
+    ("status", "requests"), [(504, 3), (500, 3), (501, 1), (404, 1), (403, 1), (401, 1)]
+)
 async def test_statuses_through_a_mock_transport(status, requests):
     seen: list[httpx.Request] = []
 
