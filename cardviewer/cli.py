@@ -6,7 +6,9 @@
 
 The password comes from the `CARDVIEWER_PASSWORD` environment variable, else from a
 prompt when a person is at the terminal; without either, the session the app saved
-("Keep me signed in") is used when it is for the same server. The exit code says what
+("Keep me signed in") is used when it is for the same server. With a password at hand,
+a session the server ends during the export (401) costs one more sign-in, and the
+export goes on at the page that failed (`SignInAgain`). The exit code says what
 happened, so that a script can act on it (see `ExitCode`). Progress goes to stderr
 when stderr is a terminal, and a line saying what was exported when it is done (neither
 with `--quiet`; errors are always said); the password and token are never printed, not even with
@@ -324,7 +326,7 @@ async def _export(args: argparse.Namespace, err: TextIO, out: BinaryIO) -> int:
     started = time.monotonic()
     try:
         target = output(args, standard_output=out)
-        client = await _signed_in_client(args, err)
+        account = await _signed_in_client(args, err)
     except UsageError as exc:
         print(f"error: {exc}", file=err)
         return ExitCode.USAGE
@@ -333,9 +335,18 @@ async def _export(args: argparse.Namespace, err: TextIO, out: BinaryIO) -> int:
         return ExitCode.SIGN_IN
     except CardViewerError as exc:
         return _failed(exc, err)
-    async with client:
+    async with account.client as client:
         try:
-            count = await _written(client, args, target, err, out)
+            count = await _written(client, args, target, err, out, account)
+        except NotAuthenticated as exc:
+            code = _failed(exc, err)
+            if account.times == 0:
+                print(
+                    f"To let the export sign in again by itself, set {PASSWORD_VARIABLE} "
+                    "(or run it at a terminal to be asked for the password).",
+                    file=err,
+                )
+            return code
         except CardViewerError as exc:
             return _failed(exc, err)
         except OSError as exc:
@@ -354,7 +365,12 @@ def summary(count: int, space: str, target: Output, seconds: float) -> str:
 
 
 async def _written(
-    client: CardsClient, args: argparse.Namespace, target: Output, err: TextIO, out: BinaryIO
+    client: CardsClient,
+    args: argparse.Namespace,
+    target: Output,
+    err: TextIO,
+    out: BinaryIO,
+    again: SignInAgain,
 ) -> int:
     """`_fetch_and_write` to the file named, or to standard output once complete.
 
@@ -362,18 +378,60 @@ async def _written(
     failed fetch then writes nothing at all, as with a file.
     """
     if not target.to_standard_output:
-        return await _fetch_and_write(client, args, target, err)
+        return await _fetch_and_write(client, args, target, err, again)
     with tempfile.TemporaryDirectory(prefix="cardviewer-") as folder:
         suffix = f".{target.file_format}"
         staged = Output(Path(folder) / f"export{suffix}", target.file_format, target.delimiter)
-        count = await _fetch_and_write(client, args, staged, err)
+        count = await _fetch_and_write(client, args, staged, err, again)
         with staged.path.open("rb") as file:
             shutil.copyfileobj(file, out)
         out.flush()
     return count
 
 
-async def _signed_in_client(args: argparse.Namespace, err: TextIO) -> CardsClient:
+class SignInAgain:
+    """Signs the export in once more when the server ends its session (401) midway.
+
+    A scheduled export holds the password (`CARDVIEWER_PASSWORD`), or a person at the
+    terminal can type it; either way a token revoked or expired during a long export
+    costs one sign-in, not the export. Several pages failing at once sign in once;
+    at most `MAX_TIMES` per export, so a server that ends every session cannot loop.
+    """
+
+    MAX_TIMES = 3
+
+    def __init__(self, client: CardsClient, email: str | None, password: str | None) -> None:
+        self.client = client
+        self._email = email
+        self._password = password
+        self._lock = asyncio.Lock()
+        self.times = 0
+
+    async def sign_in(self, err: TextIO, ended: str | None) -> bool:
+        """Sign in again unless someone did since `ended` (the token that was refused).
+
+        False when there is no password to sign in with, or no sign-in is left.
+        """
+        async with self._lock:
+            if self.client.token != ended:
+                return True  # another page's failure signed in meanwhile
+            if self._email is None or self.times >= self.MAX_TIMES:
+                return False
+            if self._password is None:
+                if not sys.stdin.isatty():
+                    return False
+                self._password = getpass.getpass(
+                    f"The server ended the session. Password for {self._email}: ", stream=err
+                )
+                remember_secret(self._password)
+            self.times += 1
+            log.info("the server ended the session; signing in again (%d)", self.times)
+            session = await self.client.login(self._email, self._password)
+            remember_secret(session.access_token)
+            return True
+
+
+async def _signed_in_client(args: argparse.Namespace, err: TextIO) -> SignInAgain:
     if args.server:
         # Checked first: an address with a password in it is neither used nor repeated.
         normalize_server_url(args.server)
@@ -388,7 +446,8 @@ async def _signed_in_client(args: argparse.Namespace, err: TextIO) -> CardsClien
         if not saved.is_expired():
             log.debug("using the saved session for %s", saved.email)
             remember_secret(saved.access_token)
-            return CardsClient(saved.server_url, token=saved.access_token)
+            client = CardsClient(saved.server_url, token=saved.access_token)
+            return SignInAgain(client, saved.email, None)
         if not sys.stdin.isatty():
             raise SessionEnded(
                 f"your saved session for {saved.email} has ended; sign in again "
@@ -411,7 +470,7 @@ async def _signed_in_client(args: argparse.Namespace, err: TextIO) -> CardsClien
         await client.aclose()
         raise
     remember_secret(session.access_token)
-    return client
+    return SignInAgain(client, email, password)
 
 
 def _site_server() -> str | None:
@@ -434,16 +493,27 @@ def _saved_session(args: argparse.Namespace) -> StoredSession | None:
 
 
 async def _fetch_and_write(
-    client: CardsClient, args: argparse.Namespace, target: Output, err: TextIO
+    client: CardsClient,
+    args: argparse.Namespace,
+    target: Output,
+    err: TextIO,
+    again: SignInAgain,
 ) -> int:
     """Fetch the page asked for, or every page, and write their cards to `target`.
 
     Nothing is written until every page is in, as in the window's Export All, so a
-    failed fetch leaves any earlier file as it was.
+    failed fetch leaves any earlier file as it was. A page refused because the server
+    ended the session is asked for again after signing in again (`SignInAgain`).
     """
 
     async def fetch(number: int) -> CardPage:
-        return await client.list_cards(args.space, number, with_emails=args.with_emails)
+        while True:
+            token = client.token
+            try:
+                return await client.list_cards(args.space, number, with_emails=args.with_emails)
+            except NotAuthenticated:
+                if not await again.sign_in(err, token):
+                    raise
 
     if args.all:
         show = err.isatty() and not args.quiet

@@ -20,7 +20,7 @@ import openpyxl
 import pytest
 
 from cardviewer import cli
-from cardviewer.api import CardsClient, Session
+from cardviewer.api import CardPage, CardsClient, Session
 from cardviewer.cli import PASSWORD_VARIABLE, ExitCode, main
 from cardviewer.demo import Fault
 from cardviewer.services import site_config
@@ -638,3 +638,72 @@ def test_the_summary_counts_one_card_as_one():
     assert (
         cli.summary(1, "acme", target, 0.04) == "Exported 1 card of space acme to one.csv in 0.0 s"
     )
+
+
+# A session the server ends midway
+
+
+def logins(demo_server) -> int:
+    return sum(1 for r in demo_server.requests if r.path.endswith("/login"))
+
+
+def test_with_the_password_a_session_ended_midway_signs_in_again_and_goes_on(
+    demo_server, password, tmp_path
+):
+    target = tmp_path / "all.csv"
+    pages: list[int] = []
+    fetched = CardsClient.list_cards
+
+    async def list_cards(
+        self: CardsClient, space_id: str, page: int = 1, *, with_emails: bool = False
+    ) -> CardPage:
+        if page == 7 and 7 not in pages:
+            demo_server.revoke_all_tokens()  # as when the password is changed meanwhile
+        pages.append(page)
+        return await fetched(self, space_id, page, with_emails=with_emails)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(CardsClient, "list_cards", list_cards)
+        code, err = run(
+            *account(demo_server),
+            "--space",
+            demo_server.space_id,
+            "--all",
+            "--concurrency",
+            "1",
+            "-o",
+            str(target),
+        )
+    assert code == ExitCode.OK, err
+    assert exported(err, 240, demo_server.space_id, target), err
+    assert logins(demo_server) == 2, "signed in once more"
+    assert pages.count(7) == 2, "the page that failed is asked for again"
+    assert sorted(set(pages)) == list(range(1, 25))
+    assert len(read_csv(target)) == 241
+
+
+def test_without_a_password_a_session_ended_midway_stops_and_says_how(
+    demo_server, monkeypatch, tmp_path
+):
+    monkeypatch.delenv(PASSWORD_VARIABLE, raising=False)
+    session = Session.model_validate(demo_server.issue_token())
+    SessionStore().save(
+        StoredSession.from_session(demo_server.base_url, demo_server.email, session)
+    )
+    demo_server.faults.inject(Fault.REVOKED_TOKEN, target="cards")
+    target = tmp_path / "all.csv"
+    code, err = run("--space", demo_server.space_id, "--all", "-o", str(target))
+    assert code == ExitCode.SIGN_IN
+    assert f"set {PASSWORD_VARIABLE}" in err
+    assert not target.exists()
+    assert logins(demo_server) == 0
+
+
+def test_a_server_that_ends_every_session_stops_the_export(demo_server, password, tmp_path):
+    demo_server.faults.inject(Fault.REVOKED_TOKEN, times=100, target="cards")
+    code, err = run(
+        *account(demo_server), "--space", demo_server.space_id, "-o", str(tmp_path / "x.csv")
+    )
+    assert code == ExitCode.SIGN_IN
+    assert logins(demo_server) == 1 + cli.SignInAgain.MAX_TIMES
+    assert "set CARDVIEWER_PASSWORD" not in err, "the password was at hand"
