@@ -207,8 +207,25 @@ def test_the_command_line_rows_are_what_cardviewer_export_prints(
     printed += run(*account, *space, "--delimiter", ";", "-o", str(tmp_path / "out.xlsx"))
     demo_server.faults.inject(Fault.RATE_LIMITED, target="cards", retry_after=60)
     printed += run(*account, *space, "-o", str(tmp_path / "page.csv"))
+    printed += run(*account, *space, "-o", str(tmp_path / "page.csv"))  # a success
+    demo_server.faults.inject(Fault.TRUNCATED_JSON, target="cards", times=4)  # every try
+    printed += run(*account, *space, "-o", str(tmp_path / "page.csv"))
+    err = io.StringIO()
+    main([*account, *space, "--format", "xlsx", "-o", "-"], stderr=err, stdout=Terminal())
+    printed += err.getvalue().splitlines()
+    SessionStore().save(stored)  # a session the server ends midway, and no password
+    monkeypatch.delenv(PASSWORD_VARIABLE)
+    demo_server.faults.inject(Fault.REVOKED_TOKEN, target="cards")
+    printed += run(*space, "-o", str(tmp_path / "page.csv"))
 
     assert not_shown(quoted(rows(COMMAND_LINE)), printed) == []
+
+
+class Terminal(io.BytesIO):
+    """Standard output that is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
 
 
 def test_the_sessions_end_is_said_as_the_doc_says() -> None:
