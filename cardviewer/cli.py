@@ -1,7 +1,8 @@
 """`cardviewer export`: the export without a window, for scheduled jobs and scripts.
 
     cardviewer export --server URL --email E --space ID [--all] [--with-emails]
-                      [--page N] [--format csv|xlsx|jsonl] [--delimiter , | ; | tab]
+                      [--page N] [--format csv|xlsx|jsonl|vcf] [--vcard-version 3.0|4.0]
+                      [--delimiter , | ; | tab]
                       [--quiet] -o FILE|-
 
 The password comes from the `CARDVIEWER_PASSWORD` environment variable, else from a
@@ -18,7 +19,8 @@ A server address with a user name or password in it is refused without repeating
 The file is written at the name given, never another: a name whose suffix says the
 other format than `--format` is refused. CSV cells are separated as the window
 separates them (the Preferences' choice, else the locale's rule) unless `--delimiter`
-says otherwise. `--format jsonl` writes one card a line as the server sent it; `-o -`
+says otherwise. `--format jsonl` writes one card a line as the server sent it, `--format
+vcf` vCards for Outlook and phones (3.0, or `--vcard-version 4.0`); `-o -`
 writes to standard output, once the export is complete.
 """
 
@@ -64,22 +66,31 @@ from cardviewer.services.csv_delimiter import (
     system_decimal_point,
 )
 from cardviewer.services.file_errors import explain_write_failure
-from cardviewer.services.jsonl_export import export_space_lines, write_page_lines
+from cardviewer.services.jsonl_export import page_lines
 from cardviewer.services.session_store import SessionStore, StoredSession
 from cardviewer.services.settings import Settings
 from cardviewer.services.site_config import load_site_config
 from cardviewer.services.space_export import export_space
 from cardviewer.services.space_fetch import DEFAULT_CONCURRENCY, FetchProgress
+from cardviewer.services.streamed_export import PageEncoder, export_space_stream, write_page
+from cardviewer.services.vcard_export import VCardVersion, page_vcards
 
 log = logging.getLogger(__name__)
 
 PASSWORD_VARIABLE = "CARDVIEWER_PASSWORD"
 LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"
 JSON_LINES = "jsonl"
-FORMATS = ("csv", "xlsx", JSON_LINES)
-FORMAT_NAMES = {"csv": "a CSV file", "xlsx": "an Excel workbook", JSON_LINES: "a JSON lines file"}
+VCARD = "vcf"
+FORMATS = ("csv", "xlsx", JSON_LINES, VCARD)
+FORMAT_NAMES = {
+    "csv": "a CSV file",
+    "xlsx": "an Excel workbook",
+    JSON_LINES: "a JSON lines file",
+    VCARD: "a vCard file",
+}
 TABLES = {"csv": ExportFormat.CSV, "xlsx": ExportFormat.XLSX}
-"""The formats written as a table of columns (`card_export`); JSON lines keep each card whole."""
+"""The formats written as a table of columns (`card_export`); the others card by card."""
+VCARD_VERSIONS = {version.value: version for version in VCardVersion}
 STANDARD_OUTPUT = "-"
 DELIMITERS = {",": COMMA, ";": SEMICOLON, "tab": TAB}
 """`--delimiter`'s choices; a tab is named, since a shell makes it hard to type."""
@@ -165,9 +176,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--format",
         choices=FORMATS,
         help="file type (default: from the file name: .xlsx is Excel, .jsonl JSON lines, "
-        "anything else CSV); jsonl writes one card a line as the server sent it; the "
+        ".vcf vCards, anything else CSV); jsonl writes one card a line as the server sent "
+        "it; vcf writes a vCard per card for Outlook and phones; the "
         "file is always written at the name given, so a name ending in another type's "
         "suffix is refused",
+    )
+    parser.add_argument(
+        "--vcard-version",
+        choices=list(VCARD_VERSIONS),
+        help="vCard version with --format vcf: 3.0 (default; Outlook and phones import it) or 4.0",
     )
     parser.add_argument(
         "--delimiter",
@@ -210,6 +227,7 @@ class Output:
     """One of `FORMATS`."""
     delimiter: str
     """Separates CSV cells; unused otherwise."""
+    vcard_version: VCardVersion = VCardVersion.V3
 
     @property
     def to_standard_output(self) -> bool:
@@ -217,8 +235,16 @@ class Output:
 
     @property
     def table(self) -> ExportFormat | None:
-        """The table format of a CSV or Excel file; None for JSON lines."""
+        """The table format of a CSV or Excel file; None for the formats written card by card."""
         return TABLES.get(self.file_format)
+
+    def encoder(self) -> PageEncoder | None:
+        """How a page's cards are written, for the formats written card by card."""
+        if self.file_format == JSON_LINES:
+            return page_lines
+        if self.file_format == VCARD:
+            return page_vcards(self.vcard_version)
+        return None
 
     def described(self) -> str:
         return "standard output" if self.to_standard_output else str(self.path)
@@ -242,7 +268,14 @@ def output(args: argparse.Namespace, *, standard_output: BinaryIO | None = None)
         )
     if file_format != "csv" and args.delimiter is not None:
         raise UsageError(f"--delimiter is for CSV files; {FORMAT_NAMES[file_format]} has none")
-    target = Output(path, file_format, csv_delimiter(args) if file_format == "csv" else ",")
+    if file_format != VCARD and args.vcard_version is not None:
+        raise UsageError("--vcard-version is for vCard files (--format vcf)")
+    target = Output(
+        path,
+        file_format,
+        csv_delimiter(args) if file_format == "csv" else ",",
+        VCARD_VERSIONS[args.vcard_version or VCardVersion.V3.value],
+    )
     stream = standard_output if standard_output is not None else sys.stdout.buffer
     if target.to_standard_output and file_format == "xlsx" and stream.isatty():
         raise UsageError(
@@ -254,8 +287,8 @@ def output(args: argparse.Namespace, *, standard_output: BinaryIO | None = None)
 
 def _format_named_by(path: Path) -> str | None:
     """The format the suffix of `path` names; None for a suffix that names none."""
-    if path.suffix.lower() == f".{JSON_LINES}":
-        return JSON_LINES
+    if path.suffix.lower() in (f".{JSON_LINES}", f".{VCARD}"):
+        return path.suffix.lower()[1:]
     named = ExportFormat.named_by(path)
     return None if named is None else next(k for k, v in TABLES.items() if v is named)
 
@@ -526,9 +559,10 @@ async def _fetch_and_write(
             if show:
                 print(file=err)
 
-        if target.table is None:
-            count = await export_space_lines(
-                fetch, target.path, concurrency=args.concurrency, on_progress=progress
+        encode = target.encoder()
+        if encode is not None:
+            count = await export_space_stream(
+                fetch, target.path, encode, concurrency=args.concurrency, on_progress=progress
             )
             writing(count)
             return count
@@ -544,8 +578,9 @@ async def _fetch_and_write(
             export_format=target.table,
         )
     page = await fetch(args.page)
-    if target.table is None:
-        return await asyncio.to_thread(write_page_lines, target.path, page)
+    encode = target.encoder()
+    if encode is not None:
+        return await asyncio.to_thread(write_page, target.path, page, encode)
     return await write_cards(
         target.path,
         list(page.cards),

@@ -707,3 +707,35 @@ def test_a_server_that_ends_every_session_stops_the_export(demo_server, password
     assert code == ExitCode.SIGN_IN
     assert logins(demo_server) == 1 + cli.SignInAgain.MAX_TIMES
     assert "set CARDVIEWER_PASSWORD" not in err, "the password was at hand"
+
+
+def test_vcards_for_outlook_and_phones(demo_server, password, tmp_path):
+    import vobject
+
+    target = tmp_path / "team.vcf"
+    code, err = run(
+        *account(demo_server), "--space", demo_server.space_id, "--with-emails", "-o", str(target)
+    )
+    assert code == ExitCode.OK
+    assert exported(err, 10, demo_server.space_id, target), err
+    contacts = list(vobject.readComponents(target.read_text(encoding="utf-8")))
+    sent = sent_page(demo_server, 1, with_emails=True)
+    assert [contact.uid.value for contact in contacts] == [card["uuid"] for card in sent]
+    assert {contact.version.value for contact in contacts} == {"3.0"}
+    addresses = [[line.value for line in c.contents.get("email", [])] for c in contacts]
+    assert addresses == [[e["email"] for e in card.get("emails", [])] for card in sent]  # type: ignore[attr-defined]
+
+    code, err = run(
+        *account(demo_server), "--space", demo_server.space_id, "--all",
+        "--format", "vcf", "--vcard-version", "4.0", "-o", "-",
+    )  # fmt: skip
+    assert code == ExitCode.OK
+
+
+def test_a_vcard_version_is_for_vcards_only(demo_server, password, tmp_path):
+    code, err = run(
+        *account(demo_server), "--space", demo_server.space_id,
+        "--vcard-version", "4.0", "-o", str(tmp_path / "cards.csv"),
+    )  # fmt: skip
+    assert code == ExitCode.USAGE
+    assert "--vcard-version is for vCard files" in err

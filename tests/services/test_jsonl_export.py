@@ -1,25 +1,11 @@
-"""Cards as JSON lines, page by page, as the server sent them; nothing written on a failure."""
+"""A card as a line of JSON, exactly as the server sent it."""
 
 from __future__ import annotations
 
-import asyncio
 import json
-from pathlib import Path
 
-import pytest
-
-from cardviewer.api.errors import ServerError
-from cardviewer.api.models import CardPage, parse_page_json
-from cardviewer.services.jsonl_export import card_line, export_space_lines, write_page_lines
-
-
-def page(number: int, last: int = 3) -> CardPage:
-    cards = [
-        {"uuid": f"c{number}-{n}", "display_name": f"Card {number}.{n}", "connects": "many"}
-        for n in range(2)
-    ]
-    meta = {"current_page": number, "last_page": last, "per_page": 2, "total": 2 * last}
-    return parse_page_json(json.dumps({"data": cards, "links": {}, "meta": meta}).encode())
+from cardviewer.api.models import parse_page_json
+from cardviewer.services.jsonl_export import card_line, page_lines
 
 
 def test_a_line_is_compact_utf8_and_keeps_what_utf8_cannot_carry_escaped():
@@ -28,34 +14,10 @@ def test_a_line_is_compact_utf8_and_keeps_what_utf8_cannot_carry_escaped():
     assert json.loads(card_line({"name": "\ud800"})) == {"name": "\ud800"}
 
 
-def test_every_page_is_written_in_order_as_sent(tmp_path):
-    async def fetch(number: int) -> CardPage:
-        await asyncio.sleep(0.01 * (3 - number))  # the later pages come back first
-        return page(number)
-
-    target = tmp_path / "all.jsonl"
-    assert asyncio.run(export_space_lines(fetch, target, concurrency=3)) == 6
-    cards = [json.loads(line) for line in target.read_text("utf-8").splitlines()]
-    assert [card["uuid"] for card in cards] == ["c1-0", "c1-1", "c2-0", "c2-1", "c3-0", "c3-1"]
-    assert cards[0]["connects"] == "many", "as sent, though it is no number"
-
-
-def test_a_failed_fetch_keeps_the_earlier_file_and_leaves_nothing_behind(tmp_path):
-    async def fetch(number: int) -> CardPage:
-        if number == 3:
-            raise ServerError("The server had a problem.", 500)
-        return page(number)
-
-    target = tmp_path / "all.jsonl"
-    target.write_text("earlier\n")
-    with pytest.raises(ServerError):
-        asyncio.run(export_space_lines(fetch, target, concurrency=1))
-    assert target.read_text() == "earlier\n"
-    assert [p.name for p in tmp_path.iterdir()] == ["all.jsonl"]
-
-
-def test_a_file_that_cannot_be_written_says_where(tmp_path):
-    with pytest.raises(FileNotFoundError, match="does not exist"):
-        write_page_lines(tmp_path / "gone" / "page.jsonl", page(1))
-    assert write_page_lines(tmp_path / "page.jsonl", page(1)) == 2
-    assert Path(tmp_path / "page.jsonl").read_bytes().count(b"\n") == 2
+def test_a_page_gives_its_cards_as_sent_a_line_each():
+    sent = [{"z": 1, "uuid": "a", "public": "yes"}, {"uuid": "b", "text": "two\nlines"}]
+    meta = {"current_page": 1, "last_page": 1, "per_page": 2, "total": 2}
+    page = parse_page_json(json.dumps({"data": sent, "links": {}, "meta": meta}).encode())
+    lines = list(page_lines(page))
+    assert [json.loads(line) for line in lines] == sent
+    assert all(line.endswith(b"\n") and line.count(b"\n") == 1 for line in lines)

@@ -1,0 +1,142 @@
+"""Cards as vCards (.vcf): colleagues into Outlook or the contacts of a phone.
+
+vCard 3.0 (RFC 2426) by default, which Outlook and phones import; 4.0 (RFC 6350) on
+request. Per card: the name as FN and, split into its parts (`split_name`), as N; the
+position as TITLE; one EMAIL per address (work), the first the server lists marked as
+preferred; the space's name as ORG where the card carries it; the card's id as UID;
+its last change as REV. Text is escaped and lines are folded at 75 octets as both
+RFCs say, in UTF-8 with CRLF line ends. A file holds one vCard after another, written
+page by page (`streamed_export`), so a whole space is never in memory.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from datetime import UTC, datetime
+from typing import NamedTuple
+
+from cardviewer.api.models import Card, CardPage
+
+SUFFIX = ".vcf"
+LINE_OCTETS = 75
+"""The longest a line may be before it is folded, line end not counted (both RFCs)."""
+SPACE_KEY = "space"
+
+
+class VCardVersion(enum.Enum):
+    V3 = "3.0"
+    V4 = "4.0"
+
+
+def escape(text: str) -> str:
+    """A text value as vCard writes it: backslash, comma, semicolon and line breaks escaped."""
+    text = text.replace("\\", "\\\\").replace(",", "\\,").replace(";", "\\;")
+    return text.replace("\r\n", "\\n").replace("\r", "\\n").replace("\n", "\\n")
+
+
+def fold(line: str) -> str:
+    """`line` folded into pieces of at most 75 octets, each continued with CRLF and a space.
+
+    A character is never split: a piece ends before the character that would not fit.
+    """
+    pieces: list[str] = []
+    current: list[str] = []
+    size = 0
+    limit = LINE_OCTETS
+    for character in line:
+        octets = len(character.encode("utf-8", "surrogatepass"))
+        if size + octets > limit:
+            pieces.append("".join(current))
+            current, size = [], 0
+            limit = LINE_OCTETS - 1  # a continued line starts with its space
+        current.append(character)
+        size += octets
+    pieces.append("".join(current))
+    return "\r\n ".join(pieces)
+
+
+class PersonName(NamedTuple):
+    """The parts of a name as vCard's N has them."""
+
+    family: str
+    given: str
+    prefixes: str = ""
+    suffixes: str = ""
+
+
+def split_name(name: str) -> PersonName:
+    """The parts of a display name: the last word is taken for the family name.
+
+    People's names come as one text; N is what a contacts list sorts by. What follows a
+    comma is a suffix ("…, PhD"), leading words ending in a full stop are prefixes
+    ("Dr.", "Prof."). A name of one word (or in a script without spaces) is the family
+    name alone.
+    """
+    main, _, suffixes = name.partition(",")
+    words = main.split()
+    prefixes: list[str] = []
+    while len(words) > 1 and words[0].endswith("."):
+        prefixes.append(words.pop(0))
+    family = words[-1] if words else ""
+    given = " ".join(words[:-1])
+    return PersonName(family, given, " ".join(prefixes), suffixes.strip())
+
+
+def card_vcard(card: Card, version: VCardVersion = VCardVersion.V3) -> str:
+    """One card as a vCard, CRLF line ends, each line folded."""
+    name = card.display_name or card.username or card.uuid or ""
+    parts = split_name(name)
+    lines = ["BEGIN:VCARD", f"VERSION:{version.value}", f"FN:{escape(name)}"]
+    lines.append(
+        f"N:{escape(parts.family)};{escape(parts.given)};;"
+        f"{escape(parts.prefixes)};{escape(parts.suffixes)}"
+    )
+    if card.position:
+        lines.append(f"TITLE:{escape(card.position)}")
+    for number, address in enumerate(card.emails or ()):
+        lines.append(_email(address, preferred=number == 0, version=version))
+    organization = _space_name(card)
+    if organization:
+        lines.append(f"ORG:{escape(organization)}")
+    if card.uuid:
+        lines.append(f"UID:{escape(card.uuid)}")
+    if card.updated_at is not None:
+        lines.append(f"REV:{_timestamp(card.updated_at, version)}")
+    lines.append("END:VCARD")
+    return "".join(fold(line) + "\r\n" for line in lines)
+
+
+def _email(address: str, *, preferred: bool, version: VCardVersion) -> str:
+    if version is VCardVersion.V3:
+        kinds = "INTERNET,WORK,PREF" if preferred else "INTERNET,WORK"
+        return f"EMAIL;TYPE={kinds}:{escape(address)}"
+    return f"EMAIL;TYPE=work{';PREF=1' if preferred else ''}:{escape(address)}"
+
+
+def _space_name(card: Card) -> str | None:
+    """The name of the space the card belongs to, where the card carries its space."""
+    space = (card.model_extra or {}).get(SPACE_KEY)
+    if isinstance(space, Mapping):
+        name = space.get("name")
+        if isinstance(name, str) and name.strip():
+            return name.strip()
+    return None
+
+
+def _timestamp(value: datetime, version: VCardVersion) -> str:
+    moment = value.astimezone(UTC) if value.tzinfo is not None else value
+    if version is VCardVersion.V3:
+        return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return moment.strftime("%Y%m%dT%H%M%SZ")
+
+
+def vcards(cards: Iterable[Card], version: VCardVersion = VCardVersion.V3) -> Iterator[bytes]:
+    """Each card as a vCard in UTF-8 (a lone surrogate, which UTF-8 cannot carry, as "?")."""
+    for card in cards:
+        yield card_vcard(card, version).encode("utf-8", "replace")
+
+
+def page_vcards(version: VCardVersion) -> Callable[[CardPage], Iterator[bytes]]:
+    """The vCards of a page's cards (for `streamed_export`)."""
+    return lambda page: vcards(page.cards, version)

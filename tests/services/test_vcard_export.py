@@ -1,0 +1,142 @@
+"""vCards of cards, read back as a contacts program reads them, and against a golden file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import vobject
+
+from cardviewer.api.models import Card, CardPage, PageLinks, PageMeta, parse_card
+from cardviewer.demo.data import build_spaces
+from cardviewer.services.streamed_export import write_page
+from cardviewer.services.vcard_export import (
+    LINE_OCTETS,
+    VCardVersion,
+    card_vcard,
+    escape,
+    fold,
+    page_vcards,
+    split_name,
+)
+
+GOLDEN = Path(__file__).with_name("golden")
+
+
+def card(**fields: Any) -> Card:
+    return parse_card({"uuid": "enuh1mF01XXXXXX", **fields})
+
+
+def demo_cards() -> list[Card]:
+    spaces = build_spaces(240)
+    return [
+        parse_card(demo.to_json(space, "https://img.example", with_emails=True))
+        for space in spaces.values()
+        for demo in space.cards
+    ]
+
+
+def read_back(text: str) -> list[Any]:
+    return list(vobject.readComponents(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [
+        ("plain", "plain"),
+        ("a,b;c\\d", "a\\,b\\;c\\\\d"),
+        ("two\nlines\r\nthree\rfour", "two\\nlines\\nthree\\nfour"),
+    ],
+)
+def test_text_is_escaped_as_the_rfcs_say(text, written):
+    assert escape(text) == written
+
+
+def test_long_lines_fold_at_75_octets_without_splitting_a_character():
+    line = "NOTE:" + "Zoë Müller 陈雪 " * 20
+    folded = fold(line)
+    pieces = folded.split("\r\n")
+    assert all(len(piece.encode()) <= LINE_OCTETS for piece in pieces)
+    assert all(piece.startswith(" ") for piece in pieces[1:])
+    assert "".join(piece.removeprefix(" ") if n else piece for n, piece in enumerate(pieces)) == (
+        line
+    )
+    assert fold("short") == "short"
+
+
+@pytest.mark.parametrize(
+    ("name", "parts"),
+    [
+        ("Zoë Müller", ("Müller", "Zoë", "", "")),
+        ("陈雪", ("陈雪", "", "", "")),
+        ("Ana María López", ("López", "Ana María", "", "")),
+        ("Dr. Ana O'Neil, PhD", ("O'Neil", "Ana", "Dr.", "PhD")),
+        ("Prof. Dr. Jürgen Weber", ("Weber", "Jürgen", "Prof. Dr.", "")),
+        ("", ("", "", "", "")),
+    ],
+)
+def test_a_name_splits_into_its_parts(name, parts):
+    assert split_name(name) == parts
+
+
+@pytest.mark.parametrize("version", list(VCardVersion))
+def test_every_demo_card_reads_back_as_it_is(version):
+    cards = demo_cards()
+    text = "".join(card_vcard(one, version) for one in cards)
+    assert all(len(line.encode()) <= LINE_OCTETS for line in text.split("\r\n"))
+    read = read_back(text)
+    assert len(read) == len(cards)
+    for one, contact in zip(cards, read, strict=True):
+        assert contact.version.value == version.value
+        assert contact.fn.value == one.display_name
+        parts = split_name(one.display_name or "")
+        assert (contact.n.value.family, contact.n.value.given) == parts[:2]
+        assert (contact.n.value.prefix, contact.n.value.suffix) == parts[2:]
+        assert contact.uid.value == one.uuid
+        if one.position:
+            assert contact.title.value == one.position
+        emails = [line.value for line in contact.contents.get("email", [])]
+        assert emails == list(one.emails or ())
+        space = (one.model_extra or {}).get("space")
+        if isinstance(space, dict) and space.get("name"):
+            assert contact.org.value == [space["name"]]
+
+
+def test_the_first_address_is_preferred_and_every_one_is_for_work():
+    one = card(display_name="Ada Lovelace", emails=["ada@work.example", "ada@home.example"])
+    three = read_back(card_vcard(one))[0].contents["email"]
+    assert [line.params["TYPE"] for line in three] == [
+        ["INTERNET", "WORK", "PREF"],
+        ["INTERNET", "WORK"],
+    ]
+    four = read_back(card_vcard(one, VCardVersion.V4))[0].contents["email"]
+    assert [line.params.get("PREF") for line in four] == [["1"], None]
+
+
+def test_cards_match_the_golden_files():
+    cards = [
+        card(
+            display_name="Dr. Ana O'Neil, PhD",
+            position="Head of Legal; EMEA",
+            emails=["ana@legal.example"],
+            updated_at="2024-04-19T22:53:03.000000Z",
+            space={"uuid": "acme1", "name": "Acme Europe GmbH"},
+        ),
+        parse_card({"uuid": "x2", "username": "no-name", "connects": "many"}),
+        card(display_name="陈雪 " * 12, position="A\nposition\\with, everything;"),
+    ]
+    for version, name in ((VCardVersion.V3, "cards-3.0.vcf"), (VCardVersion.V4, "cards-4.0.vcf")):
+        written = "".join(card_vcard(one, version) for one in cards)
+        assert written.encode() == (GOLDEN / name).read_bytes(), name
+
+
+def test_a_page_of_vcards_is_written_whole_or_not_at_all(tmp_path):
+    cards = tuple(demo_cards()[:5])
+    meta = PageMeta(current_page=1, last_page=1, per_page=10, total=5)
+    page = CardPage.model_construct(cards=cards, meta=meta, links=PageLinks())
+    target = tmp_path / "cards.vcf"
+    assert write_page(target, page, page_vcards(VCardVersion.V3)) == 5
+    assert len(read_back(target.read_text(encoding="utf-8"))) == 5
+    with pytest.raises(FileNotFoundError, match="does not exist"):
+        write_page(tmp_path / "gone" / "cards.vcf", page, page_vcards(VCardVersion.V4))
