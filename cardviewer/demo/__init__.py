@@ -1,7 +1,8 @@
 """A local stand-in for the card platform: its API and avatar host, sample data, faults.
 
 Used by `python -m cardviewer.demo`, the viewer's `--demo` mode, the tests and the
-benchmarks. Needs Pillow (the `demo` extra) for the avatars; no Qt.
+benchmarks. Needs nothing beyond the app's own dependencies; Qt only to draw the sample
+avatars (with its image classes, without an application or a display; see `avatars`).
 """
 
 from cardviewer.demo.config import DemoConfig

@@ -1,13 +1,21 @@
-"""Avatar images: what they look like, and that each is encoded only once."""
+"""Avatar images: what they look like, and that each is encoded only once.
+
+Pillow (a test tool only) decodes them, so the JPEGs and PNGs Qt writes are checked by
+another library than the one that made them.
+"""
 
 from __future__ import annotations
 
 import io
+import string
+import subprocess
+import sys
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from cardviewer.demo import avatars
+from cardviewer.demo.data import initials_of
 
 
 def decode(body: bytes) -> Image.Image:
@@ -64,3 +72,64 @@ def test_etag_is_quoted_and_follows_the_content():
     assert tag.endswith('"')
     assert tag == avatars.etag(b"one")
     assert tag != avatars.etag(b"two")
+
+
+def pillow_initials(initials: str, key: str, size: int) -> Image.Image:
+    """The initials as the demo drew them with Pillow: its built-in font (Aileron
+    Regular) at 0.42 of the side, centred on the middle of ascender and descender."""
+    image = Image.new("RGB", (size, size), avatars.colour_for(key))
+    font = ImageFont.load_default(size=int(size * avatars.INITIALS_SIZE))
+    ImageDraw.Draw(image).text((size / 2, size / 2), initials, "white", font=font, anchor="mm")
+    return image
+
+
+def letters_box(image: Image.Image) -> tuple[int, int, int, int] | None:
+    return image.convert("L").point(lambda level: 255 if level > 200 else 0).getbbox()
+
+
+@pytest.mark.parametrize("initials", ["AS", "MW", "JQ", "GR", "IL", "?"])
+@pytest.mark.parametrize("size", [avatars.AVATAR_SIZE, avatars.LARGE_AVATAR_SIZE])
+def test_initials_look_as_they_always_did(initials, size):
+    drawn = decode(avatars.initials_jpeg(initials, "look", size)).convert("RGB")
+    expected = pillow_initials(initials, "look", size)
+    difference = ImageChops.difference(drawn, expected).convert("L")
+    mean = sum(level * count for level, count in enumerate(difference.histogram())) / size**2
+    assert mean < 2.5  # JPEG's noise and anti-aliasing, no letter out of place
+    box, expected_box = letters_box(drawn), letters_box(expected)
+    assert box is not None
+    assert expected_box is not None
+    assert all(abs(a - b) <= size // 128 for a, b in zip(box, expected_box, strict=True))
+
+
+def test_every_initial_the_data_can_make_has_a_glyph():
+    assert set(string.ascii_uppercase) | {avatars.MISSING} == set(avatars.GLYPHS)
+    assert initials_of("Łukasz", "Ørsted") == "LO"
+    assert initials_of("", "") == avatars.MISSING
+
+
+def test_a_letter_without_a_glyph_is_drawn_as_a_question_mark():
+    assert avatars.initials_jpeg("Ж", "k") == avatars.initials_jpeg("?", "k")
+
+
+def test_avatars_need_no_qt_application_and_draw_in_any_thread():
+    """As in `python -m cardviewer.demo`: no QGuiApplication, a server thread draws."""
+    script = (
+        "import threading\n"
+        "from PySide6.QtCore import QCoreApplication\n"
+        "from cardviewer.demo import avatars\n"
+        "made = []\n"
+        "def draw():\n"
+        "    made.append(avatars.initials_jpeg('AS', 'k'))\n"
+        "    made.append(avatars.default_png())\n"
+        "thread = threading.Thread(target=draw)\n"
+        "thread.start()\n"
+        "thread.join()\n"
+        "assert QCoreApplication.instance() is None\n"
+        "print(made[0][:3].hex(), made[1][:8].hex())\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["ffd8ff", "89504e470d0a1a0a"]
+    assert "QGuiApplication" not in result.stderr
