@@ -122,8 +122,13 @@ class ExportAllDialog(QDialog):
         return text
 
     def cancel(self) -> None:
-        """Stop fetching; nothing is written. Too late once the file is being written."""
-        if self._task is not None and not self._task.done() and self.cancel_button.isEnabled():
+        """Stop fetching; nothing is written. Too late once the file is being written.
+
+        Before the fetch has started (a sync opens its local copy first), it never starts.
+        """
+        if self._task is None:
+            self.cancelled = True
+        elif not self._task.done() and self.cancel_button.isEnabled():
             self.cancelled = True
             self._task.cancel()
 
@@ -159,6 +164,10 @@ class ExportAllDialog(QDialog):
         return result
 
     async def _run(self, work: Coroutine[Any, Any, Any]) -> Any:
+        if self.cancelled:
+            work.close()  # never started: nothing to undo
+            log.info("fetching all pages of %s was cancelled before it began", self._space_id)
+            return None
         self._task = asyncio.ensure_future(work)
         self.open()
         try:

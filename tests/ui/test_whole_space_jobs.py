@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import csv
 import errno
+import threading
 from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
@@ -307,3 +308,28 @@ def test_closing_drops_a_job_waiting_for_a_sign_in(jobs, qtbot, arun, tmp_path, 
         jobs.sync(SHOWN, tmp_path / "space.sqlite")
     arun(jobs.aclose())
     assert jobs.stopped_note is None
+
+
+def test_cancel_while_the_local_copy_opens_is_not_lost(jobs, qtbot, tmp_path, source, monkeypatch):
+    """A sync opens its local copy before it fetches; the end of a session may come first."""
+    opening = threading.Event()
+    may_open = threading.Event()
+    open_store = CardStore.open
+
+    def slow_open(path: Path) -> CardStore:
+        opening.set()
+        may_open.wait(WAIT / 1000)
+        return open_store(path)
+
+    monkeypatch.setattr(CardStore, "open", slow_open)
+    target = tmp_path / "space.sqlite"
+    with qtbot.waitSignal(jobs.statusMessage, timeout=WAIT) as signal:
+        jobs.sync(SHOWN, target)
+        qtbot.waitUntil(opening.is_set, timeout=WAIT)
+        progress = jobs.progress
+        assert isinstance(progress, ExportAllDialog)
+        progress.cancel()  # as the end of a session does, before any page is asked for
+        may_open.set()
+    assert signal.args == ["Sync cancelled; the local copy stays as it was.", 5000]
+    assert source.asked == []
+    assert not saved_anything(JobKind.SYNC, target)
