@@ -45,6 +45,7 @@ from cardviewer import i18n
 from cardviewer.error_reporter import ErrorReporter
 from cardviewer.garbage_collection import MainThreadGarbageCollector
 from cardviewer.sign_in import SignInDialogs
+from cardviewer.ui.colour_scheme import follow_colour_scheme
 
 if TYPE_CHECKING:
     from cardviewer.demo import DemoServer
@@ -179,6 +180,7 @@ def _run_app(args: argparse.Namespace) -> int:
     sys.excepthook = reporter.excepthook
     # What is set up from here on is taken down in reverse order, however the run ends.
     with contextlib.ExitStack() as cleanup:
+        cleanup.enter_context(follow_colour_scheme(app))  # the desktop's, or the one asked for
         # Before the demo server starts its threads: cyclic garbage is collected on this
         # thread only until they have stopped. Stopping collects the closed loop's Qt
         # objects, here.

@@ -34,10 +34,9 @@ class StatePage(QWidget):
         self.text_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.text_label.setTextFormat(Qt.TextFormat.PlainText)
         self.text_label.setWordWrap(True)
-        muted = self.text_label.palette()
-        role = QPalette.ColorRole
-        muted.setColor(role.WindowText, muted.color(role.PlaceholderText))
-        self.text_label.setPalette(muted)
+        # Muted, in the palette's colour for it at every paint (ReadableMutedText keeps
+        # that readable): a copy of the colour would stay as it was in another scheme.
+        self.text_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.action_button = QPushButton(self)
         self.action_button.hide()
         layout = self._layout = QVBoxLayout(self)
