@@ -22,22 +22,32 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from cardviewer.ui.colour_scheme import READABLE, contrast, mix
 from cardviewer.ui.plain_text import plain_tooltip
 
 # The "negative" and "information" colours of common desktop themes; mixed with the
-# window colour so the bar reads the same in light and dark palettes alike.
+# palette's window colour when painted, so the bar follows a light or dark palette.
+# (Not the palette's highlight: a desktop's accent may be red, and a note would then
+# look like a fault.)
 NEGATIVE = QColor("#da4453")
 INFORMATION = QColor("#3daee9")
+TINT = 0.14
+"""How much of its colour the bar's background has, at most."""
+BORDER_TINT = 0.55
 ICON_SIZE = 22
+CLOSE_MARK = "\N{MULTIPLICATION X}"
+"""The close button's face where the desktop has no icon for it."""
 
 
-def _mix(base: QColor, tint: QColor, amount: float) -> QColor:
-    """`amount` of `tint` over `base` (0 → base, 1 → tint)."""
-    return QColor.fromRgbF(
-        base.redF() + (tint.redF() - base.redF()) * amount,
-        base.greenF() + (tint.greenF() - base.greenF()) * amount,
-        base.blueF() + (tint.blueF() - base.blueF()) * amount,
-    )
+def tinted_background(window: QColor, text: QColor, tint: QColor) -> QColor:
+    """The window colour with a touch of `tint`, as much as leaves `text` readable on it."""
+    amount = TINT
+    while amount > 0:
+        fill = mix(window, tint, amount)
+        if contrast(text, fill) >= READABLE:
+            return fill
+        amount -= 0.02
+    return window
 
 
 class ErrorBar(QFrame):
@@ -71,7 +81,12 @@ class ErrorBar(QFrame):
         self.retry_button.clicked.connect(self._retry)
 
         self.close_button = QToolButton(self)
-        self.close_button.setIcon(self._icon(themed.WindowClose, sp.SP_TitleBarCloseButton))
+        if QIcon.hasThemeIcon(themed.WindowClose):
+            self.close_button.setIcon(QIcon.fromTheme(themed.WindowClose))
+        else:
+            # The style's own cross is a fixed grey, hard to see on a dark bar; a
+            # character is drawn in the palette's text colour.
+            self.close_button.setText(CLOSE_MARK)
         self.close_button.setAutoRaise(True)
         self.close_button.setToolTip(self.tr("Close this message"))
         self.close_button.setAccessibleName(self.tr("Close"))
@@ -153,10 +168,13 @@ class ErrorBar(QFrame):
         self.retryRequested.emit()
 
     def paintEvent(self, event: QPaintEvent) -> None:
-        window = self.palette().color(QPalette.ColorRole.Window)
+        # Read from the palette at every paint: a change of scheme shows at once.
+        palette = self.palette()
+        window = palette.color(QPalette.ColorRole.Window)
+        text = palette.color(QPalette.ColorRole.WindowText)
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setPen(_mix(window, self._tint, 0.55))
-        painter.setBrush(_mix(window, self._tint, 0.14))
+        painter.setPen(mix(window, self._tint, BORDER_TINT))
+        painter.setBrush(tinted_background(window, text, self._tint))
         painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 5, 5)
         painter.end()

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QColor, QGuiApplication, QIcon, QPalette
+from PySide6.QtWidgets import QApplication
 
-from cardviewer.ui.error_bar import ErrorBar
+from cardviewer.ui.colour_scheme import READABLE, contrast, luminance
+from cardviewer.ui.error_bar import CLOSE_MARK, INFORMATION, NEGATIVE, ErrorBar, tinted_background
 from tests.ui.error_bars import action_buttons, looks_like_an_error, looks_like_information
 
 
@@ -76,3 +78,48 @@ def test_information_looks_calmer_and_offers_no_retry(bar):
     assert [b.text() for b in action_buttons(bar)] == ["Sign in"]
     bar.show_error("Another problem.")
     assert looks_like_an_error(bar)
+
+
+def test_in_a_dark_palette_the_bar_is_dark_and_still_tinted(bar, qtbot):
+    before = QGuiApplication.palette()
+    dark = QPalette(QColor("#2d2d2d"), QColor("#353535"))  # button, window
+    try:
+        QApplication.setPalette(dark)
+        qtbot.waitUntil(lambda: bar.palette().color(QPalette.ColorRole.Window) == QColor("#353535"))
+        bar.show_error("The server is busy.")
+        assert looks_like_an_error(bar)
+        fill = bar.grab().toImage().pixelColor(bar.width() // 2, 3)
+        assert luminance(fill) < 0.1
+        assert contrast(dark.color(QPalette.ColorRole.WindowText), fill) >= READABLE
+        bar.show_info("You are signed out.")
+        assert looks_like_information(bar)
+    finally:
+        QApplication.setPalette(before)
+
+
+@pytest.mark.parametrize("tint", [NEGATIVE, INFORMATION], ids=["error", "information"])
+@pytest.mark.parametrize(
+    ("window", "text"),
+    [("#efefef", "#000000"), ("#202326", "#fcfcfc"), ("#353535", "#eeeeec")],
+    ids=["light", "dark", "another dark"],
+)
+def test_the_tint_leaves_the_text_readable(tint, window, text):
+    fill = tinted_background(QColor(window), QColor(text), tint)
+    assert fill != QColor(window)
+    assert contrast(QColor(text), fill) >= READABLE
+
+
+def test_where_the_text_barely_reads_the_bar_is_tinted_less_or_not_at_all():
+    text = QColor("#000000")
+    for grey in ("#7a7a7a", "#858585", "#909090"):
+        window = QColor(grey)
+        fill = tinted_background(window, text, NEGATIVE)
+        assert contrast(text, fill) >= min(READABLE, contrast(text, window))
+
+
+def test_without_an_icon_from_the_desktop_the_close_button_shows_a_cross_in_the_text_colour(bar):
+    if QIcon.hasThemeIcon(QIcon.ThemeIcon.WindowClose):
+        assert not bar.close_button.icon().isNull()
+    else:
+        assert bar.close_button.text() == CLOSE_MARK
+    assert bar.close_button.accessibleName() == "Close"
