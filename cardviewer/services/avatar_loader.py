@@ -30,7 +30,16 @@ from urllib.parse import urlsplit
 
 import httpx
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QGuiApplication, QImage, QImageReader, QPainter, QPixmap
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QGuiApplication,
+    QImage,
+    QImageReader,
+    QPainter,
+    QPalette,
+    QPixmap,
+)
 from PySide6.QtSvg import QSvgRenderer
 
 from cardviewer.api.client import USER_AGENT, tls_context
@@ -46,8 +55,15 @@ from cardviewer.tasks import TaskSet
 log = logging.getLogger(__name__)
 
 PLACEHOLDER_RESOURCE = "avatar-placeholder.svg"
-PLACEHOLDER_FALLBACK = "#D7DCE2"
-"""The placeholder's background colour, shown alone if its picture cannot be read."""
+PLACEHOLDER_DISC = "#D7DCE2"
+PLACEHOLDER_FIGURE = "#9AA5B1"
+"""The colours of the placeholder picture's disc and figure, as the file has them: they
+are replaced by colours mixed from the palette, so it is light on a light palette and
+dark on a dark one."""
+DISC_TINT = 0.12
+FIGURE_TINT = 0.55
+"""How much of the palette's text colour, over its fields' background, the disc and the
+figure get: the figure then stands out from its disc at 3:1 or more, light or dark."""
 DEFAULT_TIMEOUT = 20.0
 """Seconds one avatar may take to arrive, from the first byte sent to the last received."""
 DISK_CACHE_FOLDER = "avatars"
@@ -208,7 +224,7 @@ class AvatarLoader(QObject):
         # end, so the page on screen loads before pages the person has already left.
         self._waiting: OrderedDict[str, None] = OrderedDict()
         self._active: dict[str, asyncio.Task[None]] = {}
-        self._placeholders: dict[float, QPixmap] = {}
+        self._placeholders: dict[tuple[float, int, int], QPixmap] = {}
         self._epoch = 0
         self._closed = False
         self._tasks = TaskSet()
@@ -285,12 +301,18 @@ class AvatarLoader(QObject):
         return url is not None and url in self._failed
 
     def placeholder(self) -> QPixmap:
-        """The neutral round picture shown until (or instead of) a card's own."""
+        """The neutral round picture shown until (or instead of) a card's own.
+
+        Its colours are the application palette's at the time of asking: ask again
+        when the palette changes.
+        """
         ratio = self.device_pixel_ratio()
-        pixmap = self._placeholders.get(ratio)
+        disc, figure = _placeholder_colours()
+        key = (ratio, disc.rgba(), figure.rgba())
+        pixmap = self._placeholders.get(key)
         if pixmap is None:
-            pixmap = self._render_placeholder(ratio)
-            self._placeholders[ratio] = pixmap
+            pixmap = self._render_placeholder(ratio, disc, figure)
+            self._placeholders[key] = pixmap
         return pixmap
 
     def clear(self) -> None:
@@ -448,17 +470,21 @@ class AvatarLoader(QObject):
         self._failed.add(url)
         self.avatarFailed.emit(url)
 
-    def _render_placeholder(self, ratio: float) -> QPixmap:
+    def _render_placeholder(self, ratio: float, disc: QColor, figure: QColor) -> QPixmap:
         side = max(1, math.ceil(self._size * ratio))
         square = QImage(side, side, QImage.Format.Format_ARGB32_Premultiplied)
-        square.fill(QColor(PLACEHOLDER_FALLBACK))
+        square.fill(disc)
         source = resource_path(PLACEHOLDER_RESOURCE)
         renderer: QSvgRenderer | None
         try:
-            renderer = QSvgRenderer(QByteArray(source.read_bytes()))
-        except OSError:
+            picture = source.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
             log.warning("the avatar placeholder %s is missing", PLACEHOLDER_RESOURCE)
             renderer = None
+        else:
+            picture = picture.replace(PLACEHOLDER_DISC, disc.name())
+            picture = picture.replace(PLACEHOLDER_FIGURE, figure.name())
+            renderer = QSvgRenderer(QByteArray(picture.encode()))
         if renderer is not None and renderer.isValid():
             painter = QPainter(square)
             try:
@@ -470,3 +496,20 @@ class AvatarLoader(QObject):
         pixmap = QPixmap.fromImage(_round(square, side))
         pixmap.setDevicePixelRatio(ratio)
         return pixmap
+
+
+def _placeholder_colours() -> tuple[QColor, QColor]:
+    """The placeholder's disc and figure, mixed from the application palette."""
+    palette = QGuiApplication.palette()
+    base = palette.color(QPalette.ColorRole.Base)
+    text = palette.color(QPalette.ColorRole.Text)
+    return _mix(base, text, DISC_TINT), _mix(base, text, FIGURE_TINT)
+
+
+def _mix(base: QColor, tint: QColor, amount: float) -> QColor:
+    """`amount` of `tint` over `base` (0 → base, 1 → tint), opaque."""
+    return QColor.fromRgbF(
+        base.redF() + (tint.redF() - base.redF()) * amount,
+        base.greenF() + (tint.greenF() - base.greenF()) * amount,
+        base.blueF() + (tint.blueF() - base.blueF()) * amount,
+    )

@@ -10,7 +10,8 @@ from types import SimpleNamespace
 import httpx
 import pytest
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSizeF
-from PySide6.QtGui import QColor, QImage, QImageWriter, QPixmap
+from PySide6.QtGui import QColor, QGuiApplication, QImage, QImageWriter, QPalette, QPixmap
+from PySide6.QtWidgets import QApplication
 
 from cardviewer.api import CardPage, CardsClient
 from cardviewer.demo import Fault
@@ -141,6 +142,28 @@ def test_placeholder_is_round_and_sized(qapp, make_loader):
     assert (image.width(), image.height()) == (24, 24)
     assert alpha(image, 0, 0) == 0
     assert alpha(image, 12, 12) == 255
+
+
+def test_placeholder_is_drawn_in_the_application_palette_s_colours(qapp, make_loader):
+    loader = make_loader(size=64)
+    light = loader.placeholder()
+    assert loader.placeholder().cacheKey() == light.cacheKey()  # drawn once per palette
+    before = QGuiApplication.palette()
+    dark = QPalette(QColor("#2d2d2d"), QColor("#353535"))  # button, window
+    dark.setColor(QPalette.ColorRole.Base, QColor("#2d2d2d"))
+    dark.setColor(QPalette.ColorRole.Text, QColor("#eeeeec"))
+    try:
+        QApplication.setPalette(dark)
+        shown = loader.placeholder().toImage()
+    finally:
+        QApplication.setPalette(before)
+    disc, figure = shown.pixelColor(32, 6), shown.pixelColor(32, 25)  # above and in the head
+    assert disc.lightness() < 80  # dark on a dark palette
+    assert figure.lightness() > disc.lightness()
+    light_disc = light.toImage().pixelColor(32, 6)
+    assert light_disc.lightness() > 180
+    assert light.toImage().pixelColor(32, 25).lightness() < light_disc.lightness()
+    assert loader.placeholder().cacheKey() == light.cacheKey()
 
 
 def test_no_url_means_nothing_to_load(qapp, make_loader, demo_server):
