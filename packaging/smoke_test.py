@@ -1,30 +1,46 @@
 """Smoke test of the Linux bundle: build it in a temporary folder, check what is in it,
 run the frozen app on the demo server, and install it for a throw-away user.
 
-    python packaging/smoke_test.py [--keep] [--runs N]      # `make package-test`
+    python packaging/smoke_test.py [--keep] [--runs N] [--no-install]   # `make package-test`
 
 Checks, each reported and all of them run even when one fails:
 
-- the bundle holds no test code, test or lint tools, nor caches; only the Qt libraries,
-  plugins and translations the app uses; the package's resources;
+- the bundle is at most 120 MiB unpacked and 50 MiB as .tar.gz;
+- the bundle holds no test code, test or lint tools, no Pillow, nor caches; only the Qt
+  libraries, plugins and translations the app uses; the package's resources;
+- Qt still sorts, upper-cases and names time zones with the bundle's trimmed ICU data;
 - `--version` prints the version;
 - `--demo --screenshot-login L --screenshot M` offscreen exits 0 after signing in and
   writing window-sized PNGs with real content, with nothing logged at ERROR;
 - the frozen app creates the same files under the user's folders as `python main.py`;
+- the frozen `cardviewer export` exports the demo server's space to CSV and to JSON
+  lines on standard output, says so in one line on stderr (nothing with `--quiet`),
+  and ends with exit 3 for a wrong password and 4 for a server that is not there;
 - install.sh from the .tar.gz installs into a fresh home, the installed app starts,
-  and `install.sh --uninstall` removes it again.
+  and `install.sh --uninstall` removes it again;
+- the desktop entry (as shipped and as installed) passes `desktop-file-validate`, the
+  metainfo `appstreamcli validate`.
 
-Prints the figures: build time, bundle and archive size, and the time from start to
-exit after the screenshot for the frozen app and for `python main.py`.
+Missing tools are installed first with apt-get when this runs as root or sudo asks no
+password, unless `--no-install`: the validators (Debian packages desktop-file-utils and
+appstream) and binutils, which the build slims the bundle with. Otherwise the
+validators' checks are skipped, saying so, and without binutils the bundle is too big.
+
+Prints the figures: build time, bundle and archive size, the time from start to exit
+after the screenshot for the frozen app and for `python main.py`, and the time of the
+frozen export.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import importlib.util
+import json
 import os
 import re
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
@@ -39,14 +55,28 @@ ROOT = Path(__file__).resolve().parent.parent
 RUN_TIMEOUT = 120.0
 """Seconds one run of the app may take before it counts as hung."""
 
+BUNDLE_LIMIT = 120 * 2**20
+"""Bytes the unpacked Linux bundle may take on disk."""
+ARCHIVE_LIMIT = 50 * 2**20
+"""Bytes the Linux .tar.gz may have."""
 FORBIDDEN_MODULES = frozenset(
     {"tests", "pytest", "_pytest", "pytestqt", "pytest_timeout", "hypothesis", "mypy", "mypyc",
-     "ruff", "pip", "setuptools", "pkg_resources", "unittest", "tkinter", "PIL.ImageTk"}
+     "ruff", "pip", "setuptools", "pkg_resources", "unittest", "tkinter", "PIL"}
 )  # fmt: skip
 """Top-level modules (and packages) that must not be in the bundle's archive or folder."""
 FORBIDDEN_FOLDERS = frozenset(
-    {"__pycache__", ".pytest_cache", ".hypothesis", ".mypy_cache", ".ruff_cache", "tests"}
-)
+    {"__pycache__", ".pytest_cache", ".hypothesis", ".mypy_cache", ".ruff_cache", "tests",
+     "pillow.libs"}
+)  # fmt: skip
+TOOLS = {
+    "strip": "binutils",
+    "as": "binutils",
+    "ld": "binutils",
+    "desktop-file-validate": "desktop-file-utils",
+    "appstreamcli": "appstream",
+}
+"""What the build slims the bundle with and the validators this runs, and the Debian
+package each comes in."""
 QT_LIBRARIES = frozenset(
     {"Core", "Gui", "Widgets", "Svg", "DBus", "XcbQpa", "WaylandClient", "WlShellIntegration"}
 )
@@ -132,9 +162,10 @@ def check_contents(report: Report, bundle: Path, executable: Path) -> None:
     report.check(
         not frozen_stray, "no tests or test tools in the archive", ", ".join(frozen_stray[:10])
     )
-    needed = {"cardviewer.app", "cardviewer.resources", "cardviewer.demo.server", "PIL.Image"}
+    needed = {"cardviewer.app", "cardviewer.resources", "cardviewer.cli", "cardviewer.demo.avatars"}
     report.check(
-        needed <= set(modules), "the app, its resources package and the demo server are frozen",
+        needed <= set(modules),
+        "the app, its resources package, the export and the demo server are frozen",
         f"missing {sorted(needed - set(modules))}",
     )  # fmt: skip
 
@@ -309,6 +340,163 @@ def check_runs(report: Report, executable: Path, scratch: Path, runs: int) -> No
             )
 
 
+ICU_CHECK = """
+import sys
+from functools import cmp_to_key
+from PySide6.QtCore import QByteArray, QCollator, QLocale, QTimeZone
+
+names = ["Zebra", "Öl", "apfel", "Äpfel", "Item 10", "Item 2", "Ångström"]
+def collated(locale):
+    collator = QCollator(QLocale(locale))
+    collator.setNumericMode(True)
+    return sorted(names, key=cmp_to_key(collator.compare))
+berlin = QTimeZone(QByteArray(b"Europe/Berlin"))
+long = QTimeZone.NameType.LongName
+standard = QTimeZone.TimeType.StandardTime
+print(collated("de_DE"))
+print(collated("sv_SE"))
+print(QLocale("tr_TR").toUpper("istanbul"))
+print(berlin.displayName(standard, long, QLocale("de_DE")))
+print(berlin.displayName(standard, long, QLocale("ja_JP")))
+maps = open("/proc/self/maps").read().splitlines()
+print("|".join(sorted({line.split()[-1] for line in maps if "libicudata" in line})))
+"""
+"""Sorting for German and Swedish, Turkish upper case and time zone names: the ICU
+services Qt uses, with the ICU libraries found first on LD_LIBRARY_PATH."""
+
+
+def check_icu(report: Report, bundle: Path) -> None:
+    """The packaging environment's Qt, the same build as the bundle's, with its ICU."""
+    qt_lib = bundle / "_internal" / "PySide6" / "Qt" / "lib"
+    result = subprocess.run(
+        [sys.executable, "-c", ICU_CHECK],
+        env={**os.environ, "LD_LIBRARY_PATH": str(qt_lib), "QT_QPA_PLATFORM": "offscreen"},
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT,
+        check=False,
+    )
+    lines = result.stdout.splitlines()
+    expected = [
+        "['Ångström', 'apfel', 'Äpfel', 'Item 2', 'Item 10', 'Öl', 'Zebra']",
+        "['apfel', 'Item 2', 'Item 10', 'Zebra', 'Ångström', 'Äpfel', 'Öl']",
+        "İSTANBUL",
+        "Mitteleuropäische Normalzeit",
+        "中央ヨーロッパ標準時",
+    ]
+    report.check(
+        result.returncode == 0 and lines[:5] == expected,
+        "Qt sorts, upper-cases and names time zones with the bundle's ICU data",
+        f"{lines} {result.stderr[-500:]}",
+    )
+    loaded = [Path(path).resolve() for path in lines[5:6] for path in path.split("|")]
+    report.check(
+        len(loaded) == 1 and loaded[0].parent == qt_lib.resolve(),
+        "that check used the bundle's ICU data",
+        str(loaded),
+    )
+
+
+# The export without a window
+
+
+def free_port() -> int:
+    """A port nothing listens on (bound, then freed)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+def check_export(report: Report, executable: Path, scratch: Path) -> None:
+    """`cardviewer export` of the frozen app against the demo server, as a job runs it."""
+    from cardviewer.demo import DemoConfig, DemoServer
+
+    home = scratch / "home-export"
+    with DemoServer(DemoConfig()) as server:
+        count = len(server.spaces[server.space_id].cards)
+        account = ["--server", server.base_url, "--email", server.email]
+        env = {**private_environment(home), "CARDVIEWER_PASSWORD": server.password}
+
+        def export(
+            *arguments: str, password: str | None = None
+        ) -> subprocess.CompletedProcess[str]:
+            run_env = dict(env) if password is None else {**env, "CARDVIEWER_PASSWORD": password}
+            return subprocess.run(
+                [str(executable), "export", *arguments],
+                env=run_env, capture_output=True, text=True, timeout=RUN_TIMEOUT, check=False,
+            )  # fmt: skip
+
+        target = scratch / "export" / "cards.csv"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        started = time.monotonic()
+        result = export(*account, "--space", server.space_id, "--all", "--with-emails",
+                        "-o", str(target))  # fmt: skip
+        report.figure(
+            "frozen export of the demo space (CSV)", f"{time.monotonic() - started:.2f} s"
+        )
+        report.check(
+            result.returncode == 0,
+            "export: exits 0",
+            f"{result.returncode}: {result.stderr[-500:]}",
+        )
+        rows = (
+            list(csv.reader(target.open(encoding="utf-8-sig", newline="")))
+            if target.is_file()
+            else []
+        )
+        report.check(
+            len(rows) == count + 1 and rows[0][:1] == ["ID"],
+            f"export: the CSV has the header and {count} cards",
+            f"{len(rows)} rows, header {rows[:1]}",
+        )
+        last = result.stderr.strip().splitlines()[-1:] or [""]
+        report.check(
+            bool(
+                re.fullmatch(
+                    rf"Exported {count} cards of space {server.space_id} to .*cards\.csv"
+                    r" in [0-9.]+ s",
+                    last[0],
+                )
+            ),
+            "export: says what it exported in one line on stderr",
+            repr(last[0]),
+        )
+
+        result = export(*account, "--space", server.space_id, "--all", "--format", "jsonl",
+                        "--quiet", "-o", "-")  # fmt: skip
+        lines = result.stdout.splitlines()
+        try:
+            uuids = {json.loads(line)["uuid"] for line in lines}
+        except (ValueError, KeyError, TypeError):
+            uuids = set()
+        report.check(
+            result.returncode == 0 and len(uuids) == count == len(lines),
+            f"export: --format jsonl -o - writes the {count} cards to standard output",
+            f"exit {result.returncode}, {len(lines)} lines, {result.stderr[-300:]}",
+        )
+        report.check(
+            result.stderr == "", "export: --quiet says nothing on stderr", result.stderr[-300:]
+        )
+
+        result = export(*account, "--space", server.space_id, "-o", str(target.with_name("x.csv")),
+                        password="not the password")  # fmt: skip
+        report.check(
+            result.returncode == 3
+            and "not correct" in result.stderr
+            and "not the password" not in result.stderr,
+            "export: a wrong password ends with exit 3 and says so",
+            f"{result.returncode}: {result.stderr[-300:]}",
+        )
+    result = export("--server", f"http://127.0.0.1:{free_port()}", "--email", "a@example.com",
+                    "--space", "x", "-o", str(target.with_name("y.csv")))  # fmt: skip
+    report.check(
+        result.returncode == 4,
+        "export: a server that is not there ends with exit 4",
+        f"{result.returncode}: {result.stderr[-300:]}",
+    )
+
+
 # Installing for a user
 
 
@@ -391,10 +579,61 @@ def check_install(report: Report, archive: Path, scratch: Path) -> None:
 
 def validate(report: Report, command: list[str], what: str) -> None:
     if shutil.which(command[0]) is None:
-        print(f"skip {what}: {command[0]} is not installed")
+        package = TOOLS[command[0]]
+        print(
+            f"skip {what}: {command[0]} is not installed "
+            f"(Debian package {package}: sudo apt-get install {package})"
+        )
         return
     result = subprocess.run(command, capture_output=True, text=True, check=False)
-    report.check(result.returncode == 0, what, (result.stdout + result.stderr)[-500:])
+    output = (result.stdout + result.stderr).strip()
+    report.check(result.returncode == 0, what, output[-800:])
+    if result.returncode == 0 and output:
+        print("\n".join(f"     {line}" for line in output.splitlines()))
+
+
+def install_tools(allowed: bool) -> None:
+    """apt-get install the tools in `TOOLS` that are missing, when that needs no password."""
+    missing = sorted({package for tool, package in TOOLS.items() if not shutil.which(tool)})
+    if not missing:
+        return
+    names = " ".join(missing)
+    skipped = "the checks that need them are skipped; without binutils the bundle is not slimmed"
+    if not allowed:
+        print(f"note: not installing {names} (--no-install): {skipped}")
+        return
+    if shutil.which("apt-get") is None:
+        print(f"note: {names} missing and no apt-get to install them: {skipped}")
+        return
+    if os.geteuid() == 0:
+        sudo: list[str] = []
+    elif (
+        shutil.which("sudo")
+        and subprocess.run(["sudo", "-n", "true"], capture_output=True).returncode == 0
+    ):
+        sudo = ["sudo", "-n"]
+    else:
+        print(
+            f"note: {names} missing; installing them needs root (sudo apt-get install {names}):"
+            f" {skipped}"
+        )
+        return
+    print(f"installing {names} ...", flush=True)
+
+    def apt_get(*arguments: str) -> bool:
+        return (
+            subprocess.run(
+                [*sudo, "apt-get", *arguments],
+                stdout=subprocess.DEVNULL,
+                env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
+                check=False,
+            ).returncode
+            == 0
+        )
+
+    install = ["install", "-y", "-qq", "--no-install-recommends", *missing]
+    if not apt_get(*install) and not (apt_get("update", "-qq") and apt_get(*install)):
+        print(f"note: apt-get could not install {names}: {skipped}")
 
 
 # The whole test
@@ -409,24 +648,42 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
     parser.add_argument("--runs", type=int, default=3, help="screenshot runs of each (default 3)")
+    parser.add_argument(
+        "--no-install", action="store_true", help="never install missing validators with apt-get"
+    )
     args = parser.parse_args(argv)
     if not sys.platform.startswith("linux"):
         print("The smoke test runs on Linux; see packaging/README.md for the other platforms.")
         return 2
     build = BUILD
     report = Report()
+    install_tools(not args.no_install)
     scratch = Path(tempfile.mkdtemp(prefix="cardviewer-package-test-"))
     try:
         print(f"building in {scratch} ...", flush=True)
         started = time.monotonic()
         bundle, archive = build.build(scratch / "dist", scratch / "build")
         report.figure("build time", f"{time.monotonic() - started:.0f} s")
-        report.figure("bundle size (du)", f"{du(bundle) / 2**20:.1f} MiB")
-        report.figure("archive size (.tar.gz)", f"{archive.stat().st_size / 2**20:.1f} MiB")
+        size, packed = du(bundle), archive.stat().st_size
+        report.figure("bundle size (du)", f"{size / 2**20:.1f} MiB")
+        report.figure("archive size (.tar.gz)", f"{packed / 2**20:.1f} MiB")
+        report.check(
+            size <= BUNDLE_LIMIT, "the bundle takes at most 120 MiB", f"{size / 2**20:.1f} MiB"
+        )
+        report.check(
+            packed <= ARCHIVE_LIMIT, "the .tar.gz has at most 50 MiB", f"{packed / 2**20:.1f} MiB"
+        )
         executable = bundle / build.APP_ID
         check_contents(report, bundle, executable)
+        check_icu(report, bundle)
         check_runs(report, executable, scratch, args.runs)
+        check_export(report, executable, scratch)
         check_install(report, archive, scratch)
+        validate(
+            report,
+            ["desktop-file-validate", str(build.LINUX / f"{build.APP_ID}.desktop")],
+            "the desktop entry is valid",
+        )
         validate(
             report,
             [
