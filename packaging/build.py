@@ -344,6 +344,9 @@ def trim_icu_data(bundle: Path) -> tuple[int, int] | None:
         return None
     (library,) = libraries
     original = library.read_bytes()
+    if ".dynsym" not in elf_sections(original):
+        print("note: not a 64-bit little-endian ELF library; ICU's data is bundled whole")
+        return None
     symbol, package = icu_common_data(original)
     trimmed = trim_icu_package(package, lambda name: ICU_UNUSED.fullmatch(name) is None)
     with tempfile.TemporaryDirectory(prefix="cardviewer-icu-") as scratch:
