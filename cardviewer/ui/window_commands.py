@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QMainWindow, QStyle
 
 from cardviewer import APP_NAME
 from cardviewer.api import CardPage
+from cardviewer.ui.colour_scheme import in_text_colour
 from cardviewer.ui.page_bar import PageBar
 
 
@@ -462,7 +463,8 @@ class WindowCommands:
         for command in commands:
             icon = QIcon()
             if command.icon is not None and command.fallback is not None:
-                icon = QIcon.fromTheme(command.icon, style.standardIcon(command.fallback))
+                fallback = in_text_colour(style.standardIcon(command.fallback))  # light on dark
+                icon = QIcon.fromTheme(command.icon, fallback)
             elif command.icon is not None:
                 icon = QIcon.fromTheme(command.icon)
             self.actions[command.name] = self._action(command, icon, window)

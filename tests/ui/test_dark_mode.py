@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from PySide6.QtCore import QMargins, QRect
 from PySide6.QtGui import QColor, QGuiApplication, QImage, QPalette, QPixmap
-from PySide6.QtWidgets import QApplication, QLabel, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QLineEdit, QVBoxLayout, QWidget
 from pytestqt.qtbot import QtBot
 
 from cardviewer.api.models import Card, parse_card
@@ -35,8 +35,8 @@ from tests.ui.windows import Closer, open_window
 
 AA = 4.5
 """WCAG AA: the least contrast of text against its background."""
-SILHOUETTE = 3.0
-"""WCAG's least contrast of a graphical object (the placeholder's figure on its disc)."""
+GRAPHIC = 3.0
+"""WCAG's least contrast of a graphical object: an icon, the placeholder's figure on its disc."""
 WAIT = 15_000
 RGB = tuple[int, int, int]
 
@@ -213,6 +213,14 @@ def test_the_main_window_reads_well_in_each_scheme(
     load(lambda: window.open_space(demo_server.space_id))
     window.table.setCurrentIndex(window.proxy.index(0, 1))
     seen.labels("the details pane", window.details_pane)
+    icons = Readings()
+    open_button = window.toolbar.widgetForAction(window.commands.actions["open"])
+    buttons: list[tuple[str, QWidget | None]] = [("Open", open_button)]
+    for name, button in buttons:
+        assert isinstance(button, QAbstractButton), name
+        assert button.isEnabled(), name
+        beside_text = QRect(0, 0, button.iconSize().width() + 4, button.height())  # the icon
+        icons.seen[name] = text_contrast(shown(button, beside_text.intersected(button.rect())))
 
     with qtbot.waitSignal(window.pages.loadFailed, timeout=WAIT):
         demo_server.faults.inject(Fault.HTML_502)
@@ -231,6 +239,7 @@ def test_the_main_window_reads_well_in_each_scheme(
     seen.labels("no cards on the page", window.stack)
 
     assert not seen.below(), "\n".join(seen.below())
+    assert not icons.below(GRAPHIC), "\n".join(icons.below(GRAPHIC))
 
 
 # The sign-in dialog
@@ -297,7 +306,7 @@ def test_the_avatar_placeholder_is_drawn_in_the_palette_s_colours(
     text = rgb(palette.color(QPalette.ColorRole.Text))
     # Nearer the background than the text: a calm disc, dark in a dark palette.
     assert contrast(disc, base) < contrast(disc, text)
-    assert contrast(figure, disc) >= SILHOUETTE
+    assert contrast(figure, disc) >= GRAPHIC
 
 
 # Switching while the app runs
