@@ -2,11 +2,16 @@
 
 Rows are tall enough for an avatar; columns can be moved, and their header has its own
 menu (the window fills it). Copying reports what it did through `copied`.
+
+Tab, Shift+Tab and Ctrl+Tab leave the table for the window's next control, as in any
+other field; the arrow keys, Home, End and the page keys move within it. A table that
+took Tab for its cells would keep a keyboard user in it, cell after cell, for good.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QAbstractItemModel, QCoreApplication, QPoint, Qt, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView, QWidget
 
 from cardviewer.ui.cards.table_copy import build_context_menu, copy_selection
@@ -33,6 +38,7 @@ class CardTableView(QTableView):
         self.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.setTabKeyNavigation(False)  # Tab goes on to the next control
         self.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.setCornerButtonEnabled(False)
         rows = self.verticalHeader()
@@ -53,6 +59,20 @@ class CardTableView(QTableView):
         header.setSectionsMovable(True)
         header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.customContextMenuRequested.connect(self.show_menu)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Ctrl+Tab and Ctrl+Shift+Tab leave the table too, as they leave a text area."""
+        key, modifiers = event.key(), event.modifiers()
+        if key in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab) and (
+            modifiers & Qt.KeyboardModifier.ControlModifier
+        ):
+            backwards = key == Qt.Key.Key_Backtab or bool(
+                modifiers & Qt.KeyboardModifier.ShiftModifier
+            )
+            if self.focusNextPrevChild(not backwards):
+                event.accept()
+                return
+        super().keyPressEvent(event)
 
     def copy_selection(self) -> None:
         """Copy the selected cells as a grid that pastes into a spreadsheet.
