@@ -168,6 +168,10 @@ class ExportAllDialog(QDialog):
             work.close()  # never started: nothing to undo
             log.info("fetching all pages of %s was cancelled before it began", self._space_id)
             return None
+        return await self._shown_while(work)
+
+    async def _shown_while(self, work: Coroutine[Any, Any, Any]) -> Any:
+        """Run `work` with the dialog open; None when Cancel stopped it."""
         self._task = asyncio.ensure_future(work)
         self.open()
         try:
