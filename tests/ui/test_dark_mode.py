@@ -92,13 +92,14 @@ def text_contrast(image: QImage) -> float:
 
 
 def text_area(edit: QLineEdit) -> QRect:
-    """Where `edit` draws its text or placeholder: clear of its frame and its buttons."""
+    """Where `edit` draws its text or placeholder: clear of its frame, buttons and cursor."""
     text = edit.text() or edit.placeholderText()
     width = edit.fontMetrics().horizontalAdvance(text)
-    # The cursor stands after the text (before the placeholder, when there is none).
-    left = edit.cursorRect().center().x() - (width if edit.text() else 0)
+    cursor = edit.cursorRect()
+    # The cursor stands after the text, or before the placeholder when there is none.
+    left = cursor.left() - width if edit.text() else cursor.right() + 1
     inside = edit.rect().marginsRemoved(QMargins(3, 3, 3, 3))
-    return QRect(left, inside.top(), width + 2, inside.height()).intersected(inside)
+    return QRect(left, inside.top(), width, inside.height()).intersected(inside)
 
 
 class Readings:
