@@ -29,7 +29,7 @@
         <translation>Die Adresse %1 ist nicht verschlüsselt (http://). Verwenden Sie https://, damit Ihr Passwort und Ihr Anmelde-Token im Netzwerk nicht mitgelesen werden können.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/api/client.py" line="+142"/>
+        <location filename="../cardviewer/api/client.py" line="+145"/>
         <source>Please enter your e-mail address.</source>
         <translation>Bitte geben Sie Ihre E-Mail-Adresse ein.</translation>
     </message>
@@ -54,7 +54,7 @@
         <translation>Bitte melden Sie sich zuerst an.</translation>
     </message>
     <message>
-        <location line="+82"/>
+        <location line="+90"/>
         <source>The e-mail address or password is not correct.</source>
         <translation>Die E-Mail-Adresse oder das Passwort ist nicht richtig.</translation>
     </message>
@@ -129,7 +129,7 @@
         <translation>Der Server hat mehr Karten gesendet, als der Bereich laut seinen Angaben enthält.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/api/errors.py" line="+191"/>
+        <location filename="../cardviewer/api/errors.py" line="+195"/>
         <source>The server at %1 does not accept secure (https) connections at this address. Check the server address and its port number.</source>
         <translation>Der Server %1 nimmt unter dieser Adresse keine sicheren Verbindungen (https) an. Prüfen Sie die Serveradresse und ihre Portnummer.</translation>
     </message>
@@ -322,11 +322,37 @@
         <source>E-mails</source>
         <translation>E-Mails</translation>
     </message>
+    <message>
+        <location filename="../cardviewer/ui/cards/card_table_model.py" line="+68"/>
+        <source>%1 has no picture</source>
+        <translation>%1 hat kein Profilbild</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No picture</source>
+        <translation>Kein Profilbild</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Picture of %1</source>
+        <translation>Profilbild von %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Picture</source>
+        <translation>Profilbild</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Not set</source>
+        <comment>a field without a value</comment>
+        <translation>Nicht angegeben</translation>
+    </message>
 </context>
 <context>
     <name>CardDetailsPane</name>
     <message>
-        <location filename="../cardviewer/ui/cards/card_details.py" line="+127"/>
+        <location filename="../cardviewer/ui/cards/card_details.py" line="+162"/>
         <source>Select a card to see its details.</source>
         <translation>Wählen Sie eine Karte aus, um ihre Details zu sehen.</translation>
     </message>
@@ -336,57 +362,42 @@
         <translation>Profilbild</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+41"/>
+        <source>Card details</source>
+        <translation>Kartendetails</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Copy Handle</source>
         <translation>Benutzernamen kopieren</translation>
     </message>
     <message>
-        <location line="+0"/>
-        <source>Copy the handle</source>
-        <translation>Den Benutzernamen kopieren</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>Copy E-mails</source>
         <translation>E-Mails kopieren</translation>
     </message>
     <message>
-        <location line="+0"/>
-        <source>Copy the e-mail addresses</source>
-        <translation>Die E-Mail-Adressen kopieren</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>Copy as JSON</source>
         <translation>Als JSON kopieren</translation>
     </message>
     <message>
-        <location line="+0"/>
-        <source>Copy the card as JSON</source>
-        <translation>Die Karte als JSON kopieren</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>All of the card&apos;s data, as the server sent it</source>
         <translation>Alle Daten der Karte, so wie der Server sie gesendet hat</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+54"/>
         <source>(no name)</source>
         <translation>(ohne Namen)</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+55"/>
         <source>(invalid)</source>
         <translation>(ungültig)</translation>
     </message>
     <message>
-        <location line="+7"/>
-        <source>Not set</source>
-        <translation>Nicht angegeben</translation>
-    </message>
-    <message>
-        <location line="+54"/>
+        <location line="+61"/>
         <source>This card has no handle.</source>
         <translation>Diese Karte hat keinen Benutzernamen.</translation>
     </message>
@@ -396,12 +407,12 @@
         <translation>Schalten Sie „E-Mails laden“ ein, um die E-Mail-Adressen der Karten zu laden.</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>This card has no e-mail addresses.</source>
         <translation>Diese Karte hat keine E-Mail-Adressen.</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+7"/>
         <source>Copied the handle</source>
         <translation>Benutzername kopiert</translation>
     </message>
@@ -467,12 +478,12 @@
 <context>
     <name>ErrorBar</name>
     <message>
-        <location filename="../cardviewer/ui/error_bar.py" line="+69"/>
+        <location filename="../cardviewer/ui/error_bar.py" line="+79"/>
         <source>Retry</source>
         <translation>Wiederholen</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+12"/>
         <source>Close this message</source>
         <translation>Diese Meldung schließen</translation>
     </message>
@@ -515,7 +526,7 @@
         <translation>Die erste Seite wird abgerufen…</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>Page %1 of %2 · 1 card</source>
         <translation>Seite %1 von %2 · 1 Karte</translation>
     </message>
@@ -544,7 +555,7 @@
         </translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+85"/>
         <source>Writing 1 card…</source>
         <translation>1 Karte wird geschrieben…</translation>
     </message>
@@ -569,12 +580,12 @@
     <name>LoginDialog</name>
     <message>
         <location filename="../cardviewer/ui/login/login_dialog.py" line="+82"/>
-        <location line="+79"/>
+        <location line="+82"/>
         <source>Sign in to %1</source>
         <translation>Bei %1 anmelden</translation>
     </message>
     <message>
-        <location line="-75"/>
+        <location line="-78"/>
         <source>https://cards.example.com</source>
         <translation>https://cards.example.com</translation>
     </message>
@@ -587,6 +598,11 @@
         <location line="+3"/>
         <source>Password</source>
         <translation>Passwort</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Your password is never stored.</source>
+        <translation>Ihr Passwort wird nie gespeichert.</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -609,12 +625,17 @@
         <translation>Anmelden</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+18"/>
+        <source>%1 logo</source>
+        <translation>%1-Logo</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Use the account of your card platform.</source>
         <translation>Verwenden Sie das Konto Ihrer Kartenplattform.</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+18"/>
         <source>&amp;Server:</source>
         <translation>&amp;Server:</translation>
     </message>
@@ -629,7 +650,7 @@
         <translation>&amp;Passwort:</translation>
     </message>
     <message>
-        <location line="+153"/>
+        <location line="+158"/>
         <source>The e-mail address or password is not correct.</source>
         <translation>Die E-Mail-Adresse oder das Passwort ist nicht richtig.</translation>
     </message>
@@ -652,7 +673,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../cardviewer/ui/window_commands.py" line="+200"/>
+        <location filename="../cardviewer/ui/window_commands.py" line="+201"/>
         <source>&amp;Open</source>
         <translation>Ö&amp;ffnen</translation>
     </message>
@@ -854,7 +875,7 @@
         <translation>Bereich</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>S&amp;pace:</source>
         <translation>&amp;Bereich:</translation>
     </message>
@@ -865,12 +886,21 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+3"/>
         <source>Space id</source>
         <translation>Bereichs-ID</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/space_toolbar.py" line="+5"/>
+        <location line="+13"/>
+        <source>Clear the space id</source>
+        <translation>Bereichs-ID leeren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Empties the field, to type another id</source>
+        <translation>Leert das Feld, um eine andere ID einzugeben</translation>
+    </message>
+    <message>
+        <location filename="../cardviewer/ui/space_toolbar.py" line="+6"/>
         <source>Include e-&amp;mails</source>
         <translation>E-&amp;Mails laden</translation>
     </message>
@@ -905,7 +935,7 @@
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/cards/card_table_view.py" line="+52"/>
+        <location filename="../cardviewer/ui/cards/card_table_view.py" line="+58"/>
         <source>Cards</source>
         <translation>Karten</translation>
     </message>
@@ -920,37 +950,62 @@
         <translation>Geben Sie eine Bereichs-ID ein und klicken Sie auf „Öffnen“.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/filter_row.py" line="+114"/>
+        <location filename="../cardviewer/ui/filter_row.py" line="+151"/>
         <source>Filter all cards of the space (Ctrl+F)</source>
         <translation>Alle Karten des Bereichs filtern (Strg+F)</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Filter the cards of this page (Ctrl+F)</source>
         <translation>Karten dieser Seite filtern (Strg+F)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Shows the cards whose name, username, position or e-mail contain every word typed. Filtering and sorting apply to the page loaded.</source>
         <translation>Zeigt die Karten, deren Name, Benutzername, Position oder E-Mail jedes eingegebene Wort enthält. Filtern und Sortieren gelten für die geladene Seite.</translation>
     </message>
     <message>
-        <location line="-69"/>
-        <source>Filter cards</source>
-        <translation>Karten filtern</translation>
+        <location line="-100"/>
+        <source>Clear the filter</source>
+        <translation>Filter leeren</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+1"/>
+        <source>Shows every card again (Esc)</source>
+        <translation>Zeigt wieder alle Karten (Esc)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Search</source>
+        <translation>Suchen</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>Pages from the server, or every card of the space&apos;s local copy</source>
+        <translation>Seiten vom Server oder alle Karten der lokalen Kopie des Bereichs</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>Filter all cards of the space</source>
+        <translation>Alle Karten des Bereichs filtern</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Shows the cards whose name, username, position or e-mail contain every word typed. Filtering and sorting apply to every card of the space.</source>
         <translation>Zeigt die Karten, deren Name, Benutzername, Position oder E-Mail jedes eingegebene Wort enthält. Filtern und Sortieren gelten für alle Karten des Bereichs.</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+9"/>
+        <source>Filter the cards of this page</source>
+        <translation>Karten dieser Seite filtern</translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>%1 of %2 shown</source>
         <translation>%1 von %2 angezeigt</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+57"/>
         <source>No card of the space matches “%1”</source>
         <translation>Keine Karte des Bereichs passt zu „%1“</translation>
     </message>
@@ -1000,7 +1055,7 @@
         <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist. Die angezeigten Karten bleiben sichtbar; melden Sie sich an, um weitere zu laden.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+320"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+328"/>
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
@@ -1350,27 +1405,27 @@
 <context>
     <name>PageBar</name>
     <message>
-        <location filename="../cardviewer/ui/page_bar.py" line="+39"/>
+        <location filename="../cardviewer/ui/page_bar.py" line="+48"/>
         <source>First page</source>
         <translation>Erste Seite</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Previous page</source>
         <translation>Vorherige Seite</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Next page</source>
         <translation>Nächste Seite</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>Last page</source>
         <translation>Letzte Seite</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Page</source>
         <translation>Seite</translation>
     </message>
@@ -1385,7 +1440,7 @@
         <translation>Seitenzahl</translation>
     </message>
     <message numerus="yes">
-        <location line="+51"/>
+        <location line="+65"/>
         <source>of %Ln</source>
         <translation>
             <numerusform>von %Ln</numerusform>
@@ -1393,7 +1448,13 @@
         </translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+17"/>
+        <source>Page %1 of %2. %3</source>
+        <comment>the page shown, its last page, the summary</comment>
+        <translation>Seite %1 von %2. %3</translation>
+    </message>
+    <message>
+        <location line="+20"/>
         <source>No cards</source>
         <translation>Keine Karten</translation>
     </message>

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from PySide6.QtCore import QCoreApplication, QEvent, QLocale, QObject, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QLocale, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QIcon, QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget
 
+from cardviewer.ui.announcements import announce, name_clear_button, name_field_button
 from cardviewer.ui.card_area import STATE_ICON_SIZE, CardStack
 from cardviewer.ui.state_page import StatePage
 
@@ -36,6 +37,9 @@ class FilterTarget(Protocol):
 
 SHOWN_FILTER_LENGTH = 40
 """Characters of the filter the no-match page repeats; a longer one is cut short."""
+SAY_COUNT_AFTER_MS = 600
+"""A pause in typing this long, and a screen reader says how many cards the filter lets
+through."""
 
 
 class FilterRow(QWidget):
@@ -54,12 +58,26 @@ class FilterRow(QWidget):
         self._stack: CardStack | None = None
         self.no_match_page: StatePage | None = None
         self.filter_edit = QLineEdit(self)
-        self.filter_edit.setAccessibleName(QCoreApplication.translate("MainWindow", "Filter cards"))
         self.describe_scope(whole_space=False)
         self.filter_edit.setClearButtonEnabled(True)
+        name_clear_button(
+            self.filter_edit,
+            QCoreApplication.translate("MainWindow", "Clear the filter"),
+            QCoreApplication.translate("MainWindow", "Shows every card again (Esc)"),
+        )
         search_icon = QIcon.fromTheme(QIcon.ThemeIcon.EditFind)
         if not search_icon.isNull():  # no room kept for an icon the desktop lacks
-            self.filter_edit.addAction(search_icon, QLineEdit.ActionPosition.LeadingPosition)
+            search = self.filter_edit.addAction(
+                search_icon, QLineEdit.ActionPosition.LeadingPosition
+            )
+            name_field_button(
+                self.filter_edit, search, QCoreApplication.translate("MainWindow", "Search")
+            )
+        self._said = ""
+        self._say_count = QTimer(self)  # once typing pauses, not at every key
+        self._say_count.setSingleShot(True)
+        self._say_count.setInterval(SAY_COUNT_AFTER_MS)
+        self._say_count.timeout.connect(self._announce_count)
         self.count_label = QLabel(self)
         self.count_label.setTextFormat(Qt.TextFormat.PlainText)
         self.space_button = QToolButton(self)
@@ -77,8 +95,27 @@ class FilterRow(QWidget):
         proxy.countsChanged.connect(self.show_count)
 
     def add_leading(self, widget: QWidget) -> None:
-        """Put `widget` before the field (the choice of what the table shows)."""
+        """Put `widget` before the field (the choice of what the table shows).
+
+        It comes before the field for Tab too, and a screen reader hears what it is
+        for: its accessible name, by a label (on Linux a choice's own name is its
+        current text), and what it chooses between.
+        """
         self._row.insertWidget(0, widget)
+        # After the control before the field (Qt orders only controls that take focus).
+        before = self.filter_edit.previousInFocusChain()
+        while before is not None and before.focusPolicy() == Qt.FocusPolicy.NoFocus:
+            before = before.previousInFocusChain()
+        if before is not None and before is not widget and before is not self.filter_edit:
+            QWidget.setTabOrder(before, widget)
+        label = QLabel(widget.accessibleName(), self)
+        label.setBuddy(widget)
+        label.hide()  # heard, not seen: the choices say it on screen
+        widget.setAccessibleDescription(
+            QCoreApplication.translate(
+                "MainWindow", "Pages from the server, or every card of the space's local copy"
+            )
+        )
 
     def set_target(self, target: FilterTarget) -> None:
         """Filter `target` from now on, by the words typed so far."""
@@ -114,6 +151,7 @@ class FilterRow(QWidget):
             text = QCoreApplication.translate(
                 "MainWindow", "Filter all cards of the space (Ctrl+F)"
             )
+            name = QCoreApplication.translate("MainWindow", "Filter all cards of the space")
             tip = QCoreApplication.translate(
                 "MainWindow",
                 "Shows the cards whose name, username, position or e-mail contain every "
@@ -123,23 +161,39 @@ class FilterRow(QWidget):
             text = QCoreApplication.translate(
                 "MainWindow", "Filter the cards of this page (Ctrl+F)"
             )
+            name = QCoreApplication.translate("MainWindow", "Filter the cards of this page")
             tip = QCoreApplication.translate(
                 "MainWindow",
                 "Shows the cards whose name, username, position or e-mail contain every "
                 "word typed. Filtering and sorting apply to the page loaded.",
             )
         self.filter_edit.setPlaceholderText(text)
+        self.filter_edit.setAccessibleName(name)
         self.filter_edit.setToolTip(tip)
 
     def show_count(self, shown: int, total: int) -> None:
-        """ "3 of 20 shown" while a filter is typed; nothing without one."""
+        """ "3 of 20 shown" while a filter is typed; nothing without one.
+
+        A screen reader says it too, or that no card matches, once typing pauses.
+        """
         if not self._proxy.filter_text().strip():
             self.count_label.clear()
+            self._said = ""
+            self._say_count.stop()
             return
         locale = QLocale()
         text = QCoreApplication.translate("MainWindow", "%1 of %2 shown")
         text = text.replace("%1", locale.toString(shown))
         self.count_label.setText(text.replace("%2", locale.toString(total)))
+        self._say_count.start()
+
+    def _announce_count(self) -> None:
+        if not self._proxy.filter_text().strip():
+            return
+        said = self._no_match_text()[0] if self._hides_every_card() else self.count_label.text()
+        if said != self._said:
+            self._said = said
+            announce(self.filter_edit, said)
 
     def focus(self) -> None:
         """Put the cursor in the field with its text selected, ready to type over it."""

@@ -57,6 +57,7 @@ from cardviewer.ui.settings_saving import save_settings
 from cardviewer.ui.space_toolbar import SpaceToolbar
 from cardviewer.ui.whole_space_jobs import WholeSpaceJobs
 from cardviewer.ui.whole_space_view import WholeSpaceView
+from cardviewer.ui.window_announcements import WindowAnnouncements, announcing_progress
 from cardviewer.ui.window_commands import (
     CommandActions,
     ToolbarPlace,
@@ -102,7 +103,7 @@ class MainWindow(QMainWindow, CommandActions):
         self._avatars, self._store_folder = avatars, store_folder
         self._details_avatars = details_avatars
         self.messages = PageMessages(self._plurals())
-        progress = partial(ExportAllDialog, parent=self)
+        progress = announcing_progress(partial(ExportAllDialog, parent=self))
         self.jobs = WholeSpaceJobs(
             source, settings, progress, server_wait=self.messages.server_wait
         )
@@ -143,6 +144,13 @@ class MainWindow(QMainWindow, CommandActions):
         self._connect_jobs()
         self._connect_help()
         self._update_actions()
+        self.announcements = WindowAnnouncements(
+            pages,
+            self.page_bar,
+            self.error_bar,
+            self.statusBar(),
+            [pages.loadFailed, self.jobs.failed, self.jobs.signInNeeded, self.whole_space.failed],
+        )
 
     # Wiring, one topic at a time
 

@@ -6,8 +6,10 @@ The bar only asks for pages (`pageRequested`); what is shown comes back through
 
 from __future__ import annotations
 
+import itertools
+
 from PySide6.QtCore import QLocale, QSignalBlocker, QSize, Qt, Signal
-from PySide6.QtGui import QIcon
+from PySide6.QtGui import QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QHBoxLayout,
@@ -21,6 +23,11 @@ from PySide6.QtWidgets import (
 from cardviewer.api import PageMeta
 
 ICON_SIZE = QSize(16, 16)
+# The Go menu's keys for the buttons (`window_commands`), which a screen reader says.
+FIRST_PAGE_KEY = "Alt+Home"
+PREVIOUS_PAGE_KEY = "Ctrl+PgUp"
+NEXT_PAGE_KEY = "Ctrl+PgDown"
+LAST_PAGE_KEY = "Alt+End"
 
 
 class PageBar(QWidget):
@@ -36,12 +43,18 @@ class PageBar(QWidget):
         self.summary_label = QLabel(self)
         self.summary_label.setTextFormat(Qt.TextFormat.PlainText)
 
-        self.first_button = self._button("go-first", sp.SP_MediaSkipBackward, self.tr("First page"))
-        self.previous_button = self._button(
-            "go-previous", sp.SP_MediaSeekBackward, self.tr("Previous page")
+        self.first_button = self._button(
+            "go-first", sp.SP_MediaSkipBackward, self.tr("First page"), FIRST_PAGE_KEY
         )
-        self.next_button = self._button("go-next", sp.SP_MediaSeekForward, self.tr("Next page"))
-        self.last_button = self._button("go-last", sp.SP_MediaSkipForward, self.tr("Last page"))
+        self.previous_button = self._button(
+            "go-previous", sp.SP_MediaSeekBackward, self.tr("Previous page"), PREVIOUS_PAGE_KEY
+        )
+        self.next_button = self._button(
+            "go-next", sp.SP_MediaSeekForward, self.tr("Next page"), NEXT_PAGE_KEY
+        )
+        self.last_button = self._button(
+            "go-last", sp.SP_MediaSkipForward, self.tr("Last page"), LAST_PAGE_KEY
+        )
         self.first_button.clicked.connect(lambda: self._request_first())
         self.previous_button.clicked.connect(lambda: self._request_relative(-1))
         self.next_button.clicked.connect(lambda: self._request_relative(+1))
@@ -74,6 +87,10 @@ class PageBar(QWidget):
         layout.addSpacing(6)
         layout.addWidget(self.next_button)
         layout.addWidget(self.last_button)
+        # Tab goes through them as they stand, the page number between the arrows.
+        order = [self.first_button, self.previous_button, self.page_spin]
+        for before, after in itertools.pairwise([*order, self.next_button, self.last_button]):
+            QWidget.setTabOrder(before, after)
         self.set_meta(None)
 
     def focus_page_field(self) -> None:
@@ -81,14 +98,23 @@ class PageBar(QWidget):
         self.page_spin.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.page_spin.selectAll()
 
-    def _button(self, theme_name: str, fallback: QStyle.StandardPixmap, tip: str) -> QToolButton:
-        """A flat button with the desktop theme's icon, or the widget style's."""
+    def _button(
+        self, theme_name: str, fallback: QStyle.StandardPixmap, name: str, key: str
+    ) -> QToolButton:
+        """A flat button with the desktop theme's icon, or the widget style's.
+
+        Its tooltip is its name; a screen reader hears the name, then its key (the Go
+        menu's), rather than the tooltip again.
+        """
         button = QToolButton(self)
         button.setIcon(QIcon.fromTheme(theme_name, self.style().standardIcon(fallback)))
         button.setIconSize(ICON_SIZE)
         button.setAutoRaise(True)
-        button.setToolTip(tip)
-        button.setAccessibleName(tip)
+        button.setToolTip(name)
+        button.setAccessibleName(name)
+        button.setAccessibleDescription(
+            QKeySequence(key).toString(QKeySequence.SequenceFormat.NativeText)
+        )
         return button
 
     @property
@@ -117,6 +143,17 @@ class PageBar(QWidget):
         self.previous_button.setEnabled(has_previous)
         self.next_button.setEnabled(has_next)
         self.last_button.setEnabled(has_next or _past_the_end(meta))
+
+    def spoken_summary(self) -> str:
+        """The page shown, as a screen reader says it when a page arrives."""
+        meta = self._meta
+        if meta is None:
+            return ""
+        text = self.tr("Page %1 of %2. %3", "the page shown, its last page, the summary")
+        locale = QLocale()
+        text = text.replace("%1", locale.toString(meta.current_page))
+        text = text.replace("%2", locale.toString(meta.last_page))
+        return text.replace("%3", self.summary_label.text())
 
     def show_loading(self, page: int, summary: str) -> None:
         """Another page is on its way: its number in the box, `summary` beside it.

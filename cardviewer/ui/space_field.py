@@ -10,6 +10,7 @@ from PySide6.QtCore import QCoreApplication, QSignalBlocker, Qt
 from PySide6.QtWidgets import QComboBox, QLineEdit, QWidget
 
 from cardviewer.services.settings import Settings
+from cardviewer.ui.announcements import name_clear_button
 from cardviewer.ui.settings_saving import save_settings
 
 
@@ -25,14 +26,24 @@ class SpaceField(QComboBox):
         self.setMaxCount(50)
         self.setMinimumContentsLength(20)
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.setToolTip(
-            QCoreApplication.translate("MainWindow", "The id of the space whose cards to show")
-        )
-        self.setAccessibleName(QCoreApplication.translate("MainWindow", "Space id"))
+        tip = QCoreApplication.translate("MainWindow", "The id of the space whose cards to show")
+        self.setToolTip(tip)
+        name = QCoreApplication.translate("MainWindow", "Space id")
+        self.setAccessibleName(name)
         self.space_edit = QLineEdit(self)
         self.setLineEdit(self.space_edit)
-        self.space_edit.setPlaceholderText(QCoreApplication.translate("MainWindow", "Space id"))
+        # The text field is what a screen reader reads while typing: named, not just
+        # its value (on Linux a combo box's own name is its text), and described by
+        # more than its placeholder, which is its name.
+        self.space_edit.setAccessibleName(name)
+        self.space_edit.setAccessibleDescription(tip)
+        self.space_edit.setPlaceholderText(name)
         self.space_edit.setClearButtonEnabled(True)
+        name_clear_button(
+            self.space_edit,
+            QCoreApplication.translate("MainWindow", "Clear the space id"),
+            QCoreApplication.translate("MainWindow", "Empties the field, to type another id"),
+        )
         completer = self.completer()
         if completer is not None:
             completer.setCaseSensitivity(Qt.CaseSensitivity.CaseSensitive)

@@ -32,7 +32,10 @@ class SpaceToolbar(QToolBar):
         self.setIconSize(QSize(16, 16))
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.PreventContextMenu)
 
+        # The label beside the field, not in a box of its own: a screen reader finds a
+        # field's label among the field's siblings.
         space_label = QLabel(QCoreApplication.translate("MainWindow", "S&pace:"), self)
+        space_label.setContentsMargins(4, 0, 6, 0)
         self.space_field = SpaceField(settings, self)
         space_label.setBuddy(self.space_field)
 
@@ -46,7 +49,7 @@ class SpaceToolbar(QToolBar):
             )
         )
 
-        self.addWidget(_padded(space_label, left=4, right=6))
+        self.addWidget(space_label)
         self.addWidget(self.space_field)
         self.addActions(space_actions)
         self.addSeparator()

@@ -7,6 +7,11 @@ width, and a word too long for it is cut off at the edge, its whole in the toolt
 A value that did not validate is shown as the JSON it came as. The copy buttons hand
 the handle, the e-mail addresses and the whole card to whatever the person pastes
 into next.
+
+A screen reader hears each value with its field ("Position: Head of Sales"), a value
+not set as "not set", the picture as whose it is, and the buttons by the words they
+show; a description adds only what the name does not say (the exact time, what an
+invalid value was), never markup.
 """
 
 from __future__ import annotations
@@ -17,8 +22,8 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QPalette, QPixmap
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QHelpEvent, QPalette, QPixmap
 from PySide6.QtWidgets import (
     QFormLayout,
     QFrame,
@@ -28,6 +33,7 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSizePolicy,
     QStackedWidget,
+    QToolTip,
     QVBoxLayout,
     QWidget,
 )
@@ -41,7 +47,7 @@ from cardviewer.services.card_columns import (
     build_columns,
     compact_json,
 )
-from cardviewer.ui.cards.card_table_model import avatar_url
+from cardviewer.ui.cards.card_table_model import avatar_url, not_set_text, picture_text
 from cardviewer.ui.cards.columns import (
     column_titles,
     display_text,
@@ -62,6 +68,16 @@ LONG_WORD = 30
 """A value with a word longer than this may not fit the pane; its tooltip shows it whole."""
 
 
+def _set_tip(widget: QWidget, text: str, *, plain: bool = False) -> None:
+    """`text` as the tooltip of `widget` and what a screen reader says after its name.
+
+    `plain`: text from the server, shown literally; the reader gets it without the
+    markup that keeps it literal in a tooltip.
+    """
+    widget.setToolTip(plain_tooltip(text) if plain else text)
+    widget.setAccessibleDescription(text)
+
+
 def _fit_width(label: QLabel) -> None:
     """Let `label` be as narrow as the pane: its text wraps, and never widens the pane.
 
@@ -71,6 +87,25 @@ def _fit_width(label: QLabel) -> None:
     policy = label.sizePolicy()
     policy.setHorizontalPolicy(QSizePolicy.Policy.Ignored)
     label.setSizePolicy(policy)
+
+
+class _WholeTextTip(QObject):
+    """Shows `text` as the tooltip of the label it watches, without making it the label's
+    accessible description: for a value cut off at the pane's edge, whose whole the
+    screen reader already says as its name.
+    """
+
+    def __init__(self, label: QLabel, text: str) -> None:
+        super().__init__(label)
+        self.text = text
+        self._label = label
+        label.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if isinstance(event, QHelpEvent) and event.type() == QEvent.Type.ToolTip:
+            QToolTip.showText(event.globalPos(), plain_tooltip(self.text), self._label)
+            return True
+        return super().eventFilter(watched, event)
 
 
 def card_json(card: Card) -> str:
@@ -135,7 +170,7 @@ class CardDetailsPane(QWidget):
         self.avatar_label.setObjectName("cardDetailsAvatar")
         self.avatar_label.setFixedSize(AVATAR_SIZE, AVATAR_SIZE)
         self.avatar_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.avatar_label.setAccessibleName(self.tr("Picture"))
+        self.avatar_label.setAccessibleName(self.tr("Picture"))  # whose, once a card is shown
         self.avatar_label.setVisible(avatars is not None)
 
         self.name_label = QLabel(self)
@@ -175,16 +210,13 @@ class CardDetailsPane(QWidget):
         self.scroll_area.setWidgetResizable(True)
         self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.scroll_area.setWidget(content)
+        # A stop of its own for Tab, where the arrow and page keys scroll a long card.
+        self.scroll_area.setAccessibleName(self.tr("Card details"))
 
-        self.copy_handle_button = self._button(
-            self.tr("Copy Handle"), self.tr("Copy the handle"), self._copy_handle
-        )
-        self.copy_emails_button = self._button(
-            self.tr("Copy E-mails"), self.tr("Copy the e-mail addresses"), self._copy_emails
-        )
-        self.copy_json_button = self._button(
-            self.tr("Copy as JSON"), self.tr("Copy the card as JSON"), self._copy_json
-        )
+        # Named by the words they show, so that a person who says them is understood.
+        self.copy_handle_button = self._button(self.tr("Copy Handle"), self._copy_handle)
+        self.copy_emails_button = self._button(self.tr("Copy E-mails"), self._copy_emails)
+        self.copy_json_button = self._button(self.tr("Copy as JSON"), self._copy_json)
         self.copy_json_button.setToolTip(self.tr("All of the card's data, as the server sent it"))
         buttons = QHBoxLayout()
         buttons.setContentsMargins(12, 8, 12, 12)
@@ -207,9 +239,8 @@ class CardDetailsPane(QWidget):
         layout.addWidget(self._stack)
         self.set_card(None)
 
-    def _button(self, text: str, accessible_name: str, slot: Callable[[], None]) -> QPushButton:
+    def _button(self, text: str, slot: Callable[[], None]) -> QPushButton:
         button = QPushButton(text, self)
-        button.setAccessibleName(accessible_name)
         button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         button.clicked.connect(slot)
         return button
@@ -241,6 +272,8 @@ class CardDetailsPane(QWidget):
             )
         name = card.display_name if NAME_KEY not in card.invalid_fields else None
         self.name_label.setText(name or self.tr("(no name)"))
+        self.avatar_label.setAccessibleName(picture_text(card))
+        self.scroll_area.setAccessibleDescription(self.name_label.text())  # whose details
         for column in columns:
             if column.kind is ValueKind.AVATAR or (column.key == NAME_KEY and name):
                 continue  # the picture and the heading already show these
@@ -273,8 +306,8 @@ class CardDetailsPane(QWidget):
         value.setWordWrap(True)
         value.setTextInteractionFlags(SELECTABLE)
         value.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        value.setAccessibleName(column.title)
-        value.setAccessibleDescription(description)
+        # Field and value together, as one line: the title label alone says only half.
+        value.setAccessibleName(f"{column.title}: {description}")
         _fit_width(value)
         if monospace:
             value.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
@@ -282,9 +315,11 @@ class CardDetailsPane(QWidget):
             column.value(card), dict | list | tuple
         )
         if column.kind is ValueKind.TIMESTAMP or column.is_invalid(card) or nested:
-            value.setToolTip(plain_tooltip(tooltip_text(column, card) or ""))
+            tip = tooltip_text(column, card) or ""
+            value.setToolTip(plain_tooltip(tip))
+            value.setAccessibleDescription(tip)  # the tooltip's text, without its markup
         elif any(len(word) > LONG_WORD for word in text.split()):
-            value.setToolTip(plain_tooltip(text))
+            _WholeTextTip(value, text)
         self.form.addRow(title, value)
 
     def _value_text(self, column: Column, card: Card) -> tuple[str, str, bool]:
@@ -298,7 +333,7 @@ class CardDetailsPane(QWidget):
             return text, text, False
         value = column.value(card)
         if value is None or value in ("", (), [], {}):
-            return EMPTY, self.tr("Not set"), False
+            return EMPTY, not_set_text(), False
         if isinstance(value, dict):
             text = "\n".join(field_lines(value))
             return text, text, False
@@ -340,8 +375,8 @@ class CardDetailsPane(QWidget):
         return pixmap
 
     def changeEvent(self, event: QEvent) -> None:
-        # Moved to a screen of another pixel density: redraw the picture for it.
-        if event.type() == QEvent.Type.DevicePixelRatioChange:
+        # Moved to a screen of another pixel density, or a new palette: redraw the picture.
+        if event.type() in (QEvent.Type.DevicePixelRatioChange, QEvent.Type.PaletteChange):
             self._show_avatar()
         super().changeEvent(event)
 
@@ -350,18 +385,18 @@ class CardDetailsPane(QWidget):
     def _update_buttons(self, card: Card) -> None:
         self.copy_handle_button.setEnabled(bool(card.username))
         if card.username:
-            self.copy_handle_button.setToolTip(plain_tooltip(card.username))
+            _set_tip(self.copy_handle_button, card.username, plain=True)
         else:
-            self.copy_handle_button.setToolTip(self.tr("This card has no handle."))
+            _set_tip(self.copy_handle_button, self.tr("This card has no handle."))
         emails = card.emails
         self.copy_emails_button.setEnabled(bool(emails))
         if emails is None:
             tip = self.tr("Turn on “Include e-mails” to load the cards' e-mail addresses.")
+            _set_tip(self.copy_emails_button, tip)
         elif not emails:
-            tip = self.tr("This card has no e-mail addresses.")
+            _set_tip(self.copy_emails_button, self.tr("This card has no e-mail addresses."))
         else:
-            tip = plain_tooltip("\n".join(emails))
-        self.copy_emails_button.setToolTip(tip)
+            _set_tip(self.copy_emails_button, "\n".join(emails), plain=True)
 
     def _copy_handle(self) -> None:
         if self._card is None or not self._card.username:

@@ -7,6 +7,9 @@ pictures of the page it shows and repaints their cells as they arrive.
 A view asks `data()` for every visible cell in seven or so roles on each repaint. The
 text of a cell (what it shows, its tooltip, its sort value) is made once per page, on
 first request, and then looked up; pictures are looked up live, since they arrive later.
+
+A screen reader reads a cell by its text; where a cell shows none (a picture, a value
+not set) `Qt.AccessibleTextRole` says what it holds instead.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QCoreApplication,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -41,7 +45,8 @@ _DISPLAY = int(Qt.ItemDataRole.DisplayRole)
 _TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
 _ALIGNMENT = int(Qt.ItemDataRole.TextAlignmentRole)
 _DECORATION = int(Qt.ItemDataRole.DecorationRole)
-_TEXT_ROLES = frozenset((_DISPLAY, _TOOLTIP, SORT_ROLE))
+_ACCESSIBLE_TEXT = int(Qt.ItemDataRole.AccessibleTextRole)
+_TEXT_ROLES = frozenset((_DISPLAY, _TOOLTIP, SORT_ROLE, _ACCESSIBLE_TEXT))
 _HORIZONTAL = Qt.Orientation.Horizontal
 _CELL_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 _NOT_YET = object()
@@ -53,6 +58,33 @@ def avatar_url(card: Card) -> str | None:
     if card.avatar is None or card.avatar.is_default:
         return None
     return card.avatar.src
+
+
+def picture_text(card: Card) -> str:
+    """What a screen reader says for the card's picture: whose it is, or that it has none."""
+    name = card.display_name if "display_name" not in card.invalid_fields else None
+    if avatar_url(card) is None:
+        if name:
+            text = QCoreApplication.translate("CardColumns", "%1 has no picture")
+            return text.replace("%1", name)
+        return QCoreApplication.translate("CardColumns", "No picture")
+    if name:
+        return QCoreApplication.translate("CardColumns", "Picture of %1").replace("%1", name)
+    return QCoreApplication.translate("CardColumns", "Picture")
+
+
+def not_set_text() -> str:
+    """What a screen reader says for a cell or field without a value."""
+    return QCoreApplication.translate("CardColumns", "Not set", "a field without a value")
+
+
+def accessible_text(column: Column, card: Card) -> str | None:
+    """What a screen reader says for a cell that shows no text; None: the text it shows."""
+    if column.kind is ValueKind.AVATAR:
+        return picture_text(card)
+    if not display_text(column, card):
+        return not_set_text()
+    return None
 
 
 def avatar_cell(avatars: AvatarLoader | None, card: Card) -> Any:
@@ -69,12 +101,15 @@ def avatar_cell(avatars: AvatarLoader | None, card: Card) -> Any:
 
 
 def role_text(role: int, column: Column, card: Card) -> Any:
-    """A cell's value in a text role: what it shows, its tooltip, or its sort value."""
+    """A cell's value in a text role: what it shows, its tooltip, its sort value, or what
+    a screen reader says for it."""
     if role == _DISPLAY:
         return display_text(column, card)
     if role == _TOOLTIP:
         tooltip = tooltip_text(column, card)
         return None if tooltip is None else plain_tooltip(tooltip)
+    if role == _ACCESSIBLE_TEXT:
+        return accessible_text(column, card)
     return column.sort_value(card)
 
 
@@ -91,6 +126,8 @@ def heading_data(columns: list[Column], section: int, role: int) -> Any:
         return plain_tooltip(column.title) if column.extra else column.title
     if role == _ALIGNMENT:
         return alignment(column)
+    if role == _ACCESSIBLE_TEXT and column.kind is ValueKind.AVATAR:
+        return column.title  # read aloud, as the tooltip shows it
     return None
 
 

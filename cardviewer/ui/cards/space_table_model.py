@@ -59,7 +59,7 @@ _DISPLAY = int(Qt.ItemDataRole.DisplayRole)
 _TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
 _ALIGNMENT = int(Qt.ItemDataRole.TextAlignmentRole)
 _DECORATION = int(Qt.ItemDataRole.DecorationRole)
-_TEXT_ROLES = frozenset((_DISPLAY, _TOOLTIP))
+_TEXT_ROLES = frozenset((_DISPLAY, _TOOLTIP, int(Qt.ItemDataRole.AccessibleTextRole)))
 _CELL_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 _NOT_YET = object()
 

@@ -91,6 +91,8 @@ class LoginDialog(QDialog):
         self.password_edit = QLineEdit(password, self)
         self.password_edit.setEchoMode(QLineEdit.EchoMode.Password)
         self.password_edit.setPlaceholderText(self.tr("Password"))
+        # Said after the field's label, instead of the placeholder, which only repeats it.
+        self.password_edit.setAccessibleDescription(self.tr("Your password is never stored."))
         self.keep_signed_in_check = QCheckBox(self.tr("&Keep me signed in"), self)
         self.keep_signed_in_check.setChecked(keep_signed_in)
         self.keep_signed_in_check.setToolTip(
@@ -158,6 +160,7 @@ class LoginDialog(QDialog):
         icon = QLabel(self)
         icon.setPixmap(self._header_pixmap())
         icon.setFixedSize(QSize(HEADER_ICON_SIZE, HEADER_ICON_SIZE))
+        icon.setAccessibleName(self.tr("%1 logo").replace("%1", APP_NAME))
         title = QLabel(self.tr("Sign in to %1").replace("%1", APP_NAME), self)
         title_font = QFont(title.font())
         title_font.setPointSizeF(title_font.pointSizeF() * 1.35)
@@ -252,8 +255,13 @@ class LoginDialog(QDialog):
         self.message_icon.setPixmap(pixmap)
         self.message_label.setText(text)
         self.message_label.setToolTip(plain_tooltip(detail))  # it may quote the server
+        self.message_label.setAccessibleDescription(detail)  # the same, without markup
         self.message_frame.setVisible(bool(text))
         self._fit_height()
+        # Said aloud: the focus stays in the form, away from the message.
+        from cardviewer.ui.announcements import announce
+
+        announce(self.message_label, text, assertive=warning)
 
     def _fit_height(self) -> None:
         """At least as high as the message needs, wrapped at the dialog's narrowest.
