@@ -6,9 +6,16 @@ tests/api/test_retry.py covers the retries.
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import json
+import logging
+import os
 import socket
+import time
+from collections.abc import AsyncIterator, Callable, Iterable
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import httpx
 import pytest
@@ -28,7 +35,8 @@ from cardviewer.api import (
     TlsError,
     UnexpectedResponse,
 )
-from cardviewer.api.errors import CardViewerError, MalformedRequest, Sentence
+from cardviewer.api.client import BODY_LIMITS
+from cardviewer.api.errors import CardViewerError, MalformedRequest, ResponseTooLarge, Sentence
 from cardviewer.api.retry import RetryPolicy
 from cardviewer.demo import Fault
 
@@ -232,8 +240,9 @@ async def test_any_space_id_is_one_encoded_path_segment(signed_in, demo_server, 
 
 
 async def test_without_sign_in_nothing_is_sent(client, demo_server):
-    with pytest.raises(NotAuthenticated):
+    with pytest.raises(NotAuthenticated) as info:
         await client.list_cards(demo_server.space_id)
+    assert info.value.status == 401
     assert not demo_server.requests
 
 
@@ -415,3 +424,373 @@ async def test_a_proxy_refusing_the_tunnel_is_connect_failed():
         with pytest.raises(ConnectFailed) as info:
             await client.list_cards("space")
     assert "proxy" in str(info.value)
+
+
+# What the client reads, and how it asks
+
+
+MEBIBYTE = 1024 * 1024
+SESSION = {
+    "access_token": "eyJ0eXAiOiJKV1Q.token",
+    "session_id": "s",
+    "expires_at": "2030-01-01T00:00:00.000000Z",
+}
+
+
+def page_body(cards: int = 1) -> dict[str, Any]:
+    return {
+        "data": [{"uuid": f"c{n}", "display_name": f"Card {n}"} for n in range(cards)],
+        "links": {},
+        "meta": {"current_page": 1, "last_page": 1, "per_page": 10, "total": cards},
+    }
+
+
+def padded(body: dict[str, Any], place: Callable[[dict[str, Any], str], None], size: int) -> bytes:
+    """`body` as JSON of exactly `size` bytes, made up by a long text that `place` puts in."""
+    place(body, "")
+    bare = len(json.dumps(body).encode())
+    place(body, "x" * (size - bare))
+    data = json.dumps(body).encode()
+    assert len(data) == size
+    return data
+
+
+class Chunks:
+    """A body sent chunk by chunk, without a declared length, that notes how many were taken."""
+
+    def __init__(self, chunks: Iterable[bytes]) -> None:
+        self.chunks = list(chunks)
+        self.taken = 0
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        for chunk in self.chunks:
+            self.taken += 1
+            yield chunk
+
+
+def mock_client(handler: Callable[[httpx.Request], httpx.Response], **kwargs: Any) -> CardsClient:
+    retry = kwargs.pop("retry", ONE_TRY)
+    return CardsClient(
+        "https://api.example",
+        token="t",
+        transport=httpx.MockTransport(handler),
+        retry=retry,
+        **kwargs,
+    )
+
+
+def answer_with(status: int, body: Any = b"", **kwargs: Any) -> Callable[[httpx.Request], Any]:
+    def answer(request: httpx.Request) -> httpx.Response:
+        if isinstance(body, bytes | Chunks):
+            return httpx.Response(status, content=body, **kwargs)
+        return httpx.Response(status, json=body, **kwargs)
+
+    return answer
+
+
+def in_pieces(data: bytes) -> Chunks:
+    return Chunks(data[start : start + MEBIBYTE] for start in range(0, len(data), MEBIBYTE))
+
+
+@pytest.mark.parametrize("declared", [True, False], ids=["declared", "streamed"])
+async def test_a_page_may_have_sixteen_mebibytes(declared):
+    def with_name(body: dict[str, Any], text: str) -> None:
+        body["data"][0]["display_name"] = text
+
+    for size, fits in [(16 * MEBIBYTE, True), (16 * MEBIBYTE + 1, False)]:
+        data = padded(page_body(), with_name, size)
+        async with mock_client(answer_with(200, data if declared else in_pieces(data))) as client:
+            if fits:
+                page = await client.list_cards("space")
+                assert len(page.cards[0].display_name or "") > 15 * MEBIBYTE
+            else:
+                with pytest.raises(ResponseTooLarge) as info:
+                    await client.list_cards("space")
+                assert info.value.status == 200
+
+
+@pytest.mark.parametrize("declared", [True, False], ids=["declared", "streamed"])
+async def test_a_login_answer_may_have_one_mebibyte(declared):
+    def with_session_id(body: dict[str, Any], text: str) -> None:
+        body["session_id"] = text
+
+    for size, fits in [(MEBIBYTE, True), (MEBIBYTE + 1, False)]:
+        data = padded(dict(SESSION), with_session_id, size)
+        async with mock_client(answer_with(200, data if declared else in_pieces(data))) as client:
+            if fits:
+                session = await client.login("ada@example.com", "pw")
+                assert len(session.session_id) > MEBIBYTE - 200
+            else:
+                with pytest.raises(ResponseTooLarge):
+                    await client.login("ada@example.com", "pw")
+
+
+async def test_a_declared_length_over_the_limit_is_refused_before_reading():
+    body = Chunks([b"{}"])
+    headers = {"Content-Length": str(16 * MEBIBYTE + 1)}
+    async with mock_client(answer_with(200, body, headers=headers)) as client:
+        with pytest.raises(ResponseTooLarge) as info:
+            await client.list_cards("space")
+    assert body.taken == 0
+    assert info.value.detail.startswith(f"Content-Length is {16 * MEBIBYTE + 1} bytes")
+
+
+@pytest.mark.parametrize(("size", "whole"), [(64 * 1024, True), (64 * 1024 + 1, False)])
+async def test_of_an_error_only_the_first_64_kib_are_read(size, whole):
+    """A message that ends past 64 KiB is not read: the error says only that the server failed."""
+
+    def with_message(body: dict[str, Any], text: str) -> None:
+        body["message"] = text
+
+    data = padded({}, with_message, size)
+    body = Chunks([data[: 40 * 1024], data[40 * 1024 :], *[b" " * 1024] * 5])
+    async with mock_client(answer_with(500, body)) as client:
+        with pytest.raises((ServerError, UnexpectedResponse)) as info:
+            await client.list_cards("space")
+    assert (type(info.value) is ServerError) is whole
+    if not whole:
+        assert "unavailable right now (error 500)" in str(info.value)
+    assert body.taken == 2
+
+
+@pytest.mark.parametrize(
+    ("status", "words"),
+    [
+        (499, "an unexpected error (HTTP 499)"),
+        (500, "unavailable right now (error 500)"),
+        (502, "unavailable right now (error 502)"),
+        (599, "unavailable right now (error 599)"),
+        (600, "an unexpected error (HTTP 600)"),
+        (601, "an unexpected error (HTTP 601)"),
+    ],
+)
+async def test_an_error_without_a_message_says_whether_the_server_failed(status, words):
+    async with mock_client(answer_with(status, b"<html>oops</html>")) as client:
+        with pytest.raises(UnexpectedResponse) as info:
+            await client.list_cards("space")
+    assert words in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("status", "failed"), [(499, False), (500, True), (599, True), (600, False), (601, False)]
+)
+async def test_the_message_of_an_error_is_quoted_if_the_server_failed(status, failed):
+    async with mock_client(answer_with(status, {"message": "Busy"})) as client:
+        with pytest.raises(CardViewerError) as info:
+            await client.list_cards("space")
+    assert (type(info.value) is ServerError) is failed
+    assert ("Busy" in str(info.value)) is failed
+
+
+@pytest.mark.parametrize("status", [500, 599])
+async def test_a_failure_of_the_server_with_a_message_quotes_its_start(status):
+    message = "Something broke " * 20
+    async with mock_client(answer_with(status, {"message": message})) as client:
+        with pytest.raises(ServerError) as info:
+            await client.list_cards("space")
+    quoted = str(info.value).split("\u201c")[1].split("\u201d")[0]
+    assert len(quoted) == 120
+    assert quoted.endswith("\u2026")
+    assert message.startswith(quoted[:-1])
+
+
+@pytest.mark.parametrize(
+    ("status", "retry_after"), [(500, None), (502, None), (503, 7.0), (504, None)]
+)
+async def test_only_a_503_says_when_to_come_back(status, retry_after):
+    headers = {"Retry-After": "7"}
+    async with mock_client(answer_with(status, {"message": "Busy"}, headers=headers)) as client:
+        with pytest.raises(ServerError) as info:
+            await client.list_cards("space")
+    assert info.value.status == status
+    assert info.value.retry_after == retry_after
+
+
+@pytest.mark.parametrize(
+    ("status", "error"),
+    [
+        (400, UnexpectedResponse),
+        (401, NotAuthenticated),
+        (422, InvalidCredentials),
+        (500, MalformedRequest),
+        (503, ServerError),
+    ],
+)
+async def test_only_a_422_to_login_is_wrong_access_data(status, error):
+    body = {"message": "Nope", "exception": "ErrorException"}
+    async with mock_client(answer_with(status, body)) as client:
+        with pytest.raises(CardViewerError) as info:
+            await client.login("ada@example.com", "pw")
+    assert type(info.value) is error
+
+
+async def test_a_reply_of_the_wrong_shape_names_its_first_three_problems():
+    body = {"data": 1, "links": 1, "meta": {"current_page": "x", "last_page": "y"}}
+    async with mock_client(answer_with(200, body)) as client:
+        with pytest.raises(UnexpectedResponse) as info:
+            await client.list_cards("space")
+    problems = info.value.detail.split(" in '")[0].split("; ")
+    assert [problem.split(":")[0] for problem in problems] == [
+        "data",
+        "links",
+        "meta.current_page",
+    ]
+
+
+async def test_each_answer_is_logged_with_its_time_and_without_the_query(monkeypatch, caplog):
+    caplog.set_level(logging.DEBUG, logger="cardviewer.api.client")
+    ticks = iter([100.0])
+    async with mock_client(answer_with(200, page_body())) as client:
+        monkeypatch.setattr(time, "perf_counter", lambda: next(ticks, 102.0))
+        await client.list_cards("space", with_emails=True)
+    [line] = [r.getMessage() for r in caplog.records if r.name == "cardviewer.api.client"]
+    assert line == "GET https://api.example/v1/spaces/space/cards -> 200 in 2000 ms"
+
+
+async def test_each_retry_is_logged_with_what_went_wrong(caplog):
+    caplog.set_level(logging.INFO, logger="cardviewer.api.client")
+    failures: list[Callable[[httpx.Request], httpx.Response]] = [
+        answer_with(503, b""),
+        answer_with(502, b""),
+    ]
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        if failures:
+            return failures.pop(0)(request)
+        if len(caplog.records) == 2:
+            raise httpx.ConnectError("refused")
+        return httpx.Response(200, json=page_body())
+
+    async def no_wait(seconds: float) -> None:
+        pass
+
+    retry = RetryPolicy(attempts=4, sleep=no_wait, jitter=lambda: 0.0)
+    async with mock_client(answer, retry=retry) as client:
+        await client.list_cards("space")
+    assert [r.getMessage() for r in caplog.records] == [
+        "GET /v1/spaces/space/cards: HTTP 503 on attempt 1/4; trying again in 0.00 s",
+        "GET /v1/spaces/space/cards: HTTP 502 on attempt 2/4; trying again in 0.00 s",
+        "GET /v1/spaces/space/cards: ConnectError on attempt 3/4; trying again in 0.00 s",
+    ]
+
+
+async def test_a_redirect_is_not_followed():
+    asked: list[str] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        asked.append(str(request.url))
+        if request.url.host == "api.example":
+            return httpx.Response(302, headers={"Location": "https://other.example/cards"})
+        return httpx.Response(200, json=page_body())
+
+    async with mock_client(answer) as client:
+        with pytest.raises(UnexpectedResponse) as info:
+            await client.list_cards("space")
+    assert info.value.status == 302
+    assert asked == ["https://api.example/v1/spaces/space/cards?page=1"]
+
+
+async def test_a_request_waits_10_s_to_connect_and_20_s_for_the_rest():
+    timeouts: list[Any] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        timeouts.append(request.extensions["timeout"])
+        return httpx.Response(200, json=page_body())
+
+    async with mock_client(answer) as client:
+        await client.list_cards("space")
+    assert timeouts == [{"connect": 10.0, "read": 20.0, "write": 20.0, "pool": 20.0}]
+
+
+async def test_the_proxy_set_in_the_environment_is_used(monkeypatch):
+    for name in [name for name in os.environ if name.lower().endswith("_proxy")]:
+        monkeypatch.delenv(name)
+    heard: list[bytes] = []
+
+    async def refuse_the_tunnel(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        heard.append((await reader.readuntil(b"\r\n\r\n")).split(b"\r\n")[0])
+        writer.write(b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n")
+        await writer.drain()
+        writer.close()
+
+    proxy = await asyncio.start_server(refuse_the_tunnel, "127.0.0.1", 0)
+    async with proxy:
+        port = proxy.sockets[0].getsockname()[1]
+        monkeypatch.setenv("HTTPS_PROXY", f"http://127.0.0.1:{port}")
+        async with CardsClient("https://cards.invalid", retry=ONE_TRY) as client:
+            with pytest.raises(ConnectFailed) as info:
+                await client.login("ada@example.com", "pw")
+    assert heard == [b"CONNECT cards.invalid:443 HTTP/1.1"]
+    assert "proxy" in str(info.value)
+
+
+class HeldServer:
+    """A server on loopback that counts its connections; each answer waits for a permit."""
+
+    def __init__(self) -> None:
+        self.connections = 0
+        self.arrived = 0
+        self.permits = asyncio.Semaphore(0)
+        self.body = json.dumps(page_body()).encode()
+
+    async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n"
+        try:
+            while True:
+                try:
+                    await reader.readuntil(b"\r\n\r\n")
+                except (asyncio.IncompleteReadError, ConnectionError):
+                    return
+                self.arrived += 1
+                await self.permits.acquire()
+                writer.write(head % len(self.body) + self.body)
+                await writer.drain()
+        finally:
+            writer.close()
+
+    def answer(self, count: int) -> None:
+        for _ in range(count):
+            self.permits.release()
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    """Let the loop run until `condition` holds (5 s at most)."""
+    async with asyncio.timeout(5):
+        while not condition():  # noqa: ASYNC110 - the conditions are plain attributes
+            await asyncio.sleep(0)
+
+
+async def test_eight_connections_at_most_and_all_eight_are_kept(monkeypatch):
+    for name in [name for name in os.environ if name.lower().endswith("_proxy")]:
+        monkeypatch.delenv(name)
+    server = HeldServer()
+    listening = await asyncio.start_server(server.serve, "127.0.0.1", 0)
+    port = listening.sockets[0].getsockname()[1]
+    async with listening, CardsClient(f"http://127.0.0.1:{port}", token="t") as client:
+        asking = [asyncio.ensure_future(client.list_cards("space")) for _ in range(9)]
+        await until(lambda: server.arrived == 8)
+        server.answer(1)  # the ninth request takes the connection this answer frees
+        await until(lambda: server.arrived == 9)
+        server.answer(8)
+        await asyncio.gather(*asking)
+        assert server.connections == 8
+        asking = [asyncio.ensure_future(client.list_cards("space")) for _ in range(8)]
+        await until(lambda: server.arrived == 17)
+        server.answer(8)
+        await asyncio.gather(*asking)
+        assert server.connections == 8  # every one of them kept
+
+
+async def test_a_client_knows_whether_it_is_closed():
+    client = mock_client(answer_with(200, page_body()))
+    assert client.is_closed is False
+    await client.aclose()
+    assert client.is_closed is True
+
+
+def test_the_limits_cannot_be_changed_and_the_options_go_by_name():
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        BODY_LIMITS.page = 1  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        CardsClient("https://api.example", "token")  # type: ignore[call-arg]
