@@ -6,21 +6,15 @@ the clipping test again at 200 %, where a picture made for one pixel a point is 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from PySide6.QtCore import QSize
 from PySide6.QtGui import QAction, QIcon
 from PySide6.QtWidgets import QAbstractButton, QLabel, QWidget
 
 from cardviewer.app import app_icon
-from cardviewer.demo import DemoServer
-from cardviewer.services.settings import Settings
 from cardviewer.ui.login.login_dialog import LoginDialog
 from cardviewer.ui.main_window import MainWindow
-from tests.ui.clients import single_try_client
 from tests.ui.sign_ins import authenticate
-from tests.ui.windows import Closer, open_window
 
 WAIT = 10_000
 POINTS = QSize(16, 16)
@@ -60,14 +54,8 @@ def blurred(widget: QWidget, seen: list[str] | None = None) -> list[str]:
 
 
 @pytest.fixture
-def window(qtbot, arun, demo_server: DemoServer) -> Iterator[MainWindow]:
-    client = single_try_client(demo_server.base_url)
-    arun(client.login(demo_server.email, demo_server.password))
-    closers: list[Closer] = []
-    yield open_window(qtbot, client, Settings.load(), closers, email=demo_server.email)
-    for close in closers:
-        arun(close())
-    arun(client.aclose())
+def window(demo_window: MainWindow) -> MainWindow:
+    return demo_window
 
 
 def test_the_app_icon_has_the_pixels_of_any_screen(qapp) -> None:

@@ -12,29 +12,20 @@ from PySide6.QtCore import QItemSelectionModel, Qt
 from cardviewer.demo import Fault
 from cardviewer.services import card_store
 from cardviewer.services.card_store import SCHEMA_VERSION, CardStore
-from cardviewer.services.settings import Settings
 from cardviewer.ui import whole_space_view
 from cardviewer.ui.cards.card_filter_model import text_collator
 from cardviewer.ui.cards.space_table_model import SpaceTableModel
 from cardviewer.ui.main_window import MainWindow
 from cardviewer.ui.preferences_dialog import export_csv_delimiter
 from cardviewer.ui.whole_space_view import CHANGES, PAGES, WHOLE_SPACE
-from tests.ui.clients import single_try_client
-from tests.ui.windows import Closer, open_window
 
 WAIT = 20_000
 Flag = QItemSelectionModel.SelectionFlag
 
 
 @pytest.fixture
-def window(qtbot, arun, demo_server):
-    client = single_try_client(demo_server.base_url)
-    arun(client.login(demo_server.email, demo_server.password))
-    closers: list[Closer] = []
-    yield open_window(qtbot, client, Settings.load(), closers, email=demo_server.email)
-    for close in closers:
-        arun(close())
-    arun(client.aclose())
+def window(demo_window: MainWindow) -> MainWindow:
+    return demo_window
 
 
 def open_space(qtbot, window: MainWindow, space_id: str) -> None:
