@@ -7,13 +7,14 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 SCREENSHOT ?= demo-screenshot.png
 
-.PHONY: help setup demo test bench translations lint format typecheck pytest mutate lock clean package package-test
+.PHONY: help setup demo test bench translations lint format typecheck pytest mutate lock clean package package-test a11y
 
 help:
 	@echo "make demo   set up, then run the viewer on the built-in demo server"
 	@echo "make test   set up, then run ruff, mypy and the test suite (headless)"
 	@echo "make bench  set up, then measure speed and memory against the demo server"
 	@echo "make mutate MUTATE=<modules>  mutation-test api/ and services/ (slow; not in make test)"
+	@echo "make a11y   read the app from the accessibility bus under Xvfb, as a screen reader does"
 	@echo "make translations  extract new texts into resources/*.ts and compile the .qm files"
 	@echo "make lock   re-resolve the newest allowed versions into constraints.txt"
 	@echo "make clean  remove the virtual environment and caches"
@@ -117,6 +118,29 @@ mutate: setup $(MUTATE_STAMP)
 		|| exit 1; \
 	done
 	@echo "Scores: $(MUTATE_DIR)/*.txt; the mutants: $(BIN)/cr-html $(MUTATE_DIR)/<module>.sqlite"
+
+# The accessibility walk (docs/testing.md): the app read from the real AT-SPI bus under
+# Xvfb, as Orca reads it. Not in `make test`: it installs what it needs on Debian (as root
+# or with sudo) and starts a display, a session bus and the accessibility bus of its own.
+A11Y_PYTHON   ?= /usr/bin/python3
+A11Y_PACKAGES := xvfb at-spi2-core dbus python3-pyatspi gir1.2-atspi-2.0
+
+a11y: setup
+	@if ! command -v Xvfb >/dev/null 2>&1 || ! command -v dbus-daemon >/dev/null 2>&1 \
+		|| ! $(A11Y_PYTHON) -c 'import pyatspi' >/dev/null 2>&1; then \
+		if ! command -v apt-get >/dev/null 2>&1; then \
+			echo "make a11y needs Xvfb, dbus-daemon, at-spi2-core and pyatspi for $(A11Y_PYTHON)."; \
+			exit 2; \
+		fi; \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null 2>&1; then SUDO=sudo; \
+		else echo "make a11y needs, as root: apt-get install $(A11Y_PACKAGES)"; exit 2; fi; \
+		echo "Installing $(A11Y_PACKAGES)"; \
+		$$SUDO apt-get install -y --no-install-recommends $(A11Y_PACKAGES) \
+			|| { $$SUDO apt-get update && \
+				$$SUDO apt-get install -y --no-install-recommends $(A11Y_PACKAGES); } \
+			|| exit 2; \
+	fi
+	$(A11Y_PYTHON) tests/a11y/bus_walk.py --python $(BIN)/python
 
 bench: setup
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m bench
