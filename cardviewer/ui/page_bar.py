@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from cardviewer.api import PageMeta
+from cardviewer.ui.colour_scheme import in_text_colour
 
 ICON_SIZE = QSize(16, 16)
 # The Go menu's keys for the buttons (`window_commands`), which a screen reader says.
@@ -107,7 +108,8 @@ class PageBar(QWidget):
         menu's), rather than the tooltip again.
         """
         button = QToolButton(self)
-        button.setIcon(QIcon.fromTheme(theme_name, self.style().standardIcon(fallback)))
+        fallback_icon = in_text_colour(self.style().standardIcon(fallback))  # light on dark
+        button.setIcon(QIcon.fromTheme(theme_name, fallback_icon))
         button.setIconSize(ICON_SIZE)
         button.setAutoRaise(True)
         button.setToolTip(name)

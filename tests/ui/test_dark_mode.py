@@ -216,7 +216,11 @@ def test_the_main_window_reads_well_in_each_scheme(
     seen.labels("the details pane", window.details_pane)
     icons = Readings()
     open_button = window.toolbar.widgetForAction(window.commands.actions["open"])
-    buttons: list[tuple[str, QWidget | None]] = [("Open", open_button)]
+    buttons: list[tuple[str, QWidget | None]] = [
+        ("Open", open_button),
+        ("the next page", window.page_bar.next_button),
+        ("the last page", window.page_bar.last_button),
+    ]
     for name, button in buttons:
         assert isinstance(button, QAbstractButton), name
         assert button.isEnabled(), name
@@ -356,3 +360,28 @@ def test_a_scheme_changed_while_the_app_runs_shows_at_once(
         assert not seen.below(), "\n".join(seen.below())
         assert field.palette().color(QPalette.ColorRole.Base) == DARK_WINDOW
     assert not is_dark()  # left as it was
+
+
+def test_the_details_picture_and_the_sign_in_heading_follow_a_new_palette(
+    qtbot: QtBot, qapp: QApplication, arun, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(SCHEME_VARIABLE, raising=False)
+    avatars = AvatarLoader(size=64, use_disk_cache=False)
+    with follow_colour_scheme(qapp):
+        pane = CardDetailsPane(avatars)
+        qtbot.addWidget(pane)
+        pane.set_card(details_card())  # the platform's default picture: the placeholder
+        dialog = LoginDialog(authenticate)
+        qtbot.addWidget(dialog)
+        for window in (pane, dialog):
+            window.show()
+            qtbot.waitExposed(window)
+
+        QApplication.setPalette(adwaita_dark())  # the desktop turns dark
+        qtbot.waitUntil(lambda: pane.palette().color(QPalette.ColorRole.Window) == DARK_WINDOW)
+        disc, _figure = placeholder_colours(pane.avatar_label.pixmap())
+        assert luminance(disc) < 0.1
+        seen = Readings()
+        seen.labels("the sign-in heading", dialog)
+        assert not seen.below(), "\n".join(seen.below())
+    arun(avatars.aclose())

@@ -167,11 +167,7 @@ class LoginDialog(QDialog):
         title_font.setWeight(QFont.Weight.DemiBold)
         title.setFont(title_font)
         subtitle = QLabel(self.tr("Use the account of your card platform."), self)
-        muted = subtitle.palette()
-        muted.setColor(
-            QPalette.ColorRole.WindowText, muted.color(QPalette.ColorRole.PlaceholderText)
-        )
-        subtitle.setPalette(muted)
+        subtitle.setForegroundRole(QPalette.ColorRole.PlaceholderText)  # follows the palette
         heading = QVBoxLayout()
         heading.setSpacing(2)
         heading.addStretch(1)
