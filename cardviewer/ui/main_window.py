@@ -187,6 +187,7 @@ class MainWindow(QMainWindow, CommandActions):
         )
         self.whole_space.changed.connect(self._update_actions)
         self.whole_space.failed.connect(self.job_reports.show_failure)
+        self.whole_space.shown.connect(self.error_bar.hide)
         self.whole_space.statusMessage.connect(self.statusBar().showMessage)
         self.jobs.signInNeeded.connect(self._session_ended)
         self.exports.statusMessage.connect(self.statusBar().showMessage)

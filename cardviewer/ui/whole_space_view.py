@@ -119,6 +119,8 @@ class WholeSpaceView(QObject):
     """The table switched between the pages and the whole space."""
     failed = Signal(str, str)
     """A copy could not be opened: the sentence for the person, the detail for the log."""
+    shown = Signal()
+    """The whole space is on screen from its copy: a failure said before is over."""
     statusMessage = Signal(str, int)
     """A passing note (text, milliseconds): which copy is shown."""
 
@@ -212,6 +214,7 @@ class WholeSpaceView(QObject):
         note = QCoreApplication.translate("MainWindow", "Showing the local copy: %1.")
         self.statusMessage.emit(note.replace("%1", label), NOTE_MS)
         self.changed.emit()
+        self.shown.emit()
         return True
 
     def show_pages(self) -> None:

@@ -153,6 +153,7 @@ def test_a_copy_in_use_by_another_program_is_explained_left_alone_and_opens_late
     window.whole_space.switch.activated.emit(WHOLE_SPACE)
     assert window.whole_space.model is not None
     assert window.table.model() is window.whole_space.model
+    assert not window.error_bar.isVisible(), "the failure before is over"
 
 
 def test_preferences_removes_the_local_copies(window, demo_server, qtbot):
