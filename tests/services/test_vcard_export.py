@@ -65,6 +65,11 @@ def test_long_lines_fold_at_75_octets_without_splitting_a_character():
     assert fold("short") == "short"
 
 
+def test_the_first_line_holds_75_octets_and_each_continued_one_74_after_its_space():
+    folded = fold("X" * (75 + 74 + 10))
+    assert [len(piece) for piece in folded.split("\r\n")] == [75, 1 + 74, 1 + 10]
+
+
 @pytest.mark.parametrize(
     ("name", "parts"),
     [
@@ -73,6 +78,8 @@ def test_long_lines_fold_at_75_octets_without_splitting_a_character():
         ("Ana María López", ("López", "Ana María", "", "")),
         ("Dr. Ana O'Neil, PhD", ("O'Neil", "Ana", "Dr.", "PhD")),
         ("Prof. Dr. Jürgen Weber", ("Weber", "Jürgen", "Prof. Dr.", "")),
+        ("Dr. Weber", ("Weber", "", "Dr.", "")),
+        ("Dr.", ("Dr.", "", "", "")),
         ("", ("", "", "", "")),
     ],
 )
@@ -112,6 +119,27 @@ def test_the_first_address_is_preferred_and_every_one_is_for_work():
     ]
     four = read_back(card_vcard(one, VCardVersion.V4))[0].contents["email"]
     assert [line.params.get("PREF") for line in four] == [["1"], None]
+
+
+def test_a_card_without_a_name_or_username_is_named_by_its_id():
+    contact = read_back(card_vcard(parse_card({"uuid": "x3"})))[0]
+    assert contact.fn.value == "x3"
+    assert contact.n.value.family == "x3"
+
+
+@pytest.mark.parametrize("name", [42, None, ["Acme"], "  "])
+def test_a_space_without_a_usable_name_gives_no_organization(name):
+    one = card(display_name="Ada Lovelace", space={"uuid": "acme1", "name": name})
+    assert "ORG" not in read_back(card_vcard(one))[0].contents
+
+
+@pytest.mark.parametrize(
+    ("version", "written"),
+    [(VCardVersion.V3, "REV:2024-04-19T20:53:03Z"), (VCardVersion.V4, "REV:20240419T205303Z")],
+)
+def test_the_last_change_is_written_in_utc(version, written):
+    one = card(display_name="Ada Lovelace", updated_at="2024-04-19T22:53:03+02:00")
+    assert written in card_vcard(one, version).split("\r\n")
 
 
 def test_cards_match_the_golden_files():
