@@ -144,6 +144,7 @@ class ErrorBar(QFrame):
         self.text_label.setText(message)
         self._detail = detail
         self.text_label.setToolTip(plain_tooltip(detail))  # often quotes the server's answer
+        self.text_label.setAccessibleDescription(detail)  # the tooltip is markup: read as text
         self.retry_button.setVisible(retryable)
         self._set_actions(actions)
         self.setAccessibleDescription(message)

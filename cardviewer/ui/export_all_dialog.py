@@ -88,6 +88,7 @@ class ExportAllDialog(QDialog):
         if not syncing:
             self.file_label.setText(self.tr("To %1").replace("%1", path.name))
             self.file_label.setToolTip(plain_tooltip(str(path)))  # a file name may hold "<"
+            self.file_label.setAccessibleDescription(str(path))
         self.file_label.setVisible(not syncing)
         self.progress_label = QLabel(self.tr("Fetching the first page…"))
         self.progress_bar = QProgressBar()

@@ -53,6 +53,7 @@ class AccountLabel(QLabel):
             )
         self.setText(text)
         self.setToolTip(plain_tooltip(server_url))
+        self.setAccessibleDescription(server_url)  # the tooltip is markup: read as text
 
     def set_signed_out(self, signed_out: bool) -> None:
         """Enter or leave the signed-out state; the status bar it sits in says what waits."""

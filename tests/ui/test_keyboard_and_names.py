@@ -170,26 +170,13 @@ def words_on_screen(widget: QWidget) -> list[str]:
     return [text for text in shown if any(char.isalnum() for char in plain(text))]
 
 
-def markup_elsewhere(window: QWidget) -> list[QObject]:
-    """Texts whose tooltip in markup is also their description, to be fixed in their own
-    modules (a plain `setAccessibleDescription` beside the tooltip, as the details
-    pane's copy buttons have): the account in the status bar (session_state.py), the
-    error bar's message (error_bar.py), the file of Export All (export_all_dialog.py)."""
-    if isinstance(window, MainWindow):
-        return [window.account_label, window.error_bar.text_label]
-    if isinstance(window, ExportAllDialog):
-        return [window.file_label]
-    return []
-
-
 def naming_faults(window: QWidget) -> list[str]:
     """The controls of `window` without a name, without their words, or described twice."""
     faults = []
-    elsewhere = markup_elsewhere(window)
     for node in accessibles(window):
         description = node.text(T.Description).strip()
         markup = description.startswith("<") and GuiQt.mightBeRichText(description)
-        if markup and node.object() not in elsewhere:
+        if markup:
             faults.append(f"{describe(node)}: a description in markup: {description[:60]!r}")
         if not is_control(node):
             continue
