@@ -53,3 +53,12 @@ def test_a_file_that_cannot_be_written_says_where(tmp_path):
         write_page(tmp_path / "gone" / "page.jsonl", page(1), page_lines)
     assert write_page(tmp_path / "page.jsonl", page(1), page_lines) == 2
     assert (tmp_path / "page.jsonl").read_bytes().count(b"\n") == 2
+
+
+def test_the_options_are_given_by_name(tmp_path):
+    async def fetch(number: int) -> CardPage:
+        return page(number, 1)
+
+    with pytest.raises(TypeError):
+        asyncio.run(export_space_stream(fetch, tmp_path / "all.jsonl", page_lines, 1))  # type: ignore[call-arg]
+    assert list(tmp_path.iterdir()) == []
