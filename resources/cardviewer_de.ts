@@ -521,7 +521,7 @@
         <translation>Nach %1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Fetching the first page…</source>
         <translation>Die erste Seite wird abgerufen…</translation>
     </message>
@@ -673,7 +673,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../cardviewer/ui/window_commands.py" line="+201"/>
+        <location filename="../cardviewer/ui/window_commands.py" line="+203"/>
         <source>&amp;Open</source>
         <translation>Ö&amp;ffnen</translation>
     </message>
@@ -703,7 +703,7 @@
         <translation>Die Seite neu laden (F5)</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="+312"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="+315"/>
         <location filename="../cardviewer/ui/window_commands.py" line="+31"/>
         <source>&amp;Export Page…</source>
         <translation>Seite e&amp;xportieren…</translation>
@@ -720,7 +720,7 @@
         <translation>Die Karten dieser Seite als CSV-Datei speichern (Strg+E)</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/window_commands.py" line="+7"/>
+        <location filename="../cardviewer/ui/window_commands.py" line="+20"/>
         <source>Export &amp;All Pages…</source>
         <translation>&amp;Alle Seiten exportieren…</translation>
     </message>
@@ -810,7 +810,7 @@
         <translation>&amp;Einstellungen…</translation>
     </message>
     <message>
-        <location line="-73"/>
+        <location line="-86"/>
         <source>&amp;Stop Loading</source>
         <translation>Laden a&amp;bbrechen</translation>
     </message>
@@ -825,7 +825,17 @@
         <translation>Laden der Seite abbrechen; die angezeigte Seite bleibt (Esc)</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location line="+34"/>
+        <source>Export as &amp;vCards…</source>
+        <translation>Als &amp;vCards exportieren…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Save the selected cards, or every card shown, as vCards that Outlook and phones import (Ctrl+Shift+K)</source>
+        <translation>Die ausgewählten Karten oder alle angezeigten als vCards speichern, die Outlook und Telefone importieren (Strg+Umschalt+K)</translation>
+    </message>
+    <message>
+        <location line="+85"/>
         <source>&amp;Sync Space</source>
         <translation>Bereich &amp;synchronisieren</translation>
     </message>
@@ -1045,7 +1055,7 @@
         <translation>Abgemeldet</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
         <source>Signed out: sign in to open other pages and spaces.</source>
         <translation>Abgemeldet: Für andere Seiten und Bereiche bitte anmelden.</translation>
     </message>
@@ -1055,18 +1065,24 @@
         <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist. Die angezeigten Karten bleiben sichtbar; melden Sie sich an, um weitere zu laden.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+328"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+332"/>
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/export_commands.py" line="+63"/>
+        <location filename="../cardviewer/ui/export_commands.py" line="+69"/>
         <location line="+14"/>
+        <location line="+53"/>
         <source>There are no cards to export.</source>
         <translation>Es gibt keine Karten zum Exportieren.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+247"/>
+        <location line="-34"/>
+        <source>Export as vCards</source>
+        <translation>Als vCards exportieren</translation>
+    </message>
+    <message>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+267"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
@@ -1096,12 +1112,12 @@
         <translation>1 Karte nach %1 exportiert</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/export_commands.py" line="+37"/>
+        <location filename="../cardviewer/ui/export_commands.py" line="+65"/>
         <source>Open a space first.</source>
         <translation>Öffnen Sie zuerst einen Bereich.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-79"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-97"/>
         <source>The sync stopped and the local copy stays as it was; it starts again once you have signed in.</source>
         <translation>Die Synchronisierung wurde angehalten, die lokale Kopie bleibt unverändert; sie beginnt erneut, sobald Sie sich angemeldet haben.</translation>
     </message>
@@ -1126,7 +1142,7 @@
         <translation>Die lokale Kopie konnte nicht geschrieben werden; sie bleibt unverändert.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+219"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+242"/>
         <source>%1 could not be synced. %2</source>
         <translation>%1 konnte nicht synchronisiert werden. %2</translation>
     </message>
@@ -1136,22 +1152,22 @@
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-214"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-237"/>
         <source>The export of all pages stopped and saved nothing; it starts again once you have signed in.</source>
         <translation>Der Export aller Seiten wurde angehalten und hat nichts gespeichert; er beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+215"/>
+        <location line="+238"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>
     <message>
-        <location line="-98"/>
+        <location line="-103"/>
         <source>The cards could not be saved as %1. %2</source>
         <translation>Die Karten konnten nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location line="+105"/>
+        <location line="+110"/>
         <source>Sync cancelled; the local copy stays as it was.</source>
         <translation>Synchronisierung abgebrochen; die lokale Kopie bleibt unverändert.</translation>
     </message>
@@ -1171,7 +1187,7 @@
         <translation>Der Profilbild-Cache ist geleert.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/export_path.py" line="+18"/>
+        <location filename="../cardviewer/ui/export_path.py" line="+19"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV-Dateien (*.csv)</translation>
     </message>
@@ -1181,7 +1197,12 @@
         <translation>Excel-Arbeitsmappen (*.xlsx)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
+        <source>vCards (*.vcf)</source>
+        <translation>vCards (*.vcf)</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>Export Page</source>
         <translation>Seite exportieren</translation>
     </message>
@@ -1322,7 +1343,7 @@
         </translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-45"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-50"/>
         <source>You are not allowed to write there; choose another folder.</source>
         <translation>Sie dürfen dort nicht schreiben; wählen Sie einen anderen Ordner.</translation>
     </message>
@@ -1347,7 +1368,7 @@
         <translation>Der Datenträger ist schreibgeschützt; wählen Sie einen anderen Ordner.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="-246"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="-249"/>
         <source>Whole space (synced %1)</source>
         <translation>Ganzer Bereich (synchronisiert %1)</translation>
     </message>
@@ -1367,12 +1388,12 @@
         <translation>Änderungen der letzten Synchronisierung</translation>
     </message>
     <message>
-        <location line="+116"/>
+        <location line="+118"/>
         <source>Showing the local copy: %1.</source>
         <translation>Die lokale Kopie wird angezeigt: %1.</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <source>The local copies of synced spaces are removed.</source>
         <translation>Die lokalen Kopien synchronisierter Bereiche sind entfernt.</translation>
     </message>

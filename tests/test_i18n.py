@@ -47,6 +47,7 @@ ALLOWED_IDENTICAL = {
     "Name",
     "Position",
     "CSV",
+    "vCards (*.vcf)",
     "&Server:",
     "https://cards.example.com",
     "name@example.com",

@@ -140,21 +140,23 @@ def write_stored_cards_now(
             more_fields=store.extra_fields(),
         )
 
-        def cards() -> Iterator[Card]:
-            for start in range(0, len(positions), STORE_BLOCK):
-                block = positions[start : start + STORE_BLOCK]
-                found = store.cards_at(block)
-                yield from (found[position] for position in block if position in found)
-
         return _write_cards(
             path,
             columns,
-            cards(),
+            stored_cards(store, positions),
             export_format=export_format or ExportFormat.of(path),
             title=title,
             delimiter=delimiter,
             titles=titles,
         )
+
+
+def stored_cards(store: CardStore, positions: Sequence[int]) -> Iterator[Card]:
+    """The cards at `positions` of the copy, in that order, read `STORE_BLOCK` at a time."""
+    for start in range(0, len(positions), STORE_BLOCK):
+        block = positions[start : start + STORE_BLOCK]
+        found = store.cards_at(block)
+        yield from (found[position] for position in block if position in found)
 
 
 def _write_cards(

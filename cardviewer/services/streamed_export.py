@@ -42,13 +42,23 @@ class _Written:
 
 def write_page(path: Path, page: CardPage, encode: PageEncoder) -> int:
     """Write the cards of `page` to `path`; returns how many. Raises `OSError` in plain words."""
+    return write_stream(path, encode(page))
+
+
+def write_stream(path: Path, cards: Iterable[bytes]) -> int:
+    """Write each card's bytes to `path` as they come; returns how many.
+
+    Raises `OSError` in plain words; the file `path` named before stays as it was.
+    """
+    count = 0
     try:
         with open_atomically(path) as file:
-            written = _Written(file, encode)
-            written.add(page)
+            for card in cards:
+                file.write(card)
+                count += 1
     except OSError as error:
         raise in_plain_words(error, path) from error
-    return written.count
+    return count
 
 
 async def export_space_stream(

@@ -12,11 +12,15 @@ page by page (`streamed_export`), so a whole space is never in memory.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import NamedTuple
 
 from cardviewer.api.models import Card, CardPage
+from cardviewer.services.card_export import stored_cards
+from cardviewer.services.card_store import CardStore
+from cardviewer.services.streamed_export import write_stream
 
 SUFFIX = ".vcf"
 LINE_OCTETS = 75
@@ -140,3 +144,22 @@ def vcards(cards: Iterable[Card], version: VCardVersion = VCardVersion.V3) -> It
 def page_vcards(version: VCardVersion) -> Callable[[CardPage], Iterator[bytes]]:
     """The vCards of a page's cards (for `streamed_export`)."""
     return lambda page: vcards(page.cards, version)
+
+
+def write_vcards(path: Path, cards: Iterable[Card], version: VCardVersion = VCardVersion.V3) -> int:
+    """Write `cards` to `path` one vCard after another; returns how many (see `write_stream`)."""
+    return write_stream(path, vcards(cards, version))
+
+
+def write_stored_vcards(
+    path: Path,
+    store_path: Path,
+    positions: Sequence[int],
+    version: VCardVersion = VCardVersion.V3,
+) -> int:
+    """The cards at `positions` of the local copy at `store_path` as vCards, in that order.
+
+    Read a block at a time as they are written: a whole space is never in memory.
+    """
+    with CardStore.open(store_path) as store:
+        return write_vcards(path, stored_cards(store, positions), version)

@@ -1,4 +1,4 @@
-"""Export Page, Export All and Sync Space as the window starts them.
+"""Export Page, Export as vCards, Export All and Sync Space as the window starts them.
 
 Each picks what it works on (the page on screen, or its whole space), asks for a file
 where one is written, and hands the rest to `WholeSpaceJobs`. Where there is nothing
@@ -11,12 +11,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
+from PySide6.QtWidgets import QTableView
 
+from cardviewer.api.models import Card
 from cardviewer.services.card_export import ExportFormat, suggested_space_filename
 from cardviewer.services.csv_export import safe_file_stem, suggested_filename
 from cardviewer.services.page_loader import PageRequest
 from cardviewer.services.settings import Settings
-from cardviewer.ui.cards.card_table_model import CardTableModel
+from cardviewer.services.vcard_export import SUFFIX as VCARD_SUFFIX
+from cardviewer.ui.cards.card_table_model import CARD_ROLE, CardTableModel
 from cardviewer.ui.cards.space_table_model import SpaceTableModel
 from cardviewer.ui.whole_space_jobs import WholeSpaceJobs
 
@@ -40,9 +43,12 @@ class ExportCommands(QObject):
         ask_path: AskPath,
         parent: QObject | None = None,
         shown_space: Callable[[], SpaceTableModel | None] = lambda: None,
+        table: Callable[[], QTableView | None] = lambda: None,
     ) -> None:
         super().__init__(parent)
         self._model = model
+        self._table = table
+        """The table shown, whose selection the vCards export saves."""
         self._shown_space = shown_space
         self._jobs = jobs
         self._settings = settings
@@ -82,6 +88,53 @@ class ExportCommands(QObject):
         path = self._ask_path(self._jobs.export_dir / name)
         if path is not None:
             self._jobs.export_shown(space.path, positions, request, path)
+
+    def export_vcards(self) -> None:
+        """Ask for a file name and save cards as vCards for Outlook and phones.
+
+        The cards selected when there are two or more, else every card shown: the page,
+        or the whole space as shown (filtered, in its order), read from its local copy.
+        """
+        table = self._table()
+        selected = table.selectionModel().selectedRows() if table is not None else []
+        rows = sorted({index.row() for index in selected})
+        chosen = len(rows) > 1 and table is not None
+        title = QCoreApplication.translate("MainWindow", "Export as vCards")
+        space = self._shown_space()
+        if space is not None:
+            copy = PageRequest(space.path.stem, 1, with_emails=space.with_emails)
+            shown = [space.position(row) for row in rows] if chosen else space.positions()
+            positions = [position for position in shown if position is not None]
+            if not positions:
+                self._nothing_to_export()
+                return
+            kind = "selected" if chosen else "shown"
+            name = f"{safe_file_stem(copy.space_id)}-{kind}{VCARD_SUFFIX}"
+            path = self._ask_path(self._jobs.export_dir / name, title=title)
+            if path is not None:
+                self._jobs.export_shown_vcards(space.path, positions, copy, path)
+            return
+        page, request = self._model.page, self._model.current_request
+        if page is None or request is None or page.is_empty:
+            self._nothing_to_export()
+            return
+        model = table.model() if table is not None else None
+        cards = (
+            [model.index(row, 0).data(CARD_ROLE) for row in rows]
+            if chosen and model is not None
+            else page.cards
+        )
+        name = suggested_filename(request.space_id, page.meta.current_page)
+        if chosen:
+            name = f"{safe_file_stem(request.space_id)}-selected"
+        path = self._ask_path((self._jobs.export_dir / name).with_suffix(VCARD_SUFFIX), title=title)
+        if path is not None:
+            valid = [card for card in cards if isinstance(card, Card)]
+            self._jobs.export_vcards(valid, request, path)
+
+    def _nothing_to_export(self) -> None:
+        text = QCoreApplication.translate("MainWindow", "There are no cards to export.")
+        self.statusMessage.emit(text, NOTE_MS)
 
     def export_all(self) -> None:
         """Ask for a file name and save every card of the space shown, page after page."""

@@ -1,4 +1,4 @@
-"""Asking where an export goes: a CSV file or an Excel workbook, by name or by filter."""
+"""Asking where an export goes: a CSV file, an Excel workbook or vCards, by name or by filter."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from cardviewer.services.card_export import ExportFormat
+from cardviewer.services.vcard_export import SUFFIX as VCARD_SUFFIX
 
 
 def ask_export_path(parent: QWidget, suggested: Path, title: str = "") -> Path | None:
@@ -17,18 +18,24 @@ def ask_export_path(parent: QWidget, suggested: Path, title: str = "") -> Path |
     """
     csv_filter = QCoreApplication.translate("MainWindow", "CSV files (*.csv)")
     xlsx_filter = QCoreApplication.translate("MainWindow", "Excel workbooks (*.xlsx)")
-    chosen_filter = xlsx_filter if suggested.suffix == ExportFormat.XLSX.value else csv_filter
+    vcard_filter = QCoreApplication.translate("MainWindow", "vCards (*.vcf)")
+    suffixes = {csv_filter: ExportFormat.CSV.value, xlsx_filter: ExportFormat.XLSX.value}
+    if suggested.suffix == VCARD_SUFFIX:
+        suffixes = {vcard_filter: VCARD_SUFFIX}  # contacts, not a table
+    chosen_filter = next(
+        (kind for kind, suffix in suffixes.items() if suffix == suggested.suffix),
+        next(iter(suffixes)),
+    )
     name, chosen_filter = QFileDialog.getSaveFileName(
         parent,
         title or QCoreApplication.translate("MainWindow", "Export Page"),
         str(suggested),
-        ";;".join([csv_filter, xlsx_filter]),
+        ";;".join(suffixes),
         chosen_filter,
     )
     if not name:
         return None
     path = Path(name)
     if not path.suffix:
-        wanted = ExportFormat.XLSX if chosen_filter == xlsx_filter else ExportFormat.CSV
-        path = path.with_suffix(wanted.value)
+        path = path.with_suffix(suffixes.get(chosen_filter, next(iter(suffixes.values()))))
     return path

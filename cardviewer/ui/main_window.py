@@ -110,7 +110,10 @@ class MainWindow(QMainWindow, CommandActions):
         # Looked up when called: the file dialog is the window's to show.
         ask_path: AskPath = lambda *a, **kw: self.ask_export_path(*a, **kw)  # noqa: E731
         shown: Callable[[], SpaceTableModel | None] = lambda: self.whole_space.model  # noqa: E731
-        self.exports = ExportCommands(self.model, self.jobs, settings, ask_path, self, shown)
+        self.exports = ExportCommands(
+            self.model, self.jobs, settings, ask_path, self, shown, table=lambda: self.table
+        )
+        self.export_vcards = self.exports.export_vcards
         self.settings = settings
         self._avatar_size = avatar_size
         self.setWindowTitle(APP_NAME)

@@ -21,13 +21,15 @@ from typing import Any, Protocol
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, QStandardPaths, Signal
 
-from cardviewer.api import CardPage, CardViewerError, NotAuthenticated
+from cardviewer.api import Card, CardPage, CardViewerError, NotAuthenticated
 from cardviewer.services.card_export import ExportFormat
 from cardviewer.services.card_store import CardStore, Changes, Generation, StoreError
 from cardviewer.services.file_errors import WriteProblem, write_problem
 from cardviewer.services.page_loader import PageRequest, PageSource
 from cardviewer.services.settings import Settings
 from cardviewer.services.space_fetch import PageFetch
+from cardviewer.services.vcard_export import SUFFIX as VCARD_SUFFIX
+from cardviewer.services.vcard_export import write_stored_vcards, write_vcards
 from cardviewer.tasks import TaskSet
 from cardviewer.ui.cards.card_export import write_cards, write_stored_cards
 from cardviewer.ui.error_text import error_text, store_error_text
@@ -205,6 +207,24 @@ class WholeSpaceJobs(QObject):
         )
         self._start(JobKind.EXPORT_PAGE, self._export_page(_with_suffix(path), write, request))
 
+    def export_vcards(self, cards: list[Card], request: PageRequest, path: Path) -> None:
+        """Save `cards` as vCards (the selection, or the page shown)."""
+
+        async def write(target: Path, *, delimiter: str) -> int:
+            return await asyncio.to_thread(write_vcards, target, cards)
+
+        self._start(JobKind.EXPORT_PAGE, self._export_page(_vcard_file(path), write, request))
+
+    def export_shown_vcards(
+        self, store_path: Path, positions: list[int], request: PageRequest, path: Path
+    ) -> None:
+        """Save the cards of the local copy at `store_path` shown (or selected) as vCards."""
+
+        async def write(target: Path, *, delimiter: str) -> int:
+            return await asyncio.to_thread(write_stored_vcards, target, store_path, positions)
+
+        self._start(JobKind.EXPORT_PAGE, self._export_page(_vcard_file(path), write, request))
+
     def export_all(self, request: PageRequest, path: Path) -> None:
         """Fetch every page of the space of `request` and save all its cards to `path`."""
         self._start_whole_space(JobKind.EXPORT_ALL, request, _with_suffix(path))
@@ -374,6 +394,11 @@ def documents_dir() -> Path:
     """The person's documents folder (else home), where the first export is suggested."""
     location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
     return Path(location) if location else Path.home()
+
+
+def _vcard_file(path: Path) -> Path:
+    """A file name without a suffix is saved as `.vcf`."""
+    return path if path.suffix else path.with_suffix(VCARD_SUFFIX)
 
 
 def _with_suffix(path: Path) -> Path:

@@ -138,6 +138,7 @@ class CommandActions:
     focus_space_action: QAction
     export_action: QAction
     export_all_action: QAction
+    export_vcards_action: QAction
     sign_in_action: QAction
     sign_out_action: QAction
     preferences_action: QAction
@@ -175,6 +176,7 @@ class CommandTarget(Protocol):
     def stop_loading(self) -> None: ...
     def export_page(self) -> None: ...
     def export_all(self) -> None: ...
+    def export_vcards(self) -> None: ...
     def open_preferences(self) -> None: ...
     def close(self) -> bool: ...
     def copy_selection(self) -> None: ...
@@ -256,6 +258,19 @@ def command_table(target: CommandTarget) -> tuple[Command, ...]:
             icon_text=QCoreApplication.translate("MainWindow", "Export"),
             tip=QCoreApplication.translate(
                 "MainWindow", "Save the cards of this page as a CSV file (Ctrl+E)"
+            ),
+            needs=Need.CARDS,
+        ),
+        Command(
+            "export_vcards",
+            QCoreApplication.translate("MainWindow", "Export as &vCards…"),
+            target.export_vcards,
+            Menu.FILE,
+            shortcut="Ctrl+Shift+K",
+            tip=QCoreApplication.translate(
+                "MainWindow",
+                "Save the selected cards, or every card shown, as vCards that Outlook and "
+                "phones import (Ctrl+Shift+K)",
             ),
             needs=Need.CARDS,
         ),

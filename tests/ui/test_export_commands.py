@@ -7,6 +7,7 @@ from functools import partial
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QItemSelectionModel
 
 from cardviewer.api import CardPage
 from cardviewer.api.models import parse_card
@@ -18,6 +19,7 @@ from cardviewer.ui.export_commands import ExportCommands
 from cardviewer.ui.whole_space_jobs import WholeSpaceJobs
 
 SPACE = "export-space"
+Flag = QItemSelectionModel.SelectionFlag
 
 
 def one_page() -> CardPage:
@@ -90,3 +92,66 @@ def test_export_all_suggests_the_whole_space_under_its_own_title(parts):
     ((suggested, options),) = asker.asked
     assert suggested.name == f"{SPACE}-all.csv"
     assert options == {"title": "Export All Pages"}
+
+
+# vCards, through the window over the demo server
+
+
+def vcard_ids(path: Path) -> list[str]:
+    import vobject
+
+    return [contact.uid.value for contact in vobject.readComponents(path.read_text("utf-8"))]
+
+
+def export_vcards(window, qtbot, target: Path, monkeypatch) -> tuple[Path, str]:
+    """Export as vCards to `target`; the suggested name and the dialog's title."""
+    asked: list[tuple[Path, str]] = []
+
+    def answer(suggested: Path, title: str = "") -> Path:
+        asked.append((suggested, title))
+        return target
+
+    monkeypatch.setattr(window, "ask_export_path", answer)
+    with qtbot.waitSignal(window.jobs.finished, timeout=10_000):
+        window.export_vcards_action.trigger()
+    return asked[0]
+
+
+def test_vcards_of_the_page_or_of_the_cards_selected(
+    demo_window, demo_server, qtbot, tmp_path, monkeypatch
+):
+    window = demo_window
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=10_000):
+        window.open_space(demo_server.space_id)
+    page = window.model.page
+    assert page is not None
+    suggested, title = export_vcards(window, qtbot, tmp_path / "page.vcf", monkeypatch)
+    assert (suggested.name, title) == (f"{demo_server.space_id}-page-1.vcf", "Export as vCards")
+    assert vcard_ids(tmp_path / "page.vcf") == [card.uuid for card in page.cards]
+    assert window.statusBar().currentMessage() == f"Exported 10 cards to {tmp_path / 'page.vcf'}"
+
+    selection = window.table.selectionModel()
+    window.table.selectRow(4)
+    selection.select(window.proxy.index(1, 0), Flag.Select | Flag.Rows)
+    suggested, _ = export_vcards(window, qtbot, tmp_path / "two.vcf", monkeypatch)
+    assert suggested.name == f"{demo_server.space_id}-selected.vcf"
+    shown = [window.proxy.card(row) for row in (1, 4)]
+    assert vcard_ids(tmp_path / "two.vcf") == [card.uuid for card in shown if card]
+
+
+def test_vcards_of_the_whole_space_as_shown(demo_window, demo_server, qtbot, tmp_path, monkeypatch):
+    window = demo_window
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=10_000):
+        window.open_space(demo_server.space_id)
+    with qtbot.waitSignal(window.jobs.finished, timeout=20_000):
+        window.sync_action.trigger()
+    space = window.whole_space.model
+    assert space is not None
+    qtbot.waitUntil(lambda: not space.is_sorting, timeout=10_000)
+    with qtbot.waitSignal(space.queryFinished, timeout=10_000):
+        window.filter_edit.setText("müller")
+    shown = [space.card(row) for row in range(space.rowCount())]
+    assert shown
+    suggested, _ = export_vcards(window, qtbot, tmp_path / "shown.vcf", monkeypatch)
+    assert suggested.name == f"{demo_server.space_id}-shown.vcf"
+    assert vcard_ids(tmp_path / "shown.vcf") == [card.uuid for card in shown if card]

@@ -61,3 +61,10 @@ def test_the_suggested_suffix_picks_the_filter(parent, dialog, tmp_path):
 def test_a_name_without_suffix_gets_the_filter_s(parent, dialog, tmp_path, name, chosen, expected):
     dialog["answer"] = (str(tmp_path / name), chosen)
     assert ask_export_path(parent, tmp_path / "page.csv") == tmp_path / expected
+
+
+def test_vcards_are_asked_for_as_vcards_only(parent, dialog, tmp_path):
+    dialog["answer"] = (str(tmp_path / "team"), "vCards (*.vcf)")
+    assert ask_export_path(parent, tmp_path / "space-cards.vcf") == tmp_path / "team.vcf"
+    assert dialog["filters"] == "vCards (*.vcf)"
+    assert dialog["chosen"] == "vCards (*.vcf)"

@@ -60,6 +60,9 @@ class FakeTarget(QObject):
     def export_all(self) -> None:
         self._record("export_all")
 
+    def export_vcards(self) -> None:
+        self._record("export_vcards")
+
     def open_preferences(self) -> None:
         self._record("open_preferences")
 
