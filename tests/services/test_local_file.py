@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import importlib.util
 import logging
 import os
 import stat
@@ -9,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from cardviewer.services import local_file
 from cardviewer.services.local_file import (
-    MAX_DAMAGED_COPIES,
     MAX_NESTING,
     DamagedFile,
     LocalFile,
@@ -80,12 +82,28 @@ def test_a_named_pipe_is_damaged_without_waiting_for_a_writer(path: Path) -> Non
         read_bounded(path, 100)
 
 
+def test_a_system_without_non_blocking_opens_reads_a_file_all_the_same(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As on Windows: the module loaded afresh where `os` has no `O_NONBLOCK`."""
+    monkeypatch.delattr(os, "O_NONBLOCK", raising=False)
+    spec = importlib.util.spec_from_file_location("local_file_elsewhere", local_file.__file__)
+    assert spec is not None
+    assert spec.loader is not None
+    elsewhere = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(elsewhere)
+    path.write_bytes(b'{"a": 1}')
+    assert elsewhere.read_bounded(path, 100) == b'{"a": 1}'
+    assert path.read_bytes() == b'{"a": 1}'
+
+
 @POSIX
 def test_a_link_to_itself_cannot_be_read_and_is_damaged(path: Path) -> None:
     """A file that cannot be read, even by root (which permissions do not stop)."""
     path.symlink_to(path)
-    with pytest.raises(DamagedFile, match="cannot be read"):
+    with pytest.raises(DamagedFile) as raised:
         read_bounded(path, 100)
+    assert str(raised.value) == f"it cannot be read: {os.strerror(errno.ELOOP)}"
 
 
 @pytest.mark.skipif(
@@ -116,6 +134,8 @@ def test_a_byte_order_mark_only_where_allowed() -> None:
     with pytest.raises(DamagedFile, match="not JSON"):
         parse_json_object(b'\xef\xbb\xbf{"a": 1}')
     assert parse_json_object(b'\xef\xbb\xbf{"a": 1}', allow_bom=True) == {"a": 1}
+    with pytest.raises(TypeError):
+        parse_json_object(b'\xef\xbb\xbf{"a": 1}', True)  # type: ignore[call-arg]
 
 
 @pytest.mark.parametrize(
@@ -133,6 +153,7 @@ def test_a_byte_order_mark_only_where_allowed() -> None:
         pytest.param(b'{"a": "x\\u0000y"}', "NUL", id="nul-in-value"),
         pytest.param(b'{"a\\u0000": 1}', "NUL", id="nul-in-key"),
         pytest.param(b'{"a": ["\\u0000"]}', "NUL", id="nul-in-list"),
+        pytest.param(b'{"a": "\\u0000", "b": "text"}', "NUL", id="nul-before-a-text"),
         pytest.param(b'{"a": "\\ud800"}', "UTF-16", id="half-a-pair"),
         pytest.param(b'{"\\udfff": 1}', "UTF-16", id="half-a-pair-in-a-key"),
         pytest.param(b'{"a": NaN}', "number", id="nan"),
@@ -150,9 +171,9 @@ def test_anything_but_a_json_object_is_damaged_and_says_why(content: bytes, reas
 
 
 def test_nesting_up_to_the_limit_is_read() -> None:
-    assert parse_json_object(nested(MAX_NESTING))
-    with pytest.raises(DamagedFile, match="deeper"):
-        parse_json_object(nested(MAX_NESTING + 1))
+    assert parse_json_object(nested(32))
+    with pytest.raises(DamagedFile, match="deeper than 32 levels"):
+        parse_json_object(nested(33))
     with pytest.raises(DamagedFile, match="deeper"):
         parse_json_object(b'{"a": ' + b'{"a": ' * MAX_NESTING + b"1" + b"}" * (MAX_NESTING + 1))
 
@@ -188,12 +209,12 @@ def test_a_damaged_file_is_kept_beside_with_one_line_in_the_log(
 
 def test_an_earlier_copy_is_never_replaced(path: Path) -> None:
     copies = []
-    for number in range(1, MAX_DAMAGED_COPIES + 1):
+    for number in range(1, 11):
         path.write_bytes(b"damage %d" % number)
         copies.append(set_aside(path, DamagedFile("damaged"), what="it", instead="so"))
     assert [copy.name for copy in copies if copy is not None] == [
         "file.json.damaged",
-        *(f"file.json.damaged-{number}" for number in range(2, MAX_DAMAGED_COPIES + 1)),
+        *(f"file.json.damaged-{number}" for number in range(2, 11)),
     ]
     for number, copy in enumerate(copies, start=1):
         assert copy is not None
@@ -203,17 +224,25 @@ def test_an_earlier_copy_is_never_replaced(path: Path) -> None:
 def test_past_the_last_copy_the_file_stays_and_the_line_says_so(
     path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    for _ in range(MAX_DAMAGED_COPIES):
+    for _ in range(10):
         path.write_bytes(b"kept")
         set_aside(path, DamagedFile("damaged"), what="it", instead="so")
     caplog.clear()
     path.write_bytes(b"one too many")
     assert set_aside(path, DamagedFile("damaged"), what="the file", instead="so") is None
     assert path.read_bytes() == b"one too many"
-    assert len(list(path.parent.iterdir())) == MAX_DAMAGED_COPIES + 1
-    (line,) = lines(caplog)
-    assert "cannot be set aside" in line
-    assert "stays where it is" in line
+    assert len(list(path.parent.iterdir())) == 11
+    assert lines(caplog) == [
+        f"The file {path} is damaged: damaged; it cannot be set aside"
+        " (10 damaged copies are kept already) and stays where it is; so"
+    ]
+
+
+def test_the_what_and_the_instead_are_given_by_name(path: Path) -> None:
+    path.write_bytes(b"damaged")
+    with pytest.raises(TypeError):
+        set_aside(path, DamagedFile("damaged"), "it", "so")  # type: ignore[call-arg]
+    assert path.read_bytes() == b"damaged"
 
 
 def test_a_name_taken_by_a_folder_or_link_is_not_replaced(path: Path) -> None:
@@ -242,6 +271,37 @@ def test_the_copy_is_private_whatever_the_file_was(path: Path) -> None:
     copy = set_aside(path, DamagedFile("damaged"), what="it", instead="so")
     assert copy is not None
     assert stat.S_IMODE(copy.stat().st_mode) == 0o600
+
+
+@POSIX
+def test_a_copy_that_cannot_be_made_private_is_kept_all_the_same(
+    path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """As a file left by a run as root: its owner alone may change its mode."""
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise PermissionError(errno.EPERM, "Operation not permitted")
+
+    path.write_bytes(b"damaged")
+    monkeypatch.setattr(os, "chmod", refuse)
+    copy = set_aside(path, DamagedFile("damaged"), what="it", instead="so")
+    assert copy == path.with_name("file.json.damaged")
+    assert copy.read_bytes() == b"damaged"
+    assert len(lines(caplog)) == 1
+
+
+def test_without_posix_permissions_the_copy_keeps_its_mode(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As on Windows, whose `chmod` only sets or clears a read-only flag."""
+    path.write_bytes(b"damaged")
+    path.chmod(0o644)
+    mode = stat.S_IMODE(path.stat().st_mode)
+    monkeypatch.setattr(os, "name", "nt")
+    copy = set_aside(path, DamagedFile("damaged"), what="it", instead="so")
+    monkeypatch.undo()
+    assert copy is not None
+    assert stat.S_IMODE(copy.stat().st_mode) == mode
 
 
 @POSIX
