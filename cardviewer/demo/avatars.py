@@ -9,6 +9,8 @@ names this module as the demo's one user of Qt). The letters are outlines kept h
 (`GLYPHS`), so they look the same on every machine.
 
 Encoding is the slow part, so every image is encoded once and its bytes are cached.
+Qt takes the first thread that touches it for its main thread: the server claims it
+for the thread that starts it (`claim_qt_main_thread`) before its threads draw.
 """
 
 from __future__ import annotations
@@ -192,6 +194,19 @@ GLYPHS: dict[str, tuple[int, str]] = {
 }
 
 _COMMAND = re.compile(r"([MLQZ])([^MLQZ]*)")
+
+
+def claim_qt_main_thread() -> None:
+    """Make the calling thread Qt's main thread, if Qt has none yet.
+
+    Qt takes the first thread that touches it for its main thread, for good. Were that
+    a server thread drawing a picture, an application object made later in the real
+    main thread would have no event dispatcher: its timers would never fire. The
+    server is started from the thread that runs (or will run) the application.
+    """
+    from PySide6.QtCore import QThread
+
+    QThread.currentThread()
 
 
 def colour_for(key: str) -> tuple[int, int, int]:

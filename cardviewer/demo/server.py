@@ -8,6 +8,7 @@ from datetime import timedelta
 from types import TracebackType
 from typing import Self
 
+from cardviewer.demo import avatars
 from cardviewer.demo.api_server import ApiHandler
 from cardviewer.demo.auth import TokenStore
 from cardviewer.demo.avatar_server import AvatarHandler
@@ -76,6 +77,7 @@ class DemoServer:
             raise RuntimeError("the demo server is already started")
         if self._stopping.is_set():
             raise RuntimeError("a stopped demo server cannot start again")
+        avatars.claim_qt_main_thread()  # before its threads draw the first picture
         api = DemoHTTPServer((self.host, self._ports[0]), ApiHandler, self, "api")
         try:
             cdn = DemoHTTPServer((self.host, self._ports[1]), AvatarHandler, self, "avatar")

@@ -133,3 +133,26 @@ def test_avatars_need_no_qt_application_and_draw_in_any_thread():
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["ffd8ff", "89504e470d0a1a0a"]
     assert "QGuiApplication" not in result.stderr
+
+
+def test_a_server_drawing_before_the_application_is_made_leaves_it_its_event_loop():
+    """In a test run the demo server may draw avatars before any window exists."""
+    script = (
+        "import urllib.request\n"
+        "from cardviewer.demo import DemoServer\n"
+        "server = DemoServer(port=0, avatar_port=0).start()\n"
+        "card = next(c for c in server.spaces[server.space_id].cards if c.avatar_uuid)\n"
+        "picture = f'{server.avatar_base_url}/avatars/{card.avatar_uuid}.jpg'\n"
+        "assert urllib.request.urlopen(picture).read()[:3] == bytes.fromhex('ffd8ff')\n"
+        "from PySide6.QtCore import QCoreApplication, QTimer\n"
+        "app = QCoreApplication([])\n"
+        "assert app.eventDispatcher() is not None, 'no event loop for the application'\n"
+        "QTimer.singleShot(0, app.quit)\n"
+        "print(app.exec())\n"
+        "server.stop()\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["0"]
