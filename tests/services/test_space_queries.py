@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import queue
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from cardviewer.api.models import parse_card
-from cardviewer.services.card_store import SCHEMA_VERSION, CardStore
+from cardviewer.services import space_queries
+from cardviewer.services.card_store import SCHEMA_VERSION, CardStore, folded_text_key
 from cardviewer.services.space_queries import (
     FIRST_ROWS,
     SpaceAnswer,
@@ -67,6 +70,38 @@ def test_a_short_answer_comes_once_and_complete(tmp_path, answers, open_queries)
     assert answers.empty()
 
 
+def test_a_word_too_short_for_the_trigram_index_gives_first_rows_then_every_row(
+    tmp_path, answers, open_queries
+):
+    queries = open_queries(store_of(tmp_path / "s.sqlite", FIRST_ROWS + 50))
+    number = queries.ask(SpaceQuery("display_name", terms=("pe",)))
+    first, every = answers.get(timeout=WAIT), answers.get(timeout=WAIT)
+    assert (first.number, len(first.positions), first.complete) == (number, FIRST_ROWS, False)
+    assert (every.number, len(every.positions), every.complete) == (number, FIRST_ROWS + 50, True)
+
+
+def test_first_rows_that_are_all_of_them_are_the_whole_answer(
+    tmp_path, answers, open_queries, monkeypatch
+):
+    monkeypatch.setattr(space_queries, "FULL_AFTER", 0)  # the whole answer would follow at once
+    limits: list[int | None] = []
+    ordered = CardStore.ordered
+
+    def recorded(store: CardStore, field: str | None, **options: Any) -> list[int]:
+        limits.append(options.get("limit"))
+        return ordered(store, field, **options)
+
+    monkeypatch.setattr(CardStore, "ordered", recorded)
+    queries = open_queries(store_of(tmp_path / "s.sqlite", 30))
+    short = queries.ask(SpaceQuery("display_name", descending=True, terms=("2",)))
+    answer = answers.get(timeout=WAIT)
+    assert (answer.number, answer.complete) == (short, True)
+    assert sorted(answer.positions) == [2, 12, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29]
+    every = queries.ask(SpaceQuery())
+    assert answers.get(timeout=WAIT) == SpaceAnswer(every, range(30), True)
+    assert limits == [FIRST_ROWS], "the store is not asked for all of them again"
+
+
 def test_an_answer_to_an_older_query_is_never_delivered(tmp_path, answers, open_queries):
     entered, release = threading.Event(), threading.Event()
 
@@ -91,16 +126,102 @@ def test_an_answer_to_an_older_query_is_never_delivered(tmp_path, answers, open_
     assert 1 not in last.positions
 
 
-def test_a_store_that_cannot_be_read_is_answered_with_a_failure(tmp_path, answers, open_queries):
+@pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
+def test_a_store_that_cannot_be_read_is_answered_with_a_failure(tmp_path, answers):
     path = store_of(tmp_path / "s.sqlite", 3)
     with sqlite3.connect(path) as db:
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    queries = SpaceQueries(path, answers.put)
+    for query in (SpaceQuery(), SpaceQuery("display_name")):
+        number = queries.ask(query)
+        answer = answers.get(timeout=WAIT)
+        assert answer.number == number
+        assert answer.positions == []
+        assert answer.complete
+        assert answer.failure
+    queries.close()  # without an error on the worker thread
+
+
+def test_the_worker_does_not_keep_the_app_from_ending(tmp_path, open_queries):
+    before = set(threading.enumerate())
+    open_queries(store_of(tmp_path / "s.sqlite", 3))
+    started = set(threading.enumerate()) - before
+    (worker,) = (thread for thread in started if thread.name == "space queries")
+    assert worker.daemon
+
+
+def test_the_copy_is_read_into_memory_before_the_first_query_and_a_failed_read_is_no_harm(
+    tmp_path, answers, open_queries, monkeypatch
+):
+    warming = threading.Event()
+
+    def warm_interrupted(store: CardStore) -> None:  # as a query asked meanwhile does
+        warming.set()
+        raise sqlite3.OperationalError("interrupted")
+
+    monkeypatch.setattr(CardStore, "warm_for_search", warm_interrupted)
+    queries = open_queries(store_of(tmp_path / "s.sqlite", 3))
+    assert warming.wait(WAIT)
+    number = queries.ask(SpaceQuery("display_name", descending=True))
+    assert answers.get(timeout=WAIT) == SpaceAnswer(number, [2, 1, 0], True)
+
+
+def test_the_worker_keeps_48_mib_of_the_copy_in_memory(
+    tmp_path, answers, open_queries, monkeypatch
+):
+    """The search texts of 100,000 cards (14 MB) and the sort orders read lately."""
+    kept: list[int] = []
+    keep_in_memory = CardStore.keep_in_memory
+
+    def recorded(store: CardStore, cache_bytes: int) -> None:
+        kept.append(cache_bytes)
+        keep_in_memory(store, cache_bytes)
+
+    monkeypatch.setattr(CardStore, "keep_in_memory", recorded)
+    queries = open_queries(store_of(tmp_path / "s.sqlite", 3))
+    number = queries.ask(SpaceQuery())
+    assert answers.get(timeout=WAIT) == SpaceAnswer(number, range(3), True)
+    assert kept == [48 * 2**20]
+
+
+def test_a_query_asked_before_warming_is_answered_without_warming(
+    tmp_path, answers, open_queries, monkeypatch
+):
+    asked, warmed = threading.Event(), threading.Event()
+    keep_in_memory = CardStore.keep_in_memory
+
+    def kept_once_asked(store: CardStore, cache_bytes: int) -> None:
+        asked.wait(WAIT)
+        keep_in_memory(store, cache_bytes)
+
+    monkeypatch.setattr(CardStore, "keep_in_memory", kept_once_asked)
+    monkeypatch.setattr(CardStore, "warm_for_search", lambda store: warmed.set())
+    queries = open_queries(store_of(tmp_path / "s.sqlite", 3))
+    number = queries.ask(SpaceQuery("display_name"))
+    asked.set()
+    assert answers.get(timeout=WAIT) == SpaceAnswer(number, [0, 1, 2], True)
+    assert not warmed.is_set()
+
+
+def test_a_store_without_a_copy_yet_has_no_cards(tmp_path, answers, open_queries):
+    path = tmp_path / "s.sqlite"
+    CardStore.open(path).close()
     queries = open_queries(path)
     number = queries.ask(SpaceQuery())
     answer = answers.get(timeout=WAIT)
-    assert answer.number == number
-    assert answer.positions == []
-    assert answer.failure
+    assert (answer.number, list(answer.positions), answer.complete) == (number, [], True)
+
+
+def test_queries_and_answers_are_values_and_the_options_are_given_by_name(tmp_path, answers):
+    query, answer = SpaceQuery(), SpaceAnswer(1, [], True)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        query.terms = ("x",)  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        answer.complete = False  # type: ignore[misc]
+    assert {query} == {SpaceQuery(None, False, (), False)}
+    with pytest.raises(TypeError):
+        SpaceQueries(tmp_path / "s.sqlite", answers.put, folded_text_key)  # type: ignore[call-arg]
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_nothing_is_delivered_after_closing(tmp_path, answers):
@@ -110,9 +231,12 @@ def test_nothing_is_delivered_after_closing(tmp_path, answers):
     assert answers.empty()
 
 
-def test_a_word_for_the_trigram_index_is_answered_whole_at_once(tmp_path, answers, open_queries):
+@pytest.mark.parametrize("word", ["per", "person"])
+def test_a_word_for_the_trigram_index_is_answered_whole_at_once(
+    tmp_path, answers, open_queries, word
+):
     queries = open_queries(store_of(tmp_path / "s.sqlite", FIRST_ROWS + 50))
-    number = queries.ask(SpaceQuery("display_name", terms=("person",)))
+    number = queries.ask(SpaceQuery("display_name", terms=(word,)))
     answer = answers.get(timeout=WAIT)
     assert (answer.number, len(answer.positions), answer.complete) == (
         number,
@@ -140,7 +264,7 @@ def test_the_space_order_is_every_position_and_an_interrupted_one_leaves_the_wor
     queries = open_queries(path)
     first = queries.ask(SpaceQuery())
     failed = answers.get(timeout=WAIT)
-    assert (failed.number, failed.failure) == (first, "interrupted")
+    assert (failed.number, failed.complete, failed.failure) == (first, True, "interrupted")
     again = queries.ask(SpaceQuery())
     answer = answers.get(timeout=WAIT)
     assert (answer.number, answer.complete) == (again, True)
