@@ -45,6 +45,7 @@ from cardviewer.services.settings import (
 )
 from cardviewer.ui.error_text import error_text
 from cardviewer.ui.read_only_field import make_read_only
+from cardviewer.ui.wrapped_height import fit_height
 
 log = logging.getLogger(__name__)
 
@@ -379,12 +380,7 @@ class PreferencesDialog(QDialog):
         second line of a hint, or of the warning, would be cut off.
         """
         self._server_message_layout.activate()  # the warning's text has changed
-        layout = self._layout
-        layout.activate()
-        smallest = layout.totalMinimumSize()
-        if layout.hasHeightForWidth():
-            smallest.setHeight(max(smallest.height(), layout.totalHeightForWidth(smallest.width())))
-        self.setMinimumHeight(smallest.height())
+        fit_height(self, self._layout)
 
     def _edited(self) -> _Edited:
         """What the form holds. Raises `InvalidInput` for an unusable server address."""

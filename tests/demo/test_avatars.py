@@ -111,6 +111,15 @@ def test_a_letter_without_a_glyph_is_drawn_as_a_question_mark():
     assert avatars.initials_jpeg("Ж", "k") == avatars.initials_jpeg("?", "k")
 
 
+def run_python(script: str) -> subprocess.CompletedProcess[str]:
+    """`script` run by a fresh interpreter, as a start begins; it must succeed."""
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    return result
+
+
 def test_avatars_need_no_qt_application_and_draw_in_any_thread():
     """As in `python -m cardviewer.demo`: no QGuiApplication, a server thread draws."""
     script = (
@@ -127,10 +136,7 @@ def test_avatars_need_no_qt_application_and_draw_in_any_thread():
         "assert QCoreApplication.instance() is None\n"
         "print(made[0][:3].hex(), made[1][:8].hex())\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False
-    )
-    assert result.returncode == 0, result.stderr
+    result = run_python(script)
     assert result.stdout.split() == ["ffd8ff", "89504e470d0a1a0a"]
     assert "QGuiApplication" not in result.stderr
 
@@ -151,8 +157,4 @@ def test_a_server_drawing_before_the_application_is_made_leaves_it_its_event_loo
         "print(app.exec())\n"
         "server.stop()\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["0"]
+    assert run_python(script).stdout.split() == ["0"]

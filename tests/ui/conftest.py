@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from PySide6.QtCore import QLocale
 
+from cardviewer import i18n
 from cardviewer.demo import DemoServer
 from cardviewer.services.settings import Settings
 from cardviewer.ui.main_window import MainWindow
@@ -23,3 +25,15 @@ def demo_window(qtbot, arun, demo_server: DemoServer) -> Iterator[MainWindow]:
     for close in closers:
         arun(close())
     arun(client.aclose())
+
+
+@pytest.fixture(params=["en", "de"])
+def language(request: pytest.FixtureRequest, qapp) -> Iterator[str]:
+    """The interface's language, English or German, for the whole test."""
+    code: str = request.param
+    if code != "en":
+        i18n.install_translators(qapp, code)
+    yield code
+    if code != "en":
+        i18n.remove_translators()
+        QLocale.setDefault(QLocale.system())

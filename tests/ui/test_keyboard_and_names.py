@@ -29,7 +29,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from PySide6.QtCore import QCoreApplication, QLocale, QObject, Qt
+from PySide6.QtCore import QCoreApplication, QObject, Qt
 from PySide6.QtGui import (
     QAccessible,
     QAccessibleAnnouncementEvent,
@@ -47,7 +47,6 @@ from PySide6.QtWidgets import (
 )
 from pytestqt.qtbot import QtBot
 
-from cardviewer import i18n
 from cardviewer.api import CardPage
 from cardviewer.api.client import read_page
 from cardviewer.demo import DemoServer, Fault
@@ -324,17 +323,6 @@ def announcements(monkeypatch: pytest.MonkeyPatch) -> Announcements:
 
 
 # The sign-in dialog
-
-
-@pytest.fixture(params=["en", "de"])
-def language(request: pytest.FixtureRequest, qapp) -> Iterator[str]:
-    code: str = request.param
-    if code != "en":
-        i18n.install_translators(qapp, code)
-    yield code
-    if code != "en":
-        i18n.remove_translators()
-        QLocale.setDefault(QLocale.system())
 
 
 def test_the_sign_in_dialog_names_its_controls_and_logo_and_says_its_messages(

@@ -16,11 +16,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-from PySide6.QtCore import QCoreApplication, QEvent, QLocale, QSize
+from PySide6.QtCore import QCoreApplication, QEvent, QSize
 from PySide6.QtWidgets import QAbstractButton, QComboBox, QLabel, QStatusBar, QWidget
 from pytestqt.qtbot import QtBot
 
-from cardviewer import i18n
 from cardviewer.api import CardPage
 from cardviewer.api.client import read_page
 from cardviewer.demo import DemoServer, Fault
@@ -38,18 +37,6 @@ SMALLEST = QSize(1, 1)
 """Asked for, a window is as small as it allows (its minimum size)."""
 SMALL_SCREEN = QSize(800, 600)
 SIZES = {"smallest": SMALLEST, "800x600": SMALL_SCREEN}
-
-
-@pytest.fixture(params=["en", "de"])
-def language(request: pytest.FixtureRequest, qapp) -> Iterator[str]:
-    """The interface's language, English or German, for the whole test."""
-    code: str = request.param
-    if code != "en":
-        i18n.install_translators(qapp, code)
-    yield code
-    if code != "en":
-        i18n.remove_translators()
-        QLocale.setDefault(QLocale.system())
 
 
 @pytest.fixture(params=list(SIZES))

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from cardviewer import APP_NAME
 from cardviewer.tasks import TaskSet
 from cardviewer.ui.read_only_field import make_read_only
+from cardviewer.ui.wrapped_height import fit_height
 
 if TYPE_CHECKING:
     from cardviewer.api.errors import InvalidCredentials
@@ -267,12 +268,7 @@ class LoginDialog(QDialog):
         width is enough at any other.
         """
         self._message_layout.activate()  # tells the dialog's layout the text has changed
-        layout = self._layout
-        layout.activate()
-        smallest = layout.totalMinimumSize()
-        if layout.hasHeightForWidth():
-            smallest.setHeight(max(smallest.height(), layout.totalHeightForWidth(smallest.width())))
-        self.setMinimumHeight(smallest.height())
+        fit_height(self, self._layout)
 
     def _fields_filled(self) -> bool:
         return bool(
