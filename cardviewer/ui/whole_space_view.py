@@ -283,7 +283,7 @@ class WholeSpaceView(QObject):
             wanted.add(self._current)
         rows = model.rows_of(wanted)
         row = rows.get(self._current) if self._current is not None else None
-        column = max(self._table.currentIndex().column(), 0)
+        column = self._shown_column()
         if row is not None:
             self._table.setCurrentIndex(model.index(row, column))
             self._table.scrollTo(model.index(row, column))
@@ -302,6 +302,18 @@ class WholeSpaceView(QObject):
                 start = previous = row
         flags = QItemSelectionModel.SelectionFlag.ClearAndSelect
         self._table.selectionModel().select(selection, flags)
+
+    def _shown_column(self) -> int:
+        """The current cell's column, else the first column shown (the id is hidden).
+
+        Qt neither scrolls to nor paints a cell of a hidden column.
+        """
+        header = self._table.horizontalHeader()
+        column = self._table.currentIndex().column()
+        if column >= 0 and not header.isSectionHidden(column):
+            return column
+        shown = (header.logicalIndex(place) for place in range(header.count()))
+        return next((logical for logical in shown if not header.isSectionHidden(logical)), 0)
 
     def _name_export(self, *, whole_space: bool) -> None:
         """Export Page saves the cards shown while the whole space is shown: say so."""

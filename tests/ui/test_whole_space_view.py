@@ -242,6 +242,8 @@ def test_the_current_card_stays_current_in_a_new_order(window, demo_server, qtbo
     assert current.row() != 5
     assert space.card(current.row()) == chosen
     assert window.details_pane.card == chosen
+    viewport = window.table.viewport()
+    qtbot.waitUntil(lambda: viewport.rect().contains(window.table.visualRect(current)))
 
 
 def test_a_failed_sync_is_explained_and_the_copy_before_it_stays(window, demo_server, qtbot):
