@@ -193,12 +193,6 @@ class PageLoader:
             del self._fetches[key]
             fetch.cancel()
 
-    def shown_elsewhere(self, request: PageRequest) -> None:
-        """The listener shows `request` from elsewhere (every page at once): stop loading."""
-        self._enter_space(request.space_id)
-        self.cancel()
-        self._last = request
-
     def forget(self) -> None:
         """Show nothing any more: stop loading and forget the pages and the last request."""
         self._forget_pages()

@@ -74,25 +74,6 @@ class FetchProgress:
 ProgressCallback = Callable[[FetchProgress], None]
 
 
-async def fetch_all_pages(
-    fetch: PageFetch,
-    *,
-    concurrency: int = DEFAULT_CONCURRENCY,
-    on_progress: ProgressCallback | None = None,
-    progress_interval: float = PROGRESS_INTERVAL,
-) -> list[CardPage]:
-    """Every page of the space, page 1 first; see `fetch_pages_in_order`."""
-    pages: list[CardPage] = []
-    await fetch_pages_in_order(
-        fetch,
-        pages.append,
-        concurrency=concurrency,
-        on_progress=on_progress,
-        progress_interval=progress_interval,
-    )
-    return pages
-
-
 async def fetch_pages_in_order(
     fetch: PageFetch,
     on_page: PageCallback,

@@ -634,22 +634,6 @@ async def test_forget_drops_everything_and_retry_has_nothing_to_repeat(make_load
     assert screen.pages() == [1]
 
 
-async def test_shown_elsewhere_calls_off_the_load_and_becomes_the_last_request(make_loader, space):
-    screen = Screen()
-    loader = make_loader(screen)
-    space.held = {2: asyncio.Event()}
-    loader.request_page(request(2))
-    loader.shown_elsewhere(request(1, emails=True))
-    assert not loader.is_loading
-    space.held[2].set()
-    await asyncio.sleep(0.01)
-    assert screen.shown == []
-    loader.retry()  # asks again for what is shown now
-    assert loader.pending_request == request(1, emails=True)
-    await settled(loader)
-    assert [shown for shown, _ in screen.shown] == [request(1, emails=True)]
-
-
 async def test_close_cancels_the_load_and_later_requests_do_nothing(make_loader, space):
     screen = Screen()
     loader = make_loader(screen)
@@ -708,18 +692,6 @@ async def test_the_pages_next_to_the_first_and_last_are_fetched_too(
     loader.request_page(request(shown))
     await settled(loader)
     assert sorted(space.pages_asked()) == sorted([shown, *neighbours])
-
-
-async def test_pages_shown_from_elsewhere_for_another_space_drop_the_cache(make_loader, space):
-    screen = Screen()
-    loader = make_loader(screen, prefetch=True)
-    loader.request_page(request(1))
-    await settled(loader)
-    loader.shown_elsewhere(request(1, space="space-2"))
-    space.requests.clear()
-    loader.request_page(request(2))  # fetched before, for the space shown then
-    await settled(loader)
-    assert (SPACE, 2) in space.requests
 
 
 async def test_a_space_id_is_one_space_whichever_string_carries_it(make_loader, space):
