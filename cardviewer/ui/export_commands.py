@@ -11,7 +11,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
-from PySide6.QtWidgets import QTableView
 
 from cardviewer.api.models import Card
 from cardviewer.services.card_export import ExportFormat, suggested_space_filename
@@ -20,6 +19,7 @@ from cardviewer.services.page_loader import PageRequest
 from cardviewer.services.settings import Settings
 from cardviewer.services.vcard_export import SUFFIX as VCARD_SUFFIX
 from cardviewer.ui.cards.card_table_model import CARD_ROLE, CardTableModel
+from cardviewer.ui.cards.card_table_view import CardTableView
 from cardviewer.ui.cards.space_table_model import SpaceTableModel
 from cardviewer.ui.whole_space_jobs import WholeSpaceJobs
 
@@ -43,7 +43,7 @@ class ExportCommands(QObject):
         ask_path: AskPath,
         parent: QObject | None = None,
         shown_space: Callable[[], SpaceTableModel | None] = lambda: None,
-        table: Callable[[], QTableView | None] = lambda: None,
+        table: Callable[[], CardTableView | None] = lambda: None,
     ) -> None:
         super().__init__(parent)
         self._model = model
@@ -96,9 +96,8 @@ class ExportCommands(QObject):
         or the whole space as shown (filtered, in its order), read from its local copy.
         """
         table = self._table()
-        selected = table.selectionModel().selectedRows() if table is not None else []
-        rows = sorted({index.row() for index in selected})
-        chosen = len(rows) > 1 and table is not None
+        rows = table.selected_rows() if table is not None else []
+        chosen = len(rows) > 1
         title = QCoreApplication.translate("MainWindow", "Export as vCards")
         space = self._shown_space()
         if space is not None:

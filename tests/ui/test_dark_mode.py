@@ -21,7 +21,6 @@ from pytestqt.qtbot import QtBot
 from cardviewer.api.models import Card, parse_card
 from cardviewer.demo import DemoServer, Fault
 from cardviewer.services.avatar_loader import AvatarLoader
-from cardviewer.services.settings import Settings
 from cardviewer.ui.cards.card_details import CardDetailsPane
 from cardviewer.ui.colour_scheme import SCHEME_VARIABLE, follow_colour_scheme
 from cardviewer.ui.error_bar import ErrorBar
@@ -29,9 +28,8 @@ from cardviewer.ui.login.login_dialog import LoginDialog
 from cardviewer.ui.main_window import MainWindow
 from cardviewer.ui.read_only_field import make_read_only
 from cardviewer.ui.state_page import StatePage
-from tests.ui.clients import single_try_client
+from tests.ui.conftest import MakeDemoWindow
 from tests.ui.sign_ins import authenticate
-from tests.ui.windows import Closer, open_window
 
 AA = 4.5
 """WCAG AA: the least contrast of text against its background."""
@@ -185,16 +183,10 @@ def is_dark() -> bool:
 
 
 @pytest.fixture
-def window(qtbot: QtBot, arun, demo_server: DemoServer, scheme: str) -> Iterator[MainWindow]:
-    client = single_try_client(demo_server.base_url)
-    arun(client.login(demo_server.email, demo_server.password))
-    closers: list[Closer] = []
-    window = open_window(qtbot, client, Settings.load(), closers, email=demo_server.email)
+def window(demo_windows: MakeDemoWindow, scheme: str) -> MainWindow:
+    window = demo_windows()
     window.resize(1100, 700)
-    yield window
-    for close in closers:
-        arun(close())
-    arun(client.aclose())
+    return window
 
 
 def test_the_main_window_reads_well_in_each_scheme(

@@ -7,7 +7,7 @@ from functools import partial
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QItemSelectionModel
+from PySide6.QtCore import QItemSelection, QItemSelectionModel
 
 from cardviewer.api import CardPage
 from cardviewer.api.models import parse_card
@@ -123,6 +123,7 @@ def test_vcards_of_the_page_or_of_the_cards_selected(
     window = demo_window
     with qtbot.waitSignal(window.pages.pageLoaded, timeout=10_000):
         window.open_space(demo_server.space_id)
+    qtbot.waitUntil(lambda: not window.pages.is_prefetching, timeout=10_000)  # settled
     page = window.model.page
     assert page is not None
     suggested, title = export_vcards(window, qtbot, tmp_path / "page.vcf", monkeypatch)
@@ -130,9 +131,11 @@ def test_vcards_of_the_page_or_of_the_cards_selected(
     assert vcard_ids(tmp_path / "page.vcf") == [card.uuid for card in page.cards]
     assert window.statusBar().currentMessage() == f"Exported 10 cards to {tmp_path / 'page.vcf'}"
 
-    selection = window.table.selectionModel()
-    window.table.selectRow(4)
-    selection.select(window.proxy.index(1, 0), Flag.Select | Flag.Rows)
+    rows = QItemSelection()
+    for row in (1, 4):
+        rows.select(window.proxy.index(row, 0), window.proxy.index(row, 0))
+    window.table.selectionModel().select(rows, Flag.ClearAndSelect | Flag.Rows)
+    assert window.table.selected_rows() == [1, 4]
     suggested, _ = export_vcards(window, qtbot, tmp_path / "two.vcf", monkeypatch)
     assert suggested.name == f"{demo_server.space_id}-selected.vcf"
     shown = [window.proxy.card(row) for row in (1, 4)]

@@ -57,9 +57,7 @@ from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.login.login_dialog import LoginDialog
 from cardviewer.ui.main_window import MainWindow
 from cardviewer.ui.preferences_dialog import PreferencesDialog
-from tests.ui.clients import single_try_client
 from tests.ui.sign_ins import authenticate
-from tests.ui.windows import Closer, open_window
 
 R = QAccessible.Role
 T = QAccessible.Text
@@ -349,16 +347,9 @@ def test_the_sign_in_dialog_names_its_controls_and_logo_and_says_its_messages(
 
 
 @pytest.fixture
-def window(qtbot, arun, demo_server: DemoServer) -> Iterator[MainWindow]:
-    client = single_try_client(demo_server.base_url)
-    arun(client.login(demo_server.email, demo_server.password))
-    closers: list[Closer] = []
-    window = open_window(qtbot, client, Settings.load(), closers, email=demo_server.email)
-    activate(qtbot, window)
-    yield window
-    for close in closers:
-        arun(close())
-    arun(client.aclose())
+def window(qtbot, demo_window: MainWindow) -> MainWindow:
+    activate(qtbot, demo_window)
+    return demo_window
 
 
 def load(qtbot: QtBot, window: MainWindow, action: Callable[[], object]) -> None:

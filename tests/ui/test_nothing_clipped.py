@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection
 from functools import partial
 from pathlib import Path
 
@@ -29,9 +29,8 @@ from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.login.login_dialog import LoginDialog
 from cardviewer.ui.main_window import MainWindow
 from cardviewer.ui.preferences_dialog import PreferencesDialog
-from tests.ui.clients import single_try_client
+from tests.ui.conftest import MakeDemoWindow
 from tests.ui.sign_ins import SILENT_SERVER, authenticate, failed_sign_ins
-from tests.ui.windows import Closer, open_window
 
 SMALLEST = QSize(1, 1)
 """Asked for, a window is as small as it allows (its minimum size)."""
@@ -241,15 +240,9 @@ class FaultyPages(httpx.AsyncBaseTransport):
 
 
 @pytest.fixture
-def window(qtbot, arun, demo_server: DemoServer, language: str) -> Iterator[MainWindow]:
+def window(demo_windows: MakeDemoWindow, language: str) -> MainWindow:
     """A main window in `language`, over the demo server but for `FAULTY_PAGES`."""
-    client = single_try_client(demo_server.base_url, transport=FaultyPages())
-    arun(client.login(demo_server.email, demo_server.password))
-    closers: list[Closer] = []
-    yield open_window(qtbot, client, Settings.load(), closers, email=demo_server.email)
-    for close in closers:
-        arun(close())
-    arun(client.aclose())
+    return demo_windows(transport=FaultyPages())
 
 
 def elided(window: MainWindow) -> list[QWidget]:

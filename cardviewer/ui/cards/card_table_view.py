@@ -74,6 +74,15 @@ class CardTableView(QTableView):
                 return
         super().keyPressEvent(event)
 
+    def selected_rows(self) -> list[int]:
+        """The rows with a cell selected, in order.
+
+        Read from the selection's ranges: `selectedRows()` makes an index per row, which
+        for every card of a whole space (Ctrl+A) holds the window up.
+        """
+        ranges = self.selectionModel().selection().toList()
+        return sorted({row for part in ranges for row in range(part.top(), part.bottom() + 1)})
+
     def copy_selection(self) -> None:
         """Copy the selected cells as a grid that pastes into a spreadsheet.
 
