@@ -579,7 +579,7 @@
 <context>
     <name>LoginDialog</name>
     <message>
-        <location filename="../cardviewer/ui/login/login_dialog.py" line="+82"/>
+        <location filename="../cardviewer/ui/login/login_dialog.py" line="+83"/>
         <location line="+82"/>
         <source>Sign in to %1</source>
         <translation>Bei %1 anmelden</translation>
@@ -650,7 +650,7 @@
         <translation>&amp;Passwort:</translation>
     </message>
     <message>
-        <location line="+158"/>
+        <location line="+153"/>
         <source>The e-mail address or password is not correct.</source>
         <translation>Die E-Mail-Adresse oder das Passwort ist nicht richtig.</translation>
     </message>
@@ -703,7 +703,7 @@
         <translation>Die Seite neu laden (F5)</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="+315"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="+327"/>
         <location filename="../cardviewer/ui/window_commands.py" line="+31"/>
         <source>&amp;Export Page…</source>
         <translation>Seite e&amp;xportieren…</translation>
@@ -1069,10 +1069,18 @@
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
+    <message numerus="yes">
+        <location line="+143"/>
+        <source>Synced %Ln cards. %1</source>
+        <translation>
+            <numerusform>%Ln Karte synchronisiert. %1</numerusform>
+            <numerusform>%Ln Karten synchronisiert. %1</numerusform>
+        </translation>
+    </message>
     <message>
         <location filename="../cardviewer/ui/export_commands.py" line="+69"/>
         <location line="+14"/>
-        <location line="+53"/>
+        <location line="+52"/>
         <source>There are no cards to export.</source>
         <translation>Es gibt keine Karten zum Exportieren.</translation>
     </message>
@@ -1087,27 +1095,27 @@
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/job_reports.py" line="+29"/>
+        <location filename="../cardviewer/ui/job_reports.py" line="+32"/>
         <source>This is the first sync.</source>
         <translation>Erste Synchronisierung.</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Nothing changed since the last sync.</source>
-        <translation>Seit der letzten Synchronisierung hat sich nichts geändert.</translation>
+        <translation>Nichts hat sich geändert.</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Since the last sync: %1 added, %2 removed, %3 changed.</source>
-        <translation>Seit der letzten Synchronisierung: %1 hinzugekommen, %2 entfernt, %3 geändert.</translation>
+        <translation>Neu: %1, entfernt: %2, geändert: %3.</translation>
     </message>
     <message>
         <location line="+46"/>
-        <source>The one card of the space is in its local copy. %1</source>
-        <translation>Die einzige Karte des Bereichs ist in der lokalen Kopie. %1</translation>
+        <source>Synced 1 card. %1</source>
+        <translation>1 Karte synchronisiert. %1</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+7"/>
         <source>Exported 1 card to %1</source>
         <translation>1 Karte nach %1 exportiert</translation>
     </message>
@@ -1283,7 +1291,7 @@
         <translation>1 Eintrag auf dieser Seite konnte nicht gelesen werden und wird nicht angezeigt.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../cardviewer/ui/main_window.py" line="+131"/>
+        <location filename="../cardviewer/ui/main_window.py" line="-12"/>
         <source>%n entries on this page could not be read and are not shown.</source>
         <translation>
             <numerusform>%n Eintrag auf dieser Seite konnte nicht gelesen werden und wird nicht angezeigt.</numerusform>
@@ -1314,15 +1322,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+2"/>
-        <source>All %Ln cards of the space are in its local copy. %1</source>
-        <translation>
-            <numerusform>Die %Ln Karte des Bereichs ist in der lokalen Kopie. %1</numerusform>
-            <numerusform>Alle %Ln Karten des Bereichs sind in der lokalen Kopie. %1</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location line="-11"/>
+        <location line="-9"/>
         <source>You can try again in %n seconds.</source>
         <translation>
             <numerusform>Sie können es in %n Sekunde erneut versuchen.</numerusform>
@@ -1368,7 +1368,7 @@
         <translation>Der Datenträger ist schreibgeschützt; wählen Sie einen anderen Ordner.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="-249"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="-261"/>
         <source>Whole space (synced %1)</source>
         <translation>Ganzer Bereich (synchronisiert %1)</translation>
     </message>
@@ -1398,7 +1398,7 @@
         <translation>Die lokalen Kopien synchronisierter Bereiche sind entfernt.</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+77"/>
         <source>&amp;Export Cards Shown…</source>
         <translation>Angezeigte Karten &amp;exportieren…</translation>
     </message>
@@ -1504,7 +1504,7 @@
 <context>
     <name>PreferencesDialog</name>
     <message>
-        <location filename="../cardviewer/ui/preferences_dialog.py" line="+130"/>
+        <location filename="../cardviewer/ui/preferences_dialog.py" line="+131"/>
         <source>Preferences</source>
         <translation>Einstellungen</translation>
     </message>
@@ -1599,12 +1599,12 @@
         <translation>&amp;Lokale Kopien entfernen</translation>
     </message>
     <message>
-        <location line="+179"/>
+        <location line="+174"/>
         <source>The preferences could not be saved to %1.</source>
         <translation>Die Einstellungen konnten nicht in %1 gespeichert werden.</translation>
     </message>
     <message>
-        <location line="-246"/>
+        <location line="-241"/>
         <source>Export concurrency</source>
         <translation>Gleichzeitige Abrufe beim Export</translation>
     </message>
@@ -1689,7 +1689,7 @@
         <translation>Bereiche:</translation>
     </message>
     <message>
-        <location line="+133"/>
+        <location line="+128"/>
         <source>Preferences Not Saved</source>
         <translation>Einstellungen nicht gespeichert</translation>
     </message>

@@ -24,7 +24,10 @@ from cardviewer.ui.whole_space_jobs import JobKind, JobResult, WholeSpaceJobs
 
 
 def changes_text(changes: Changes | None) -> str:
-    """What a sync changed since the one before, in one short sentence."""
+    """What a sync changed since the one before, in one short sentence.
+
+    It follows "Synced 240 cards." in the status bar, which has to fit a small screen.
+    """
     if changes is None:
         return QCoreApplication.translate("MainWindow", "This is the first sync.")
     if not changes.any:
@@ -44,7 +47,7 @@ class JobPlurals:
     cards_exported: Counted
     """That many cards were written to the file %1 (more than one)."""
     cards_synced: Counted
-    """That many cards of the space are in its local copy now (%1: what changed)."""
+    """That many cards of the space were synced into its local copy (%1: what changed)."""
 
 
 class JobReports(QObject):
@@ -75,9 +78,7 @@ class JobReports(QObject):
     def _on_finished(self, result: JobResult) -> None:
         if result.kind is JobKind.SYNC:
             if result.count == 1:  # English has no catalogue to find its singular in
-                message = QCoreApplication.translate(
-                    "MainWindow", "The one card of the space is in its local copy. %1"
-                )
+                message = QCoreApplication.translate("MainWindow", "Synced 1 card. %1")
             else:
                 message = self._plurals.cards_synced(result.count)
             message = message.replace("%1", changes_text(result.changes)).strip()

@@ -472,9 +472,7 @@ class MainWindow(QMainWindow, CommandActions):
         """The job reports' sentences with a count, where the catalog finds their plurals."""
         return JobPlurals(
             cards_exported=lambda count: self.tr("Exported %Ln cards to %1", "", count),
-            cards_synced=lambda count: self.tr(
-                "All %Ln cards of the space are in its local copy. %1", "", count
-            ),
+            cards_synced=lambda count: self.tr("Synced %Ln cards. %1", "", count),
         )
 
     def set_details_visible(self, visible: bool) -> None:

@@ -917,7 +917,7 @@ def test_sync_space_lets_the_filter_cover_the_whole_space(window, demo_server, q
     assert space.rowCount() == total
     assert not window.page_bar.isVisible()
     said = window.statusBar().currentMessage()
-    assert said.startswith(f"All {total} cards of the space are in its local copy.")
+    assert said.startswith(f"Synced {total} cards.")
     assert "all cards of the space" in window.filter_edit.placeholderText()
     assert window.sync_action.isEnabled(), "a synced space can be synced again"
     with qtbot.waitSignal(space.queryFinished, timeout=LOAD_TIMEOUT):

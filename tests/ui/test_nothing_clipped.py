@@ -325,6 +325,15 @@ def walk_main_window(
         window.sync_action.trigger()
     assert window.whole_space.switch.isVisible()
     look("the whole space, synced")
+    with CardStore.open(copy) as store:  # a copy before it: one card short, one renamed
+        every = list(store.cards())
+        earlier = store.begin_sync()
+        earlier.add([every[1].model_copy(update={"display_name": "Renamed"}), *every[2:]])
+        earlier.finish()
+    with qtbot.waitSignal(window.jobs.finished, timeout=WAIT):
+        window.sync_action.trigger()
+    assert "1" in window.statusBar().currentMessage()
+    look("the whole space, synced again with changes")
 
     demo_server.faults.inject(Fault.REVOKED_TOKEN)
     with qtbot.waitSignal(window.signInRequested, timeout=WAIT):
