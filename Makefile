@@ -7,12 +7,13 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 SCREENSHOT ?= demo-screenshot.png
 
-.PHONY: help setup demo test bench translations lint format typecheck pytest mutate lock clean package package-test a11y
+.PHONY: help setup demo test bench translations lint format typecheck pytest coverage mutate lock clean package package-test a11y
 
 help:
 	@echo "make demo   set up, then run the viewer on the built-in demo server"
 	@echo "make test   set up, then run ruff, mypy and the test suite (headless)"
 	@echo "make bench  set up, then measure speed and memory against the demo server"
+	@echo "make coverage  the branch coverage of the whole suite (not in make test)"
 	@echo "make mutate MUTATE=<modules>  mutation-test api/ and services/ (slow; not in make test)"
 	@echo "make a11y   read the app from the accessibility bus under Xvfb, as a screen reader does"
 	@echo "make translations  extract new texts into resources/*.ts and compile the .qm files"
@@ -56,6 +57,18 @@ pytest: setup
 	QT_QPA_PLATFORM=offscreen $(BIN)/pytest --hypothesis-profile=thorough
 
 test: lint typecheck pytest
+
+# Branch coverage of the suite as `make test` runs it (docs/testing.md). pytest-cov lives
+# in the `coverage` extra, so `make test` never installs or pays for it.
+COVERAGE_STAMP := $(VENV)/.installed-coverage
+
+$(COVERAGE_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet --constraint constraints.txt --editable '.[dev,coverage]'
+	@touch $@
+
+coverage: setup $(COVERAGE_STAMP)
+	QT_QPA_PLATFORM=offscreen $(BIN)/pytest --hypothesis-profile=thorough \
+		--cov --cov-report=term --cov-report=html:htmlcov
 
 # Mutation testing (docs/testing.md): each module in a copy of the tree, against its own
 # tests. The tool lives in the `mutate` extra, so `make test` never installs it.
@@ -152,13 +165,13 @@ lock:
 	rm -rf .lock-venv
 	$(PYTHON) -m venv .lock-venv
 	.lock-venv/bin/python -m pip install --quiet --upgrade pip
-	.lock-venv/bin/python -m pip install --quiet '.[dev,mutate]'
+	.lock-venv/bin/python -m pip install --quiet '.[dev,mutate,coverage]'
 	{ echo "# Exact versions for reproducible installs; 'make lock' rewrites this file."; \
 	  .lock-venv/bin/python -m pip freeze --exclude cardviewer; } > constraints.txt
 	rm -rf .lock-venv build
 
 clean:
-	rm -rf $(VENV) .venv-package .lock-venv build dist *.egg-info .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) .venv-package .lock-venv build dist *.egg-info .mypy_cache .ruff_cache .pytest_cache .coverage htmlcov
 
 # The double-click app (packaging/README.md). The packaging tools live in their own
 # environment, on top of the app's locked versions, so .venv and `make test` never see them.

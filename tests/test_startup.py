@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -46,9 +47,18 @@ HEAVY = (
 
 
 def run_python(code: str) -> subprocess.CompletedProcess[str]:
-    """`code` run by a fresh Python process: how a start begins."""
+    """`code` run by a fresh Python process: how a start begins.
+
+    Never under `make coverage`'s tracer, which loads modules of its own in the process.
+    """
+    env = {name: value for name, value in os.environ.items() if not name.startswith("COVERAGE_")}
     return subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env=env,
     )
 
 
