@@ -387,7 +387,7 @@
         <translation>Alle Daten der Karte, so wie der Server sie gesendet hat</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+53"/>
         <source>(no name)</source>
         <translation>(ohne Namen)</translation>
     </message>
@@ -703,7 +703,7 @@
         <translation>Die Seite neu laden (F5)</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="+327"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="+361"/>
         <location filename="../cardviewer/ui/window_commands.py" line="+31"/>
         <source>&amp;Export Page…</source>
         <translation>Seite e&amp;xportieren…</translation>
@@ -960,7 +960,7 @@
         <translation>Geben Sie eine Bereichs-ID ein und klicken Sie auf „Öffnen“.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/filter_row.py" line="+151"/>
+        <location filename="../cardviewer/ui/filter_row.py" line="+173"/>
         <source>Filter all cards of the space (Ctrl+F)</source>
         <translation>Alle Karten des Bereichs filtern (Strg+F)</translation>
     </message>
@@ -1368,9 +1368,9 @@
         <translation>Der Datenträger ist schreibgeschützt; wählen Sie einen anderen Ordner.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="-261"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="-288"/>
         <source>Whole space (synced %1)</source>
-        <translation>Ganzer Bereich (synchronisiert %1)</translation>
+        <translation>Ganzer Bereich (Stand %1)</translation>
     </message>
     <message>
         <location line="+14"/>
@@ -1383,9 +1383,9 @@
         <translation>Anzeigen</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+41"/>
         <source>Changes of the last sync</source>
-        <translation>Änderungen der letzten Synchronisierung</translation>
+        <translation>Letzte Änderungen</translation>
     </message>
     <message>
         <location line="+118"/>

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from PySide6.QtCore import QCoreApplication, QEvent, QLocale, QObject, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QLocale, QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QIcon, QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget
 
@@ -35,11 +35,33 @@ class FilterTarget(Protocol):
     def total_count(self) -> int: ...
 
 
+MINIMUM_FILTER_LENGTH = 14
+NATURAL_FILTER_LENGTH = 36
+"""Characters the filter field has room for at the least, and where the row has room."""
 SHOWN_FILTER_LENGTH = 40
 """Characters of the filter the no-match page repeats; a longer one is cut short."""
 SAY_COUNT_AFTER_MS = 600
 """A pause in typing this long, and a screen reader says how many cards the filter lets
 through."""
+
+
+class FilterField(QLineEdit):
+    """The filter's field: room for its placeholder where there is, never only a letter.
+
+    Beside the source switch and the Sync Space button in a narrow window, a plain
+    `QLineEdit` was the first to give way, down to a letter of its placeholder.
+    """
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        return QSize(max(hint.width(), self._chars(NATURAL_FILTER_LENGTH)), hint.height())
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        return QSize(max(hint.width(), self._chars(MINIMUM_FILTER_LENGTH)), hint.height())
+
+    def _chars(self, count: int) -> int:
+        return self.fontMetrics().horizontalAdvance("x") * count
 
 
 class FilterRow(QWidget):
@@ -57,7 +79,7 @@ class FilterRow(QWidget):
         self._whole_space = False
         self._stack: CardStack | None = None
         self.no_match_page: StatePage | None = None
-        self.filter_edit = QLineEdit(self)
+        self.filter_edit = FilterField(self)
         self.describe_scope(whole_space=False)
         self.filter_edit.setClearButtonEnabled(True)
         name_clear_button(

@@ -21,12 +21,19 @@ from PySide6.QtCore import (
     QItemSelectionModel,
     QLocale,
     QObject,
+    QSize,
     Qt,
     QTime,
     Signal,
 )
-from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QComboBox, QWidget
+from PySide6.QtGui import QAction, QPaintEvent
+from PySide6.QtWidgets import (
+    QComboBox,
+    QStyle,
+    QStyleOptionComboBox,
+    QStylePainter,
+    QWidget,
+)
 
 from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.card_store import (
@@ -69,7 +76,8 @@ def synced_label(generation: Generation | None) -> str:
         return text.replace("%1", "…")
     when = generation.synced_at.astimezone()
     if when.date() == datetime.now().astimezone().date():
-        return text.replace("%1", QLocale().toString(QTime(when.hour, when.minute)))
+        short = QLocale.FormatType.ShortFormat
+        return text.replace("%1", QLocale().toString(QTime(when.hour, when.minute), short))
     return text.replace("%1", format_local_time(generation.synced_at))
 
 
@@ -80,11 +88,38 @@ class SourceSwitch(QComboBox):
         super().__init__(parent)
         self.addItem(QCoreApplication.translate("MainWindow", "Pages from the server"))
         self.setAccessibleName(QCoreApplication.translate("MainWindow", "Show"))
-        # Short in a narrow window: the text is cut, and said whole by the list and tooltip.
-        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.setMinimumContentsLength(MINIMUM_SWITCH_LENGTH)
+        # As wide as its texts where there is room; in a narrow window the text is cut
+        # with "…", and said whole by the list and the tooltip.
+        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.currentTextChanged.connect(self.setToolTip)
         self.setVisible(False)
+
+    def minimumSizeHint(self) -> QSize:
+        """Room for `MINIMUM_SWITCH_LENGTH` characters of the longest choice."""
+        hint = self.sizeHint()
+        metrics = self.fontMetrics()
+        longest = max(
+            (metrics.horizontalAdvance(self.itemText(index)) for index in range(self.count())),
+            default=0,
+        )
+        least = metrics.horizontalAdvance("x") * MINIMUM_SWITCH_LENGTH
+        return QSize(hint.width() - max(longest - least, 0), hint.height())
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        """The current choice, cut short with "…" where it does not fit."""
+        painter = QStylePainter(self)
+        option = QStyleOptionComboBox()
+        self.initStyleOption(option)
+        painter.drawComplexControl(QStyle.ComplexControl.CC_ComboBox, option)
+        field = self.style().subControlRect(
+            QStyle.ComplexControl.CC_ComboBox, option, QStyle.SubControl.SC_ComboBoxEditField, self
+        )
+        option.currentText = self.fontMetrics().elidedText(
+            option.currentText,
+            Qt.TextElideMode.ElideRight,
+            field.width(),
+        )
+        painter.drawControl(QStyle.ControlElement.CE_ComboBoxLabel, option)
 
     def offer(self, label: str | None, *, changes: bool = False) -> None:
         """Offer the whole space under `label` (None: no copy), and its `changes` if any."""

@@ -416,3 +416,22 @@ def test_the_progress_of_export_all_and_sync_is_shown_whole(
     if syncing:
         store.close()
     assert not found, "\n".join(found)
+
+
+def test_the_main_window_fits_a_small_screen_with_its_details_pane(
+    window: MainWindow, qtbot, demo_server: DemoServer, language
+) -> None:
+    """The copy buttons wrap and the filter keeps its room, in German too."""
+    show_at(qtbot, window, SMALL_SCREEN)
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=WAIT):
+        window.open_space(demo_server.space_id)
+    window.table.setCurrentIndex(window.proxy.index(0, 1))
+    with qtbot.waitSignal(window.jobs.finished, timeout=WAIT):
+        window.sync_action.trigger()
+    window.resize(SMALL_SCREEN)
+    settle(qtbot, window)
+    assert window.details_pane.isVisible()
+    assert window.width() == SMALL_SCREEN.width(), "the window is wider than the screen"
+    field = window.filter_edit
+    assert field.width() >= field.fontMetrics().horizontalAdvance("x") * 14
+    assert not clipped(window, elided(window))

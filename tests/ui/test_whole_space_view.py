@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import csv
 import sqlite3
+from datetime import datetime
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QItemSelectionModel, Qt
+from PySide6.QtCore import QItemSelectionModel, QLocale, Qt, QTime
+from PySide6.QtWidgets import QStyle, QStylePainter
 
 from cardviewer.demo import Fault
 from cardviewer.services import card_store
-from cardviewer.services.card_store import SCHEMA_VERSION, CardStore
+from cardviewer.services.card_store import SCHEMA_VERSION, CardStore, Generation
 from cardviewer.ui import whole_space_view
 from cardviewer.ui.cards.card_filter_model import text_collator
 from cardviewer.ui.cards.space_table_model import SpaceTableModel
@@ -377,3 +379,45 @@ def test_the_order_chosen_stays_when_the_table_switches_between_pages_and_whole_
     counts = [card.connects for row in range(space.rowCount()) if (card := space.card(row))]
     assert counts == sorted(counts, key=lambda count: (count is None, count))
     assert header.sortIndicatorSection() == space.column_of("connects")
+
+
+@pytest.mark.parametrize("locale", ["en_US", "de_DE", "en_GB"])
+def test_the_switch_names_the_sync_time_in_hours_and_minutes(qapp, locale):
+    now = datetime.now().astimezone().replace(hour=15, minute=18, second=42)
+    before = QLocale()
+    QLocale.setDefault(QLocale(locale))
+    try:
+        label = whole_space_view.synced_label(Generation(1, now, 240))
+    finally:
+        QLocale.setDefault(before)
+    time = QLocale(locale).toString(QTime(15, 18), QLocale.FormatType.ShortFormat)
+    assert label == f"Whole space (synced {time})"
+    assert "42" not in label
+
+
+def test_a_narrow_switch_cuts_its_text_with_an_ellipsis_and_keeps_it_whole_as_tooltip(qtbot):
+    switch = whole_space_view.SourceSwitch()
+    qtbot.addWidget(switch)
+    label = "Whole space (synced on a long, long day of the year)"
+    switch.offer(label)
+    switch.setCurrentIndex(WHOLE_SPACE)
+    full = switch.sizeHint().width()
+    assert switch.minimumSizeHint().width() < full
+    switch.resize(switch.minimumSizeHint().width(), switch.sizeHint().height())
+    drawn: list[str] = []
+    real_draw = QStylePainter.drawControl
+
+    def draw(painter, element, option):
+        if element == QStyle.ControlElement.CE_ComboBoxLabel:
+            drawn.append(option.currentText)
+        real_draw(painter, element, option)
+
+    QStylePainter.drawControl = draw  # type: ignore[method-assign]
+    try:
+        switch.grab()
+    finally:
+        QStylePainter.drawControl = real_draw  # type: ignore[method-assign]
+    assert drawn
+    assert drawn[-1].endswith("…")
+    assert len(drawn[-1]) < len(label)
+    assert switch.toolTip() == label

@@ -27,7 +27,6 @@ from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QHelpEvent, QPa
 from PySide6.QtWidgets import (
     QFormLayout,
     QFrame,
-    QHBoxLayout,
     QLabel,
     QPushButton,
     QScrollArea,
@@ -56,6 +55,7 @@ from cardviewer.ui.cards.columns import (
 )
 from cardviewer.ui.cards.value_text import field_lines, item_lines
 from cardviewer.ui.plain_text import plain_tooltip
+from cardviewer.ui.wrapping_row import WrappingRow
 
 AVATAR_SIZE = 128
 """Width and height of the picture in logical pixels; a loader of this size keeps it sharp."""
@@ -218,9 +218,8 @@ class CardDetailsPane(QWidget):
         self.copy_emails_button = self._button(self.tr("Copy E-mails"), self._copy_emails)
         self.copy_json_button = self._button(self.tr("Copy as JSON"), self._copy_json)
         self.copy_json_button.setToolTip(self.tr("All of the card's data, as the server sent it"))
-        buttons = QHBoxLayout()
+        buttons = WrappingRow(spacing=6)
         buttons.setContentsMargins(12, 8, 12, 12)
-        buttons.setSpacing(6)
         for button in (self.copy_handle_button, self.copy_emails_button, self.copy_json_button):
             buttons.addWidget(button)
 
