@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QSize, Qt
-from PySide6.QtGui import QAction
+from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt
+from PySide6.QtGui import QAction, QResizeEvent
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSizePolicy, QToolBar, QWidget
 
 from cardviewer.services.settings import Settings
@@ -58,6 +58,50 @@ class SpaceToolbar(QToolBar):
         spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.addWidget(spacer)
         self.addActions(end_actions)
+        self._width_with_texts = self._width_with_icons = 0
+        self._measure()
+
+    def minimumSizeHint(self) -> QSize:
+        """As narrow as the toolbar with icons only: the window is never narrower."""
+        return QSize(self._width_with_icons, super().minimumSizeHint().height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """Buttons with their texts where they fit; with icons only where they do not.
+
+        A toolbar too narrow for its buttons hides the last ones behind a » menu, out of
+        reach of Tab; icons with the texts as tooltips keep every command in view.
+        """
+        super().resizeEvent(event)
+        self._fit_buttons()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.LanguageChange, QEvent.Type.FontChange):
+            self._measure()  # the new texts or font take another width
+            self._fit_buttons()
+
+    def _measure(self) -> None:
+        """How wide the toolbar is with icons only, and with the texts beside them."""
+        before = self.toolButtonStyle()
+        self._width_with_icons = self._width_in(Qt.ToolButtonStyle.ToolButtonIconOnly)
+        self._width_with_texts = self._width_in(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.setToolButtonStyle(before)
+        self.updateGeometry()
+
+    def _width_in(self, style: Qt.ToolButtonStyle) -> int:
+        self.setToolButtonStyle(style)
+        layout = self.layout()
+        if layout is not None:  # a toolbar's own; it keeps the sizes of the style before
+            layout.invalidate()
+        return self.sizeHint().width()
+
+    def _fit_buttons(self) -> None:
+        fits = self.width() >= self._width_with_texts
+        self.setToolButtonStyle(
+            Qt.ToolButtonStyle.ToolButtonTextBesideIcon
+            if fits
+            else Qt.ToolButtonStyle.ToolButtonIconOnly
+        )
 
 
 def _padded(widget: QWidget, *, left: int = 0, right: int = 0) -> QWidget:

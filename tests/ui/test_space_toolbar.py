@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel
 
 from cardviewer.services.settings import Settings
 from cardviewer.ui.space_field import SpaceField
 from cardviewer.ui.space_toolbar import SpaceToolbar
+from cardviewer.ui.window_commands import ToolbarPlace
 
 
 @pytest.fixture
@@ -48,3 +50,25 @@ def test_the_check_starts_as_saved_and_the_toolbar_stays_put(parts):
     assert toolbar.objectName() == "spaceToolbar"
     assert not toolbar.isMovable()
     assert not toolbar.isFloatable()
+
+
+@pytest.mark.usefixtures("language")
+def test_every_command_stays_in_view_at_the_smallest_size_as_an_icon(demo_windows, qtbot):
+    """Not behind the » menu, out of Tab's reach: icons only where the texts do not fit."""
+    window = demo_windows()
+    window.show()
+    qtbot.waitExposed(window)
+    toolbar = window.toolbar
+    buttons = [toolbar.widgetForAction(a) for a in toolbar.actions() if not a.isSeparator()]
+
+    window.resize(QSize(1, 1))
+    qtbot.waitUntil(lambda: toolbar.toolButtonStyle() == Qt.ToolButtonStyle.ToolButtonIconOnly)
+    qtbot.waitUntil(lambda: all(button.isVisible() for button in buttons))
+    for action in window.commands.toolbar_actions(ToolbarPlace.END):
+        assert action.toolTip(), "an icon alone says what it does in its tooltip"
+
+    window.resize(QSize(1180, 700))
+    qtbot.waitUntil(
+        lambda: toolbar.toolButtonStyle() == Qt.ToolButtonStyle.ToolButtonTextBesideIcon
+    )
+    assert all(button.isVisible() for button in buttons)
