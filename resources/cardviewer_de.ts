@@ -492,6 +492,16 @@
         <source>Close</source>
         <translation>Schließen</translation>
     </message>
+    <message>
+        <location line="+36"/>
+        <source>Error</source>
+        <translation>Fehler</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Note</source>
+        <translation>Hinweis</translation>
+    </message>
 </context>
 <context>
     <name>ExportAllDialog</name>
@@ -650,7 +660,17 @@
         <translation>&amp;Passwort:</translation>
     </message>
     <message>
-        <location line="+153"/>
+        <location line="+64"/>
+        <source>Warning</source>
+        <translation>Warnung</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Note</source>
+        <translation>Hinweis</translation>
+    </message>
+    <message>
+        <location line="+91"/>
         <source>The e-mail address or password is not correct.</source>
         <translation>Die E-Mail-Adresse oder das Passwort ist nicht richtig.</translation>
     </message>
@@ -703,7 +723,7 @@
         <translation>Die Seite neu laden (F5)</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="+361"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="+362"/>
         <location filename="../cardviewer/ui/window_commands.py" line="+31"/>
         <source>&amp;Export Page…</source>
         <translation>Seite e&amp;xportieren…</translation>
@@ -1368,12 +1388,12 @@
         <translation>Der Datenträger ist schreibgeschützt; wählen Sie einen anderen Ordner.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="-288"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="-289"/>
         <source>Whole space (synced %1)</source>
         <translation>Ganzer Bereich (Stand %1)</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Pages from the server</source>
         <translation>Seiten vom Server</translation>
     </message>
@@ -1421,6 +1441,11 @@
         <location line="+5"/>
         <source>Cards the last sync added or changed: %1. Removed cards are not shown.</source>
         <translation>Von der letzten Synchronisierung hinzugefügte oder geänderte Karten: %1. Entfernte Karten werden nicht gezeigt.</translation>
+    </message>
+    <message>
+        <location filename="../cardviewer/ui/state_page.py" line="+27"/>
+        <source>%1 logo</source>
+        <translation>%1-Logo</translation>
     </message>
 </context>
 <context>

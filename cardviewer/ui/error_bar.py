@@ -125,10 +125,12 @@ class ErrorBar(QFrame):
     ) -> None:
         """Show `message`; `detail` becomes the tooltip; `actions` add buttons before Retry."""
         self._show(message, detail, retryable, actions, NEGATIVE, self._error_icon)
+        self.icon_label.setAccessibleName(self.tr("Error"))
 
     def show_info(self, message: str, actions: Sequence[QAction] = ()) -> None:
         """Show a note that is no error (e.g. being signed out), with `actions` as buttons."""
         self._show(message, "", False, actions, INFORMATION, self._info_icon)
+        self.icon_label.setAccessibleName(self.tr("Note"))
 
     def _show(
         self,
@@ -163,6 +165,13 @@ class ErrorBar(QFrame):
             button.clicked.connect(action.trigger)
             self._layout.insertWidget(at + offset, button, 0, Qt.AlignmentFlag.AlignVCenter)
             self._action_buttons.append(button)
+        # Tab as read: a new button would come last in the window's focus chain.
+        before = self.retry_button.previousInFocusChain() or self
+        for button in self._action_buttons:
+            QWidget.setTabOrder(before, button)
+            before = button
+        if self._action_buttons:
+            QWidget.setTabOrder(before, self.retry_button)
 
     def _retry(self) -> None:
         self.hide()

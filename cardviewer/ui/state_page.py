@@ -6,9 +6,11 @@ back. The text is plain: a space id typed by the person may be part of it.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QCoreApplication, QSize, Qt
 from PySide6.QtGui import QFont, QPalette, QPixmap
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
+
+from cardviewer import APP_NAME
 
 NARROWEST_TEXT = 24
 """Characters of the sentence on a line, at the least: narrower, the page reads badly."""
@@ -21,6 +23,9 @@ class StatePage(QWidget):
         super().__init__(parent)
         self.icon_label = QLabel(self)
         self.icon_label.setPixmap(picture)
+        self.icon_label.setAccessibleName(
+            QCoreApplication.translate("MainWindow", "%1 logo").replace("%1", APP_NAME)
+        )
         self.icon_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.title_label = QLabel(self)
         self.title_label.setAlignment(Qt.AlignmentFlag.AlignCenter)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QColor, QGuiApplication, QIcon, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLineEdit, QVBoxLayout, QWidget
 
 from cardviewer.ui.colour_scheme import READABLE, contrast, luminance
 from cardviewer.ui.error_bar import CLOSE_MARK, INFORMATION, NEGATIVE, ErrorBar, tinted_background
@@ -123,3 +123,30 @@ def test_without_an_icon_from_the_desktop_the_close_button_shows_a_cross_in_the_
     else:
         assert bar.close_button.text() == CLOSE_MARK
     assert bar.close_button.accessibleName() == "Close"
+
+
+def test_tab_reaches_the_bars_buttons_as_they_are_read_and_its_picture_has_a_name(qtbot):
+    """The buttons of a message come where the bar is, not after the rest of the window."""
+    window = QWidget()
+    qtbot.addWidget(window)
+    layout = QVBoxLayout(window)
+    before = QLineEdit(window)
+    bar = ErrorBar(window)
+    after = QLineEdit(window)
+    for widget in (before, bar, after):
+        layout.addWidget(widget)
+    window.show()
+    qtbot.waitExposed(window)
+    bar.show_error("Went wrong", "", retryable=True, actions=[QAction("Sign In…", bar)])
+    assert bar.icon_label.accessibleName() == "Error"
+    order: list[QWidget] = [before]
+    while len(order) < 6:
+        step = order[-1].nextInFocusChain()
+        while step is not None and not step.focusPolicy() & Qt.FocusPolicy.TabFocus:
+            step = step.nextInFocusChain()
+        assert step is not None
+        order.append(step)
+    (sign_in,) = action_buttons(bar)
+    assert order == [before, sign_in, bar.retry_button, bar.close_button, after, before]
+    bar.show_info("Signed out", actions=[])
+    assert bar.icon_label.accessibleName() == "Note"

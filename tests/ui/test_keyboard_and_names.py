@@ -88,6 +88,8 @@ CONTROLS = frozenset(
     }
 )
 """Roles a person operates, whether or not they take the focus (a cell, a clear button)."""
+PICTURES = frozenset({R.Graphic})
+"""Roles a screen reader names as it reads past them, as Orca does a picture."""
 
 
 # Reading the tree
@@ -105,7 +107,7 @@ def accessibles(root: QWidget) -> Iterator[QAccessibleInterface]:
 
 
 def is_control(node: QAccessibleInterface) -> bool:
-    return node.role() in CONTROLS or bool(node.state().focusable)
+    return node.role() in CONTROLS | PICTURES or bool(node.state().focusable)
 
 
 def labels_of(node: QAccessibleInterface) -> list[str]:
@@ -402,6 +404,12 @@ def test_the_main_window_in_each_state_names_every_control_and_tabs_through_all(
         window.refresh()
     look("signed out", window.filter_edit)
     assert not found, "\n".join(found)
+    bar = window.error_bar
+    shown = [w for w in bar.findChildren(QAbstractButton) if w.isVisible()]
+    assert len(shown) >= 2, "the note offers a way on, and Close"
+    forwards, _fault = tab_cycle(window, window.filter_edit)
+    in_bar = [widget for widget in forwards if widget in shown]
+    assert in_bar == sorted(shown, key=lambda w: w.x()), "the bar's buttons in Tab as read"
 
 
 def test_tab_leaves_the_table_and_the_arrows_move_in_it(

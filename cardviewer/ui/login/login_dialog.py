@@ -250,6 +250,8 @@ class LoginDialog(QDialog):
         themed = QIcon.fromTheme(icon, self.style().standardIcon(fallback))
         pixmap = themed.pixmap(MESSAGE_ICON_SIZE, MESSAGE_ICON_SIZE)
         self.message_icon.setPixmap(pixmap)
+        # A screen reader passing the picture hears what kind of message it marks.
+        self.message_icon.setAccessibleName(self.tr("Warning") if warning else self.tr("Note"))
         self.message_label.setText(text)
         self.message_label.setToolTip(plain_tooltip(detail))  # it may quote the server
         self.message_label.setAccessibleDescription(detail)  # the same, without markup
