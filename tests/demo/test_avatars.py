@@ -13,9 +13,11 @@ import sys
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageFont
+from PySide6.QtGui import QColor
 
 from cardviewer.demo import avatars
 from cardviewer.demo.data import initials_of
+from cardviewer.ui.colour_scheme import TEXT_CONTRAST, contrast
 
 
 def decode(body: bytes) -> Image.Image:
@@ -158,3 +160,8 @@ def test_a_server_drawing_before_the_application_is_made_leaves_it_its_event_loo
         "server.stop()\n"
     )
     assert run_python(script).stdout.split() == ["0"]
+
+
+@pytest.mark.parametrize("colour", avatars.PALETTE, ids=lambda c: QColor(*c).name())
+def test_white_initials_read_well_on_every_colour(colour: tuple[int, int, int]) -> None:
+    assert contrast(QColor(255, 255, 255), QColor(*colour)) >= TEXT_CONTRAST
