@@ -78,7 +78,21 @@ async def _first_rows(model, view, action) -> float:
     model.modelReset.disconnect(loop.quit)
     model.queryFinished.disconnect(loop.quit)
     await _settled(model)
+    _idle(view)
     return took
+
+
+def _idle(view) -> None:
+    """Paint what the rest of the answer changed, as the window does before the next key.
+
+    A person's next key comes tens of milliseconds after the last at the quickest, and
+    the window paints the whole answer meanwhile; without this, the next measurement
+    would start with that paint still to do.
+    """
+    from PySide6.QtCore import QCoreApplication
+
+    QCoreApplication.sendPostedEvents()
+    view.viewport().repaint()
 
 
 async def _settled(model) -> None:

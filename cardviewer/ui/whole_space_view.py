@@ -179,6 +179,8 @@ class WholeSpaceView(QObject):
         """The current card's place in the copy, kept across a new order or filter."""
         self._selected: list[int] = []
         """The selected cards' places in the copy, kept likewise."""
+        self._missing = False
+        """Some of them were not among the rows of the answer so far."""
         self.switch = SourceSwitch(window.filter_row)
         window.filter_row.add_leading(self.switch)
         self.switch.activated.connect(self._on_switched)
@@ -230,11 +232,12 @@ class WholeSpaceView(QObject):
             self.failed.emit(store_error_text(error), str(error))
             return False
         previous, self.model = self.model, model
-        self._current, self._selected = None, []
+        self._current, self._selected, self._missing = None, [], False
         self._table.setModel(model)
         self._window.stack.show_table()
         model.modelAboutToBeReset.connect(self._remember_current)
         model.modelReset.connect(self._restore_current)
+        model.rowsInserted.connect(self._restore_missing)
         self._filter_row.set_target(model)
         self._details.follow_space(model)
         self._window.columns.follow(model, fit_rows=FITTED_ROWS)
@@ -317,6 +320,7 @@ class WholeSpaceView(QObject):
         if self._current is not None:
             wanted.add(self._current)
         rows = model.rows_of(wanted)
+        self._missing = len(rows) < len(wanted)  # the rest of the answer may hold them
         row = rows.get(self._current) if self._current is not None else None
         column = self._shown_column()
         if row is not None:
@@ -337,6 +341,11 @@ class WholeSpaceView(QObject):
                 start = previous = row
         flags = QItemSelectionModel.SelectionFlag.ClearAndSelect
         self._table.selectionModel().select(selection, flags)
+
+    def _restore_missing(self) -> None:
+        """The rest of an answer came: look again for the cards its first rows lacked."""
+        if self._missing:
+            self._restore_current()
 
     def _shown_column(self) -> int:
         """The current cell's column, else the first column shown (the id is hidden).

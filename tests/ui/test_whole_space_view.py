@@ -12,7 +12,7 @@ from PySide6.QtCore import QItemSelectionModel, QLocale, Qt, QTime
 from PySide6.QtWidgets import QStyle, QStylePainter
 
 from cardviewer.demo import Fault
-from cardviewer.services import card_store
+from cardviewer.services import card_store, space_queries
 from cardviewer.services.card_store import SCHEMA_VERSION, CardStore, Generation
 from cardviewer.ui import whole_space_view
 from cardviewer.ui.cards.card_filter_model import text_collator
@@ -421,3 +421,29 @@ def test_a_narrow_switch_cuts_its_text_with_an_ellipsis_and_keeps_it_whole_as_to
     assert drawn[-1].endswith("…")
     assert len(drawn[-1]) < len(label)
     assert switch.toolTip() == label
+
+
+def test_the_current_card_is_found_again_in_the_rest_of_an_answer(
+    window, demo_server, qtbot, monkeypatch
+):
+    """A card the first rows of a new order do not hold is current again once the rest
+    of the answer comes, and in view."""
+    monkeypatch.setattr(space_queries, "FIRST_WITHIN", 10.0)  # first rows on a busy machine too
+    open_space(qtbot, window, demo_server.space_id)
+    space = sync(qtbot, window)
+    assert space.rowCount() > space_queries.FIRST_ROWS
+    name = space.column_of("display_name")
+    assert name is not None
+    table = window.table
+    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
+        table.sortByColumn(name, Qt.SortOrder.AscendingOrder)
+    table.setCurrentIndex(space.index(0, name))
+    first = space.card(0)
+    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
+        table.sortByColumn(name, Qt.SortOrder.DescendingOrder)
+    row = table.currentIndex().row()
+    assert row >= space_queries.FIRST_ROWS, "it came with the rest of the answer"
+    assert space.card(row) == first
+    qtbot.waitUntil(
+        lambda: table.visualRect(table.currentIndex()).intersects(table.viewport().rect())
+    )

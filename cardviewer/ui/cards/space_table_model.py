@@ -238,7 +238,14 @@ class SpaceTableModel(QAbstractTableModel):
             self.queryFailed.emit(answer.failure)
             self.queryFinished.emit()
             return
-        if answer.positions != self._positions:
+        if self._continues(answer):
+            # The whole answer after its first rows: only rows below them come, so the
+            # rows on screen stay as they are, with no repaint and no new selection.
+            shown = len(self._positions)
+            self.beginInsertRows(QModelIndex(), shown, len(answer.positions) - 1)
+            self._positions = answer.positions
+            self.endInsertRows()
+        elif answer.positions != self._positions:
             self.beginResetModel()
             self._positions = answer.positions
             self.endResetModel()
@@ -246,6 +253,15 @@ class SpaceTableModel(QAbstractTableModel):
         if answer.complete:
             self.countsChanged.emit(len(self._positions), self.total_count())
             self.queryFinished.emit()
+
+    def _continues(self, answer: SpaceAnswer) -> bool:
+        """`answer` is the rest of the first rows shown: the same rows, and more after them."""
+        shown = self._positions
+        return (
+            not self._complete
+            and len(answer.positions) > len(shown)
+            and list(answer.positions[: len(shown)]) == list(shown)
+        )
 
     def shown_count(self) -> int:
         return len(self._positions)

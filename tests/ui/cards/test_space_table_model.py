@@ -163,3 +163,24 @@ def test_the_rows_of_cards_are_found_by_their_places_in_the_copy(open_model, qtb
     rows = model.rows_of({0, last})
     assert {model.position(row) for row in rows.values()} == {0, last}
     assert rows == {place: model.row_of(place) for place in (0, last)}
+
+
+def test_the_rest_of_an_answer_adds_rows_below_its_first_ones(qtbot, open_model, monkeypatch):
+    """The rows on screen stay as they are when the whole answer follows its first rows:
+    no reset, so no repaint of them and no new selection."""
+    from cardviewer.services import space_queries
+    from cardviewer.services.space_queries import FIRST_ROWS
+
+    monkeypatch.setattr(space_queries, "FIRST_WITHIN", 10.0)  # first rows on a busy machine too
+    count = FIRST_ROWS * 3
+    model = open_model([person(n, f"Person {n:04}") for n in range(count)])
+    name = model.column_of("display_name")
+    assert name is not None
+    resets: list[str] = []
+    inserted: list[tuple[int, int]] = []
+    model.modelReset.connect(lambda: resets.append("reset"))
+    model.rowsInserted.connect(lambda _parent, first, last: inserted.append((first, last)))
+    settle(qtbot, model, lambda: model.sort(name, Qt.SortOrder.DescendingOrder))
+    assert resets == ["reset"], "the first rows replace the old order once"
+    assert inserted == [(FIRST_ROWS, count - 1)], "the rest comes below them"
+    assert shown_names(model) == [f"Person {n:04}" for n in reversed(range(count))]
