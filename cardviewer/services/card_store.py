@@ -652,7 +652,9 @@ class StoreSync:
         """Make this copy the current one; the one before becomes the previous one.
 
         Its texts are ranked under `collation` first (`CardStore.rank_texts`), and its
-        sort keys indexed, while the copy before is still the one shown.
+        sort keys indexed, while the copy before is still the one shown. Raises
+        `StoreError` if a sync begun later by another program finished first: it took
+        this copy for one left behind by a crash, and its own copy stays the current one.
         """
         with _transaction(self._db):
             _add_empty_keys(self._db, self.generation)
@@ -660,10 +662,15 @@ class StoreSync:
             _index_sort_keys(self._db, self.generation)
         synced_at = _now()
         with _transaction(self._db):
-            self._db.execute(
+            written = self._db.execute(
                 "UPDATE generations SET synced_at = ?, card_count = ? WHERE id = ?",
                 (synced_at, self.count, self.generation),
-            )
+            ).rowcount
+            if not written:  # a sync begun later by another program finished first
+                raise StoreError(
+                    "Another program synced this space meanwhile and its copy is kept; "
+                    "this one was not written."
+                )
             current = self._db.execute("SELECT value FROM state WHERE key = 'current'").fetchone()
             if current is not None:
                 self._db.execute(

@@ -437,3 +437,19 @@ def test_only_the_cards_the_last_sync_added_or_changed(path):
         assert store.ordered("display_name", descending=True, changed_only=True) == [0, 3, 2]
         assert store.ordered(None, terms=("new",), changed_only=True) == [2]
         assert store.ordered(None, terms=("pe",), changed_only=True, limit=1) == [0]
+
+
+def test_a_sync_finishing_after_a_later_one_of_another_program_leaves_that_ones_copy(path):
+    """The later sync took this one for a sync left behind by a crash and dropped it."""
+    with CardStore.open(path) as store, CardStore.open(path) as other:
+        synced(store, cards("a"))
+        slow = store.begin_sync()
+        slow.add(cards("slow"))
+        synced(other, cards("quick"))
+        with pytest.raises(StoreError, match="Another program synced this space") as refused:
+            slow.finish()
+        assert refused.value.problem is StoreProblem.NOT_WRITTEN
+        slow.abandon()
+        assert [c.uuid for c in store.cards()] == ["quick"]
+        synced(store, cards("next"))
+        assert [c.uuid for c in store.cards()] == ["next"]
