@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -11,7 +12,11 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -19,6 +24,7 @@ from hypothesis import strategies as st
 
 from cardviewer.api.models import Card, parse_card
 from cardviewer.demo.data import build_spaces
+from cardviewer.services import card_store
 from cardviewer.services.card_search import card_search_text, search_terms
 from cardviewer.services.card_store import (
     SCHEMA_VERSION,
@@ -245,6 +251,7 @@ def test_whole_space_order_filters_too_and_rows_are_read_by_position(path):
     with CardStore.open(path) as store:
         assert store.ordered("display_name") == []
         assert store.extra_fields() == []
+        assert store.cards_at([0, 1]) == {}
         synced(store, people)
         # Case-blind, numbers by value, equal texts in the space's order either way.
         assert store.ordered("display_name") == [1, 3, 2, 0]
@@ -271,6 +278,7 @@ def test_first_rows_are_given_up_on_when_they_take_too_long(path):
         rare = ("zz",)  # short: no index, so every card is looked at
         assert store.first_ordered("display_name", within=-1.0, terms=rare, limit=5) is None
         assert store.first_ordered("display_name", within=10.0, terms=rare, limit=5) == []
+        assert store.first_ordered("display_name", within=0.9, terms=rare, limit=5) == []
         assert store.ordered("display_name", limit=1) == [0], "the store goes on"
 
 
@@ -439,6 +447,185 @@ def test_only_the_cards_the_last_sync_added_or_changed(path):
         assert store.ordered(None, terms=("pe",), changed_only=True, limit=1) == [0]
 
 
+def test_the_copy_before_is_kept_as_the_previous_one(path):
+    """`previous` is the copy the last sync replaced, the one `changes()` compares with."""
+    with CardStore.open(path) as store:
+        synced(store, cards("a"))
+        first = store.current
+        assert store.previous is None
+        synced(store, cards("a", "b"))
+        assert store.previous == first
+        assert store.current != first
+
+
+def test_a_sync_says_whether_its_cards_have_their_e_mail_addresses(path):
+    """Not asked for, a copy is without e-mails, even if no card has any either way."""
+    with CardStore.open(path) as store:
+        synced(store, cards("a"))
+        assert store.current is not None
+        assert not store.current.with_emails
+        sync = store.begin_sync(with_emails=True)
+        sync.add(cards("a"))
+        assert sync.finish().with_emails
+        assert store.current.with_emails
+
+
+def test_a_copy_and_its_changes_are_values_and_the_options_go_by_name(path):
+    """What the store hands the window cannot change under it; a True by position is refused."""
+    synced_at = datetime(2026, 1, 1, tzinfo=UTC)
+    copy = Generation(1, synced_at, 2)
+    assert not copy.with_emails, "not said: fetched without e-mails"
+    assert {copy: "shown"}[Generation(1, synced_at, 2, with_emails=False)] == "shown"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        copy.card_count = 3  # type: ignore[misc]
+    changes = Changes(("a",), (), ())
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        changes.added = ()  # type: ignore[misc]
+    with CardStore.open(path) as store:
+        with pytest.raises(TypeError):
+            store.begin_sync(True)  # type: ignore[call-arg]
+        synced(store, cards("a"))
+        with pytest.raises(TypeError):
+            store.ordered("display_name", True)  # type: ignore[call-arg]
+        with pytest.raises(TypeError):
+            store.first_ordered("display_name", 10.0)  # type: ignore[call-arg]
+
+
+def test_numbers_past_64_bits_are_kept_as_floats_and_the_others_exactly(path):
+    """SQLite's integers have 64 bits: a larger number sorts as a float, a smaller one exactly.
+
+    Two numbers a float cannot tell apart would tie, and keep the space's order.
+    """
+    numbers = [2**62 + 1, 2**62, 2**63, 2**63 - 1, -(2**63), 10**30]
+    people = [parse_card({"uuid": f"c{n}", "connects": number}) for n, number in enumerate(numbers)]
+    with CardStore.open(path) as store:
+        synced(store, people)
+        assert store.ordered("connects") == [4, 1, 0, 3, 2, 5]
+        assert [card.connects for card in store.cards()] == numbers
+
+
+def test_texts_whose_keys_tie_share_a_rank_when_keys_only_compare_with_less_than(path):
+    """Like `QCollator.sortKey`'s, a key may know `<` only (`==` is then identity)."""
+
+    class OnlyLess:
+        def __init__(self, text: str) -> None:
+            self.folded = text.casefold()
+
+        def __lt__(self, other: OnlyLess) -> bool:
+            return self.folded < other.folded
+
+    people = [
+        parse_card({"uuid": u, "display_name": n})
+        for u, n in zip("abc", ["Ada", "Bob", "ADA"], strict=True)
+    ]
+    with CardStore.open(path) as store:
+        synced(store, people)
+        up = store.ordered("display_name", text_key=OnlyLess, collation="only-less")
+        down = store.ordered(
+            "display_name", descending=True, text_key=OnlyLess, collation="only-less"
+        )
+        assert (up, down) == ([0, 2, 1], [1, 0, 2])
+
+
+def test_a_copy_ranked_under_a_collation_is_not_ranked_again_for_it(path):
+    """Ranking takes long at 100,000 cards: a sort under the collation ranked last reuses it."""
+    keys: list[str] = []
+
+    def key(text: str) -> str:
+        keys.append(text)
+        return text
+
+    with CardStore.open(path) as store:
+        store.rank_texts(key, "plain")  # no copy yet: nothing to rank
+        synced(store, [*cards("a", name="a"), *cards("b", name="B")])  # ranked "folded"
+        assert store.ordered("display_name", text_key=key, collation="folded") == [0, 1]
+        assert keys == []
+        assert store.ordered("display_name", text_key=key, collation="plain") == [1, 0]
+        assert keys != []
+        keys.clear()
+        assert store.ordered("display_name", text_key=key, collation="plain") == [1, 0]
+        assert keys == []
+
+
+def test_a_search_mixing_long_and_short_words_needs_both(path):
+    """A long word goes through the trigram index, a short one is scanned for, in one query."""
+    people = [*cards("a", name="Jane"), *cards("b", name="Janet"), *cards("c", name="Jo")]
+    with CardStore.open(path) as store:
+        synced(store, people)  # "Jane a", "Janet b", "Jo c"
+        assert store.ordered(None, terms=("jane", "t")) == [1]
+        assert store.ordered("display_name", descending=True, terms=("jane", "a")) == [1, 0]
+
+
+def test_a_sync_may_be_written_by_another_thread_than_the_one_that_opened_the_store(path):
+    """A sync's worker writes to the store the window's thread opened (one at a time)."""
+    with CardStore.open(path) as store, ThreadPoolExecutor(1) as worker:
+        worker.submit(synced, store, cards("a", "b")).result()
+        assert [c.uuid for c in store.cards()] == ["a", "b"]
+
+
+def test_a_store_another_program_is_writing_to_is_in_use_and_left_alone(path, monkeypatch):
+    """After waiting `BUSY_TIMEOUT_MS` for the other program, it is refused, not set aside."""
+    with CardStore.open(path) as store:
+        synced(store, cards("a"))
+    monkeypatch.setattr(card_store, "BUSY_TIMEOUT_MS", 100)
+    writer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    writer.execute("BEGIN IMMEDIATE")
+    done = threading.Timer(2.0, writer.rollback)  # ends a wait far longer than 100 ms
+    done.start()
+    try:
+        with pytest.raises(StoreError, match="in use by another program") as refused:
+            CardStore.open(path)
+    finally:
+        done.cancel()
+        done.join()
+        writer.rollback()
+        writer.close()
+    assert refused.value.problem is StoreProblem.IN_USE
+    assert list(path.parent.glob("*.damaged-*")) == []
+    with CardStore.open(path) as store:
+        assert [c.uuid for c in store.cards()] == ["a"]
+
+
+def test_a_database_without_the_stores_tables_is_set_aside(path):
+    """A database that is no store of this version (its tables gone) counts as damaged."""
+    path.parent.mkdir(parents=True)
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE notes (text TEXT)")
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    with CardStore.open(path) as store:
+        assert store.current is None
+        synced(store, cards("a"))
+    (aside,) = path.parent.glob(f"{path.name}.damaged-*")
+    with sqlite3.connect(aside) as db:
+        assert db.execute("SELECT name FROM sqlite_master").fetchall() == [("notes",)]
+
+
+def test_two_programs_opening_a_new_store_at_once_use_the_tables_one_of_them_made(
+    path, monkeypatch
+):
+    """The second finds the store new, then the tables made by the time it may write."""
+    connect = sqlite3.connect
+    others: list[str] = []
+
+    class Raced(sqlite3.Connection):
+        def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
+            if sql == "BEGIN IMMEDIATE" and not others:
+                others.append("opened")
+                with CardStore.open(path) as other:  # the other program, just before
+                    synced(other, cards("a"))
+            return super().execute(sql, *args)
+
+    def raced(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        return connect(*args, factory=Raced, **kwargs)
+
+    monkeypatch.setattr(sqlite3, "connect", raced)
+    with CardStore.open(path) as store:
+        assert [c.uuid for c in store.cards()] == ["a"]
+    monkeypatch.undo()
+    assert others == ["opened"]
+    assert list(path.parent.glob("*.damaged-*")) == []
+
+
 def test_a_sync_finishing_after_a_later_one_of_another_program_leaves_that_ones_copy(path):
     """The later sync took this one for a sync left behind by a crash and dropped it."""
     with CardStore.open(path) as store, CardStore.open(path) as other:
@@ -453,3 +640,89 @@ def test_a_sync_finishing_after_a_later_one_of_another_program_leaves_that_ones_
         assert [c.uuid for c in store.cards()] == ["quick"]
         synced(store, cards("next"))
         assert [c.uuid for c in store.cards()] == ["next"]
+
+
+def test_a_sync_abandoned_twice_leaves_a_sync_begun_since_alone(path):
+    """A new sync may get the number of one abandoned; abandoning that one again drops nothing."""
+    with CardStore.open(path) as store:
+        synced(store, cards("a"))
+        first = store.begin_sync()
+        first.abandon()
+        second = store.begin_sync()
+        second.add(cards("b"))
+        first.abandon()
+        second.finish()
+        assert [c.uuid for c in store.cards()] == ["b"]
+
+
+def test_a_copy_named_current_that_is_gone_or_unfinished_reads_as_none(path):
+    """Gone as an earlier version could leave it (a sync finishing after its copy was dropped)."""
+    with CardStore.open(path) as store:
+        synced(store, cards("a"))
+        unfinished = store.begin_sync()
+        for generation in (unfinished.generation, unfinished.generation + 1):
+            with sqlite3.connect(path) as db:
+                db.execute("UPDATE state SET value = ? WHERE key = 'current'", (generation,))
+            assert store.current is None
+            assert list(store.cards()) == []
+        unfinished.add(cards("b"))
+        unfinished.finish()
+        assert [c.uuid for c in store.cards()] == ["b"]
+
+
+def test_a_store_of_the_first_version_with_e_mails_and_fields_of_its_own(path):
+    """The migration finds that the cards were fetched with e-mails, and lists the fields."""
+    people = [
+        parse_card({"uuid": "a", "display_name": "Ada"}),
+        parse_card({"uuid": "b", "emails": ["bob@example.com"], "theme": "dark"}),
+    ]
+    with CardStore.open(path) as store:
+        synced(store, people)
+    with sqlite3.connect(path) as db:  # the first version had no sort keys
+        db.execute("DROP TABLE sort_keys")
+        db.execute("DROP TABLE fields")
+        db.execute("ALTER TABLE generations DROP COLUMN collation")
+        db.execute("ALTER TABLE generations DROP COLUMN with_emails")
+        db.execute("PRAGMA user_version = 1")
+    with CardStore.open(path) as store:
+        assert store.current is not None
+        assert store.current.with_emails
+        assert store.extra_fields() == ["theme"]
+        assert store.ordered("theme", descending=True) == [1, 0], "empty last"
+
+
+def test_copies_that_cannot_be_removed_stay_and_the_others_go(tmp_path, monkeypatch, caplog):
+    """A file in use (on Windows) is logged and left; the files after it still go."""
+    folder = tmp_path / "spaces"
+    stuck = store_path(folder, "https://a.example", "ada@example.com", "s1")
+    other = store_path(folder, "https://a.example", "ada@example.com", "s2")
+    for path in (stuck, other):
+        with CardStore.open(path) as store:
+            synced(store, cards("a"))
+    unlink = Path.unlink
+
+    def unlink_unless_stuck(self: Path, missing_ok: bool = False) -> None:
+        if self == stuck:
+            raise PermissionError(13, "in use by another program", str(self))
+        unlink(self, missing_ok)
+
+    monkeypatch.setattr(Path, "unlink", unlink_unless_stuck)
+    assert remove_copies(folder) == 1
+    assert stuck.exists()
+    assert not other.exists()
+    assert "could not be removed" in caplog.text
+
+
+def test_empty_folders_go_the_deepest_first(tmp_path):
+    """Removing every copy under a folder two levels above them leaves no folder."""
+    folder = tmp_path / "data"
+    with CardStore.open(store_path(folder / "spaces", "https://a.example", "a@b.c", "s1")) as store:
+        synced(store, cards("a"))
+    assert remove_copies(folder) == 1
+    assert not folder.exists()
+
+
+def test_where_a_copy_lives_stays_the_same_from_version_to_version(tmp_path):
+    """A copy synced by an earlier version is found again: its folder's name never changes."""
+    path = store_path(tmp_path, "https://a.example", "ada@example.com", "s1")
+    assert path == tmp_path / "784a557dc2faa6f6" / "s1.sqlite"
