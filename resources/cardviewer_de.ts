@@ -352,7 +352,7 @@
 <context>
     <name>CardDetailsPane</name>
     <message>
-        <location filename="../cardviewer/ui/cards/card_details.py" line="+162"/>
+        <location filename="../cardviewer/ui/cards/card_details.py" line="+173"/>
         <source>Select a card to see its details.</source>
         <translation>Wählen Sie eine Karte aus, um ihre Details zu sehen.</translation>
     </message>
@@ -362,7 +362,7 @@
         <translation>Profilbild</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+45"/>
         <source>Card details</source>
         <translation>Kartendetails</translation>
     </message>
@@ -387,12 +387,17 @@
         <translation>Alle Daten der Karte, so wie der Server sie gesendet hat</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+22"/>
+        <source>Save QR Code</source>
+        <translation>QR-Code speichern</translation>
+    </message>
+    <message>
+        <location line="+35"/>
         <source>(no name)</source>
         <translation>(ohne Namen)</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+56"/>
         <source>(invalid)</source>
         <translation>(ungültig)</translation>
     </message>
@@ -433,6 +438,54 @@
         <location line="+5"/>
         <source>Copied the card as JSON</source>
         <translation>Karte als JSON kopiert</translation>
+    </message>
+</context>
+<context>
+    <name>CardQrCode</name>
+    <message>
+        <location filename="../cardviewer/ui/cards/card_qr_code.py" line="+96"/>
+        <source>Copy QR Code</source>
+        <translation>QR-Code kopieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The code as a picture, for a document or an e-mail</source>
+        <translation>Der Code als Bild, für ein Dokument oder eine E-Mail</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Save QR Code…</source>
+        <translation>QR-Code speichern…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>As a PNG picture, or as SVG to print at any size</source>
+        <translation>Als PNG-Bild, oder als SVG für den Druck in jeder Größe</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>QR code of the contact %1</source>
+        <translation>QR-Code des Kontakts %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A phone&apos;s camera reads this code and offers to save the contact.</source>
+        <translation>Die Kamera eines Telefons liest diesen Code und bietet an, den Kontakt zu speichern.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Copied the QR code.</source>
+        <translation>QR-Code kopiert.</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>The QR code could not be saved as %1. %2</source>
+        <translation>Der QR-Code konnte nicht als %1 gespeichert werden. %2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Saved the QR code to %1</source>
+        <translation>QR-Code unter %1 gespeichert</translation>
     </message>
 </context>
 <context>
@@ -723,7 +776,7 @@
         <translation>Die Seite neu laden (F5)</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="+362"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="+371"/>
         <location filename="../cardviewer/ui/window_commands.py" line="+31"/>
         <source>&amp;Export Page…</source>
         <translation>Seite e&amp;xportieren…</translation>
@@ -1085,7 +1138,7 @@
         <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist. Die angezeigten Karten bleiben sichtbar; melden Sie sich an, um weitere zu laden.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+332"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+333"/>
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
@@ -1100,17 +1153,22 @@
     <message>
         <location filename="../cardviewer/ui/export_commands.py" line="+69"/>
         <location line="+14"/>
-        <location line="+52"/>
+        <location line="+57"/>
         <source>There are no cards to export.</source>
         <translation>Es gibt keine Karten zum Exportieren.</translation>
     </message>
     <message>
-        <location line="-34"/>
+        <location line="-39"/>
         <source>Export as vCards</source>
         <translation>Als vCards exportieren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+267"/>
+        <location line="+35"/>
+        <source>Save QR Code</source>
+        <translation>QR-Code speichern</translation>
+    </message>
+    <message>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+266"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
@@ -1140,7 +1198,7 @@
         <translation>1 Karte nach %1 exportiert</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/export_commands.py" line="+65"/>
+        <location filename="../cardviewer/ui/export_commands.py" line="+35"/>
         <source>Open a space first.</source>
         <translation>Öffnen Sie zuerst einen Bereich.</translation>
     </message>
@@ -1150,7 +1208,7 @@
         <translation>Die Synchronisierung wurde angehalten, die lokale Kopie bleibt unverändert; sie beginnt erneut, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/error_text.py" line="+54"/>
+        <location filename="../cardviewer/ui/error_text.py" line="+55"/>
         <source>The disk is full; the local copy stays as it was.</source>
         <translation>Der Datenträger ist voll; die lokale Kopie bleibt unverändert.</translation>
     </message>
@@ -1170,7 +1228,7 @@
         <translation>Die lokale Kopie konnte nicht geschrieben werden; sie bleibt unverändert.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+242"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+218"/>
         <source>%1 could not be synced. %2</source>
         <translation>%1 konnte nicht synchronisiert werden. %2</translation>
     </message>
@@ -1180,22 +1238,22 @@
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-237"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-213"/>
         <source>The export of all pages stopped and saved nothing; it starts again once you have signed in.</source>
         <translation>Der Export aller Seiten wurde angehalten und hat nichts gespeichert; er beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+238"/>
+        <location line="+214"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>
     <message>
-        <location line="-103"/>
+        <location line="-79"/>
         <source>The cards could not be saved as %1. %2</source>
         <translation>Die Karten konnten nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location line="+86"/>
         <source>Sync cancelled; the local copy stays as it was.</source>
         <translation>Synchronisierung abgebrochen; die lokale Kopie bleibt unverändert.</translation>
     </message>
@@ -1215,7 +1273,7 @@
         <translation>Der Profilbild-Cache ist geleert.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/export_path.py" line="+19"/>
+        <location filename="../cardviewer/ui/export_path.py" line="+21"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV-Dateien (*.csv)</translation>
     </message>
@@ -1230,7 +1288,17 @@
         <translation>vCards (*.vcf)</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+6"/>
+        <source>PNG pictures (*.png)</source>
+        <translation>PNG-Bilder (*.png)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>SVG pictures (*.svg)</source>
+        <translation>SVG-Bilder (*.svg)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Export Page</source>
         <translation>Seite exportieren</translation>
     </message>
@@ -1363,7 +1431,7 @@
         </translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-50"/>
+        <location filename="../cardviewer/ui/error_text.py" line="+9"/>
         <source>You are not allowed to write there; choose another folder.</source>
         <translation>Sie dürfen dort nicht schreiben; wählen Sie einen anderen Ordner.</translation>
     </message>
@@ -1388,7 +1456,7 @@
         <translation>Der Datenträger ist schreibgeschützt; wählen Sie einen anderen Ordner.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="-289"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="-298"/>
         <source>Whole space (synced %1)</source>
         <translation>Ganzer Bereich (Stand %1)</translation>
     </message>
@@ -1408,7 +1476,7 @@
         <translation>Letzte Änderungen</translation>
     </message>
     <message>
-        <location line="+118"/>
+        <location line="+121"/>
         <source>Showing the local copy: %1.</source>
         <translation>Die lokale Kopie wird angezeigt: %1.</translation>
     </message>
@@ -1418,7 +1486,7 @@
         <translation>Die lokalen Kopien synchronisierter Bereiche sind entfernt.</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+83"/>
         <source>&amp;Export Cards Shown…</source>
         <translation>Angezeigte Karten &amp;exportieren…</translation>
     </message>

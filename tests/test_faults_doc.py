@@ -29,9 +29,10 @@ from cardviewer.demo import DemoServer, Fault
 from cardviewer.services.page_loader import PageRequest
 from cardviewer.services.session_store import SessionStore, StoredSession
 from cardviewer.services.settings import Settings
+from cardviewer.ui.error_text import write_failure_text
 from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.login.login_dialog import LoginDialog
-from cardviewer.ui.whole_space_jobs import WholeSpaceJobs, write_failure_text
+from cardviewer.ui.whole_space_jobs import WholeSpaceJobs
 from tests.ui.sign_ins import SILENT_SERVER, authenticate, failed_sign_ins
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "faults.md"

@@ -16,6 +16,7 @@ from PySide6.QtCore import QCoreApplication
 from cardviewer.api.errors import TRANSLATION_CONTEXT, CardViewerError, Sentence, fill_markers
 from cardviewer.api.retry import WaitUnit, wait_to_tell
 from cardviewer.services.card_store import StoreError, StoreProblem
+from cardviewer.services.file_errors import WriteProblem, write_problem
 
 log = logging.getLogger(__name__)
 
@@ -67,3 +68,27 @@ def store_error_text(error: StoreError) -> str:
     return QCoreApplication.translate(
         "MainWindow", "The local copy could not be written; it stays as it was."
     )
+
+
+def write_failure_text(exc: OSError) -> str:
+    """A plain sentence for a failed file write (`file_errors.ADVICE`, translated)."""
+    problem = write_problem(exc)
+    if problem is WriteProblem.NOT_ALLOWED:
+        return QCoreApplication.translate(
+            "MainWindow", "You are not allowed to write there; choose another folder."
+        )
+    if problem is WriteProblem.NO_FOLDER:
+        return QCoreApplication.translate(
+            "MainWindow", "The folder does not exist (any more); choose another folder."
+        )
+    if problem is WriteProblem.FOLDER_IN_THE_WAY:
+        return QCoreApplication.translate(
+            "MainWindow", "A folder of that name is in the way; choose another name."
+        )
+    if problem is WriteProblem.DISK_FULL:
+        return QCoreApplication.translate("MainWindow", "The disk is full.")
+    if problem is WriteProblem.READ_ONLY:
+        return QCoreApplication.translate(
+            "MainWindow", "The disk is read-only; choose another folder."
+        )
+    return exc.strerror or str(exc)

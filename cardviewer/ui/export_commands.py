@@ -131,6 +131,11 @@ class ExportCommands(QObject):
             valid = [card for card in cards if isinstance(card, Card)]
             self._jobs.export_vcards(valid, request, path)
 
+    def ask_qr_path(self, suggested: Path) -> Path | None:
+        """Where a card's QR code goes: offered where the last export went."""
+        title = QCoreApplication.translate("MainWindow", "Save QR Code")
+        return self._ask_path(self._jobs.export_dir / suggested.name, title=title)
+
     def _nothing_to_export(self) -> None:
         text = QCoreApplication.translate("MainWindow", "There are no cards to export.")
         self.statusMessage.emit(text, NOTE_MS)

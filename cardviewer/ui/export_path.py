@@ -1,4 +1,5 @@
-"""Asking where an export goes: a CSV file, an Excel workbook or vCards, by name or by filter."""
+"""Asking where an export goes: a CSV file, an Excel workbook, vCards or a QR code's
+picture, by name or by filter."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from cardviewer.services.card_export import ExportFormat
+from cardviewer.services.card_qr import PNG_SUFFIX, SVG_SUFFIX
 from cardviewer.services.vcard_export import SUFFIX as VCARD_SUFFIX
 
 
@@ -22,6 +24,11 @@ def ask_export_path(parent: QWidget, suggested: Path, title: str = "") -> Path |
     suffixes = {csv_filter: ExportFormat.CSV.value, xlsx_filter: ExportFormat.XLSX.value}
     if suggested.suffix == VCARD_SUFFIX:
         suffixes = {vcard_filter: VCARD_SUFFIX}  # contacts, not a table
+    elif suggested.suffix in (PNG_SUFFIX, SVG_SUFFIX):  # a picture: a card's QR code
+        suffixes = {
+            QCoreApplication.translate("MainWindow", "PNG pictures (*.png)"): PNG_SUFFIX,
+            QCoreApplication.translate("MainWindow", "SVG pictures (*.svg)"): SVG_SUFFIX,
+        }
     chosen_filter = next(
         (kind for kind, suffix in suffixes.items() if suffix == suggested.suffix),
         next(iter(suffixes)),

@@ -177,6 +177,7 @@ class MainWindow(QMainWindow, CommandActions):
         """Copies are reported; an empty page past the end leads to the last one."""
         self.table.copied.connect(partial(self.statusBar().showMessage, timeout=5000))
         self.details_pane.copied.connect(partial(self.statusBar().showMessage, timeout=5000))
+        self.details_pane.failed.connect(partial(self.error_bar.show_error, retryable=False))
         self.empty_page.action_button.clicked.connect(self.page_bar.request_last)
 
     def _connect_jobs(self) -> None:
@@ -239,7 +240,7 @@ class MainWindow(QMainWindow, CommandActions):
         self.stack = CardStack(self.table, self.windowIcon(), self.messages.no_space(), self)
         self.hint_page, self.empty_page = self.stack.hint_page, self.stack.empty_page
         self.filter_row.cover(self.stack)
-        self.details_pane = CardDetailsPane(self._details_avatars, self)
+        self.details_pane = CardDetailsPane(self._details_avatars, self, self.exports.ask_qr_path)
         self.splitter = CardArea(self.filter_row, self.stack, self.details_pane, self)
         self.details = CurrentCardDetails(
             self.table,

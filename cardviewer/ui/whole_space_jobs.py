@@ -24,7 +24,6 @@ from PySide6.QtCore import QCoreApplication, QObject, QStandardPaths, Signal
 from cardviewer.api import Card, CardPage, CardViewerError, NotAuthenticated
 from cardviewer.services.card_export import ExportFormat
 from cardviewer.services.card_store import CardStore, Changes, Generation, StoreError
-from cardviewer.services.file_errors import WriteProblem, write_problem
 from cardviewer.services.page_loader import PageRequest, PageSource
 from cardviewer.services.settings import Settings
 from cardviewer.services.space_fetch import PageFetch
@@ -32,7 +31,7 @@ from cardviewer.services.vcard_export import SUFFIX as VCARD_SUFFIX
 from cardviewer.services.vcard_export import write_stored_vcards, write_vcards
 from cardviewer.tasks import TaskSet
 from cardviewer.ui.cards.card_export import write_cards, write_stored_cards
-from cardviewer.ui.error_text import error_text, store_error_text
+from cardviewer.ui.error_text import error_text, store_error_text, write_failure_text
 from cardviewer.ui.preferences_dialog import export_csv_delimiter
 
 log = logging.getLogger(__name__)
@@ -364,30 +363,6 @@ async def _sync(
         return generation, await asyncio.to_thread(store.changes)
     finally:
         store.close()
-
-
-def write_failure_text(exc: OSError) -> str:
-    """A plain sentence for a failed file write (`file_errors.ADVICE`, translated)."""
-    problem = write_problem(exc)
-    if problem is WriteProblem.NOT_ALLOWED:
-        return QCoreApplication.translate(
-            "MainWindow", "You are not allowed to write there; choose another folder."
-        )
-    if problem is WriteProblem.NO_FOLDER:
-        return QCoreApplication.translate(
-            "MainWindow", "The folder does not exist (any more); choose another folder."
-        )
-    if problem is WriteProblem.FOLDER_IN_THE_WAY:
-        return QCoreApplication.translate(
-            "MainWindow", "A folder of that name is in the way; choose another name."
-        )
-    if problem is WriteProblem.DISK_FULL:
-        return QCoreApplication.translate("MainWindow", "The disk is full.")
-    if problem is WriteProblem.READ_ONLY:
-        return QCoreApplication.translate(
-            "MainWindow", "The disk is read-only; choose another folder."
-        )
-    return exc.strerror or str(exc)
 
 
 def documents_dir() -> Path:

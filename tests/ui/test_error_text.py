@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import logging
 from collections.abc import Iterator
 
@@ -24,8 +25,9 @@ from cardviewer.api.errors import (
 )
 from cardviewer.api.retry import Wait, WaitUnit, wait_to_tell
 from cardviewer.services.card_store import StoreError, StoreProblem
+from cardviewer.services.file_errors import ADVICE, WriteProblem
 from cardviewer.ui import error_text as error_text_module
-from cardviewer.ui.error_text import error_text, store_error_text, wait_text
+from cardviewer.ui.error_text import error_text, store_error_text, wait_text, write_failure_text
 
 
 @pytest.fixture
@@ -174,3 +176,21 @@ def test_a_local_copy_that_cannot_be_used_says_why_in_german(german, problem):
     text = store_error_text(StoreError("words for the log only", problem))
     assert text.startswith(("Die lokale Kopie", "Der Datenträger")), text
     assert STORE_PROBLEMS[problem] not in text
+
+
+PROBLEMS = {
+    WriteProblem.NOT_ALLOWED: PermissionError(errno.EACCES, "Permission denied"),
+    WriteProblem.NO_FOLDER: FileNotFoundError(errno.ENOENT, "No such file or directory"),
+    WriteProblem.FOLDER_IN_THE_WAY: IsADirectoryError(errno.EISDIR, "Is a directory"),
+    WriteProblem.DISK_FULL: OSError(errno.ENOSPC, "No space left on device"),
+    WriteProblem.READ_ONLY: OSError(errno.EROFS, "Read-only file system"),
+}
+
+
+@pytest.mark.parametrize("problem", list(WriteProblem))
+def test_a_failed_write_reads_as_the_cli_says_it_untranslated(qapp, problem):
+    assert write_failure_text(PROBLEMS[problem]) == ADVICE[problem]
+
+
+def test_any_other_failed_write_keeps_the_systems_words(qapp):
+    assert write_failure_text(OSError(errno.EIO, "Input/output error")) == "Input/output error"

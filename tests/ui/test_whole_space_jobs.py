@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import csv
-import errno
 import threading
 from collections.abc import Iterator
 from functools import partial
@@ -16,16 +15,10 @@ from cardviewer.api import CardPage, CardViewerError, NotAuthenticated
 from cardviewer.api.errors import RateLimited, ServerError
 from cardviewer.api.models import parse_card
 from cardviewer.services.card_store import CardStore
-from cardviewer.services.file_errors import ADVICE, WriteProblem
 from cardviewer.services.page_loader import PageRequest
 from cardviewer.services.settings import Settings
 from cardviewer.ui.export_all_dialog import ExportAllDialog
-from cardviewer.ui.whole_space_jobs import (
-    JobKind,
-    JobResult,
-    WholeSpaceJobs,
-    write_failure_text,
-)
+from cardviewer.ui.whole_space_jobs import JobKind, JobResult, WholeSpaceJobs
 
 WAIT = 10_000
 SPACE = "jobs-space"
@@ -141,24 +134,6 @@ def test_export_page_to_a_missing_folder_is_explained(jobs, qtbot, tmp_path):
     assert "folder does not exist" in message
     assert "FileNotFoundError" in detail
     assert jobs.export_dir != tmp_path / "gone"
-
-
-PROBLEMS = {
-    WriteProblem.NOT_ALLOWED: PermissionError(errno.EACCES, "Permission denied"),
-    WriteProblem.NO_FOLDER: FileNotFoundError(errno.ENOENT, "No such file or directory"),
-    WriteProblem.FOLDER_IN_THE_WAY: IsADirectoryError(errno.EISDIR, "Is a directory"),
-    WriteProblem.DISK_FULL: OSError(errno.ENOSPC, "No space left on device"),
-    WriteProblem.READ_ONLY: OSError(errno.EROFS, "Read-only file system"),
-}
-
-
-@pytest.mark.parametrize("problem", list(WriteProblem))
-def test_a_failed_write_reads_as_the_cli_says_it_untranslated(qapp, problem):
-    assert write_failure_text(PROBLEMS[problem]) == ADVICE[problem]
-
-
-def test_any_other_failed_write_keeps_the_systems_words(qapp):
-    assert write_failure_text(OSError(errno.EIO, "Input/output error")) == "Input/output error"
 
 
 def test_export_all_writes_every_page(jobs, qtbot, tmp_path, source):

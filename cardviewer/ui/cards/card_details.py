@@ -20,6 +20,7 @@ import json
 import math
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
@@ -46,6 +47,7 @@ from cardviewer.services.card_columns import (
     build_columns,
     compact_json,
 )
+from cardviewer.ui.cards.card_qr_code import AskPath, CardQrCode
 from cardviewer.ui.cards.card_table_model import avatar_url, not_set_text, picture_text
 from cardviewer.ui.cards.columns import (
     column_titles,
@@ -54,6 +56,7 @@ from cardviewer.ui.cards.columns import (
     tooltip_text,
 )
 from cardviewer.ui.cards.value_text import field_lines, item_lines
+from cardviewer.ui.export_path import ask_export_path
 from cardviewer.ui.plain_text import plain_tooltip
 from cardviewer.ui.wrapping_row import WrappingRow
 
@@ -145,12 +148,20 @@ class CardDetailsPane(QWidget):
     """Shows the card given to `set_card()`, or a short hint while there is none.
 
     `avatars` supplies the picture; one made with `size=AVATAR_SIZE` gives a sharp one,
-    a smaller one is scaled up smoothly. `copied` carries a line for the status bar.
+    a smaller one is scaled up smoothly. `copied` carries a line for the status bar,
+    `failed` a file that could not be saved (the message and its detail). Below the
+    fields, the card's contact as a QR code; `ask_path` asks where to save it.
     """
 
     copied = Signal(str)
+    failed = Signal(str, str)
 
-    def __init__(self, avatars: AvatarLoader | None, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        avatars: AvatarLoader | None,
+        parent: QWidget | None = None,
+        ask_path: AskPath | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("cardDetailsPane")
         self._avatars = avatars
@@ -202,6 +213,10 @@ class CardDetailsPane(QWidget):
         content_layout.addWidget(self.name_label)
         content_layout.addSpacing(8)
         content_layout.addLayout(self.form)
+        self.qr_code = CardQrCode(ask_path or self._ask_qr_path, content)
+        self.qr_code.copied.connect(self.copied)
+        self.qr_code.failed.connect(self.failed)
+        content_layout.addWidget(self.qr_code)
         content_layout.addStretch(1)
 
         self.scroll_area = QScrollArea(self)
@@ -238,6 +253,9 @@ class CardDetailsPane(QWidget):
         layout.addWidget(self._stack)
         self.set_card(None)
 
+    def _ask_qr_path(self, suggested: Path) -> Path | None:
+        return ask_export_path(self, suggested, self.tr("Save QR Code"))
+
     def _button(self, text: str, slot: Callable[[], None]) -> QPushButton:
         button = QPushButton(text, self)
         button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
@@ -263,6 +281,7 @@ class CardDetailsPane(QWidget):
             self._avatar_url = None
             self.avatar_label.clear()
             self.name_label.clear()
+            self.qr_code.set_card(None)
             self._stack.setCurrentWidget(self.placeholder_label)
             return
         if columns is None:
@@ -284,6 +303,7 @@ class CardDetailsPane(QWidget):
             self._avatars.request(self._avatar_url)
         self._show_avatar()
         self._update_buttons(card)
+        self.qr_code.set_card(card)
         self.scroll_area.verticalScrollBar().setValue(0)
         self._stack.setCurrentIndex(1)
 

@@ -1,0 +1,92 @@
+"""A card's QR code, read back as a phone's camera reads it: a decoder, then a vCard parser."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+import vobject
+import zxingcpp
+from PIL import Image
+
+from cardviewer.api.models import Card, parse_card
+from cardviewer.demo.data import build_spaces
+from cardviewer.services.card_qr import (
+    BORDER,
+    card_qr,
+    dark_modules,
+    qr_bytes,
+    write_qr,
+)
+from cardviewer.services.vcard_export import card_vcard
+
+SAMPLE = 24
+"""Demo cards read back: every kind of tricky name is among the first ones."""
+
+
+def demo_cards() -> list[Card]:
+    space = next(iter(build_spaces(240).values()))
+    return [
+        parse_card(demo.to_json(space, "https://img.example", with_emails=True))
+        for demo in space.cards[:SAMPLE]
+    ]
+
+
+def decoded(image: Image.Image) -> str:
+    (found,) = zxingcpp.read_barcodes(image)
+    assert found.format == zxingcpp.BarcodeFormat.QRCode
+    return str(found.text)
+
+
+def contact(text: str) -> Any:
+    (vcard,) = vobject.readComponents(text)
+    return vcard
+
+
+@pytest.mark.parametrize("card", demo_cards(), ids=lambda card: card.uuid)
+def test_a_phone_reads_the_cards_contact_from_its_code(card: Card):
+    text = decoded(Image.open(io.BytesIO(qr_bytes(card_qr(card), ".png"))))
+    assert text == card_vcard(card)
+    read = contact(text)
+    assert read.fn.value == (card.display_name or "")
+    addresses = [line.value for line in read.contents.get("email", [])]
+    assert addresses == list(card.emails or [])
+
+
+def test_the_modules_drawn_by_the_window_read_the_same():
+    """The window paints `dark_modules` itself; painted with a border, a reader finds them."""
+    card = demo_cards()[2]
+    modules = dark_modules(card_qr(card))
+    size = len(modules) + 2 * BORDER
+    scale = 4
+    image = Image.new("L", (size * scale, size * scale), 255)
+    for y, row in enumerate(modules):
+        for x, dark in enumerate(row):
+            if dark:
+                left, top = (x + BORDER) * scale, (y + BORDER) * scale
+                image.paste(0, (left, top, left + scale, top + scale))
+    assert decoded(image) == card_vcard(card)
+    assert all(len(row) == len(modules) for row in modules), "a square"
+
+
+def test_a_code_is_saved_as_png_or_svg_by_the_files_name(tmp_path: Path):
+    card = demo_cards()[0]
+    qr = card_qr(card)
+    png, svg = tmp_path / "card.png", tmp_path / "card.SVG"
+    write_qr(png, qr)
+    write_qr(svg, qr)
+    assert png.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    assert decoded(Image.open(png)) == card_vcard(card)
+    text = svg.read_text(encoding="utf-8")
+    assert "<svg" in text
+    assert "</svg>" in text
+
+
+def test_a_code_that_cannot_be_written_leaves_no_file(tmp_path: Path):
+    qr = card_qr(demo_cards()[0])
+    target = tmp_path / "missing" / "card.png"
+    with pytest.raises(FileNotFoundError):
+        write_qr(target, qr)
+    assert not target.parent.exists()

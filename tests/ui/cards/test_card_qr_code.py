@@ -1,0 +1,127 @@
+"""The details pane's QR code: read back from the screen and the clipboard, copied, saved."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+import zxingcpp
+from PIL import Image
+from PySide6.QtCore import QBuffer, QIODevice
+from PySide6.QtGui import QGuiApplication, QImage
+
+from cardviewer.api.models import Card, parse_card
+from cardviewer.services.vcard_export import card_vcard
+from cardviewer.ui.cards.card_qr_code import CardQrCode
+
+CARD = parse_card(
+    {
+        "uuid": "JcnxKlRDpUffYwD",
+        "display_name": "陈雪 (Xue Chen)",
+        "position": "销售经理, Region East; Beijing",
+        "emails": ["xue.chen@acme.example", "x.chen@acme-europe.example"],
+    }
+)
+
+
+def read(image: QImage) -> str:
+    """What a phone's camera reads from `image`."""
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    assert image.save(buffer, "PNG")
+    (found,) = zxingcpp.read_barcodes(Image.open(io.BytesIO(bytes(buffer.data().data()))))
+    return str(found.text)
+
+
+@pytest.fixture
+def asked() -> list[Path]:
+    return []
+
+
+@pytest.fixture
+def code(qtbot, asked, tmp_path) -> CardQrCode:
+    answers: list[Path | None] = []
+
+    def ask(suggested: Path) -> Path | None:
+        asked.append(suggested)
+        return answers.pop(0) if answers else None
+
+    widget = CardQrCode(ask)
+    widget.answers = answers  # type: ignore[attr-defined]
+    qtbot.addWidget(widget)
+    widget.show()
+    qtbot.waitExposed(widget)
+    return widget
+
+
+def test_the_code_on_screen_carries_the_cards_vcard(code: CardQrCode, qtbot):
+    code.set_card(CARD)
+    assert code.isVisible()
+    qtbot.waitUntil(lambda: code.picture.width() == code.picture.sizeHint().width())
+    image = code.picture.grab().toImage()
+    assert read(image) == card_vcard(CARD)
+    assert "陈雪 (Xue Chen)" in code.picture.accessibleName()
+    code.set_card(None)
+    assert code.isHidden(), "nothing to show without a card"
+
+
+def test_a_narrow_pane_gets_a_smaller_code_that_still_reads(code: CardQrCode, qtbot):
+    code.set_card(CARD)
+    code.picture.setFixedWidth(code.picture.minimumSizeHint().width())
+    qtbot.waitUntil(lambda: 0 < code.picture.width() < code.picture.sizeHint().width())
+    qtbot.waitUntil(lambda: code.picture.height() > 0)
+    assert read(code.picture.grab().toImage()) == card_vcard(CARD)
+
+
+def test_copy_puts_the_code_on_the_clipboard_as_a_picture(code: CardQrCode, qtbot):
+    code.set_card(CARD)
+    with qtbot.waitSignal(code.copied) as said:
+        code.copy_button.click()
+    assert said.args == ["Copied the QR code."]
+    assert read(QGuiApplication.clipboard().image()) == card_vcard(CARD)
+
+
+@pytest.mark.parametrize("suffix", [".png", ".svg"])
+def test_save_writes_the_kind_of_picture_the_name_asks_for(
+    code: CardQrCode, qtbot, asked, tmp_path, suffix
+):
+    code.set_card(CARD)
+    target = tmp_path / f"xue{suffix}"
+    code.answers.append(target)  # type: ignore[attr-defined]
+    with qtbot.waitSignal(code.copied) as said:
+        code.save_button.click()
+    assert asked[-1].name.endswith("-qr.png"), "a PNG is offered first"
+    assert said.args == [f"Saved the QR code to {target}"]
+    data = target.read_bytes()
+    if suffix == ".png":
+        assert read(QImage.fromData(data)) == card_vcard(CARD)
+    else:
+        assert b"<svg" in data
+
+
+def test_a_code_that_cannot_be_saved_is_explained(code: CardQrCode, qtbot, tmp_path):
+    code.set_card(CARD)
+    target = tmp_path / "gone" / "xue.png"
+    code.answers.append(target)  # type: ignore[attr-defined]
+    with qtbot.waitSignal(code.failed) as failed:
+        code.save_button.click()
+    message, detail = failed.args
+    assert message.startswith(f"The QR code could not be saved as {target}.")
+    assert "folder does not exist" in message
+    assert "FileNotFoundError" in detail
+    assert not target.exists()
+
+
+def test_cancelling_the_save_writes_nothing(code: CardQrCode, qtbot, asked, tmp_path):
+    code.set_card(CARD)
+    with qtbot.assertNotEmitted(code.copied), qtbot.assertNotEmitted(code.failed):
+        code.save_button.click()
+    assert len(asked) == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_card_without_a_name_saves_under_its_id(code: CardQrCode, asked):
+    code.set_card(Card.model_validate({"uuid": "abc123"}))
+    code.save_button.click()
+    assert asked[-1].name == "abc123-qr.png"
