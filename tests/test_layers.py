@@ -28,6 +28,10 @@ QT_SERVICES = {
     # with QImageReader in a worker thread (which releases the GIL; Pillow and
     # QImage.fromData do not), draws the placeholders and signals when one arrives.
     "cardviewer.services.avatar_loader",
+    # The printed phone list is laid out by Qt's text engine (a font with the letters of
+    # every name, right-to-left names in their direction) and painted on Qt's PDF writer
+    # or a printer. Only the window and `--format pdf` import it.
+    "cardviewer.services.phone_list",
 }
 """Services that use Qt, each for a reason given here; every other service is Qt-free."""
 

@@ -1,0 +1,297 @@
+"""A phone list to print: name, position and e-mails of each card, page after page.
+
+The same painting serves a PDF file (`write_phone_list_pdf`) and a printer: anything
+Qt paints pages on (`QPagedPaintDevice`). Qt lays the text out, so names in Chinese,
+Arabic or Hebrew come out in a font that has their letters and in their own direction,
+as on screen. Cards are painted as they come and each full page is handed to the
+device, so a space of 100,000 cards is never held whole, neither as cards nor as pages.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QFile, QIODevice, QMarginsF, QRectF, Qt
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QPagedPaintDevice,
+    QPageLayout,
+    QPageSize,
+    QPainter,
+    QPdfWriter,
+    QPen,
+)
+
+from cardviewer.api.models import Card
+from cardviewer.services.atomic_file import open_atomically
+
+SUFFIX = ".pdf"
+MARGIN_MM = 15.0
+RESOLUTION = 300
+"""Dots per inch of the PDF's coordinates; the text itself stays vector."""
+NAME_SHARE = 0.55
+"""The part of a row's width for the name and position; the e-mails take the rest."""
+MAX_EMAILS = 4
+"""E-mail addresses printed per card; more are counted ("+2 more")."""
+
+
+@dataclass(frozen=True)
+class PhoneListTexts:
+    """The words on every page, in the reader's language."""
+
+    title: str
+    """The header's left: which space, e.g. "Acme Europe GmbH — phone list"."""
+    date: str
+    """The header's right: when it was printed."""
+    page: str
+    """The footer, with %1 for the page's number."""
+    more_emails: str
+    """Below the e-mails shown, with %1 for how many more there are."""
+    no_name: str
+    """For a card without a name."""
+
+
+class PhoneListStopped(Exception):
+    """The list was called off before the last card (`stop` was set)."""
+
+
+def write_phone_list(
+    device: QPagedPaintDevice,
+    cards: Iterable[Card],
+    texts: PhoneListTexts,
+    *,
+    stop: threading.Event | None = None,
+) -> int:
+    """Paint the cards on `device`, as many rows a page as fit; returns how many cards.
+
+    `stop`, when set, ends the painting after the row being painted
+    (`PhoneListStopped`); what was painted so far is finished as pages.
+    """
+    painter = QPainter()
+    if not painter.begin(device):
+        raise OSError("the pages cannot be painted (the printer or file refused them)")
+    try:
+        return _PhoneListPainter(painter, device, texts).paint(cards, stop)
+    finally:
+        painter.end()
+
+
+def write_phone_list_pdf(
+    path: Path,
+    cards: Iterable[Card],
+    texts: PhoneListTexts,
+    *,
+    stop: threading.Event | None = None,
+) -> int:
+    """The phone list as an A4 PDF at `path`, written whole or not at all."""
+    with open_atomically(path) as file:
+        device = QFile()
+        if not device.open(file.fileno(), QIODevice.OpenModeFlag.WriteOnly):
+            raise OSError(f"{path} cannot be written: {device.errorString()}")
+        writer = QPdfWriter(device)
+        writer.setTitle(texts.title)
+        writer.setCreator("CardViewer")
+        writer.setResolution(RESOLUTION)
+        writer.setPageLayout(
+            QPageLayout(
+                QPageSize(QPageSize.PageSizeId.A4),
+                QPageLayout.Orientation.Portrait,
+                QMarginsF(MARGIN_MM, MARGIN_MM, MARGIN_MM, MARGIN_MM),
+                QPageLayout.Unit.Millimeter,
+            )
+        )
+        count = write_phone_list(writer, cards, texts, stop=stop)
+        del writer  # writes the PDF's last parts
+        device.close()
+    return count
+
+
+class _PhoneListPainter:
+    """Paints rows of cards down a page, a header over them and the page's number under."""
+
+    def __init__(self, painter: QPainter, device: QPagedPaintDevice, texts: PhoneListTexts):
+        self._painter, self._device, self._texts = painter, device, texts
+        layout = device.pageLayout()
+        dpi = device.logicalDpiY()
+        rect = layout.paintRect(QPageLayout.Unit.Point)
+        points = dpi / 72
+        self._page = QRectF(0, 0, rect.width() * points, rect.height() * points)
+        base = QFont()
+        base.setPointSizeF(9.5)
+        self._text_font = QFont(base)
+        self._name_font = QFont(base)
+        self._name_font.setBold(True)
+        self._small_font = QFont(base)
+        self._small_font.setPointSizeF(8)
+        self._metrics = {
+            id(font): QFontMetricsF(font, device)
+            for font in (self._text_font, self._name_font, self._small_font)
+        }
+        self._gap = self._line(self._text_font) * 0.45
+        self._number = 0
+        self._top = 0.0
+
+    def _line(self, font: QFont) -> float:
+        return self._metrics[id(font)].lineSpacing()
+
+    def paint(self, cards: Iterable[Card], stop: threading.Event | None) -> int:
+        count = 0
+        self._start_page()
+        for card in cards:
+            if stop is not None and stop.is_set():
+                self._end_page()
+                raise PhoneListStopped
+            self._row(card)
+            count += 1
+        self._end_page()
+        return count
+
+    # Pages
+
+    def _header_height(self) -> float:
+        return self._line(self._name_font) + self._gap * 2
+
+    def _footer_height(self) -> float:
+        return self._line(self._small_font) + self._gap
+
+    def _start_page(self) -> None:
+        self._number += 1
+        painter, page = self._painter, self._page
+        line = self._line(self._name_font)
+        header = QRectF(page.left(), page.top(), page.width(), line)
+        painter.setFont(self._name_font)
+        painter.setPen(QColor(0, 0, 0))
+        title = self._elided(self._texts.title, self._name_font, page.width() * 0.7)
+        painter.drawText(header, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, title)
+        painter.setFont(self._small_font)
+        painter.setPen(QColor(90, 90, 90))
+        painter.drawText(
+            header, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, self._texts.date
+        )
+        self._rule(page.top() + line + self._gap)
+        self._top = page.top() + self._header_height()
+
+    def _end_page(self) -> None:
+        painter, page = self._painter, self._page
+        painter.setFont(self._small_font)
+        painter.setPen(QColor(90, 90, 90))
+        footer = QRectF(
+            page.left(),
+            page.bottom() - self._line(self._small_font),
+            page.width(),
+            self._line(self._small_font),
+        )
+        text = self._texts.page.replace("%1", str(self._number))
+        painter.drawText(
+            footer, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignVCenter, text
+        )
+
+    def _next_page(self) -> None:
+        self._end_page()
+        if not self._device.newPage():
+            raise OSError("no new page could be started (the disk may be full)")
+        self._start_page()
+
+    def _rule(self, y: float) -> None:
+        pen = QPen(QColor(200, 200, 200))
+        pen.setWidthF(max(1.0, self._device.logicalDpiY() / 300))
+        self._painter.setPen(pen)
+        self._painter.drawLine(int(self._page.left()), int(y), int(self._page.right()), int(y))
+
+    # Rows
+
+    def _row(self, card: Card) -> None:
+        page = self._page
+        left_width = page.width() * NAME_SHARE - self._gap
+        right_left = page.left() + page.width() * NAME_SHARE
+        right_width = page.right() - right_left
+        name = card.display_name or self._texts.no_name
+        name_lines = self._wrapped(name, self._name_font, left_width)
+        position_lines = (
+            self._wrapped(card.position, self._text_font, left_width) if card.position else []
+        )
+        emails = list(card.emails or [])
+        shown = emails[:MAX_EMAILS]
+        email_lines = [line for address in shown for line in self._broken(address, right_width)]
+        if len(emails) > MAX_EMAILS:
+            email_lines.append(self._texts.more_emails.replace("%1", str(len(emails) - MAX_EMAILS)))
+        left_height = self._line(self._name_font) * len(name_lines) + self._line(
+            self._text_font
+        ) * len(position_lines)
+        height = max(left_height, self._line(self._text_font) * len(email_lines)) + self._gap * 2
+        if self._top + height > page.bottom() - self._footer_height() and not self._page_is_empty():
+            self._next_page()
+        top = self._top + self._gap
+        painter = self._painter
+        painter.setPen(QColor(0, 0, 0))
+        y = top
+        for text, font in [*((n, self._name_font) for n in name_lines)] + [
+            (p, self._text_font) for p in position_lines
+        ]:
+            if font is self._text_font:
+                painter.setPen(QColor(70, 70, 70))
+            painter.setFont(font)
+            line = self._line(font)
+            painter.drawText(
+                QRectF(page.left(), y, left_width, line),
+                Qt.AlignmentFlag.AlignLeading | Qt.AlignmentFlag.AlignVCenter,
+                text,
+            )
+            y += line
+        painter.setPen(QColor(0, 0, 0))
+        painter.setFont(self._text_font)
+        y = top
+        for text in email_lines:
+            line = self._line(self._text_font)
+            painter.drawText(
+                QRectF(right_left, y, right_width, line),
+                Qt.AlignmentFlag.AlignLeading | Qt.AlignmentFlag.AlignVCenter,
+                text,
+            )
+            y += line
+        self._top += height
+        self._rule(self._top)
+
+    def _page_is_empty(self) -> bool:
+        return self._top <= self._page.top() + self._header_height()
+
+    def _wrapped(self, text: str, font: QFont, width: float) -> list[str]:
+        """`text` in lines of at most `width`, broken between words; a long word is cut."""
+        metrics = self._metrics[id(font)]
+        lines: list[str] = []
+        for paragraph in text.splitlines() or [""]:
+            current = ""
+            for word in paragraph.split(" "):
+                candidate = f"{current} {word}" if current else word
+                if metrics.horizontalAdvance(candidate) <= width or not current:
+                    current = candidate
+                else:
+                    lines.append(current)
+                    current = word
+            lines.append(current)
+        return [self._elided(line, font, width) for line in lines[:3]]
+
+    def _broken(self, address: str, width: float) -> list[str]:
+        """An e-mail address in lines of at most `width`: never cut short, since a
+        phone list is for reaching people. Lines end after "@", "." or "-" where they can.
+        """
+        metrics = self._metrics[id(self._text_font)]
+        lines: list[str] = []
+        rest = address
+        while metrics.horizontalAdvance(rest) > width and len(rest) > 1:
+            fits = 1
+            while fits < len(rest) and metrics.horizontalAdvance(rest[: fits + 1]) <= width:
+                fits += 1
+            nice = max(rest.rfind(mark, 0, fits) for mark in "@.-") + 1
+            cut = nice if nice > fits // 2 else fits
+            lines.append(rest[:cut])
+            rest = rest[cut:]
+        return [*lines, rest]
+
+    def _elided(self, text: str, font: QFont, width: float) -> str:
+        return self._metrics[id(font)].elidedText(text, Qt.TextElideMode.ElideRight, width)
