@@ -443,7 +443,7 @@
 <context>
     <name>CardQrCode</name>
     <message>
-        <location filename="../cardviewer/ui/cards/card_qr_code.py" line="+96"/>
+        <location filename="../cardviewer/ui/cards/card_qr_code.py" line="+110"/>
         <source>Copy QR Code</source>
         <translation>QR-Code kopieren</translation>
     </message>
@@ -463,7 +463,7 @@
         <translation>Als PNG-Bild, oder als SVG für den Druck in jeder Größe</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+25"/>
         <source>QR code of the contact %1</source>
         <translation>QR-Code des Kontakts %1</translation>
     </message>
@@ -746,7 +746,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../cardviewer/ui/window_commands.py" line="+203"/>
+        <location filename="../cardviewer/ui/window_commands.py" line="+208"/>
         <source>&amp;Open</source>
         <translation>Ö&amp;ffnen</translation>
     </message>
@@ -793,7 +793,7 @@
         <translation>Die Karten dieser Seite als CSV-Datei speichern (Strg+E)</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/window_commands.py" line="+20"/>
+        <location filename="../cardviewer/ui/window_commands.py" line="+45"/>
         <source>Export &amp;All Pages…</source>
         <translation>&amp;Alle Seiten exportieren…</translation>
     </message>
@@ -813,12 +813,22 @@
         <translation>A&amp;nmelden…</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-23"/>
+        <source>P&amp;rint…</source>
+        <translation>&amp;Drucken…</translation>
+    </message>
+    <message>
+        <location line="+29"/>
         <source>Sign in again to load cards from the server</source>
         <translation>Erneut anmelden, um Karten vom Server zu laden</translation>
     </message>
     <message>
-        <location line="+97"/>
+        <location line="+59"/>
+        <source>S&amp;ync Space</source>
+        <translation>Bereich &amp;synchronisieren</translation>
+    </message>
+    <message>
+        <location line="+38"/>
         <source>&amp;First Page</source>
         <translation>&amp;Erste Seite</translation>
     </message>
@@ -883,7 +893,7 @@
         <translation>&amp;Einstellungen…</translation>
     </message>
     <message>
-        <location line="-86"/>
+        <location line="-111"/>
         <source>&amp;Stop Loading</source>
         <translation>Laden a&amp;bbrechen</translation>
     </message>
@@ -908,12 +918,22 @@
         <translation>Die ausgewählten Karten oder alle angezeigten als vCards speichern, die Outlook und Telefone importieren (Strg+Umschalt+K)</translation>
     </message>
     <message>
-        <location line="+85"/>
-        <source>&amp;Sync Space</source>
-        <translation>Bereich &amp;synchronisieren</translation>
+        <location line="+9"/>
+        <source>Export as P&amp;DF…</source>
+        <translation>Als &amp;PDF exportieren…</translation>
     </message>
     <message>
         <location line="+4"/>
+        <source>Save the selected cards, or every card shown, as a phone list to print (Ctrl+Shift+P)</source>
+        <translation>Die ausgewählten oder alle angezeigten Karten als Telefonliste zum Drucken speichern (Strg+Umschalt+P)</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Print the selected cards, or every card shown, as a phone list</source>
+        <translation>Die ausgewählten oder alle angezeigten Karten als Telefonliste drucken</translation>
+    </message>
+    <message>
+        <location line="+87"/>
         <source>Sync Space</source>
         <translation>Bereich synchronisieren</translation>
     </message>
@@ -1138,7 +1158,7 @@
         <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist. Die angezeigten Karten bleiben sichtbar; melden Sie sich an, um weitere zu laden.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+333"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+332"/>
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
@@ -1151,24 +1171,29 @@
         </translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/export_commands.py" line="+69"/>
+        <location filename="../cardviewer/ui/export_commands.py" line="+88"/>
         <location line="+14"/>
-        <location line="+57"/>
+        <location line="+91"/>
         <source>There are no cards to export.</source>
         <translation>Es gibt keine Karten zum Exportieren.</translation>
     </message>
     <message>
-        <location line="-39"/>
+        <location line="-41"/>
         <source>Export as vCards</source>
         <translation>Als vCards exportieren</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+15"/>
+        <source>Export as PDF</source>
+        <translation>Als PDF exportieren</translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <source>Save QR Code</source>
         <translation>QR-Code speichern</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+266"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+280"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
@@ -1194,6 +1219,11 @@
     </message>
     <message>
         <location line="+7"/>
+        <source>The phone list went to the printer.</source>
+        <translation>Die Telefonliste wurde an den Drucker gesendet.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Exported 1 card to %1</source>
         <translation>1 Karte nach %1 exportiert</translation>
     </message>
@@ -1203,7 +1233,7 @@
         <translation>Öffnen Sie zuerst einen Bereich.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-97"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-109"/>
         <source>The sync stopped and the local copy stays as it was; it starts again once you have signed in.</source>
         <translation>Die Synchronisierung wurde angehalten, die lokale Kopie bleibt unverändert; sie beginnt erneut, sobald Sie sich angemeldet haben.</translation>
     </message>
@@ -1228,7 +1258,7 @@
         <translation>Die lokale Kopie konnte nicht geschrieben werden; sie bleibt unverändert.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+218"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+248"/>
         <source>%1 could not be synced. %2</source>
         <translation>%1 konnte nicht synchronisiert werden. %2</translation>
     </message>
@@ -1238,12 +1268,12 @@
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-213"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-243"/>
         <source>The export of all pages stopped and saved nothing; it starts again once you have signed in.</source>
         <translation>Der Export aller Seiten wurde angehalten und hat nichts gespeichert; er beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+214"/>
+        <location line="+244"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>
@@ -1253,7 +1283,17 @@
         <translation>Die Karten konnten nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="-46"/>
+        <source>The cards could not be printed. %1</source>
+        <translation>Die Karten konnten nicht gedruckt werden. %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The printer did not take the pages; check that it is ready.</source>
+        <translation>Der Drucker hat die Seiten nicht angenommen; prüfen Sie, ob er bereit ist.</translation>
+    </message>
+    <message>
+        <location line="+130"/>
         <source>Sync cancelled; the local copy stays as it was.</source>
         <translation>Synchronisierung abgebrochen; die lokale Kopie bleibt unverändert.</translation>
     </message>
@@ -1514,6 +1554,31 @@
         <location filename="../cardviewer/ui/state_page.py" line="+27"/>
         <source>%1 logo</source>
         <translation>%1-Logo</translation>
+    </message>
+    <message>
+        <location filename="../cardviewer/ui/phone_list_output.py" line="+29"/>
+        <source>Phone list of %1</source>
+        <translation>Telefonliste von %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Page %1</source>
+        <translation>Seite %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>+%1 more</source>
+        <translation>+%1 weitere</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>(no name)</source>
+        <translation>(ohne Namen)</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>Print Phone List</source>
+        <translation>Telefonliste drucken</translation>
     </message>
 </context>
 <context>

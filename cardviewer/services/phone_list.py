@@ -56,6 +56,10 @@ class PhoneListTexts:
     """For a card without a name."""
 
 
+class PagesRefused(OSError):
+    """The printer or the file did not take the pages (a printer gone, a file not written)."""
+
+
 class PhoneListStopped(Exception):
     """The list was called off before the last card (`stop` was set)."""
 
@@ -74,7 +78,7 @@ def write_phone_list(
     """
     painter = QPainter()
     if not painter.begin(device):
-        raise OSError("the pages cannot be painted (the printer or file refused them)")
+        raise PagesRefused("the printer or the file did not take the pages")
     try:
         return _PhoneListPainter(painter, device, texts).paint(cards, stop)
     finally:
@@ -194,7 +198,7 @@ class _PhoneListPainter:
     def _next_page(self) -> None:
         self._end_page()
         if not self._device.newPage():
-            raise OSError("no new page could be started (the disk may be full)")
+            raise PagesRefused("no new page could be started (the disk may be full)")
         self._start_page()
 
     def _rule(self, y: float) -> None:

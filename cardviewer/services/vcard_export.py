@@ -100,7 +100,7 @@ def card_vcard(card: Card, version: VCardVersion = VCardVersion.V3) -> str:
         lines.append(f"TITLE:{escape(card.position)}")
     for number, address in enumerate(card.emails or ()):
         lines.append(_email(address, preferred=number == 0, version=version))
-    organization = _space_name(card)
+    organization = space_name(card)
     if organization:
         lines.append(f"ORG:{escape(organization)}")
     if card.uuid:
@@ -118,7 +118,7 @@ def _email(address: str, *, preferred: bool, version: VCardVersion) -> str:
     return f"EMAIL;TYPE=work{';PREF=1' if preferred else ''}:{escape(address)}"
 
 
-def _space_name(card: Card) -> str | None:
+def space_name(card: Card) -> str | None:
     """The name of the space the card belongs to, where the card carries its space."""
     space = (card.model_extra or {}).get(SPACE_KEY)
     if isinstance(space, Mapping):

@@ -1,4 +1,5 @@
-"""Export Page, Export as vCards, Export All and Sync Space as the window starts them.
+"""Export Page, Export as vCards or PDF, Print, Export All and Sync Space, as the window
+starts them.
 
 Each picks what it works on (the page on screen, or its whole space), asks for a file
 where one is written, and hands the rest to `WholeSpaceJobs`. Where there is nothing
@@ -8,23 +9,38 @@ to work on yet, a status note says so.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
+from PySide6.QtPrintSupport import QPrinter
+from PySide6.QtWidgets import QWidget
 
 from cardviewer.api.models import Card
 from cardviewer.services.card_export import ExportFormat, suggested_space_filename
 from cardviewer.services.csv_export import safe_file_stem, suggested_filename
 from cardviewer.services.page_loader import PageRequest
+from cardviewer.services.phone_list import SUFFIX as PDF_SUFFIX
 from cardviewer.services.settings import Settings
 from cardviewer.services.vcard_export import SUFFIX as VCARD_SUFFIX
 from cardviewer.ui.cards.card_table_model import CARD_ROLE, CardTableModel
 from cardviewer.ui.cards.card_table_view import CardTableView
 from cardviewer.ui.cards.space_table_model import SpaceTableModel
+from cardviewer.ui.chosen_cards import ChosenCards
+from cardviewer.ui.phone_list_output import (
+    ask_printer as ask_printer_dialog,
+)
+from cardviewer.ui.phone_list_output import (
+    phone_list_texts,
+    print_chosen,
+    write_chosen_pdf,
+)
 from cardviewer.ui.whole_space_jobs import WholeSpaceJobs
 
 AskPath = Callable[..., Path | None]
 """Asks for the file to write: `(suggested)`, or `(suggested, title=…)`; None: cancelled."""
+AskPrinter = Callable[[], QPrinter | None]
+"""Asks for the printer to print on; None: cancelled."""
 
 NOTE_MS = 5000
 
@@ -44,8 +60,12 @@ class ExportCommands(QObject):
         parent: QObject | None = None,
         shown_space: Callable[[], SpaceTableModel | None] = lambda: None,
         table: Callable[[], CardTableView | None] = lambda: None,
+        ask_printer: AskPrinter | None = None,
     ) -> None:
         super().__init__(parent)
+        window = parent if isinstance(parent, QWidget) else None
+        self.ask_printer = ask_printer or (lambda: ask_printer_dialog(window))
+        """Asks for the printer to print on (the system's print dialog)."""
         self._model = model
         self._table = table
         """The table shown, whose selection the vCards export saves."""
@@ -89,47 +109,81 @@ class ExportCommands(QObject):
         if path is not None:
             self._jobs.export_shown(space.path, positions, request, path)
 
-    def export_vcards(self) -> None:
-        """Ask for a file name and save cards as vCards for Outlook and phones.
+    def chosen_cards(self) -> ChosenCards | None:
+        """The cards a vCard or PDF export or a print works on; None (and a note): none.
 
         The cards selected when there are two or more, else every card shown: the page,
         or the whole space as shown (filtered, in its order), read from its local copy.
         """
         table = self._table()
         rows = table.selected_rows() if table is not None else []
-        chosen = len(rows) > 1
-        title = QCoreApplication.translate("MainWindow", "Export as vCards")
+        selected = len(rows) > 1
         space = self._shown_space()
         if space is not None:
             copy = PageRequest(space.path.stem, 1, with_emails=space.with_emails)
-            shown = [space.position(row) for row in rows] if chosen else space.positions()
+            shown = [space.position(row) for row in rows] if selected else space.positions()
             positions = [position for position in shown if position is not None]
             if not positions:
                 self._nothing_to_export()
-                return
-            kind = "selected" if chosen else "shown"
-            name = f"{safe_file_stem(copy.space_id)}-{kind}{VCARD_SUFFIX}"
-            path = self._ask_path(self._jobs.export_dir / name, title=title)
-            if path is not None:
-                self._jobs.export_shown_vcards(space.path, positions, copy, path)
-            return
+                return None
+            kind = "selected" if selected else "shown"
+            stem = f"{safe_file_stem(copy.space_id)}-{kind}"
+            return ChosenCards(copy, stem, store_path=space.path, positions=positions)
         page, request = self._model.page, self._model.current_request
         if page is None or request is None or page.is_empty:
             self._nothing_to_export()
-            return
+            return None
         model = table.model() if table is not None else None
         cards = (
             [model.index(row, 0).data(CARD_ROLE) for row in rows]
-            if chosen and model is not None
+            if selected and model is not None
             else page.cards
         )
-        name = suggested_filename(request.space_id, page.meta.current_page)
-        if chosen:
-            name = f"{safe_file_stem(request.space_id)}-selected"
-        path = self._ask_path((self._jobs.export_dir / name).with_suffix(VCARD_SUFFIX), title=title)
-        if path is not None:
-            valid = [card for card in cards if isinstance(card, Card)]
-            self._jobs.export_vcards(valid, request, path)
+        stem = Path(suggested_filename(request.space_id, page.meta.current_page)).stem
+        if selected:
+            stem = f"{safe_file_stem(request.space_id)}-selected"
+        valid = [card for card in cards if isinstance(card, Card)]
+        return ChosenCards(request, stem, cards=valid)
+
+    def export_vcards(self) -> None:
+        """Ask for a file name and save the chosen cards as vCards for Outlook and phones."""
+        chosen = self.chosen_cards()
+        if chosen is None:
+            return
+        title = QCoreApplication.translate("MainWindow", "Export as vCards")
+        path = self._ask_path(self._jobs.export_dir / f"{chosen.stem}{VCARD_SUFFIX}", title=title)
+        if path is None:
+            return
+        if chosen.store_path is not None:
+            copy_path, positions = chosen.store_path, chosen.positions
+            self._jobs.export_shown_vcards(copy_path, positions, chosen.request, path)
+        else:
+            self._jobs.export_vcards(chosen.cards, chosen.request, path)
+
+    def export_pdf(self) -> None:
+        """Ask for a file name and save the chosen cards as a phone list to print (PDF)."""
+        chosen = self.chosen_cards()
+        if chosen is None:
+            return
+        title = QCoreApplication.translate("MainWindow", "Export as PDF")
+        path = self._ask_path(self._jobs.export_dir / f"{chosen.stem}{PDF_SUFFIX}", title=title)
+        if path is None:
+            return
+        if not path.suffix:
+            path = path.with_suffix(PDF_SUFFIX)
+        write = partial(write_chosen_pdf, chosen=chosen, texts=phone_list_texts(chosen))
+        self._jobs.export_with(write, chosen.request, path)
+
+    def print_cards(self) -> None:
+        """Ask for a printer and print the chosen cards as a phone list."""
+        chosen = self.chosen_cards()
+        if chosen is None:
+            return
+        printer = self.ask_printer()
+        if printer is None:
+            return
+        paint = partial(print_chosen, printer, chosen=chosen, texts=phone_list_texts(chosen))
+        self._jobs.print_with(paint, chosen.request)
 
     def ask_qr_path(self, suggested: Path) -> Path | None:
         """Where a card's QR code goes: offered where the last export went."""

@@ -84,6 +84,10 @@ class JobReports(QObject):
             message = message.replace("%1", changes_text(result.changes)).strip()
             if self._show_copy is not None:
                 self._show_copy(result.path)
+        elif result.kind is JobKind.PRINT:
+            message = QCoreApplication.translate(
+                "MainWindow", "The phone list went to the printer."
+            )
         elif result.count == 1:
             message = QCoreApplication.translate("MainWindow", "Exported 1 card to %1")
             message = message.replace("%1", str(result.path))

@@ -113,7 +113,6 @@ class MainWindow(QMainWindow, CommandActions):
         self.exports = ExportCommands(
             self.model, self.jobs, settings, ask_path, self, shown, table=lambda: self.table
         )
-        self.export_vcards = self.exports.export_vcards
         self.settings = settings
         self._avatar_size = avatar_size
         self.setWindowTitle(APP_NAME)

@@ -25,6 +25,7 @@ from cardviewer.api import Card, CardPage, CardViewerError, NotAuthenticated
 from cardviewer.services.card_export import ExportFormat
 from cardviewer.services.card_store import CardStore, Changes, Generation, StoreError
 from cardviewer.services.page_loader import PageRequest, PageSource
+from cardviewer.services.phone_list import PagesRefused
 from cardviewer.services.settings import Settings
 from cardviewer.services.space_fetch import PageFetch
 from cardviewer.services.vcard_export import SUFFIX as VCARD_SUFFIX
@@ -45,6 +46,7 @@ class JobKind(Enum):
     EXPORT_PAGE = "export page"
     EXPORT_ALL = "export all"
     SYNC = "sync"
+    PRINT = "print"
 
 
 WHOLE_SPACE_KINDS = (JobKind.EXPORT_ALL, JobKind.SYNC)
@@ -224,6 +226,18 @@ class WholeSpaceJobs(QObject):
 
         self._start(JobKind.EXPORT_PAGE, self._export_page(_vcard_file(path), write, request))
 
+    def export_with(self, write: Callable[[Path], int], request: PageRequest, path: Path) -> None:
+        """Save to `path` with `write`, off the window's thread: a phone list, say."""
+
+        async def run(target: Path, *, delimiter: str) -> int:
+            return await asyncio.to_thread(write, target)
+
+        self._start(JobKind.EXPORT_PAGE, self._export_page(path, run, request))
+
+    def print_with(self, paint: Callable[[], int], request: PageRequest) -> None:
+        """Print with `paint`, off the window's thread; `finished` or `failed` tells how."""
+        self._start(JobKind.PRINT, self._print(paint, request))
+
     def export_all(self, request: PageRequest, path: Path) -> None:
         """Fetch every page of the space of `request` and save all its cards to `path`."""
         self._start_whole_space(JobKind.EXPORT_ALL, request, _with_suffix(path))
@@ -272,6 +286,24 @@ class WholeSpaceJobs(QObject):
             return
         log.info("exported %d cards to %s", count, path)
         self._finish(JobResult(JobKind.EXPORT_PAGE, request, count, path))
+
+    async def _print(self, paint: Callable[[], int], request: PageRequest) -> None:
+        try:
+            count = await asyncio.to_thread(paint)
+        except OSError as exc:
+            log.warning("printing failed: %s", exc)
+            message = QCoreApplication.translate("MainWindow", "The cards could not be printed. %1")
+            reason = (
+                QCoreApplication.translate(
+                    "MainWindow", "The printer did not take the pages; check that it is ready."
+                )
+                if isinstance(exc, PagesRefused)
+                else write_failure_text(exc)
+            )
+            self.failed.emit(message.replace("%1", reason), repr(exc))
+            return
+        log.info("printed %d cards", count)
+        self._finish(JobResult(JobKind.PRINT, request, count, Path()))
 
     async def _fetch_whole_space(self, kind: JobKind, shown: PageRequest, path: Path) -> None:
         progress = self._open(kind, shown, path)
@@ -345,7 +377,7 @@ class WholeSpaceJobs(QObject):
             progress.deleteLater()
 
     def _finish(self, result: JobResult) -> None:
-        if result.kind is not JobKind.SYNC:  # a copy's folder is the app's, not the person's
+        if result.kind not in (JobKind.SYNC, JobKind.PRINT):  # no folder the person chose
             self.export_dir = result.path.parent
         self.finished.emit(result)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum, Flag, auto
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QCoreApplication, SignalInstance
 from PySide6.QtGui import QAction, QIcon, QKeySequence
@@ -21,6 +21,9 @@ from cardviewer import APP_NAME
 from cardviewer.api import CardPage
 from cardviewer.ui.colour_scheme import in_text_colour
 from cardviewer.ui.page_bar import PageBar
+
+if TYPE_CHECKING:
+    from cardviewer.ui.export_commands import ExportCommands
 
 
 class Menu(Enum):
@@ -139,6 +142,8 @@ class CommandActions:
     export_action: QAction
     export_all_action: QAction
     export_vcards_action: QAction
+    export_pdf_action: QAction
+    print_action: QAction
     sign_in_action: QAction
     sign_out_action: QAction
     preferences_action: QAction
@@ -169,6 +174,7 @@ class CommandTarget(Protocol):
     def signInRequested(self) -> SignalInstance: ...
 
     page_bar: PageBar
+    exports: ExportCommands
 
     def open_space(self, space_id: str | None = None) -> None: ...
     def focus_space_field(self) -> None: ...
@@ -176,7 +182,6 @@ class CommandTarget(Protocol):
     def stop_loading(self) -> None: ...
     def export_page(self) -> None: ...
     def export_all(self) -> None: ...
-    def export_vcards(self) -> None: ...
     def open_preferences(self) -> None: ...
     def close(self) -> bool: ...
     def copy_selection(self) -> None: ...
@@ -264,13 +269,38 @@ def command_table(target: CommandTarget) -> tuple[Command, ...]:
         Command(
             "export_vcards",
             QCoreApplication.translate("MainWindow", "Export as &vCards…"),
-            target.export_vcards,
+            lambda: target.exports.export_vcards(),
             Menu.FILE,
             shortcut="Ctrl+Shift+K",
             tip=QCoreApplication.translate(
                 "MainWindow",
                 "Save the selected cards, or every card shown, as vCards that Outlook and "
                 "phones import (Ctrl+Shift+K)",
+            ),
+            needs=Need.CARDS,
+        ),
+        Command(
+            "export_pdf",
+            QCoreApplication.translate("MainWindow", "Export as P&DF…"),
+            lambda: target.exports.export_pdf(),
+            Menu.FILE,
+            shortcut="Ctrl+Shift+P",
+            tip=QCoreApplication.translate(
+                "MainWindow",
+                "Save the selected cards, or every card shown, as a phone list to print "
+                "(Ctrl+Shift+P)",
+            ),
+            needs=Need.CARDS,
+        ),
+        Command(
+            "print",
+            QCoreApplication.translate("MainWindow", "P&rint…"),
+            lambda: target.exports.print_cards(),
+            Menu.FILE,
+            shortcut=QKeySequence.StandardKey.Print,
+            icon=themed.DocumentPrint,
+            tip=QCoreApplication.translate(
+                "MainWindow", "Print the selected cards, or every card shown, as a phone list"
             ),
             needs=Need.CARDS,
         ),
@@ -352,7 +382,7 @@ def command_table(target: CommandTarget) -> tuple[Command, ...]:
         # View
         Command(
             "sync",
-            QCoreApplication.translate("MainWindow", "&Sync Space"),
+            QCoreApplication.translate("MainWindow", "S&ync Space"),
             target.sync_space,
             Menu.VIEW,
             shortcut="Ctrl+Shift+Y",

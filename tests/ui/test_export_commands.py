@@ -158,3 +158,101 @@ def test_vcards_of_the_whole_space_as_shown(demo_window, demo_server, qtbot, tmp
     suggested, _ = export_vcards(window, qtbot, tmp_path / "shown.vcf", monkeypatch)
     assert suggested.name == f"{demo_server.space_id}-shown.vcf"
     assert vcard_ids(tmp_path / "shown.vcf") == [card.uuid for card in shown if card]
+
+
+# The phone list, as PDF and printed, through the window over the demo server
+
+
+def pdf_text(path: Path) -> str:
+    import pypdf
+
+    return " ".join(" ".join(page.extract_text().split()) for page in pypdf.PdfReader(path).pages)
+
+
+def test_a_phone_list_of_the_page_as_pdf(
+    demo_window, demo_server, qtbot, tmp_path: Path, monkeypatch
+):
+    window = demo_window
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=10_000):
+        window.open_space(demo_server.space_id)
+    page = window.model.page
+    assert page is not None
+    asked: list[tuple[Path, str]] = []
+
+    def answer(suggested: Path, title: str = "") -> Path:
+        asked.append((suggested, title))
+        return tmp_path / "phones"  # no suffix: a PDF all the same
+
+    monkeypatch.setattr(window, "ask_export_path", answer)
+    with qtbot.waitSignal(window.jobs.finished, timeout=10_000):
+        window.export_pdf_action.trigger()
+    assert [(path.name, title) for path, title in asked] == [
+        (f"{demo_server.space_id}-page-1.pdf", "Export as PDF")
+    ]
+    target = tmp_path / "phones.pdf"
+    text = pdf_text(target)
+    assert text.startswith("Phone list of Acme Europe GmbH")
+    for card in page.cards:
+        if card.display_name and card.display_name.isascii():
+            assert card.display_name in text
+    assert window.statusBar().currentMessage() == f"Exported 10 cards to {target}"
+
+
+def test_printing_sends_the_cards_shown_of_the_whole_space(
+    demo_window, demo_server, qtbot, tmp_path
+):
+    """The printer is the print dialog's choice; here one that prints to a PDF file."""
+    from PySide6.QtPrintSupport import QPrinter
+
+    window = demo_window
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=10_000):
+        window.open_space(demo_server.space_id)
+    with qtbot.waitSignal(window.jobs.finished, timeout=20_000):
+        window.sync_action.trigger()
+    space = window.whole_space.model
+    assert space is not None
+    with qtbot.waitSignal(space.queryFinished, timeout=10_000):
+        window.filter_edit.setText("müller")
+    shown = [card for row in range(space.rowCount()) if (card := space.card(row))]
+    assert shown
+    printed = tmp_path / "printed.pdf"
+
+    def printer() -> QPrinter:
+        chosen = QPrinter(QPrinter.PrinterMode.HighResolution)
+        chosen.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
+        chosen.setOutputFileName(str(printed))
+        return chosen
+
+    window.exports.ask_printer = printer
+    with qtbot.waitSignal(window.jobs.finished, timeout=10_000):
+        window.print_action.trigger()
+    assert window.statusBar().currentMessage() == "The phone list went to the printer."
+    text = pdf_text(printed)
+    assert [card.display_name for card in shown if card.display_name in text] == [
+        card.display_name for card in shown
+    ]
+    assert text.index(shown[0].display_name or "") < text.index(shown[-1].display_name or "")
+
+
+def test_a_print_that_fails_is_explained(demo_window, demo_server, qtbot, tmp_path):
+    from PySide6.QtPrintSupport import QPrinter
+
+    window = demo_window
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=10_000):
+        window.open_space(demo_server.space_id)
+
+    def printer() -> QPrinter:
+        chosen = QPrinter()
+        chosen.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
+        chosen.setOutputFileName(str(tmp_path / "gone" / "printed.pdf"))
+        return chosen
+
+    window.exports.ask_printer = printer
+    with qtbot.waitSignal(window.jobs.failed, timeout=10_000) as failed:
+        window.print_action.trigger()
+    message, detail = failed.args
+    assert message == (
+        "The cards could not be printed. The printer did not take the pages; check that it "
+        "is ready."
+    )
+    assert "PagesRefused" in detail

@@ -28,6 +28,22 @@ from cardviewer.ui.window_commands import (
 )
 
 
+class FakeExports:
+    """Records which export command called it, for `FakeTarget`."""
+
+    def __init__(self, calls: list[str]) -> None:
+        self._calls = calls
+
+    def export_vcards(self) -> None:
+        self._calls.append("exports.export_vcards")
+
+    def export_pdf(self) -> None:
+        self._calls.append("exports.export_pdf")
+
+    def print_cards(self) -> None:
+        self._calls.append("exports.print_cards")
+
+
 class FakeTarget(QObject):
     """Records which command called it."""
 
@@ -38,6 +54,7 @@ class FakeTarget(QObject):
         super().__init__()
         self.page_bar = PageBar()
         self.calls: list[str] = []
+        self.exports = FakeExports(self.calls)
 
     def _record(self, name: str) -> None:
         self.calls.append(name)
@@ -59,9 +76,6 @@ class FakeTarget(QObject):
 
     def export_all(self) -> None:
         self._record("export_all")
-
-    def export_vcards(self) -> None:
-        self._record("export_vcards")
 
     def open_preferences(self) -> None:
         self._record("open_preferences")
@@ -171,6 +185,31 @@ def test_each_action_calls_its_handler(built, target):
         "set_details_visible(True)",
         "set_details_visible(False)",
     ]
+
+
+def test_the_card_exports_and_print_call_the_export_commands(built, target):
+    _window, commands = built
+    for name in ("export_vcards", "export_pdf", "print"):
+        commands[name].trigger()
+    assert target.calls == [
+        "exports.export_vcards",
+        "exports.export_pdf",
+        "exports.print_cards",
+    ]
+
+
+@pytest.mark.usefixtures("language")
+def test_no_two_entries_of_a_menu_share_a_mnemonic(demo_window):
+    """Alt and a letter picks one entry, in English and in German."""
+    for menu_action in demo_window.menuBar().actions():
+        menu = menu_action.menu()
+        assert menu is not None
+        letters = [
+            text[text.index("&") + 1].casefold()
+            for action in menu.actions()
+            if "&" in (text := action.text().replace("&&", ""))
+        ]
+        assert len(letters) == len(set(letters)), (menu_action.text(), letters)
 
 
 def test_the_session_commands_are_signals(built, target, qtbot):

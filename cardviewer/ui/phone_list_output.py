@@ -1,0 +1,78 @@
+"""The chosen cards as a phone list: written to a PDF file, or sent to a printer.
+
+The words on the pages are in the reader's language; the title names the space as its
+cards carry it. Both run off the window's thread (`WholeSpaceJobs`), reading a whole
+space from its local copy as the pages are painted.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections.abc import Iterable
+from dataclasses import replace
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QDate, QLocale
+from PySide6.QtPrintSupport import QPrintDialog, QPrinter
+from PySide6.QtWidgets import QDialog, QWidget
+
+from cardviewer.api.models import Card
+from cardviewer.services.phone_list import PhoneListTexts, write_phone_list, write_phone_list_pdf
+from cardviewer.services.vcard_export import space_name
+from cardviewer.ui.chosen_cards import ChosenCards, chosen_card_stream
+
+
+def phone_list_texts(chosen: ChosenCards) -> PhoneListTexts:
+    """The words on each page, translated now; %1 in the title becomes the space's name."""
+    return PhoneListTexts(
+        title=QCoreApplication.translate("MainWindow", "Phone list of %1"),
+        date=QLocale().toString(QDate.currentDate(), QLocale.FormatType.LongFormat),
+        page=QCoreApplication.translate("MainWindow", "Page %1"),
+        more_emails=QCoreApplication.translate("MainWindow", "+%1 more"),
+        no_name=QCoreApplication.translate("MainWindow", "(no name)"),
+    )
+
+
+def write_chosen_pdf(
+    path: Path, *, chosen: ChosenCards, texts: PhoneListTexts, stop: threading.Event | None = None
+) -> int:
+    """The chosen cards as a phone list in the PDF file at `path`."""
+    with chosen_card_stream(chosen) as cards:
+        titled, cards = _titled(texts, cards, chosen.request.space_id)
+        return write_phone_list_pdf(path, cards, titled, stop=stop)
+
+
+def print_chosen(
+    printer: QPrinter,
+    *,
+    chosen: ChosenCards,
+    texts: PhoneListTexts,
+    stop: threading.Event | None = None,
+) -> int:
+    """The chosen cards as a phone list on `printer`, as set up in the print dialog."""
+    with chosen_card_stream(chosen) as cards:
+        titled, cards = _titled(texts, cards, chosen.request.space_id)
+        printer.setDocName(titled.title)
+        return write_phone_list(printer, cards, titled, stop=stop)
+
+
+def ask_printer(parent: QWidget | None) -> QPrinter | None:
+    """The printer and its settings, chosen in the system's print dialog; None: cancelled."""
+    printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+    dialog = QPrintDialog(printer, parent)
+    dialog.setWindowTitle(QCoreApplication.translate("MainWindow", "Print Phone List"))
+    if dialog.exec() != QDialog.DialogCode.Accepted:
+        return None
+    return printer
+
+
+def _titled(
+    texts: PhoneListTexts, cards: Iterable[Card], space_id: str
+) -> tuple[PhoneListTexts, Iterable[Card]]:
+    """`texts` with the space's name in the title, taken from the first card."""
+    taken = iter(cards)
+    first = next(taken, None)
+    name = (space_name(first) if first is not None else None) or space_id
+    rest = itertools.chain([first], taken) if first is not None else taken
+    return replace(texts, title=texts.title.replace("%1", name)), rest
