@@ -1,7 +1,7 @@
 """`cardviewer export`: the export without a window, for scheduled jobs and scripts.
 
     cardviewer export --server URL --email E --space ID [--all] [--with-emails]
-                      [--page N] [--format csv|xlsx|jsonl|vcf] [--vcard-version 3.0|4.0]
+                      [--page N] [--format csv|xlsx|jsonl|vcf|pdf] [--vcard-version 3.0|4.0]
                       [--delimiter , | ; | tab]
                       [--quiet] -o FILE|-
 
@@ -20,7 +20,8 @@ The file is written at the name given, never another: a name whose suffix says t
 other format than `--format` is refused. CSV cells are separated as the window
 separates them (the Preferences' choice, else the locale's rule) unless `--delimiter`
 says otherwise. `--format jsonl` writes one card a line as the server sent it, `--format
-vcf` vCards for Outlook and phones (3.0, or `--vcard-version 4.0`); `-o -`
+vcf` vCards for Outlook and phones (3.0, or `--vcard-version 4.0`), `--format pdf` a
+phone list to print (the only format that loads Qt, for its text layout); `-o -`
 writes to standard output, once the export is complete.
 """
 
@@ -29,6 +30,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import datetime
 import enum
 import getpass
 import logging
@@ -37,7 +39,7 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, TextIO
@@ -81,13 +83,17 @@ PASSWORD_VARIABLE = "CARDVIEWER_PASSWORD"
 LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"
 JSON_LINES = "jsonl"
 VCARD = "vcf"
-FORMATS = ("csv", "xlsx", JSON_LINES, VCARD)
+PDF = "pdf"
+FORMATS = ("csv", "xlsx", JSON_LINES, VCARD, PDF)
 FORMAT_NAMES = {
     "csv": "a CSV file",
     "xlsx": "an Excel workbook",
     JSON_LINES: "a JSON lines file",
     VCARD: "a vCard file",
+    PDF: "a PDF phone list",
 }
+BINARY_FORMATS = ("xlsx", PDF)
+"""Formats that are no text for a terminal."""
 TABLES = {"csv": ExportFormat.CSV, "xlsx": ExportFormat.XLSX}
 """The formats written as a table of columns (`card_export`); the others card by card."""
 VCARD_VERSIONS = {version.value: version for version in VCardVersion}
@@ -147,6 +153,8 @@ examples:
         --email it@example.com --space enuh1mF01XXXXXX --all --with-emails -o cards.xlsx
   the first page, one card a JSON line, to another program:
     cardviewer export --space enuh1mF01XXXXXX --format jsonl -o - | jq .display_name
+  a phone list of the whole space, to print:
+    cardviewer export --space enuh1mF01XXXXXX --all --with-emails -o phones.pdf
 """
 
 
@@ -176,8 +184,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--format",
         choices=FORMATS,
         help="file type (default: from the file name: .xlsx is Excel, .jsonl JSON lines, "
-        ".vcf vCards, anything else CSV); jsonl writes one card a line as the server sent "
-        "it; vcf writes a vCard per card for Outlook and phones; the "
+        ".vcf vCards, .pdf a phone list, anything else CSV); jsonl writes one card a line "
+        "as the server sent it; vcf writes a vCard per card for Outlook and phones; pdf "
+        "a phone list to print (name, position, e-mails); the "
         "file is always written at the name given, so a name ending in another type's "
         "suffix is refused",
     )
@@ -277,17 +286,17 @@ def output(args: argparse.Namespace, *, standard_output: BinaryIO | None = None)
         VCARD_VERSIONS[args.vcard_version or VCardVersion.V3.value],
     )
     stream = standard_output if standard_output is not None else sys.stdout.buffer
-    if target.to_standard_output and file_format == "xlsx" and stream.isatty():
+    if target.to_standard_output and file_format in BINARY_FORMATS and stream.isatty():
         raise UsageError(
-            "an Excel workbook is no text for the terminal: redirect standard output to a "
-            "file, or give a file name with -o"
+            f"{FORMAT_NAMES[file_format]} is no text for the terminal: redirect standard "
+            "output to a file, or give a file name with -o"
         )
     return target
 
 
 def _format_named_by(path: Path) -> str | None:
     """The format the suffix of `path` names; None for a suffix that names none."""
-    if path.suffix.lower() in (f".{JSON_LINES}", f".{VCARD}"):
+    if path.suffix.lower() in (f".{JSON_LINES}", f".{VCARD}", f".{PDF}"):
         return path.suffix.lower()[1:]
     named = ExportFormat.named_by(path)
     return None if named is None else next(k for k, v in TABLES.items() if v is named)
@@ -548,6 +557,8 @@ async def _fetch_and_write(
                 if not await again.sign_in(err, token):
                     raise
 
+    if target.file_format == PDF:
+        return await _phone_list(fetch, args, target, err)
     if args.all:
         show = err.isatty() and not args.quiet
 
@@ -589,6 +600,50 @@ async def _fetch_and_write(
         delimiter=target.delimiter,
         export_format=target.table,
     )
+
+
+async def _phone_list(
+    fetch: Callable[[int], Awaitable[CardPage]],
+    args: argparse.Namespace,
+    target: Output,
+    err: TextIO,
+) -> int:
+    """The page asked for, or every page, as a phone list to print (PDF).
+
+    Only this format loads Qt, whose text layout draws every script's names.
+    """
+    from cardviewer.services import phone_list
+
+    phone_list.ensure_application()
+    today = datetime.date.today()
+    texts = phone_list.PhoneListTexts(
+        title="Phone list of %1",
+        date=f"{today.day} {today:%B %Y}",
+        page="Page %1",
+        more_emails="+%1 more",
+        no_name="(no name)",
+    )
+    if args.all:
+        show = err.isatty() and not args.quiet
+
+        def progress(done: FetchProgress) -> None:
+            if show:
+                print(f"\r{progress_line(done)}\033[K", end="", file=err, flush=True)
+
+        count = await phone_list.export_space_phone_list(
+            fetch,
+            target.path,
+            texts,
+            args.space,
+            concurrency=args.concurrency,
+            on_progress=progress,
+        )
+        if show:
+            print(file=err)
+        return count
+    page = await fetch(args.page)
+    named, cards = phone_list.titled(texts, page.cards, args.space)
+    return await asyncio.to_thread(phone_list.write_phone_list_pdf, target.path, cards, named)
 
 
 def progress_line(done: FetchProgress) -> str:

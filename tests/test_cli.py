@@ -739,3 +739,29 @@ def test_a_vcard_version_is_for_vcards_only(demo_server, password, tmp_path):
     )  # fmt: skip
     assert code == ExitCode.USAGE
     assert "--vcard-version is for vCard files" in err
+
+
+def test_a_phone_list_to_print(qapp, demo_server, password, tmp_path):
+    import pypdf
+
+    target = tmp_path / "phones.pdf"
+    code, err = run(
+        *account(demo_server), "--space", demo_server.space_id, "--all", "--with-emails",
+        "-o", str(target),
+    )  # fmt: skip
+    assert code == ExitCode.OK, err
+    assert exported(err, demo_server.config.card_count, demo_server.space_id, target), err
+    pages = [" ".join(page.extract_text().split()) for page in pypdf.PdfReader(target).pages]
+    assert pages[0].startswith("Phone list of Acme Europe GmbH")
+    assert pages[-1].endswith(f"Page {len(pages)}")
+    text = " ".join(pages)
+    first = sent_page(demo_server, 1, with_emails=True)[0]
+    assert str(first["display_name"]) in text
+    assert first["emails"][0]["email"] in text.replace(" ", "")  # type: ignore[index]
+
+    code, err = run(
+        *account(demo_server), "--space", demo_server.space_id, "--format", "pdf",
+        "-o", str(tmp_path / "phones.csv"),
+    )  # fmt: skip
+    assert code == ExitCode.USAGE
+    assert "phones.csv is the name of a CSV file, but --format pdf asks for a PDF phone list" in err

@@ -69,3 +69,34 @@ def test_the_apps_help_points_to_the_export(capsys) -> None:
     with pytest.raises(SystemExit):
         main(["--help"])
     assert "cardviewer export --help" in capsys.readouterr().out
+
+
+def test_a_phone_list_is_drawn_without_a_display(demo_server, tmp_path) -> None:
+    """`--format pdf` starts Qt's text layout off screen where there is no display."""
+    target = tmp_path / "phones.pdf"
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if name not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")
+    }
+    result = subprocess.run(
+        [
+            str(SCRIPT),
+            "export",
+            "--server",
+            demo_server.base_url,
+            "--email",
+            demo_server.email,
+            "--space",
+            demo_server.space_id,
+            "-o",
+            str(target),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={**env, "CARDVIEWER_PASSWORD": demo_server.password},
+    )
+    assert result.returncode == 0, result.stderr
+    assert target.read_bytes().startswith(b"%PDF-")

@@ -9,9 +9,15 @@ device, so a space of 100,000 cards is never held whole, neither as cards nor as
 
 from __future__ import annotations
 
+import asyncio
+import itertools
+import json
+import os
+import sys
+import tempfile
 import threading
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from PySide6.QtCore import QFile, QIODevice, QMarginsF, QRectF, Qt
@@ -19,6 +25,7 @@ from PySide6.QtGui import (
     QColor,
     QFont,
     QFontMetricsF,
+    QGuiApplication,
     QPagedPaintDevice,
     QPageLayout,
     QPageSize,
@@ -27,8 +34,16 @@ from PySide6.QtGui import (
     QPen,
 )
 
-from cardviewer.api.models import Card
+from cardviewer.api.models import Card, CardPage, parse_card
 from cardviewer.services.atomic_file import open_atomically
+from cardviewer.services.jsonl_export import page_lines
+from cardviewer.services.space_fetch import (
+    DEFAULT_CONCURRENCY,
+    PageFetch,
+    ProgressCallback,
+    fetch_pages_in_order,
+)
+from cardviewer.services.vcard_export import space_name
 
 SUFFIX = ".pdf"
 MARGIN_MM = 15.0
@@ -113,6 +128,63 @@ def write_phone_list_pdf(
         del writer  # writes the PDF's last parts
         device.close()
     return count
+
+
+def titled(
+    texts: PhoneListTexts, cards: Iterable[Card], space_id: str
+) -> tuple[PhoneListTexts, Iterable[Card]]:
+    """`texts` with %1 of the title the space's name, as the first card carries it (else
+    `space_id`), and the same cards to paint."""
+    taken = iter(cards)
+    first = next(taken, None)
+    name = (space_name(first) if first is not None else None) or space_id
+    rest = itertools.chain([first], taken) if first is not None else taken
+    return replace(texts, title=texts.title.replace("%1", name)), rest
+
+
+def ensure_application() -> None:
+    """A Qt application for fonts and text layout, where a program without a window
+    (`cardviewer export`) has none: drawing off screen where there is no display."""
+    if QGuiApplication.instance() is not None:
+        return
+    no_display = sys.platform.startswith("linux") and not (
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    )
+    if no_display:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    global _APPLICATION
+    _APPLICATION = QGuiApplication(["cardviewer"])
+
+
+_APPLICATION: QGuiApplication | None = None
+
+
+async def export_space_phone_list(
+    fetch: PageFetch,
+    path: Path,
+    texts: PhoneListTexts,
+    space_id: str,
+    *,
+    concurrency: int = DEFAULT_CONCURRENCY,
+    on_progress: ProgressCallback | None = None,
+) -> int:
+    """Fetch every page through `fetch` and paint all its cards as a PDF at `path`.
+
+    The cards wait in an unnamed temporary file (readable by this user only) until
+    every page is in, as the server sent them, one a line: a failed fetch writes nothing,
+    and the space is never whole in memory. Call `ensure_application()` first, on the
+    main thread.
+    """
+    with tempfile.TemporaryFile() as spool:
+
+        def keep(page: CardPage) -> None:
+            spool.writelines(page_lines(page))
+
+        await fetch_pages_in_order(fetch, keep, concurrency=concurrency, on_progress=on_progress)
+        spool.seek(0)
+        kept = (parse_card(json.loads(line)) for line in spool)
+        named, cards = titled(texts, kept, space_id)
+        return await asyncio.to_thread(write_phone_list_pdf, path, cards, named)
 
 
 class _PhoneListPainter:

@@ -7,19 +7,19 @@ space from its local copy as the pages are painted.
 
 from __future__ import annotations
 
-import itertools
 import threading
-from collections.abc import Iterable
-from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QDate, QLocale
 from PySide6.QtPrintSupport import QPrintDialog, QPrinter
 from PySide6.QtWidgets import QDialog, QWidget
 
-from cardviewer.api.models import Card
-from cardviewer.services.phone_list import PhoneListTexts, write_phone_list, write_phone_list_pdf
-from cardviewer.services.vcard_export import space_name
+from cardviewer.services.phone_list import (
+    PhoneListTexts,
+    titled,
+    write_phone_list,
+    write_phone_list_pdf,
+)
 from cardviewer.ui.chosen_cards import ChosenCards, chosen_card_stream
 
 
@@ -39,8 +39,8 @@ def write_chosen_pdf(
 ) -> int:
     """The chosen cards as a phone list in the PDF file at `path`."""
     with chosen_card_stream(chosen) as cards:
-        titled, cards = _titled(texts, cards, chosen.request.space_id)
-        return write_phone_list_pdf(path, cards, titled, stop=stop)
+        titled_texts, cards = titled(texts, cards, chosen.request.space_id)
+        return write_phone_list_pdf(path, cards, titled_texts, stop=stop)
 
 
 def print_chosen(
@@ -52,9 +52,9 @@ def print_chosen(
 ) -> int:
     """The chosen cards as a phone list on `printer`, as set up in the print dialog."""
     with chosen_card_stream(chosen) as cards:
-        titled, cards = _titled(texts, cards, chosen.request.space_id)
-        printer.setDocName(titled.title)
-        return write_phone_list(printer, cards, titled, stop=stop)
+        titled_texts, cards = titled(texts, cards, chosen.request.space_id)
+        printer.setDocName(titled_texts.title)
+        return write_phone_list(printer, cards, titled_texts, stop=stop)
 
 
 def ask_printer(parent: QWidget | None) -> QPrinter | None:
@@ -65,14 +65,3 @@ def ask_printer(parent: QWidget | None) -> QPrinter | None:
     if dialog.exec() != QDialog.DialogCode.Accepted:
         return None
     return printer
-
-
-def _titled(
-    texts: PhoneListTexts, cards: Iterable[Card], space_id: str
-) -> tuple[PhoneListTexts, Iterable[Card]]:
-    """`texts` with the space's name in the title, taken from the first card."""
-    taken = iter(cards)
-    first = next(taken, None)
-    name = (space_name(first) if first is not None else None) or space_id
-    rest = itertools.chain([first], taken) if first is not None else taken
-    return replace(texts, title=texts.title.replace("%1", name)), rest
