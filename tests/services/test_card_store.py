@@ -13,6 +13,7 @@ import sys
 import tempfile
 import textwrap
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
@@ -567,20 +568,23 @@ def test_a_store_another_program_is_writing_to_is_in_use_and_left_alone(path, mo
     """After waiting `BUSY_TIMEOUT_MS` for the other program, it is refused, not set aside."""
     with CardStore.open(path) as store:
         synced(store, cards("a"))
-    monkeypatch.setattr(card_store, "BUSY_TIMEOUT_MS", 100)
+    monkeypatch.setattr(card_store, "BUSY_TIMEOUT_MS", 200)
     writer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     writer.execute("BEGIN IMMEDIATE")
-    done = threading.Timer(2.0, writer.rollback)  # ends a wait far longer than 100 ms
+    done = threading.Timer(2.0, writer.rollback)  # ends a wait far longer than 200 ms
     done.start()
+    started = time.perf_counter()
     try:
         with pytest.raises(StoreError, match="in use by another program") as refused:
             CardStore.open(path)
     finally:
+        waited = time.perf_counter() - started
         done.cancel()
         done.join()
         writer.rollback()
         writer.close()
     assert refused.value.problem is StoreProblem.IN_USE
+    assert waited >= 0.15, "refused only after waiting for the other program"
     assert list(path.parent.glob("*.damaged-*")) == []
     with CardStore.open(path) as store:
         assert [c.uuid for c in store.cards()] == ["a"]
