@@ -746,7 +746,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../cardviewer/ui/window_commands.py" line="+208"/>
+        <location filename="../cardviewer/ui/window_commands.py" line="+209"/>
         <source>&amp;Open</source>
         <translation>Ö&amp;ffnen</translation>
     </message>
@@ -828,7 +828,7 @@
         <translation>Bereich &amp;synchronisieren</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+51"/>
         <source>&amp;First Page</source>
         <translation>&amp;Erste Seite</translation>
     </message>
@@ -858,17 +858,17 @@
         <translation>Geben Sie eine Seitenzahl ein und drücken Sie die Eingabetaste</translation>
     </message>
     <message>
-        <location line="-109"/>
+        <location line="-122"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
     <message>
-        <location line="+127"/>
+        <location line="+140"/>
         <source>&amp;About %1</source>
         <translation>Ü&amp;ber %1</translation>
     </message>
     <message>
-        <location line="-116"/>
+        <location line="-129"/>
         <source>&amp;Copy</source>
         <translation>&amp;Kopieren</translation>
     </message>
@@ -954,6 +954,16 @@
     </message>
     <message>
         <location line="+7"/>
+        <source>&amp;Overview…</source>
+        <translation>&amp;Übersicht…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The space at a glance: totals, cards created per month, the most connected cards (Ctrl+Shift+O)</source>
+        <translation>Der Bereich auf einen Blick: Summen, neue Karten je Monat, die am meisten verbundenen Karten (Strg+Umschalt+O)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Reset &amp;View</source>
         <translation>Ansicht &amp;zurücksetzen</translation>
     </message>
@@ -1158,12 +1168,12 @@
         <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist. Die angezeigten Karten bleiben sichtbar; melden Sie sich an, um weitere zu laden.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+332"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+334"/>
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
     <message numerus="yes">
-        <location line="+143"/>
+        <location line="+138"/>
         <source>Synced %Ln cards. %1</source>
         <translation>
             <numerusform>%Ln Karte synchronisiert. %1</numerusform>
@@ -1171,7 +1181,7 @@
         </translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/export_commands.py" line="+88"/>
+        <location filename="../cardviewer/ui/export_commands.py" line="+89"/>
         <location line="+14"/>
         <location line="+91"/>
         <source>There are no cards to export.</source>
@@ -1850,6 +1860,140 @@
         <location line="+128"/>
         <source>Preferences Not Saved</source>
         <translation>Einstellungen nicht gespeichert</translation>
+    </message>
+</context>
+<context>
+    <name>SpaceOverview</name>
+    <message>
+        <location filename="../cardviewer/ui/month_chart.py" line="+37"/>
+        <location filename="../cardviewer/ui/overview_window.py" line="+84"/>
+        <source>Cards created per month</source>
+        <translation>Neue Karten je Monat</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>No card says when it was made.</source>
+        <translation>Keine Karte nennt ihr Erstellungsdatum.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>From %1 to %2; the most in %3: %4.</source>
+        <translation>Von %1 bis %2; die meisten im %3: %4.</translation>
+    </message>
+    <message>
+        <location filename="../cardviewer/ui/overview_window.py" line="-17"/>
+        <source>Space Overview</source>
+        <translation>Bereichsübersicht</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Cards</source>
+        <translation>Karten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Public</source>
+        <translation>Öffentlich</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Private</source>
+        <translation>Nicht öffentlich</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>With e-mails</source>
+        <translation>Mit E-Mail-Adressen</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Connects</source>
+        <translation>Verbindungen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Connected cards</source>
+        <translation>Verbundene Karten</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Updated</source>
+        <translation>Geändert</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Most connects</source>
+        <translation>Meiste Verbindungen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Most connected cards</source>
+        <translation>Meiste verbundene Karten</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Recently updated</source>
+        <translation>Zuletzt geändert</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Save Chart…</source>
+        <translation>Diagramm speichern…</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>not loaded</source>
+        <translation>nicht geladen</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>(no name)</source>
+        <translation>(ohne Namen)</translation>
+    </message>
+    <message>
+        <location line="+65"/>
+        <source>Open a space first.</source>
+        <translation>Öffnen Sie zuerst einen Bereich.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Overview of %1</source>
+        <translation>Übersicht von %1</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Save Chart</source>
+        <translation>Diagramm speichern</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The chart could not be saved as %1. %2</source>
+        <translation>Das Diagramm konnte nicht als %1 gespeichert werden. %2</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Saved the chart to %1</source>
+        <translation>Diagramm unter %1 gespeichert</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Working out the overview of every card of the local copy…</source>
+        <translation>Die Übersicht aller Karten der lokalen Kopie wird berechnet…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Only the %1 cards loaded from the server: sync the space (View → Sync Space) for an overview of every card.</source>
+        <translation>Nur die %1 vom Server geladenen Karten: Synchronisieren Sie den Bereich (Ansicht → Bereich synchronisieren) für eine Übersicht aller Karten.</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Every card of the local copy synced %1.</source>
+        <translation>Alle Karten der lokalen Kopie, synchronisiert %1.</translation>
     </message>
 </context>
 <context>

@@ -49,6 +49,7 @@ from cardviewer.ui.filter_row import FilterRow
 from cardviewer.ui.help_and_settings import HelpAndSettings
 from cardviewer.ui.job_reports import JobPlurals, JobReports
 from cardviewer.ui.loading_state import LoadingState
+from cardviewer.ui.overview_window import OverviewCommand
 from cardviewer.ui.page_bar import PageBar
 from cardviewer.ui.page_messages import PageMessages, Plurals
 from cardviewer.ui.preferences_dialog import PreferencesDialog
@@ -251,6 +252,7 @@ class MainWindow(QMainWindow, CommandActions):
         )
         self.details_action.setChecked(self.settings.details_visible)
         self.whole_space = WholeSpaceView(self, avatars=self._avatars, store=self._store_folder)
+        self.overview = OverviewCommand(self, self)
 
         self.page_bar = PageBar(self)
 
@@ -353,12 +355,6 @@ class MainWindow(QMainWindow, CommandActions):
         """Stop waiting for the page asked for; the page shown stays (Esc)."""
         self.loading_state.stop()
 
-    def export_page(self) -> None:
-        self.exports.export_page()
-
-    def export_all(self) -> None:
-        self.exports.export_all()
-
     def sync_space(self) -> None:
         self.exports.sync_space(self.whole_space.store_path)
 
@@ -392,6 +388,7 @@ class MainWindow(QMainWindow, CommandActions):
             self.window_layout.save()
         await self.jobs.aclose()
         await self.help.aclose()
+        await self.overview.aclose()
         self.whole_space.close()
 
     def open_log_folder(self) -> None:

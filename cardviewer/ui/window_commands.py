@@ -24,6 +24,7 @@ from cardviewer.ui.page_bar import PageBar
 
 if TYPE_CHECKING:
     from cardviewer.ui.export_commands import ExportCommands
+    from cardviewer.ui.overview_window import OverviewCommand
 
 
 class Menu(Enum):
@@ -144,6 +145,7 @@ class CommandActions:
     export_vcards_action: QAction
     export_pdf_action: QAction
     print_action: QAction
+    overview_action: QAction
     sign_in_action: QAction
     sign_out_action: QAction
     preferences_action: QAction
@@ -175,13 +177,12 @@ class CommandTarget(Protocol):
 
     page_bar: PageBar
     exports: ExportCommands
+    overview: OverviewCommand
 
     def open_space(self, space_id: str | None = None) -> None: ...
     def focus_space_field(self) -> None: ...
     def refresh(self) -> None: ...
     def stop_loading(self) -> None: ...
-    def export_page(self) -> None: ...
-    def export_all(self) -> None: ...
     def open_preferences(self) -> None: ...
     def close(self) -> bool: ...
     def copy_selection(self) -> None: ...
@@ -254,7 +255,7 @@ def command_table(target: CommandTarget) -> tuple[Command, ...]:
         Command(
             "export",
             QCoreApplication.translate("MainWindow", "&Export Page…"),
-            target.export_page,
+            lambda: target.exports.export_page(),
             Menu.FILE,
             toolbar=ToolbarPlace.END,
             shortcut="Ctrl+E",
@@ -307,7 +308,7 @@ def command_table(target: CommandTarget) -> tuple[Command, ...]:
         Command(
             "export_all",
             QCoreApplication.translate("MainWindow", "Export &All Pages…"),
-            target.export_all,
+            lambda: target.exports.export_all(),
             Menu.FILE,
             shortcut="Ctrl+Shift+E",
             tip=QCoreApplication.translate(
@@ -405,6 +406,19 @@ def command_table(target: CommandTarget) -> tuple[Command, ...]:
                 "MainWindow", "Show the selected card at a readable size"
             ),
             checkable=True,
+        ),
+        Command(
+            "overview",
+            QCoreApplication.translate("MainWindow", "&Overview…"),
+            lambda: target.overview.open(),
+            Menu.VIEW,
+            shortcut="Ctrl+Shift+O",
+            tip=QCoreApplication.translate(
+                "MainWindow",
+                "The space at a glance: totals, cards created per month, the most connected "
+                "cards (Ctrl+Shift+O)",
+            ),
+            needs=Need.CARDS,
         ),
         Command(
             "reset_view",

@@ -441,7 +441,7 @@ def test_a_cancelled_export_writes_nothing(window, demo_server, qtbot, tmp_path,
 
 def test_nothing_to_export_before_a_page_is_shown(window, monkeypatch):
     monkeypatch.setattr(window, "ask_export_path", pytest.fail)
-    window.export_page()
+    window.exports.export_page()
     assert window.statusBar().currentMessage() == "There are no cards to export."
 
 
@@ -584,7 +584,7 @@ def test_closing_the_window_stops_an_export_all(window, demo_server, qtbot, tmp_
 def test_export_all_needs_an_open_space(window, monkeypatch):
     assert not window.export_all_action.isEnabled()
     monkeypatch.setattr(window, "ask_export_path", pytest.fail)
-    window.export_all()
+    window.exports.export_all()
     assert window.statusBar().currentMessage() == "Open a space first."
 
 

@@ -34,6 +34,12 @@ class FakeExports:
     def __init__(self, calls: list[str]) -> None:
         self._calls = calls
 
+    def export_page(self) -> None:
+        self._calls.append("exports.export_page")
+
+    def export_all(self) -> None:
+        self._calls.append("exports.export_all")
+
     def export_vcards(self) -> None:
         self._calls.append("exports.export_vcards")
 
@@ -70,12 +76,6 @@ class FakeTarget(QObject):
 
     def stop_loading(self) -> None:
         self._record("stop_loading")
-
-    def export_page(self) -> None:
-        self._record("export_page")
-
-    def export_all(self) -> None:
-        self._record("export_all")
 
     def open_preferences(self) -> None:
         self._record("open_preferences")
@@ -180,7 +180,7 @@ def test_each_action_calls_its_handler(built, target):
     commands["details"].trigger()
     commands["details"].setChecked(False)
     assert target.calls == [
-        "export_page",
+        "exports.export_page",
         "open_space(None)",
         "set_details_visible(True)",
         "set_details_visible(False)",

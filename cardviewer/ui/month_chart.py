@@ -1,0 +1,146 @@
+"""A bar chart of cards created per month, painted with the palette's colours.
+
+Painted here rather than with a chart library: Qt's own charts come with PySide6's
+add-ons (a 175 MB download) and need OpenGL, which would push the app's bundle past
+its size and a fresh machine past what it has; a column of bars per month and a year
+under them is a few lines of `QPainter`, sharp at any scale and in either colour scheme.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from PySide6.QtCore import QCoreApplication, QDate, QEvent, QLocale, QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QHelpEvent, QImage, QPainter, QPaintEvent, QPalette
+from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
+
+MIN_BAR = 3
+"""Least width of a bar in pixels; below it the chart asks for a wider window."""
+TICKS = 4
+"""Lines across the chart, from 0 to the largest month."""
+
+
+def month_name(month: date) -> str:
+    """ "March 2021", in the reader's language."""
+    return QLocale().toString(QDate(month.year, month.month, 1), "MMMM yyyy")
+
+
+class MonthChart(QWidget):
+    """Cards created each month: one bar a month, the years written under them."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._months: list[tuple[date, int]] = []
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setMouseTracking(True)
+        self.setAccessibleName(
+            QCoreApplication.translate("SpaceOverview", "Cards created per month")
+        )
+
+    def set_months(self, months: list[tuple[date, int]]) -> None:
+        self._months = months
+        self.setAccessibleDescription(self.summary())
+        self.updateGeometry()
+        self.update()
+
+    def summary(self) -> str:
+        """The chart in a sentence, for a screen reader and for the tooltip over nothing."""
+        if not self._months:
+            return QCoreApplication.translate("SpaceOverview", "No card says when it was made.")
+        busiest, most = max(self._months, key=lambda month: month[1])
+        text = QCoreApplication.translate("SpaceOverview", "From %1 to %2; the most in %3: %4.")
+        for marker, value in (
+            ("%1", month_name(self._months[0][0])),
+            ("%2", month_name(self._months[-1][0])),
+            ("%3", month_name(busiest)),
+            ("%4", QLocale().toString(most)),
+        ):
+            text = text.replace(marker, value)
+        return text
+
+    def sizeHint(self) -> QSize:
+        return QSize(max(480, len(self._months) * 6 + self._left()), 220)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(min(len(self._months), 120) * MIN_BAR + self._left() + 8, 140)
+
+    def image(self, scale: float = 2.0) -> QImage:
+        """The chart as a picture, `scale` times as sharp as on screen (Save Chart)."""
+        image = QImage(
+            int(self.width() * scale), int(self.height() * scale), QImage.Format.Format_ARGB32
+        )
+        image.setDevicePixelRatio(scale)
+        image.fill(self.palette().color(QPalette.ColorRole.Base))
+        painter = QPainter(image)
+        self._paint(painter)
+        painter.end()
+        return image
+
+    # Painting
+
+    def _left(self) -> int:
+        return self.fontMetrics().horizontalAdvance("00000") + 8
+
+    def plot_area(self) -> QRectF:
+        """Where the bars stand, under the labels of the counts."""
+        metrics = self.fontMetrics()
+        top = metrics.height() / 2
+        bottom = self.height() - metrics.height() - 6
+        return QRectF(self._left(), top, self.width() - self._left() - 4, bottom - top)
+
+    def _largest(self) -> int:
+        return max((count for _month, count in self._months), default=0) or 1
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        self._paint(painter)
+        painter.end()
+
+    def _paint(self, painter: QPainter) -> None:
+        palette = self.palette()
+        text = palette.color(QPalette.ColorRole.Text)
+        muted = QColor(palette.color(QPalette.ColorRole.PlaceholderText))
+        plot, largest = self.plot_area(), self._largest()
+        painter.setFont(self.font())
+        for tick in range(TICKS + 1):  # lines across, labelled with their count
+            value = round(largest * tick / TICKS)
+            y = plot.bottom() - plot.height() * value / largest
+            painter.setPen(muted if tick else text)
+            painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
+            label = QRectF(0, y - 10, self._left() - 6, 20)
+            painter.setPen(muted)
+            painter.drawText(label, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                             QLocale().toString(value))  # fmt: skip
+        if not self._months:
+            return
+        step = plot.width() / len(self._months)
+        bar = palette.color(QPalette.ColorRole.Highlight)
+        for index, (month, count) in enumerate(self._months):
+            height = plot.height() * count / largest
+            left = plot.left() + index * step
+            painter.fillRect(
+                QRectF(left + step * 0.15, plot.bottom() - height, step * 0.7, height), bar
+            )
+            if month.month == 1 or index == 0:  # a year's first month: the year under it
+                painter.setPen(text)
+                painter.drawText(QPointF(left, self.height() - 4), str(month.year))
+
+    def _month_at(self, x: float) -> tuple[date, int] | None:
+        plot = self.plot_area()
+        if not self._months or not plot.left() <= x < plot.right():
+            return None
+        index = int((x - plot.left()) / (plot.width() / len(self._months)))
+        return self._months[min(index, len(self._months) - 1)]
+
+    def event(self, event: QEvent) -> bool:
+        """A tooltip with the month under the pointer and its count (else the summary)."""
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            found = self._month_at(event.x())
+            if found is None:
+                said = self.summary()
+            else:
+                month, count = found
+                said = f"{month_name(month)}: {QLocale().toString(count)}"
+            QToolTip.showText(event.globalPos(), said, self)
+            return True
+        return super().event(event)

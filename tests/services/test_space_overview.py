@@ -1,0 +1,88 @@
+"""The overview's figures, against the same figures worked out the plain way."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+import pytest
+
+from cardviewer.api.models import Card, parse_card
+from cardviewer.demo.data import build_spaces
+from cardviewer.services.space_overview import TOP, space_overview
+
+
+def card(number: int, **fields: object) -> Card:
+    return parse_card({"uuid": f"c{number}", "display_name": f"Person {number}", **fields})
+
+
+@pytest.fixture(scope="module")
+def demo_cards() -> list[Card]:
+    space = next(iter(build_spaces(240).values()))
+    return [
+        parse_card(demo.to_json(space, "https://img.example", with_emails=True))
+        for demo in space.cards
+    ]
+
+
+def test_the_figures_of_the_demo_space(demo_cards):
+    overview = space_overview(demo_cards, with_emails=True)
+    assert overview.cards == len(demo_cards)
+    assert overview.public == sum(1 for c in demo_cards if c.public is True)
+    assert overview.private == sum(1 for c in demo_cards if c.public is False)
+    assert overview.with_emails == sum(1 for c in demo_cards if c.emails)
+    assert sum(count for _month, count in overview.per_month) == sum(
+        1 for c in demo_cards if c.created_at is not None
+    )
+    by_connects = sorted(
+        (c for c in demo_cards if c.connects is not None),
+        key=lambda c: c.connects or 0,
+        reverse=True,
+    )
+    assert [r.value for r in overview.most_connects] == [c.connects for c in by_connects[:TOP]]
+    newest = sorted((c.updated_at for c in demo_cards if c.updated_at is not None), reverse=True)[
+        :TOP
+    ]
+    assert [r.value for r in overview.recently_updated] == newest
+
+
+def test_every_month_from_the_first_to_the_last_is_there_empty_ones_too():
+    cards = [
+        card(1, created_at="2025-11-03T10:00:00Z"),
+        card(2, created_at="2026-02-27T10:00:00Z"),
+        card(3, created_at="2026-02-01T12:00:00Z"),
+    ]
+    overview = space_overview(cards, with_emails=False)
+    assert overview.per_month == [
+        (date(2025, 11, 1), 1),
+        (date(2025, 12, 1), 0),
+        (date(2026, 1, 1), 0),
+        (date(2026, 2, 1), 2),
+    ]
+    assert overview.with_emails is None, "not loaded: not counted as none"
+
+
+def test_the_lists_hold_the_ten_largest_the_first_listed_first_among_equals():
+    cards = [card(n, connects=n % 7, connected_cards=100 - n) for n in range(30)]
+    overview = space_overview(cards, with_emails=False)
+    assert [(r.name, r.value) for r in overview.most_connects[:4]] == [
+        ("Person 6", 6),
+        ("Person 13", 6),
+        ("Person 20", 6),
+        ("Person 27", 6),
+    ]
+    assert len(overview.most_connects) == TOP
+    assert [r.value for r in overview.most_connected] == list(range(100, 90, -1))
+
+
+def test_cards_without_the_fields_count_but_are_in_no_list():
+    cards = [parse_card({"uuid": "bare"}), card(2, public=False, updated_at="2026-01-01T00:00:00Z")]
+    overview = space_overview(cards, with_emails=True)
+    assert (overview.cards, overview.public, overview.private, overview.with_emails) == (2, 0, 1, 0)
+    assert overview.per_month == []
+    assert overview.most_connects == overview.most_connected == []
+    assert [r.value for r in overview.recently_updated] == [datetime(2026, 1, 1, tzinfo=UTC)]
+
+
+def test_an_empty_space():
+    overview = space_overview([], with_emails=True)
+    assert (overview.cards, overview.with_emails, overview.per_month) == (0, 0, [])

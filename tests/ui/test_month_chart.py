@@ -1,0 +1,58 @@
+"""The overview's bar chart: one bar a month, said in a sentence, saved as a picture."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from PySide6.QtCore import QEvent, QLocale, QPoint
+from PySide6.QtGui import QColor, QHelpEvent, QPalette
+from PySide6.QtWidgets import QApplication, QToolTip
+
+from cardviewer.ui.month_chart import MonthChart, month_name
+
+MONTHS = [(date(2025, 11, 1), 3), (date(2025, 12, 1), 0), (date(2026, 1, 1), 7)]
+
+
+def test_the_chart_says_its_span_and_its_busiest_month(qtbot):
+    chart = MonthChart()
+    qtbot.addWidget(chart)
+    assert chart.summary() == "No card says when it was made."
+    chart.set_months(MONTHS)
+    assert chart.accessibleDescription() == (
+        f"From {month_name(MONTHS[0][0])} to {month_name(MONTHS[-1][0])}; "
+        f"the most in {month_name(MONTHS[-1][0])}: 7."
+    )
+    assert month_name(date(2026, 1, 1)) == QLocale().toString(
+        QLocale().toDate("2026-01-01", "yyyy-MM-dd"), "MMMM yyyy"
+    )
+
+
+def test_the_bars_are_painted_in_the_highlight_colour_tallest_highest(qtbot):
+    chart = MonthChart()
+    qtbot.addWidget(chart)
+    chart.set_months(MONTHS)
+    chart.resize(400, 200)
+    image = chart.image(scale=1)
+    bar = chart.palette().color(QPalette.ColorRole.Highlight)
+
+    def top_of_bar(index: int) -> int:
+        plot = chart.plot_area()
+        x = int(plot.left() + plot.width() / len(MONTHS) * (index + 0.5))
+        column = [QColor(image.pixel(x, y)) for y in range(image.height())]
+        return next((y for y, colour in enumerate(column) if colour == bar), image.height())
+
+    assert top_of_bar(2) < top_of_bar(0) < top_of_bar(1), "7 above 3 above none"
+
+
+def test_the_month_under_the_pointer_is_its_tooltip(qtbot):
+    chart = MonthChart()
+    qtbot.addWidget(chart)
+    chart.set_months(MONTHS)
+    chart.resize(400, 200)
+    chart.show()
+    qtbot.waitExposed(chart)
+    plot = chart.plot_area()
+    x = int(plot.left() + plot.width() / len(MONTHS) * 2.5)
+    point = QPoint(x, int(plot.center().y()))
+    QApplication.sendEvent(chart, QHelpEvent(QEvent.Type.ToolTip, point, chart.mapToGlobal(point)))
+    assert QToolTip.text() == f"{month_name(MONTHS[2][0])}: 7"

@@ -1,0 +1,107 @@
+"""View → Overview over the demo server: from the page loaded, then from the local copy."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QLocale
+from PySide6.QtGui import QImage
+
+from cardviewer.ui.main_window import MainWindow
+from cardviewer.ui.overview_window import OverviewWindow
+
+WAIT = 20_000
+
+
+def open_space(qtbot, window: MainWindow, space_id: str) -> None:
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=WAIT):
+        window.open_space(space_id)
+
+
+def overview_shown(qtbot, window: MainWindow) -> OverviewWindow:
+    window.overview_action.trigger()
+    shown = window.overview.window
+    assert shown is not None
+    assert shown.isVisible()
+    qtbot.waitUntil(lambda: shown.save_chart_button.isEnabled(), timeout=WAIT)
+    return shown
+
+
+def test_without_a_copy_the_overview_is_of_the_page_and_says_so(demo_window, demo_server, qtbot):
+    open_space(qtbot, demo_window, demo_server.space_id)
+    shown = overview_shown(qtbot, demo_window)
+    assert shown.windowTitle() == f"Overview of {demo_server.space_id}"
+    assert shown.source_label.text().startswith("Only the 10 cards loaded from the server")
+    assert shown.total("cards") == "10"
+    assert shown.total("emails") == "not loaded"
+    assert shown.most_connects.rowCount() == 10
+
+
+def test_a_synced_space_is_overviewed_from_every_card_of_its_copy(demo_window, demo_server, qtbot):
+    window = demo_window
+    open_space(qtbot, window, demo_server.space_id)
+    with qtbot.waitSignal(window.jobs.finished, timeout=WAIT):
+        window.sync_action.trigger()
+    window.whole_space.show_pages()  # the copy counts even while the pages are shown
+    shown = overview_shown(qtbot, window)
+    qtbot.waitUntil(lambda: shown.total("cards") == "240", timeout=WAIT)
+    assert shown.source_label.text().startswith("Every card of the local copy synced")
+    demo = next(iter(demo_server.spaces.values()))
+    most = max(card.connects or 0 for card in demo.cards)
+    top = shown.most_connects.item(0, 1)
+    assert top is not None
+    assert top.text() == QLocale().toString(most)
+    assert "From " in shown.chart.accessibleDescription()
+    assert shown.recently_updated.rowCount() == 10
+
+
+def test_the_chart_is_saved_as_a_picture(
+    demo_window, demo_server, qtbot, tmp_path: Path, monkeypatch
+):
+    window = demo_window
+    open_space(qtbot, window, demo_server.space_id)
+    shown = overview_shown(qtbot, window)
+    target = tmp_path / "chart"
+    asked: list[tuple[Path, str]] = []
+
+    def answer(suggested: Path, title: str = "") -> Path:
+        asked.append((suggested, title))
+        return target
+
+    monkeypatch.setattr(window, "ask_export_path", answer)
+    shown.save_chart_button.click()
+    assert asked[0][1] == "Save Chart"
+    picture = QImage(str(target.with_suffix(".png")))
+    assert not picture.isNull()
+    assert picture.width() >= shown.chart.width()
+    assert window.statusBar().currentMessage() == f"Saved the chart to {target}.png"
+
+    monkeypatch.setattr(window, "ask_export_path", lambda *_a, **_k: tmp_path / "gone" / "c.png")
+    shown.save_chart_button.click()
+    assert window.error_bar.isVisible()
+    assert window.error_bar.text_label.text().startswith("The chart could not be saved as")
+
+
+def test_without_a_space_there_is_nothing_to_overview(demo_window):
+    demo_window.overview.open()
+    assert demo_window.overview.window is None
+    assert demo_window.statusBar().currentMessage() == "Open a space first."
+
+
+@pytest.mark.usefixtures("language")
+def test_the_overview_is_read_whole_by_keyboard_and_screen_reader(demo_windows, demo_server, qtbot):
+    from tests.ui.test_keyboard_and_names import keyboard_faults, naming_faults
+    from tests.ui.test_nothing_clipped import SMALL_SCREEN, clipped, settle
+
+    window = demo_windows()
+    open_space(qtbot, window, demo_server.space_id)
+    shown = overview_shown(qtbot, window)
+    shown.activateWindow()
+    qtbot.waitUntil(shown.isActiveWindow)
+    assert naming_faults(shown) == []
+    assert keyboard_faults(shown, shown.lists) == []
+    for size in (shown.minimumSizeHint(), SMALL_SCREEN):
+        shown.resize(size)
+        settle(qtbot, shown)
+        assert clipped(shown) == []
