@@ -13,8 +13,9 @@ Checks, each reported and all of them run even when one fails:
 - `--demo --screenshot-login L --screenshot M` offscreen exits 0 after signing in and
   writing window-sized PNGs with real content, with nothing logged at ERROR;
 - the frozen app creates the same files under the user's folders as `python main.py`;
-- the frozen `cardviewer export` exports the demo server's space to CSV and to JSON
-  lines on standard output, says so in one line on stderr (nothing with `--quiet`),
+- the frozen `cardviewer export` exports the demo server's space to CSV, to JSON
+  lines on standard output and as a PDF phone list (drawn off screen with the bundle's
+  Qt), says so in one line on stderr (nothing with `--quiet`),
   and ends with exit 3 for a wrong password and 4 for a server that is not there;
 - install.sh from the .tar.gz installs into a fresh home, the installed app starts,
   and `install.sh --uninstall` removes it again;
@@ -78,13 +79,14 @@ TOOLS = {
 """What the build slims the bundle with and the validators this runs, and the Debian
 package each comes in."""
 QT_LIBRARIES = frozenset(
-    {"Core", "Gui", "Widgets", "Svg", "DBus", "XcbQpa", "WaylandClient", "WlShellIntegration"}
-)
-"""The Qt libraries the Linux bundle may hold: the four the app imports, and what Qt's
+    {"Core", "Gui", "Widgets", "Svg", "PrintSupport", "DBus", "XcbQpa", "WaylandClient",
+     "WlShellIntegration"}
+)  # fmt: skip
+"""The Qt libraries the Linux bundle may hold: the five the app imports, and what Qt's
 platform plugins for X11 and Wayland need (DBus for the portal and input methods)."""
 QT_PLUGIN_FOLDERS = frozenset(
     {"platforms", "platformthemes", "platforminputcontexts", "iconengines", "imageformats",
-     "wayland-decoration-client", "wayland-shell-integration"}
+     "printsupport", "wayland-decoration-client", "wayland-shell-integration"}
 )  # fmt: skip
 LOG_PROBLEMS = ("Traceback", " ERROR ", " CRITICAL ", "Could not load the Qt platform plugin")
 
@@ -477,6 +479,15 @@ def check_export(report: Report, executable: Path, scratch: Path) -> None:
         )
         report.check(
             result.stderr == "", "export: --quiet says nothing on stderr", result.stderr[-300:]
+        )
+
+        phones = target.with_name("phones.pdf")
+        result = export(*account, "--space", server.space_id, "--all", "--with-emails",
+                        "--quiet", "-o", str(phones))  # fmt: skip
+        report.check(
+            result.returncode == 0 and phones.is_file() and phones.read_bytes()[:5] == b"%PDF-",
+            "export: --format pdf draws the phone list with the bundle's Qt, off screen",
+            f"exit {result.returncode}: {result.stderr[-300:]}",
         )
 
         result = export(*account, "--space", server.space_id, "-o", str(target.with_name("x.csv")),
