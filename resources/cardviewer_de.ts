@@ -1168,7 +1168,7 @@
         <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist. Die angezeigten Karten bleiben sichtbar; melden Sie sich an, um weitere zu laden.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+334"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+335"/>
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
@@ -1181,14 +1181,14 @@
         </translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/export_commands.py" line="+89"/>
+        <location filename="../cardviewer/ui/export_commands.py" line="+97"/>
         <location line="+14"/>
-        <location line="+91"/>
+        <location line="+111"/>
         <source>There are no cards to export.</source>
         <translation>Es gibt keine Karten zum Exportieren.</translation>
     </message>
     <message>
-        <location line="-41"/>
+        <location line="-61"/>
         <source>Export as vCards</source>
         <translation>Als vCards exportieren</translation>
     </message>
@@ -1198,7 +1198,7 @@
         <translation>Als PDF exportieren</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+42"/>
         <source>Save QR Code</source>
         <translation>QR-Code speichern</translation>
     </message>
@@ -1590,6 +1590,36 @@
         <source>Print Phone List</source>
         <translation>Telefonliste drucken</translation>
     </message>
+    <message>
+        <location filename="../cardviewer/ui/email_question.py" line="+29"/>
+        <source>No E-mail Addresses</source>
+        <translation>Keine E-Mail-Adressen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>These cards were loaded without their e-mail addresses.</source>
+        <translation>Diese Karten wurden ohne ihre E-Mail-Adressen geladen.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Load them first? The page is loaded again with them, then saved.</source>
+        <translation>Zuerst laden? Die Seite wird mit ihnen neu geladen und dann gespeichert.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The local copy has none: tick Include e-mails and sync the space to have them.</source>
+        <translation>Die lokale Kopie hat keine: Setzen Sie „E-Mails laden“ und synchronisieren Sie den Bereich, um sie zu erhalten.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Load E-mails</source>
+        <translation>E-Mails laden</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Go On Without</source>
+        <translation>Ohne fortfahren</translation>
+    </message>
 </context>
 <context>
     <name>PageBar</name>
@@ -1866,7 +1896,7 @@
     <name>SpaceOverview</name>
     <message>
         <location filename="../cardviewer/ui/month_chart.py" line="+37"/>
-        <location filename="../cardviewer/ui/overview_window.py" line="+84"/>
+        <location filename="../cardviewer/ui/overview_window.py" line="+86"/>
         <source>Cards created per month</source>
         <translation>Neue Karten je Monat</translation>
     </message>
@@ -1881,12 +1911,12 @@
         <translation>Von %1 bis %2; die meisten im %3: %4.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/overview_window.py" line="-17"/>
+        <location filename="../cardviewer/ui/overview_window.py" line="-19"/>
         <source>Space Overview</source>
         <translation>Bereichsübersicht</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Cards</source>
         <translation>Karten</translation>
     </message>
@@ -1906,7 +1936,12 @@
         <translation>Mit E-Mail-Adressen</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+15"/>
+        <source>Lists of cards</source>
+        <translation>Kartenlisten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Connects</source>
         <translation>Verbindungen</translation>
     </message>
@@ -1941,17 +1976,17 @@
         <translation>Diagramm speichern…</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>Name</source>
         <translation>Name</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+27"/>
         <source>not loaded</source>
         <translation>nicht geladen</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+23"/>
         <source>(no name)</source>
         <translation>(ohne Namen)</translation>
     </message>

@@ -27,8 +27,10 @@ from cardviewer.api.models import parse_card
 from cardviewer.cli import PASSWORD_VARIABLE, main
 from cardviewer.demo import DemoServer, Fault
 from cardviewer.services.page_loader import PageRequest
+from cardviewer.services.phone_list import PagesRefused
 from cardviewer.services.session_store import SessionStore, StoredSession
 from cardviewer.services.settings import Settings
+from cardviewer.ui.cards.card_qr_code import CardQrCode
 from cardviewer.ui.error_text import write_failure_text
 from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.login.login_dialog import LoginDialog
@@ -158,6 +160,16 @@ def test_the_export_rows_are_what_the_window_shows(qtbot, qloop, arun, tmp_path)
     missing = tmp_path / "gone"
     failure(partial(jobs.export_page, _page(1), SHOWN, missing / "page.csv"))
     failure(partial(jobs.export_all, SHOWN, missing / "everyone.csv"))
+
+    def refused() -> int:
+        raise PagesRefused("the printer did not take the pages")
+
+    failure(partial(jobs.print_with, refused, SHOWN))
+    code = CardQrCode(lambda _suggested: missing / "qr.png")
+    code.set_card(parse_card({"uuid": "c1", "display_name": "Ada"}))
+    with qtbot.waitSignal(code.failed, timeout=WAIT) as qr_failed:
+        code.save()
+    shown.append(qr_failed.args[0])
     for problem in (
         PermissionError(errno.EACCES, "Permission denied"),
         FileNotFoundError(errno.ENOENT, "No such file or directory"),

@@ -27,6 +27,7 @@ from cardviewer.ui.cards.card_table_model import CARD_ROLE, CardTableModel
 from cardviewer.ui.cards.card_table_view import CardTableView
 from cardviewer.ui.cards.space_table_model import SpaceTableModel
 from cardviewer.ui.chosen_cards import ChosenCards
+from cardviewer.ui.email_question import EmailChoice, ask_about_emails
 from cardviewer.ui.phone_list_output import (
     ask_printer as ask_printer_dialog,
 )
@@ -41,6 +42,8 @@ AskPath = Callable[..., Path | None]
 """Asks for the file to write: `(suggested)`, or `(suggested, title=…)`; None: cancelled."""
 AskPrinter = Callable[[], QPrinter | None]
 """Asks for the printer to print on; None: cancelled."""
+AskEmails = Callable[..., EmailChoice]
+"""Asks about cards without e-mail addresses: `(can_load=…)`."""
 
 NOTE_MS = 5000
 
@@ -50,6 +53,8 @@ class ExportCommands(QObject):
 
     statusMessage = Signal(str, int)
     """A note for the status bar, and for how many milliseconds."""
+    emailsWanted = Signal()
+    """The page is to be loaded again with its e-mail addresses (Include e-mails)."""
 
     def __init__(
         self,
@@ -66,6 +71,9 @@ class ExportCommands(QObject):
         window = parent if isinstance(parent, QWidget) else None
         self.ask_printer = ask_printer or (lambda: ask_printer_dialog(window))
         """Asks for the printer to print on (the system's print dialog)."""
+        self.ask_emails: AskEmails = partial(ask_about_emails, window)
+        """Asks what to do about cards loaded without e-mail addresses."""
+        self._after_emails: Callable[[], None] | None = None
         self._model = model
         self._table = table
         """The table shown, whose selection the vCards export saves."""
@@ -148,7 +156,7 @@ class ExportCommands(QObject):
     def export_vcards(self) -> None:
         """Ask for a file name and save the chosen cards as vCards for Outlook and phones."""
         chosen = self.chosen_cards()
-        if chosen is None:
+        if chosen is None or not self._emails_settled(chosen, again=self.export_vcards):
             return
         title = QCoreApplication.translate("MainWindow", "Export as vCards")
         path = self._ask_path(self._jobs.export_dir / f"{chosen.stem}{VCARD_SUFFIX}", title=title)
@@ -163,7 +171,7 @@ class ExportCommands(QObject):
     def export_pdf(self) -> None:
         """Ask for a file name and save the chosen cards as a phone list to print (PDF)."""
         chosen = self.chosen_cards()
-        if chosen is None:
+        if chosen is None or not self._emails_settled(chosen, again=self.export_pdf):
             return
         title = QCoreApplication.translate("MainWindow", "Export as PDF")
         path = self._ask_path(self._jobs.export_dir / f"{chosen.stem}{PDF_SUFFIX}", title=title)
@@ -177,13 +185,33 @@ class ExportCommands(QObject):
     def print_cards(self) -> None:
         """Ask for a printer and print the chosen cards as a phone list."""
         chosen = self.chosen_cards()
-        if chosen is None:
+        if chosen is None or not self._emails_settled(chosen, again=self.print_cards):
             return
         printer = self.ask_printer()
         if printer is None:
             return
         paint = partial(print_chosen, printer, chosen=chosen, texts=phone_list_texts(chosen))
         self._jobs.print_with(paint, chosen.request)
+
+    def _emails_settled(self, chosen: ChosenCards, *, again: Callable[[], None]) -> bool:
+        """True to go on with `chosen` as it is; else the person chose to stop, or to load
+        the page again with its e-mail addresses, after which `again` runs by itself."""
+        if chosen.request.with_emails:
+            return True
+        choice = self.ask_emails(can_load=chosen.store_path is None)
+        if choice is EmailChoice.LOAD:
+            self._after_emails = again
+            self._model.modelReset.connect(self._page_changed)
+            self.emailsWanted.emit()
+        return choice is EmailChoice.WITHOUT
+
+    def _page_changed(self) -> None:
+        """The page came again: with its e-mail addresses, the command asked for goes on."""
+        self._model.modelReset.disconnect(self._page_changed)
+        again, self._after_emails = self._after_emails, None
+        request = self._model.current_request
+        if again is not None and request is not None and request.with_emails:
+            again()
 
     def ask_qr_path(self, suggested: Path) -> Path | None:
         """Where a card's QR code goes: offered where the last export went."""

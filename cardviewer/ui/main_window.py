@@ -161,6 +161,7 @@ class MainWindow(QMainWindow, CommandActions):
         """A space chosen or typed opens it; the e-mails check loads the page again."""
         self.space_combo.activated.connect(lambda _index: self.open_space())
         self.include_emails_check.toggled.connect(self._include_emails_toggled)
+        self.exports.emailsWanted.connect(partial(self.include_emails_check.setChecked, True))
 
     def _connect_model(self) -> None:
         """Pages asked for by the bars, and what the pages answer."""

@@ -14,6 +14,7 @@ from cardviewer.api.models import parse_card
 from cardviewer.services.page_loader import PageRequest
 from cardviewer.services.settings import Settings
 from cardviewer.ui.cards.card_table_model import CardTableModel
+from cardviewer.ui.email_question import EmailChoice
 from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.export_commands import ExportCommands
 from cardviewer.ui.whole_space_jobs import WholeSpaceJobs
@@ -97,6 +98,19 @@ def test_export_all_suggests_the_whole_space_under_its_own_title(parts):
 # vCards, through the window over the demo server
 
 
+@pytest.fixture
+def asked_about_emails(demo_window) -> list[bool]:
+    """Go on without e-mail addresses when asked; what was asked (whether it could load)."""
+    asked: list[bool] = []
+
+    def answer(*, can_load: bool) -> EmailChoice:
+        asked.append(can_load)
+        return EmailChoice.WITHOUT
+
+    demo_window.exports.ask_emails = answer
+    return asked
+
+
 def vcard_ids(path: Path) -> list[str]:
     import vobject
 
@@ -117,6 +131,7 @@ def export_vcards(window, qtbot, target: Path, monkeypatch) -> tuple[Path, str]:
     return asked[0]
 
 
+@pytest.mark.usefixtures("asked_about_emails")
 def test_vcards_of_the_page_or_of_the_cards_selected(
     demo_window, demo_server, qtbot, tmp_path, monkeypatch
 ):
@@ -142,6 +157,7 @@ def test_vcards_of_the_page_or_of_the_cards_selected(
     assert vcard_ids(tmp_path / "two.vcf") == [card.uuid for card in shown if card]
 
 
+@pytest.mark.usefixtures("asked_about_emails")
 def test_vcards_of_the_whole_space_as_shown(demo_window, demo_server, qtbot, tmp_path, monkeypatch):
     window = demo_window
     with qtbot.waitSignal(window.pages.pageLoaded, timeout=10_000):
@@ -169,6 +185,7 @@ def pdf_text(path: Path) -> str:
     return " ".join(" ".join(page.extract_text().split()) for page in pypdf.PdfReader(path).pages)
 
 
+@pytest.mark.usefixtures("asked_about_emails")
 def test_a_phone_list_of_the_page_as_pdf(
     demo_window, demo_server, qtbot, tmp_path: Path, monkeypatch
 ):
@@ -198,6 +215,7 @@ def test_a_phone_list_of_the_page_as_pdf(
     assert window.statusBar().currentMessage() == f"Exported 10 cards to {target}"
 
 
+@pytest.mark.usefixtures("asked_about_emails")
 def test_printing_sends_the_cards_shown_of_the_whole_space(
     demo_window, demo_server, qtbot, tmp_path
 ):
@@ -234,6 +252,7 @@ def test_printing_sends_the_cards_shown_of_the_whole_space(
     assert text.index(shown[0].display_name or "") < text.index(shown[-1].display_name or "")
 
 
+@pytest.mark.usefixtures("asked_about_emails")
 def test_a_print_that_fails_is_explained(demo_window, demo_server, qtbot, tmp_path):
     from PySide6.QtPrintSupport import QPrinter
 
@@ -256,3 +275,69 @@ def test_a_print_that_fails_is_explained(demo_window, demo_server, qtbot, tmp_pa
         "is ready."
     )
     assert "PagesRefused" in detail
+
+
+def test_vcards_of_a_page_loaded_without_e_mails_ask_to_load_them_first(
+    demo_window, demo_server, qtbot, tmp_path, monkeypatch
+):
+    window = demo_window
+    assert not window.include_emails_check.isChecked()
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=10_000):
+        window.open_space(demo_server.space_id)
+    choices = [EmailChoice.CANCEL, EmailChoice.LOAD]
+    asked: list[bool] = []
+
+    def answer(*, can_load: bool) -> EmailChoice:
+        asked.append(can_load)
+        return choices.pop(0)
+
+    window.exports.ask_emails = answer
+    monkeypatch.setattr(window, "ask_export_path", pytest.fail)
+    window.export_vcards_action.trigger()
+    assert asked == [True], "cancelled: nothing asked after"
+    target = tmp_path / "with-emails.vcf"
+    monkeypatch.setattr(window, "ask_export_path", lambda *_a, **_k: target)
+    with qtbot.waitSignal(window.jobs.finished, timeout=10_000):
+        window.export_vcards_action.trigger()  # loads the page again, then saves it
+    assert window.include_emails_check.isChecked()
+    request = window.model.current_request
+    assert request is not None
+    assert request.with_emails
+    import vobject
+
+    contacts = list(vobject.readComponents(target.read_text("utf-8")))
+    assert any(contact.contents.get("email") for contact in contacts)
+
+
+def test_a_copy_without_e_mails_cannot_load_them_and_says_so(
+    demo_window, demo_server, qtbot, tmp_path, asked_about_emails, monkeypatch
+):
+    window = demo_window
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=10_000):
+        window.open_space(demo_server.space_id)
+    with qtbot.waitSignal(window.jobs.finished, timeout=20_000):
+        window.sync_action.trigger()
+    monkeypatch.setattr(window, "ask_export_path", lambda *_a, **_k: tmp_path / "all.pdf")
+    with qtbot.waitSignal(window.jobs.finished, timeout=20_000):
+        window.export_pdf_action.trigger()
+    assert asked_about_emails == [False]
+    assert (tmp_path / "all.pdf").is_file()
+
+
+def test_the_question_offers_to_load_only_where_it_can(qtbot, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    from cardviewer.ui.email_question import ask_about_emails
+
+    seen: list[list[str]] = []
+
+    def exec_(box: QMessageBox) -> int:
+        seen.append([button.text() for button in box.buttons()])
+        return 0
+
+    monkeypatch.setattr(QMessageBox, "exec", exec_)
+    assert ask_about_emails(None, can_load=True) is EmailChoice.CANCEL
+    assert ask_about_emails(None, can_load=False) is EmailChoice.CANCEL
+    assert "Load E-mails" in seen[0]
+    assert "Go On Without" in seen[0]
+    assert "Load E-mails" not in seen[1]
