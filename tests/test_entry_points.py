@@ -39,47 +39,9 @@ def test_the_gui_script_is_the_apps_main() -> None:
     assert script.value == "cardviewer.app:main"
 
 
-def test_export_runs_without_a_window(demo_server, tmp_path) -> None:
-    """`cardviewer export …` reaches the headless export through every way in."""
-    target = tmp_path / "page.csv"
-    result = subprocess.run(
-        [
-            str(SCRIPT),
-            "export",
-            "--server",
-            demo_server.base_url,
-            "--email",
-            demo_server.email,
-            "--space",
-            demo_server.space_id,
-            "-o",
-            str(target),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        env={**os.environ, "CARDVIEWER_PASSWORD": demo_server.password, "QT_QPA_PLATFORM": ""},
-    )
-    assert result.returncode == 0, result.stderr
-    assert len(target.read_text(encoding="utf-8-sig").splitlines()) > 1
-
-
-def test_the_apps_help_points_to_the_export(capsys) -> None:
-    with pytest.raises(SystemExit):
-        main(["--help"])
-    assert "cardviewer export --help" in capsys.readouterr().out
-
-
-def test_a_phone_list_is_drawn_without_a_display(demo_server, tmp_path) -> None:
-    """`--format pdf` starts Qt's text layout off screen where there is no display."""
-    target = tmp_path / "phones.pdf"
-    env = {
-        name: value
-        for name, value in os.environ.items()
-        if name not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")
-    }
-    result = subprocess.run(
+def export(demo_server, target: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """`cardviewer export` of the demo space's first page to `target`, as a job runs it."""
+    return subprocess.run(
         [
             str(SCRIPT),
             "export",
@@ -98,5 +60,30 @@ def test_a_phone_list_is_drawn_without_a_display(demo_server, tmp_path) -> None:
         check=False,
         env={**env, "CARDVIEWER_PASSWORD": demo_server.password},
     )
+
+
+def test_export_runs_without_a_window(demo_server, tmp_path) -> None:
+    """`cardviewer export …` reaches the headless export through every way in."""
+    target = tmp_path / "page.csv"
+    result = export(demo_server, target, {**os.environ, "QT_QPA_PLATFORM": ""})
+    assert result.returncode == 0, result.stderr
+    assert len(target.read_text(encoding="utf-8-sig").splitlines()) > 1
+
+
+def test_the_apps_help_points_to_the_export(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "cardviewer export --help" in capsys.readouterr().out
+
+
+def test_a_phone_list_is_drawn_without_a_display(demo_server, tmp_path) -> None:
+    """`--format pdf` starts Qt's text layout off screen where there is no display."""
+    target = tmp_path / "phones.pdf"
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if name not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")
+    }
+    result = export(demo_server, target, env)
     assert result.returncode == 0, result.stderr
     assert target.read_bytes().startswith(b"%PDF-")

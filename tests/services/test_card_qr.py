@@ -11,8 +11,7 @@ import vobject
 import zxingcpp
 from PIL import Image
 
-from cardviewer.api.models import Card, parse_card
-from cardviewer.demo.data import build_spaces
+from cardviewer.api.models import Card
 from cardviewer.services.card_qr import (
     BORDER,
     card_qr,
@@ -21,17 +20,14 @@ from cardviewer.services.card_qr import (
     write_qr,
 )
 from cardviewer.services.vcard_export import card_vcard
+from tests.demo_cards import demo_space_cards
 
 SAMPLE = 24
 """Demo cards read back: every kind of tricky name is among the first ones."""
 
 
 def demo_cards() -> list[Card]:
-    space = next(iter(build_spaces(240).values()))
-    return [
-        parse_card(demo.to_json(space, "https://img.example", with_emails=True))
-        for demo in space.cards[:SAMPLE]
-    ]
+    return list(demo_space_cards()[:SAMPLE])
 
 
 def decoded(image: Image.Image) -> str:

@@ -13,13 +13,13 @@ import pytest
 from PySide6.QtGui import QFont, QFontDatabase, QFontMetricsF
 
 from cardviewer.api.models import Card, parse_card
-from cardviewer.demo.data import build_spaces
 from cardviewer.services.phone_list import (
     MAX_EMAILS,
     PhoneListStopped,
     PhoneListTexts,
     write_phone_list_pdf,
 )
+from tests.demo_cards import demo_space_cards
 
 TEXTS = PhoneListTexts(
     title="Acme Europe GmbH — phone list",
@@ -32,11 +32,7 @@ TEXTS = PhoneListTexts(
 
 @pytest.fixture(scope="module")
 def demo_cards() -> list[Card]:
-    space = next(iter(build_spaces(240).values()))
-    return [
-        parse_card(demo.to_json(space, "https://img.example", with_emails=True))
-        for demo in space.cards
-    ]
+    return list(demo_space_cards())
 
 
 def words(text: str) -> str:

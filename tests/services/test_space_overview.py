@@ -7,8 +7,8 @@ from datetime import UTC, date, datetime
 import pytest
 
 from cardviewer.api.models import Card, parse_card
-from cardviewer.demo.data import build_spaces
 from cardviewer.services.space_overview import TOP, space_overview
+from tests.demo_cards import demo_space_cards
 
 
 def card(number: int, **fields: object) -> Card:
@@ -17,11 +17,7 @@ def card(number: int, **fields: object) -> Card:
 
 @pytest.fixture(scope="module")
 def demo_cards() -> list[Card]:
-    space = next(iter(build_spaces(240).values()))
-    return [
-        parse_card(demo.to_json(space, "https://img.example", with_emails=True))
-        for demo in space.cards
-    ]
+    return list(demo_space_cards())
 
 
 def test_the_figures_of_the_demo_space(demo_cards):

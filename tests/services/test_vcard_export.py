@@ -9,7 +9,6 @@ import pytest
 import vobject
 
 from cardviewer.api.models import Card, CardPage, PageLinks, PageMeta, parse_card
-from cardviewer.demo.data import build_spaces
 from cardviewer.services.streamed_export import write_page
 from cardviewer.services.vcard_export import (
     LINE_OCTETS,
@@ -20,6 +19,7 @@ from cardviewer.services.vcard_export import (
     page_vcards,
     split_name,
 )
+from tests.demo_cards import demo_space_cards
 
 GOLDEN = Path(__file__).with_name("golden")
 
@@ -29,12 +29,7 @@ def card(**fields: Any) -> Card:
 
 
 def demo_cards() -> list[Card]:
-    spaces = build_spaces(240)
-    return [
-        parse_card(demo.to_json(space, "https://img.example", with_emails=True))
-        for space in spaces.values()
-        for demo in space.cards
-    ]
+    return list(demo_space_cards())
 
 
 def read_back(text: str) -> list[Any]:
