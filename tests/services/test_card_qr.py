@@ -86,3 +86,26 @@ def test_a_code_that_cannot_be_written_leaves_no_file(tmp_path: Path):
     with pytest.raises(FileNotFoundError):
         write_qr(target, qr)
     assert not target.parent.exists()
+
+
+def test_a_saved_picture_has_the_standards_quiet_zone_and_room_to_print(tmp_path: Path):
+    """Four light modules around the code, as the QR standard asks; eight pixels a module."""
+    qr = card_qr(demo_cards()[0])
+    side = len(dark_modules(qr))
+    image = Image.open(io.BytesIO(qr_bytes(qr, ".png"))).convert("L")
+    assert image.size == ((side + 2 * 4) * 8, (side + 2 * 4) * 8)
+    quiet = [image.getpixel((x, y)) for x in range(image.width) for y in range(4 * 8)]
+    assert set(quiet) == {255}
+    assert image.getpixel((4 * 8, 4 * 8)) == 0, "a finder pattern's dark corner just inside"
+
+
+def test_the_code_keeps_medium_error_correction(tmp_path: Path):
+    """Medium, never boosted: a code of the same size, read from a smudged page."""
+    assert {card_qr(card).error for card in demo_cards()} == {"M"}
+
+
+def test_any_name_but_svg_is_saved_as_png(tmp_path: Path):
+    qr = card_qr(demo_cards()[0])
+    for name in ("card.txt", "card", "card.svg.png"):
+        write_qr(tmp_path / name, qr)
+        assert (tmp_path / name).read_bytes().startswith(b"\x89PNG"), name
