@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
+import random
+from collections.abc import Callable
 from datetime import UTC, date, datetime
 
 import pytest
 
 from cardviewer.api.models import Card, parse_card
-from cardviewer.services.space_overview import TOP, space_overview
+from cardviewer.services.space_overview import TOP, RankedCard, space_overview
 from tests.demo_cards import demo_space_cards
 
 
@@ -82,3 +85,41 @@ def test_cards_without_the_fields_count_but_are_in_no_list():
 def test_an_empty_space():
     overview = space_overview([], with_emails=True)
     assert (overview.cards, overview.with_emails, overview.per_month) == (0, 0, [])
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_each_list_is_the_ten_largest_the_first_listed_first_among_equals(seed: int):
+    """Against a plain stable sort, with many equal values in every list."""
+    pick = random.Random(seed)
+    cards = [
+        card(
+            number,
+            connects=pick.randrange(6),
+            connected_cards=pick.randrange(6),
+            updated_at=f"2026-0{pick.randrange(1, 4)}-01T00:00:00Z",
+        )
+        for number in range(pick.randrange(5, 60))
+    ]
+    overview = space_overview(cards, with_emails=False)
+
+    def largest(value: Callable[[Card], object]) -> list[tuple[str, str, object]]:
+        ranked = sorted(cards, key=value, reverse=True)  # type: ignore[arg-type]
+        # sorted(reverse=True) keeps equal cards in their order, as the lists must
+        return [(c.display_name or "", c.uuid or "", value(c)) for c in ranked[:TOP]]
+
+    def shown(ranked: list[RankedCard]) -> list[tuple[str, str, object]]:
+        return [(r.name, r.uuid, r.value) for r in ranked]
+
+    assert shown(overview.most_connects) == largest(lambda c: c.connects)
+    assert shown(overview.most_connected) == largest(lambda c: c.connected_cards)
+    assert shown(overview.recently_updated) == largest(lambda c: c.updated_at)
+
+
+def test_the_figures_cannot_be_changed_and_e_mails_are_named():
+    overview = space_overview([card(1, connects=3)], with_emails=True)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        overview.cards = 2  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        overview.most_connects[0].value = 4  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        space_overview([], True)  # type: ignore[call-arg]
