@@ -16,7 +16,7 @@ import os
 import sys
 import tempfile
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -53,6 +53,8 @@ NAME_SHARE = 0.55
 """The part of a row's width for the name and position; the e-mails take the rest."""
 MAX_EMAILS = 4
 """E-mail addresses printed per card; more are counted ("+2 more")."""
+NAME_LINES = 3
+"""Lines a name or a position takes at most; a longer one is cut with "…"."""
 
 
 @dataclass(frozen=True)
@@ -185,6 +187,45 @@ async def export_space_phone_list(
         kept = (parse_card(json.loads(line)) for line in spool)
         named, cards = titled(texts, kept, space_id)
         return await asyncio.to_thread(write_phone_list_pdf, path, cards, named)
+
+
+Measure = Callable[[str], float]
+"""How wide a text is drawn (a font's `horizontalAdvance`)."""
+
+
+def wrapped_words(text: str, width: float, measure: Measure) -> list[str]:
+    """`text` in lines no wider than `width`, broken between words; a word wider than
+    `width` stands on a line of its own (it is cut when drawn). Line breaks in `text`
+    stay."""
+    lines: list[str] = []
+    for paragraph in text.splitlines() or [""]:
+        current = ""
+        for word in paragraph.split(" "):
+            candidate = f"{current} {word}" if current else word
+            if not current or measure(candidate) <= width:
+                current = candidate
+            else:
+                lines.append(current)
+                current = word
+        lines.append(current)
+    return lines
+
+
+def broken_address(address: str, width: float, measure: Measure) -> list[str]:
+    """An e-mail address in lines no wider than `width`, never cut short: a phone list is
+    for reaching people. A line ends after "@", "." or "-" where that keeps it at least
+    half full, else where the width ends; each line holds a character at least."""
+    lines: list[str] = []
+    rest = address
+    while len(rest) > 1 and measure(rest) > width:
+        fits = 1
+        while fits < len(rest) and measure(rest[: fits + 1]) <= width:
+            fits += 1
+        nice = max(rest.rfind(mark, 0, fits) for mark in "@.-") + 1
+        cut = nice if nice > fits // 2 else fits
+        lines.append(rest[:cut])
+        rest = rest[cut:]
+    return [*lines, rest]
 
 
 class _PhoneListPainter:
@@ -337,37 +378,12 @@ class _PhoneListPainter:
         return self._top <= self._page.top() + self._header_height()
 
     def _wrapped(self, text: str, font: QFont, width: float) -> list[str]:
-        """`text` in lines of at most `width`, broken between words; a long word is cut."""
-        metrics = self._metrics[id(font)]
-        lines: list[str] = []
-        for paragraph in text.splitlines() or [""]:
-            current = ""
-            for word in paragraph.split(" "):
-                candidate = f"{current} {word}" if current else word
-                if metrics.horizontalAdvance(candidate) <= width or not current:
-                    current = candidate
-                else:
-                    lines.append(current)
-                    current = word
-            lines.append(current)
-        return [self._elided(line, font, width) for line in lines[:3]]
+        """`text` in at most `NAME_LINES` lines of `width`, the last cut with "…"."""
+        lines = wrapped_words(text, width, self._metrics[id(font)].horizontalAdvance)
+        return [self._elided(line, font, width) for line in lines[:NAME_LINES]]
 
     def _broken(self, address: str, width: float) -> list[str]:
-        """An e-mail address in lines of at most `width`: never cut short, since a
-        phone list is for reaching people. Lines end after "@", "." or "-" where they can.
-        """
-        metrics = self._metrics[id(self._text_font)]
-        lines: list[str] = []
-        rest = address
-        while metrics.horizontalAdvance(rest) > width and len(rest) > 1:
-            fits = 1
-            while fits < len(rest) and metrics.horizontalAdvance(rest[: fits + 1]) <= width:
-                fits += 1
-            nice = max(rest.rfind(mark, 0, fits) for mark in "@.-") + 1
-            cut = nice if nice > fits // 2 else fits
-            lines.append(rest[:cut])
-            rest = rest[cut:]
-        return [*lines, rest]
+        return broken_address(address, width, self._metrics[id(self._text_font)].horizontalAdvance)
 
     def _elided(self, text: str, font: QFont, width: float) -> str:
         return self._metrics[id(font)].elidedText(text, Qt.TextElideMode.ElideRight, width)

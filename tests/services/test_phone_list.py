@@ -17,6 +17,8 @@ from cardviewer.services.phone_list import (
     MAX_EMAILS,
     PhoneListStopped,
     PhoneListTexts,
+    broken_address,
+    wrapped_words,
     write_phone_list_pdf,
 )
 from tests.demo_cards import demo_space_cards
@@ -138,3 +140,73 @@ def test_cards_are_read_as_they_are_painted(qapp, demo_cards, tmp_path):
 
     write_phone_list_pdf(tmp_path / "phones.pdf", cards(), TEXTS)
     assert taken == list(range(len(demo_cards)))
+
+
+# Lines of names and addresses, measured a character a unit
+
+
+@pytest.mark.parametrize(
+    ("text", "width", "lines"),
+    [
+        ("Ada Lovelace", 20, ["Ada Lovelace"]),
+        ("Ada Lovelace", 12, ["Ada Lovelace"]),
+        ("Ada Lovelace", 11, ["Ada", "Lovelace"]),
+        (
+            "Regional Sales Director, Southern Europe",
+            16,
+            ["Regional Sales", "Director,", "Southern Europe"],
+        ),
+        ("Supercalifragilistic", 5, ["Supercalifragilistic"]),
+        ("a Supercalifragilistic b", 5, ["a", "Supercalifragilistic", "b"]),
+        ("Two\nlines", 20, ["Two", "lines"]),
+        ("", 5, [""]),
+    ],
+)
+def test_names_wrap_between_words(text: str, width: int, lines: list[str]):
+    assert wrapped_words(text, width, len) == lines
+
+
+@pytest.mark.parametrize(
+    ("address", "width", "lines"),
+    [
+        ("ada@acme.example", 16, ["ada@acme.example"]),
+        ("ada@acme.example", 15, ["ada@acme.", "example"]),
+        ("maria.fernanda.garcia@acme.example", 24, ["maria.fernanda.garcia@", "acme.example"]),
+        # "maria." would leave the line half empty: cut where the width ends instead
+        ("maria.fernanda.garcia@acme.example", 12, ["maria.fernan", "da.garcia@", "acme.example"]),
+        ("abcdefghij", 4, ["abcd", "efgh", "ij"]),
+        ("ab.cdefghij", 6, ["ab.cde", "fghij"]),
+        ("abc-defghij", 6, ["abc-", "defghi", "j"]),
+        ("abc", 0, ["a", "b", "c"]),
+        ("a", 0, ["a"]),
+    ],
+)
+def test_an_address_is_broken_into_lines_never_cut(address: str, width: int, lines: list[str]):
+    broken = broken_address(address, width, len)
+    assert broken == lines
+    assert "".join(broken) == address
+
+
+def test_each_page_is_filled_with_rows_before_the_next_begins(qapp, tmp_path):
+    """Cards of one size: every page but the last holds the same number, an A4 page's worth."""
+    cards = [
+        parse_card(
+            {
+                "uuid": f"c{n}",
+                "display_name": f"Person {n:03}",
+                "position": "Sales",
+                "emails": [f"person{n:03}@example.com"],
+            }
+        )
+        for n in range(100)
+    ]
+    target = tmp_path / "phones.pdf"
+    write_phone_list_pdf(target, cards, TEXTS)
+    per_page = [page.count("Person ") for page in pages_of(target)]
+    assert sum(per_page) == 100
+    full, last = per_page[:-1], per_page[-1]
+    assert len(set(full)) == 1
+    assert 0 < last <= full[0]
+    assert 20 <= full[0] <= 26, "two lines a card and a little room between cards"
+    names = " ".join(pages_of(target))
+    assert names.index("Person 000") < names.index("Person 099"), "in the order given"
