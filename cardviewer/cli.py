@@ -2,6 +2,7 @@
 
     cardviewer export --server URL --email E --space ID [--all] [--with-emails]
                       [--page N] [--format csv|xlsx|jsonl|vcf|pdf] [--vcard-version 3.0|4.0]
+                      [--qr-codes]
                       [--delimiter , | ; | tab]
                       [--quiet] -o FILE|-
 
@@ -41,6 +42,7 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
@@ -196,6 +198,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="vCard version with --format vcf: 3.0 (default; Outlook and phones import it) or 4.0",
     )
     parser.add_argument(
+        "--qr-codes",
+        action="store_true",
+        help="with --format pdf: each card's QR code (its contact) beside it",
+    )
+    parser.add_argument(
         "--delimiter",
         choices=list(DELIMITERS),
         metavar="{',' | ';' | tab}",
@@ -279,6 +286,8 @@ def output(args: argparse.Namespace, *, standard_output: BinaryIO | None = None)
         raise UsageError(f"--delimiter is for CSV files; {FORMAT_NAMES[file_format]} has none")
     if file_format != VCARD and args.vcard_version is not None:
         raise UsageError("--vcard-version is for vCard files (--format vcf)")
+    if file_format != PDF and args.qr_codes:
+        raise UsageError("--qr-codes is for the phone list (--format pdf)")
     target = Output(
         path,
         file_format,
@@ -637,13 +646,15 @@ async def _phone_list(
             args.space,
             concurrency=args.concurrency,
             on_progress=progress,
+            qr_codes=args.qr_codes,
         )
         if show:
             print(file=err)
         return count
     page = await fetch(args.page)
     named, cards = phone_list.titled(texts, page.cards, args.space)
-    return await asyncio.to_thread(phone_list.write_phone_list_pdf, target.path, cards, named)
+    write = partial(phone_list.write_phone_list_pdf, qr_codes=args.qr_codes)
+    return await asyncio.to_thread(write, target.path, cards, named)
 
 
 def progress_line(done: FetchProgress) -> str:

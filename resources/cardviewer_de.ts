@@ -1183,12 +1183,12 @@
     <message>
         <location filename="../cardviewer/ui/export_commands.py" line="+97"/>
         <location line="+14"/>
-        <location line="+111"/>
+        <location line="+122"/>
         <source>There are no cards to export.</source>
         <translation>Es gibt keine Karten zum Exportieren.</translation>
     </message>
     <message>
-        <location line="-61"/>
+        <location line="-72"/>
         <source>Export as vCards</source>
         <translation>Als vCards exportieren</translation>
     </message>
@@ -1198,7 +1198,7 @@
         <translation>Als PDF exportieren</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+53"/>
         <source>Save QR Code</source>
         <translation>QR-Code speichern</translation>
     </message>
@@ -1586,7 +1586,7 @@
         <translation>(ohne Namen)</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+38"/>
         <source>Print Phone List</source>
         <translation>Telefonliste drucken</translation>
     </message>
@@ -1702,7 +1702,7 @@
 <context>
     <name>PreferencesDialog</name>
     <message>
-        <location filename="../cardviewer/ui/preferences_dialog.py" line="+131"/>
+        <location filename="../cardviewer/ui/preferences_dialog.py" line="+135"/>
         <source>Preferences</source>
         <translation>Einstellungen</translation>
     </message>
@@ -1787,22 +1787,27 @@
         <translation>Deutsches Excel erwartet Semikolons, englisches Excel Kommas. „Automatisch“ verwendet hier %1.</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+13"/>
+        <source>A &amp;QR code beside each card</source>
+        <translation>Ein &amp;QR-Code neben jeder Karte</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Printed and PDF phone lists: a phone&apos;s camera reads each card&apos;s contact.</source>
+        <translation>Gedruckte und PDF-Telefonlisten: Die Kamera eines Telefons liest den Kontakt jeder Karte.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>Takes effect after %1 is restarted.</source>
         <translation>Wird nach einem Neustart von %1 wirksam.</translation>
     </message>
     <message>
-        <location line="+55"/>
-        <source>Remove &amp;Local Copies</source>
-        <translation>&amp;Lokale Kopien entfernen</translation>
-    </message>
-    <message>
-        <location line="+174"/>
+        <location line="+233"/>
         <source>The preferences could not be saved to %1.</source>
         <translation>Die Einstellungen konnten nicht in %1 gespeichert werden.</translation>
     </message>
     <message>
-        <location line="-241"/>
+        <location line="-251"/>
         <source>Export concurrency</source>
         <translation>Gleichzeitige Abrufe beim Export</translation>
     </message>
@@ -1812,7 +1817,7 @@
         <translation>Seiten, die „Alle Seiten exportieren“ gleichzeitig abruft.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+11"/>
         <source>System default</source>
         <translation>Systemstandard</translation>
     </message>
@@ -1842,7 +1847,12 @@
         <translation>Profilbilder werden neu heruntergeladen, wenn sie das nächste Mal angezeigt werden.</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+4"/>
+        <source>Remove Local &amp;Copies</source>
+        <translation>Lokale &amp;Kopien entfernen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Synced spaces, kept to browse offline; a new sync brings one back.</source>
         <translation>Synchronisierte Bereiche, offline lesbar; eine neue Synchronisierung holt sie zurück.</translation>
     </message>
@@ -1868,6 +1878,11 @@
     </message>
     <message>
         <location line="+5"/>
+        <source>Phone list:</source>
+        <translation>Telefonliste:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>&amp;Language:</source>
         <translation>S&amp;prache:</translation>
     </message>
@@ -1887,7 +1902,7 @@
         <translation>Bereiche:</translation>
     </message>
     <message>
-        <location line="+128"/>
+        <location line="+131"/>
         <source>Preferences Not Saved</source>
         <translation>Einstellungen nicht gespeichert</translation>
     </message>

@@ -765,3 +765,27 @@ def test_a_phone_list_to_print(qapp, demo_server, password, tmp_path):
     )  # fmt: skip
     assert code == ExitCode.USAGE
     assert "phones.csv is the name of a CSV file, but --format pdf asks for a PDF phone list" in err
+
+
+def test_a_phone_list_with_qr_codes_and_the_flag_for_nothing_else(
+    qapp, demo_server, password, tmp_path
+):
+    import pypdf
+    import zxingcpp
+
+    target = tmp_path / "phones.pdf"
+    code, err = run(
+        *account(demo_server), "--space", demo_server.space_id, "--qr-codes", "-o", str(target),
+    )  # fmt: skip
+    assert code == ExitCode.OK, err
+    pictures = [p.image for page in pypdf.PdfReader(target).pages for p in page.images]
+    sent = sent_page(demo_server, 1)
+    assert len(pictures) == len(sent)
+    assert zxingcpp.read_barcodes(pictures[0])[0].text.startswith("BEGIN:VCARD")
+
+    code, err = run(
+        *account(demo_server), "--space", demo_server.space_id, "--qr-codes",
+        "-o", str(tmp_path / "cards.csv"),
+    )  # fmt: skip
+    assert code == ExitCode.USAGE
+    assert "--qr-codes is for the phone list (--format pdf)" in err

@@ -18,6 +18,7 @@ import tempfile
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QFile, QIODevice, QMarginsF, QRectF, Qt
@@ -26,6 +27,7 @@ from PySide6.QtGui import (
     QFont,
     QFontMetricsF,
     QGuiApplication,
+    QImage,
     QPagedPaintDevice,
     QPageLayout,
     QPageSize,
@@ -36,6 +38,7 @@ from PySide6.QtGui import (
 
 from cardviewer.api.models import Card, CardPage, parse_card
 from cardviewer.services.atomic_file import open_atomically
+from cardviewer.services.card_qr import BORDER, card_qr, dark_modules
 from cardviewer.services.jsonl_export import page_lines
 from cardviewer.services.space_fetch import (
     DEFAULT_CONCURRENCY,
@@ -53,6 +56,10 @@ NAME_SHARE = 0.55
 """The part of a row's width for the name and position; the e-mails take the rest."""
 MAX_EMAILS = 4
 """E-mail addresses printed per card; more are counted ("+2 more")."""
+QR_MM = 24.0
+"""The side of a card's QR code on paper, its quiet zone included: a phone reads it."""
+QR_PIXELS = 4
+"""Pixels a module of the QR code's picture in the PDF."""
 NAME_LINES = 3
 """Lines a name or a position takes at most; a longer one is cut with "…"."""
 
@@ -87,17 +94,19 @@ def write_phone_list(
     texts: PhoneListTexts,
     *,
     stop: threading.Event | None = None,
+    qr_codes: bool = False,
 ) -> int:
     """Paint the cards on `device`, as many rows a page as fit; returns how many cards.
 
     `stop`, when set, ends the painting after the row being painted
-    (`PhoneListStopped`); what was painted so far is finished as pages.
+    (`PhoneListStopped`); what was painted so far is finished as pages. `qr_codes`:
+    each card's QR code (its contact) at the end of its row.
     """
     painter = QPainter()
     if not painter.begin(device):
         raise PagesRefused("the printer or the file did not take the pages")
     try:
-        return _PhoneListPainter(painter, device, texts).paint(cards, stop)
+        return _PhoneListPainter(painter, device, texts, qr_codes=qr_codes).paint(cards, stop)
     finally:
         painter.end()
 
@@ -108,6 +117,7 @@ def write_phone_list_pdf(
     texts: PhoneListTexts,
     *,
     stop: threading.Event | None = None,
+    qr_codes: bool = False,
 ) -> int:
     """The phone list as an A4 PDF at `path`, written whole or not at all."""
     with open_atomically(path) as file:
@@ -126,7 +136,7 @@ def write_phone_list_pdf(
                 QPageLayout.Unit.Millimeter,
             )
         )
-        count = write_phone_list(writer, cards, texts, stop=stop)
+        count = write_phone_list(writer, cards, texts, stop=stop, qr_codes=qr_codes)
         del writer  # writes the PDF's last parts
         device.close()
     return count
@@ -169,6 +179,7 @@ async def export_space_phone_list(
     *,
     concurrency: int = DEFAULT_CONCURRENCY,
     on_progress: ProgressCallback | None = None,
+    qr_codes: bool = False,
 ) -> int:
     """Fetch every page through `fetch` and paint all its cards as a PDF at `path`.
 
@@ -186,7 +197,8 @@ async def export_space_phone_list(
         spool.seek(0)
         kept = (parse_card(json.loads(line)) for line in spool)
         named, cards = titled(texts, kept, space_id)
-        return await asyncio.to_thread(write_phone_list_pdf, path, cards, named)
+        write = partial(write_phone_list_pdf, qr_codes=qr_codes)
+        return await asyncio.to_thread(write, path, cards, named)
 
 
 Measure = Callable[[str], float]
@@ -231,8 +243,16 @@ def broken_address(address: str, width: float, measure: Measure) -> list[str]:
 class _PhoneListPainter:
     """Paints rows of cards down a page, a header over them and the page's number under."""
 
-    def __init__(self, painter: QPainter, device: QPagedPaintDevice, texts: PhoneListTexts):
+    def __init__(
+        self,
+        painter: QPainter,
+        device: QPagedPaintDevice,
+        texts: PhoneListTexts,
+        *,
+        qr_codes: bool = False,
+    ):
         self._painter, self._device, self._texts = painter, device, texts
+        self._qr_side = device.logicalDpiX() * QR_MM / 25.4 if qr_codes else 0.0
         layout = device.pageLayout()
         dpi = device.logicalDpiY()
         rect = layout.paintRect(QPageLayout.Unit.Point)
@@ -326,7 +346,8 @@ class _PhoneListPainter:
         page = self._page
         left_width = page.width() * NAME_SHARE - self._gap
         right_left = page.left() + page.width() * NAME_SHARE
-        right_width = page.right() - right_left
+        qr_room = self._qr_side + self._gap if self._qr_side else 0.0
+        right_width = page.right() - right_left - qr_room
         name = card.display_name or self._texts.no_name
         name_lines = self._wrapped(name, self._name_font, left_width)
         position_lines = (
@@ -340,7 +361,10 @@ class _PhoneListPainter:
         left_height = self._line(self._name_font) * len(name_lines) + self._line(
             self._text_font
         ) * len(position_lines)
-        height = max(left_height, self._line(self._text_font) * len(email_lines)) + self._gap * 2
+        height = (
+            max(left_height, self._line(self._text_font) * len(email_lines), self._qr_side)
+            + self._gap * 2
+        )
         if self._top + height > page.bottom() - self._footer_height() and not self._page_is_empty():
             self._next_page()
         top = self._top + self._gap
@@ -371,8 +395,26 @@ class _PhoneListPainter:
                 text,
             )
             y += line
+        if self._qr_side:
+            self._qr(card, QRectF(page.right() - self._qr_side, top, self._qr_side, self._qr_side))
         self._top += height
         self._rule(self._top)
+
+    def _qr(self, card: Card, place: QRectF) -> None:
+        """The card's QR code in `place`, its quiet zone included, a few pixels a module."""
+        modules = dark_modules(card_qr(card))
+        side = len(modules) + 2 * BORDER
+        image = QImage(side * QR_PIXELS, side * QR_PIXELS, QImage.Format.Format_RGB32)
+        image.fill(QColor(255, 255, 255))
+        drawing = QPainter(image)
+        black = QColor(0, 0, 0)
+        for y, row in enumerate(modules):
+            for x, dark in enumerate(row):
+                if dark:
+                    left, top = (x + BORDER) * QR_PIXELS, (y + BORDER) * QR_PIXELS
+                    drawing.fillRect(left, top, QR_PIXELS, QR_PIXELS, black)
+        drawing.end()
+        self._painter.drawImage(place, image)
 
     def _page_is_empty(self) -> bool:
         return self._top <= self._page.top() + self._header_height()

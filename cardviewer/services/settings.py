@@ -12,6 +12,7 @@ Stored as JSON, for example:
       "export_format": "xlsx",
       "csv_delimiter": ";",
       "export_concurrency": 4,
+      "phone_list_qr_codes": false,
       "language": "de",
       "window_geometry": "AdnQywADAAAAAAB…",
       "window_state": "AAAA/wAAAAD9AAA…",
@@ -116,6 +117,8 @@ class Settings:
     csv_delimiter: str = ""
     # Pages fetched at once by "Export All Pages", MIN_…MAX_EXPORT_CONCURRENCY.
     export_concurrency: int = DEFAULT_EXPORT_CONCURRENCY
+    # The printed phone list carries each card's QR code (its contact) beside it.
+    phone_list_qr_codes: bool = False
     # "" follows the system; otherwise a locale name such as "de" or "en".
     language: str = ""
     # The main window's layout, base64 of Qt's saved bytes; "" until first saved.
@@ -273,6 +276,7 @@ _FIELDS = (
     _Field("export_format", str, _one_of(EXPORT_FORMATS)),
     _Field("csv_delimiter", str, _one_of(CSV_DELIMITERS)),
     _Field("export_concurrency", int, _concurrency),
+    _Field("phone_list_qr_codes", bool),
     _Field("language", str, _language),
     _Field("window_geometry", str, _view_state),
     _Field("window_state", str, _view_state),

@@ -179,7 +179,12 @@ class ExportCommands(QObject):
             return
         if not path.suffix:
             path = path.with_suffix(PDF_SUFFIX)
-        write = partial(write_chosen_pdf, chosen=chosen, texts=phone_list_texts(chosen))
+        write = partial(
+            write_chosen_pdf,
+            chosen=chosen,
+            texts=phone_list_texts(chosen),
+            qr_codes=self._settings.phone_list_qr_codes,
+        )
         self._jobs.export_with(write, chosen.request, path)
 
     def print_cards(self) -> None:
@@ -190,7 +195,13 @@ class ExportCommands(QObject):
         printer = self.ask_printer()
         if printer is None:
             return
-        paint = partial(print_chosen, printer, chosen=chosen, texts=phone_list_texts(chosen))
+        paint = partial(
+            print_chosen,
+            printer,
+            chosen=chosen,
+            texts=phone_list_texts(chosen),
+            qr_codes=self._settings.phone_list_qr_codes,
+        )
         self._jobs.print_with(paint, chosen.request)
 
     def _emails_settled(self, chosen: ChosenCards, *, again: Callable[[], None]) -> bool:

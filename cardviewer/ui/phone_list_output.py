@@ -35,12 +35,18 @@ def phone_list_texts(chosen: ChosenCards) -> PhoneListTexts:
 
 
 def write_chosen_pdf(
-    path: Path, *, chosen: ChosenCards, texts: PhoneListTexts, stop: threading.Event | None = None
+    path: Path,
+    *,
+    chosen: ChosenCards,
+    texts: PhoneListTexts,
+    qr_codes: bool = False,
+    stop: threading.Event | None = None,
 ) -> int:
-    """The chosen cards as a phone list in the PDF file at `path`."""
+    """The chosen cards as a phone list in the PDF file at `path` (`qr_codes`: each
+    card's QR code beside it)."""
     with chosen_card_stream(chosen) as cards:
         titled_texts, cards = titled(texts, cards, chosen.request.space_id)
-        return write_phone_list_pdf(path, cards, titled_texts, stop=stop)
+        return write_phone_list_pdf(path, cards, titled_texts, stop=stop, qr_codes=qr_codes)
 
 
 def print_chosen(
@@ -48,13 +54,14 @@ def print_chosen(
     *,
     chosen: ChosenCards,
     texts: PhoneListTexts,
+    qr_codes: bool = False,
     stop: threading.Event | None = None,
 ) -> int:
     """The chosen cards as a phone list on `printer`, as set up in the print dialog."""
     with chosen_card_stream(chosen) as cards:
         titled_texts, cards = titled(texts, cards, chosen.request.space_id)
         printer.setDocName(titled_texts.title)
-        return write_phone_list(printer, cards, titled_texts, stop=stop)
+        return write_phone_list(printer, cards, titled_texts, stop=stop, qr_codes=qr_codes)
 
 
 def ask_printer(parent: QWidget | None) -> QPrinter | None:

@@ -19,6 +19,7 @@ from itertools import pairwise
 from PySide6.QtCore import QLocale, Qt, Signal
 from PySide6.QtGui import QIcon, QPalette
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -81,6 +82,7 @@ class _Edited:
     export_format: str
     csv_delimiter: str
     export_concurrency: int
+    phone_list_qr_codes: bool
     language: str
 
     @classmethod
@@ -90,6 +92,7 @@ class _Edited:
             export_format=settings.export_format,
             csv_delimiter=settings.csv_delimiter,
             export_concurrency=settings.export_concurrency,
+            phone_list_qr_codes=settings.phone_list_qr_codes,
             language=settings.language,
         )
 
@@ -98,6 +101,7 @@ class _Edited:
         settings.export_format = self.export_format
         settings.csv_delimiter = self.csv_delimiter
         settings.export_concurrency = self.export_concurrency
+        settings.phone_list_qr_codes = self.phone_list_qr_codes
         settings.language = self.language
 
 
@@ -187,6 +191,12 @@ class PreferencesDialog(QDialog):
             self.concurrency_spin,
         )
 
+        self.qr_codes_check = QCheckBox(self.tr("A &QR code beside each card"), self)
+        self.qr_codes_hint = self._hint(
+            self.tr("Printed and PDF phone lists: a phone's camera reads each card's contact."),
+            self.qr_codes_check,
+        )
+
         self.language_combo = QComboBox(self)
         self.language_combo.addItem(self.tr("System default"), "")
         for name, native_name in LANGUAGES:
@@ -248,7 +258,7 @@ class PreferencesDialog(QDialog):
             self.clear_cache_button,
         )
 
-        self.remove_copies_button = QPushButton(self.tr("Remove &Local Copies"), self)
+        self.remove_copies_button = QPushButton(self.tr("Remove Local &Copies"), self)
         self.remove_copies_button.setAutoDefault(False)
         self.remove_copies_button.clicked.connect(self.removeLocalCopiesRequested)
         self.remove_copies_hint = self._hint(
@@ -282,6 +292,7 @@ class PreferencesDialog(QDialog):
             self.concurrency_hint,
             narrow=True,
         )
+        self._add_row(self.tr("Phone list:"), self.qr_codes_check, self.qr_codes_hint)
         self._add_row(self.tr("&Language:"), self.language_combo, self.language_hint)
         # The buttons below act at once, not on OK: set apart from the preferences.
         separator = QFrame(self)
@@ -327,6 +338,7 @@ class PreferencesDialog(QDialog):
             self.format_combo,
             self.delimiter_combo,
             self.concurrency_spin,
+            self.qr_codes_check,
             self.language_combo,
             self.sign_out_button,
             self.clear_cache_button,
@@ -342,6 +354,7 @@ class PreferencesDialog(QDialog):
         _select(self.format_combo, settings.export_format)
         _select(self.delimiter_combo, settings.csv_delimiter)
         self.concurrency_spin.setValue(settings.export_concurrency)
+        self.qr_codes_check.setChecked(settings.phone_list_qr_codes)
         if self.language_combo.findData(settings.language) < 0:
             # A language this version does not offer (set by a newer one) stays chosen.
             native = QLocale(settings.language).nativeLanguageName() or settings.language
@@ -389,6 +402,7 @@ class PreferencesDialog(QDialog):
             export_format=str(self.format_combo.currentData()),
             csv_delimiter=str(self.delimiter_combo.currentData()),
             export_concurrency=self.concurrency_spin.value(),
+            phone_list_qr_codes=self.qr_codes_check.isChecked(),
             language=str(self.language_combo.currentData()),
         )
 

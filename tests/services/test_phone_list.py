@@ -210,3 +210,22 @@ def test_each_page_is_filled_with_rows_before_the_next_begins(qapp, tmp_path):
     assert 20 <= full[0] <= 26, "two lines a card and a little room between cards"
     names = " ".join(pages_of(target))
     assert names.index("Person 000") < names.index("Person 099"), "in the order given"
+
+
+def test_each_card_can_carry_its_qr_code_that_a_phone_reads(qapp, tmp_path):
+    import zxingcpp
+
+    from cardviewer.services.card_qr import card_qr
+    from cardviewer.services.vcard_export import card_vcard
+
+    cards = list(demo_space_cards()[:6])
+    target = tmp_path / "phones.pdf"
+    write_phone_list_pdf(target, cards, TEXTS, qr_codes=True)
+    pictures = [picture.image for page in pypdf.PdfReader(target).pages for picture in page.images]
+    assert len(pictures) == len(cards)
+    read = [zxingcpp.read_barcodes(picture)[0].text for picture in pictures]
+    assert read == [card_vcard(card) for card in cards]
+    assert card_qr(cards[0]).error == "M"
+    plain = tmp_path / "plain.pdf"
+    write_phone_list_pdf(plain, cards, TEXTS)
+    assert [p for page in pypdf.PdfReader(plain).pages for p in page.images] == []

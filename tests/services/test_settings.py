@@ -83,6 +83,7 @@ def documented(**values: object) -> dict[str, object]:
         "export_format": "csv",
         "csv_delimiter": "",
         "export_concurrency": DEFAULT_CONCURRENCY,
+        "phone_list_qr_codes": False,
         "language": "",
         "window_geometry": "",
         "window_state": "",
@@ -283,6 +284,7 @@ PREFERENCES: dict[str, Any] = {
     "export_format": "xlsx",
     "csv_delimiter": ";",
     "export_concurrency": 7,
+    "phone_list_qr_codes": True,
     "language": "de",
     "window_geometry": GEOMETRY,
     "window_state": encode_view_state(b"\x00\x00\x00\xff state"),
@@ -323,6 +325,8 @@ def test_preferences_load_back(path):
         ("details_visible", True),
         ("keep_signed_in", False),
         ("keep_signed_in", True),
+        ("phone_list_qr_codes", True),
+        ("phone_list_qr_codes", False),
     ],
 )
 def test_each_preference_round_trips_without_warnings(path, caplog, name, value):
@@ -558,6 +562,7 @@ def test_the_constructor_takes_the_remembered_values_and_the_path():
         "export_format",
         "csv_delimiter",
         "export_concurrency",
+        "phone_list_qr_codes",
         "language",
         "window_geometry",
         "window_state",

@@ -217,6 +217,14 @@ def test_a_phone_list_of_the_page_as_pdf(
     target = tmp_path / "phones.pdf"
     text = pdf_text(target)
     assert text.startswith("Phone list of Acme Europe GmbH")
+    import pypdf
+
+    assert [p for page in pypdf.PdfReader(target).pages for p in page.images] == []
+    window.settings.phone_list_qr_codes = True  # as Preferences set it
+    with qtbot.waitSignal(window.jobs.finished, timeout=10_000):
+        window.export_pdf_action.trigger()
+    pictures = [p for page in pypdf.PdfReader(target).pages for p in page.images]
+    assert len(pictures) == len(page.cards), "a QR code beside each card"
     for card in page.cards:
         if card.display_name and card.display_name.isascii():
             assert card.display_name in text

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QLocale, Qt
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QComboBox, QDialog, QLabel, QMessageBox, QWidget
+from PySide6.QtWidgets import QAbstractButton, QComboBox, QDialog, QLabel, QMessageBox, QWidget
 
 from cardviewer import i18n
 from cardviewer.services.settings import MAX_EXPORT_CONCURRENCY, Settings
@@ -151,6 +151,7 @@ def test_ok_saves_the_edited_values(make_dialog, qtbot, saved, path):
     choose(dialog.delimiter_combo, ",")
     dialog.concurrency_spin.setValue(2)
     choose(dialog.language_combo, "en")
+    dialog.qr_codes_check.setChecked(True)
     with qtbot.waitSignal(dialog.settingsChanged, timeout=1000):
         press_ok(qtbot, dialog)
     assert dialog.result() == QDialog.DialogCode.Accepted
@@ -162,6 +163,7 @@ def test_ok_saves_the_edited_values(make_dialog, qtbot, saved, path):
     assert loaded.csv_delimiter == ","
     assert loaded.export_concurrency == 2
     assert loaded.language == "en"
+    assert loaded.phone_list_qr_codes
     assert loaded.last_email == "ada@example.com"  # not the dialog's to change
     assert loaded == saved  # the object the app holds has the new values too
 
@@ -392,6 +394,7 @@ def test_a_save_that_works_on_the_second_try(make_dialog, qtbot, tmp_path):
 # Keyboard and accessibility
 
 
+@pytest.mark.usefixtures("language")
 def test_labels_have_mnemonics_and_buddies(make_dialog, path):
     dialog = make_dialog(Settings(path=path), signed_in=True)
     buddies = {
@@ -407,8 +410,9 @@ def test_labels_have_mnemonics_and_buddies(make_dialog, path):
     for field in fields:
         assert field in buddies, field.accessibleName()
         assert "&" in buddies[field]
-    letters = [text[text.index("&") + 1].lower() for text in buddies.values() if "&" in text]
-    letters += ["o", "a"]  # Sign &Out, Clear &Avatar Cache
+    texts = [*buddies.values()]
+    texts += [button.text() for button in dialog.findChildren(QAbstractButton)]
+    letters = [text[text.index("&") + 1].lower() for text in texts if "&" in text]
     assert len(letters) == len(set(letters)), letters
 
 
