@@ -273,9 +273,13 @@ class WholeSpaceJobs(QObject):
     # The jobs
 
     async def _export_page(self, path: Path, write: WriteCards, request: PageRequest) -> None:
+        # Said while it lasts: a whole space's cards or phone list take seconds.
+        saving = QCoreApplication.translate("MainWindow", "Saving %1…").replace("%1", path.name)
+        self.statusMessage.emit(saving, 0)
         try:
             count = await write(path, delimiter=export_csv_delimiter(self._settings))
         except OSError as exc:
+            self.statusMessage.emit("", 1)
             log.warning("export to %s failed: %s", path, exc)
             message = QCoreApplication.translate(
                 "MainWindow", "The page could not be saved as %1. %2"
@@ -288,9 +292,12 @@ class WholeSpaceJobs(QObject):
         self._finish(JobResult(JobKind.EXPORT_PAGE, request, count, path))
 
     async def _print(self, paint: Callable[[], int], request: PageRequest) -> None:
+        sending = QCoreApplication.translate("MainWindow", "Sending the phone list to the printer…")
+        self.statusMessage.emit(sending, 0)
         try:
             count = await asyncio.to_thread(paint)
         except OSError as exc:
+            self.statusMessage.emit("", 1)
             log.warning("printing failed: %s", exc)
             message = QCoreApplication.translate("MainWindow", "The cards could not be printed. %1")
             reason = (

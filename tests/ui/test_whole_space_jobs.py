@@ -308,3 +308,15 @@ def test_cancel_while_the_local_copy_opens_is_not_lost(jobs, qtbot, tmp_path, so
     assert signal.args == ["Sync cancelled; the local copy stays as it was.", 5000]
     assert source.asked == []
     assert not saved_anything(JobKind.SYNC, target)
+
+
+def test_a_save_says_so_while_it_lasts_and_a_failure_takes_the_note_back(jobs, qtbot, tmp_path):
+    said: list[tuple[str, int]] = []
+    jobs.statusMessage.connect(lambda text, ms: said.append((text, ms)))
+    with qtbot.waitSignal(jobs.finished, timeout=WAIT):
+        jobs.export_page(page(1), SHOWN, tmp_path / "page.csv")
+    assert said[0] == ("Saving page.csv…", 0), "until the result replaces it"
+    said.clear()
+    with qtbot.waitSignal(jobs.failed, timeout=WAIT):
+        jobs.export_page(page(1), SHOWN, tmp_path / "gone" / "page.csv")
+    assert said == [("Saving page.csv…", 0), ("", 1)]
