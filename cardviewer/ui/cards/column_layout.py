@@ -200,6 +200,7 @@ class TableColumns:
         rows.rowsInserted.connect(self._fit_unfitted)
         rows.modelReset.connect(self._fit_unfitted)
         rows.layoutChanged.connect(self._fit_unfitted)
+        table.horizontalScrollBar().valueChanged.connect(self._fit_unfitted)
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -268,11 +269,17 @@ class TableColumns:
 
         A column fitted on no rows is as narrow as its heading; it is fitted again when
         rows are shown, or names stay cut on every later page with the same columns.
+        Columns beyond the right edge of the table wait until it is scrolled there: a
+        whole space's table then paints sooner (each column measures 30 rows' texts).
         """
         header = self.table.horizontalHeader()
         shows_rows = self.table.model().rowCount() > 0
+        edge = self.table.viewport().width()
         for index in columns:
             key = self._keys[index]
+            if shows_rows and header.sectionViewportPosition(index) > edge > 0:
+                self._unfitted.add(key)  # fitted once the table is scrolled to it
+                continue
             width = min(self.content_width(index) + COLUMN_PADDING, MAX_COLUMN_WIDTH)
             header.resizeSection(index, width)
             place = self.layout.places.get(key)

@@ -287,3 +287,29 @@ def test_widths_the_person_chose_on_no_rows_are_kept(filtered_columns, model):
     assert columns.layout.places["username"].width == 150
     assert columns.layout.places["display_name"].width == header.sectionSize(name)
     assert columns.layout.places["position"].position == 1
+
+
+def test_columns_beyond_the_right_edge_are_fitted_once_the_table_is_scrolled_there(
+    make_columns, model, qtbot
+):
+    """The first paint measures only the columns in view; the rest wait for the scroll."""
+    columns = make_columns()
+    columns.table.resize(300, 300)
+    show(model, card(1, position="Director", redirection="https://example.com/" + "x" * 40))
+    columns.fit(force=True)
+    header = columns.table.horizontalHeader()
+    edge = columns.table.viewport().width()
+    beyond = [
+        index
+        for index in range(header.count())
+        if not header.isSectionHidden(index) and header.sectionViewportPosition(index) > edge
+    ]
+    assert beyond, "some columns start beyond the right edge"
+    redirection = logical(columns, "redirection")
+    assert redirection in beyond
+    fitted = min(columns.content_width(redirection) + 16, MAX_COLUMN_WIDTH)
+    assert header.sectionSize(redirection) != fitted, "not measured while out of view"
+    bar = columns.table.horizontalScrollBar()
+    while header.sectionSize(redirection) != fitted and bar.value() < bar.maximum():
+        bar.setValue(bar.value() + bar.pageStep())
+    assert header.sectionSize(redirection) == fitted
