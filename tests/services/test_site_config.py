@@ -177,3 +177,10 @@ def test_a_bundled_app_looks_next_to_its_executable(monkeypatch, tmp_path):
     monkeypatch.setattr(sys, "executable", str(tmp_path / "app" / "CardViewer"))
     monkeypatch.setattr(sys, "argv", [str(tmp_path / "elsewhere" / "main.py")])
     assert candidate_paths()[0] == tmp_path / "app" / FILE_NAME
+
+
+def test_a_file_saved_with_a_byte_order_mark_is_read(tmp_path):
+    """Windows Notepad used to start UTF-8 files with one."""
+    path = tmp_path / "site.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps({"server_url": "https://x.example"}).encode())
+    assert load_site_config([path]).server_url == "https://x.example"
