@@ -443,7 +443,12 @@
 <context>
     <name>CardQrCode</name>
     <message>
-        <location filename="../cardviewer/ui/cards/card_qr_code.py" line="+110"/>
+        <location filename="../cardviewer/ui/cards/card_qr_code.py" line="+111"/>
+        <source>This card&apos;s contact is too long for a QR code.</source>
+        <translation>Der Kontakt dieser Karte ist zu lang für einen QR-Code.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Copy QR Code</source>
         <translation>QR-Code kopieren</translation>
     </message>
@@ -463,7 +468,7 @@
         <translation>Als PNG-Bild, oder als SVG für den Druck in jeder Größe</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+31"/>
         <source>QR code of the contact %1</source>
         <translation>QR-Code des Kontakts %1</translation>
     </message>

@@ -26,9 +26,13 @@ FILE_SCALE = 8
 """Pixels (or SVG units) per module in a saved file: large enough to print."""
 
 
-def card_qr(card: Card) -> segno.QRCode:
-    """The QR code of `card`'s contact (its vCard 3.0, UTF-8)."""
-    return segno.make_qr(card_vcard(card), error="m", boost_error=False, encoding="utf-8")
+def card_qr(card: Card) -> segno.QRCode | None:
+    """The QR code of `card`'s contact (its vCard 3.0, UTF-8); None when the contact is
+    too long for one (a QR code holds about 2,300 bytes at this error correction)."""
+    try:
+        return segno.make_qr(card_vcard(card), error="m", boost_error=False, encoding="utf-8")
+    except segno.DataOverflowError:
+        return None
 
 
 def dark_modules(qr: segno.QRCode) -> list[list[bool]]:

@@ -402,7 +402,10 @@ class _PhoneListPainter:
 
     def _qr(self, card: Card, place: QRectF) -> None:
         """The card's QR code in `place`, its quiet zone included, a few pixels a module."""
-        modules = dark_modules(card_qr(card))
+        qr = card_qr(card)
+        if qr is None:
+            return  # too long a contact for a QR code: the row goes without
+        modules = dark_modules(qr)
         side = len(modules) + 2 * BORDER
         image = QImage(side * QR_PIXELS, side * QR_PIXELS, QImage.Format.Format_RGB32)
         image.fill(QColor(255, 255, 255))

@@ -7,11 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import segno
 import vobject
 import zxingcpp
 from PIL import Image
 
-from cardviewer.api.models import Card
+from cardviewer.api.models import Card, parse_card
 from cardviewer.services.card_qr import (
     BORDER,
     card_qr,
@@ -30,6 +31,12 @@ def demo_cards() -> list[Card]:
     return list(demo_space_cards()[:SAMPLE])
 
 
+def qr_of(card: Card) -> segno.QRCode:
+    qr = card_qr(card)
+    assert qr is not None
+    return qr
+
+
 def decoded(image: Image.Image) -> str:
     (found,) = zxingcpp.read_barcodes(image)
     assert found.format == zxingcpp.BarcodeFormat.QRCode
@@ -43,7 +50,7 @@ def contact(text: str) -> Any:
 
 @pytest.mark.parametrize("card", demo_cards(), ids=lambda card: card.uuid)
 def test_a_phone_reads_the_cards_contact_from_its_code(card: Card):
-    text = decoded(Image.open(io.BytesIO(qr_bytes(card_qr(card), ".png"))))
+    text = decoded(Image.open(io.BytesIO(qr_bytes(qr_of(card), ".png"))))
     assert text == card_vcard(card)
     read = contact(text)
     assert read.fn.value == (card.display_name or "")
@@ -54,7 +61,7 @@ def test_a_phone_reads_the_cards_contact_from_its_code(card: Card):
 def test_the_modules_drawn_by_the_window_read_the_same():
     """The window paints `dark_modules` itself; painted with a border, a reader finds them."""
     card = demo_cards()[2]
-    modules = dark_modules(card_qr(card))
+    modules = dark_modules(qr_of(card))
     size = len(modules) + 2 * BORDER
     scale = 4
     image = Image.new("L", (size * scale, size * scale), 255)
@@ -69,7 +76,7 @@ def test_the_modules_drawn_by_the_window_read_the_same():
 
 def test_a_code_is_saved_as_png_or_svg_by_the_files_name(tmp_path: Path):
     card = demo_cards()[0]
-    qr = card_qr(card)
+    qr = qr_of(card)
     png, svg = tmp_path / "card.png", tmp_path / "card.SVG"
     write_qr(png, qr)
     write_qr(svg, qr)
@@ -81,7 +88,7 @@ def test_a_code_is_saved_as_png_or_svg_by_the_files_name(tmp_path: Path):
 
 
 def test_a_code_that_cannot_be_written_leaves_no_file(tmp_path: Path):
-    qr = card_qr(demo_cards()[0])
+    qr = qr_of(demo_cards()[0])
     target = tmp_path / "missing" / "card.png"
     with pytest.raises(FileNotFoundError):
         write_qr(target, qr)
@@ -90,7 +97,7 @@ def test_a_code_that_cannot_be_written_leaves_no_file(tmp_path: Path):
 
 def test_a_saved_picture_has_the_standards_quiet_zone_and_room_to_print(tmp_path: Path):
     """Four light modules around the code, as the QR standard asks; eight pixels a module."""
-    qr = card_qr(demo_cards()[0])
+    qr = qr_of(demo_cards()[0])
     side = len(dark_modules(qr))
     image = Image.open(io.BytesIO(qr_bytes(qr, ".png"))).convert("L")
     assert image.size == ((side + 2 * 4) * 8, (side + 2 * 4) * 8)
@@ -101,11 +108,16 @@ def test_a_saved_picture_has_the_standards_quiet_zone_and_room_to_print(tmp_path
 
 def test_the_code_keeps_medium_error_correction(tmp_path: Path):
     """Medium, never boosted: a code of the same size, read from a smudged page."""
-    assert {card_qr(card).error for card in demo_cards()} == {"M"}
+    assert {qr_of(card).error for card in demo_cards()} == {"M"}
 
 
 def test_any_name_but_svg_is_saved_as_png(tmp_path: Path):
-    qr = card_qr(demo_cards()[0])
+    qr = qr_of(demo_cards()[0])
     for name in ("card.txt", "card", "card.svg.png"):
         write_qr(tmp_path / name, qr)
         assert (tmp_path / name).read_bytes().startswith(b"\x89PNG"), name
+
+
+def test_a_contact_too_long_for_a_qr_code_gets_none():
+    """A QR code holds about 2,300 bytes here; a name of 5,000 letters does not fit."""
+    assert card_qr(parse_card({"uuid": "long", "display_name": "x" * 5000})) is None

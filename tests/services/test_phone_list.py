@@ -225,7 +225,19 @@ def test_each_card_can_carry_its_qr_code_that_a_phone_reads(qapp, tmp_path):
     assert len(pictures) == len(cards)
     read = [zxingcpp.read_barcodes(picture)[0].text for picture in pictures]
     assert read == [card_vcard(card) for card in cards]
-    assert card_qr(cards[0]).error == "M"
+    first = card_qr(cards[0])
+    assert first is not None
+    assert first.error == "M"
     plain = tmp_path / "plain.pdf"
     write_phone_list_pdf(plain, cards, TEXTS)
     assert [p for page in pypdf.PdfReader(plain).pages for p in page.images] == []
+
+
+def test_a_contact_too_long_for_a_qr_code_leaves_its_row_without_one(qapp, tmp_path):
+    cards = [
+        parse_card({"uuid": "a", "display_name": "Ada"}),
+        parse_card({"uuid": "b", "display_name": "B" * 5000}),
+    ]
+    target = tmp_path / "phones.pdf"
+    assert write_phone_list_pdf(target, cards, TEXTS, qr_codes=True) == 2
+    assert len([p for page in pypdf.PdfReader(target).pages for p in page.images]) == 1

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import segno
 from PySide6.QtCore import QCoreApplication, QPointF, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QGuiApplication, QImage, QPainter, QPaintEvent
-from PySide6.QtWidgets import QHBoxLayout, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtGui import QColor, QGuiApplication, QImage, QPainter, QPaintEvent, QPalette
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from cardviewer.api.models import Card
 from cardviewer.services.card_qr import BORDER, PNG_SUFFIX, card_qr, dark_modules, write_qr
@@ -107,6 +107,11 @@ class CardQrCode(QWidget):
         self._qr: segno.QRCode | None = None
         self._card: Card | None = None
         self.picture = QrCodePicture(self)
+        self.too_long_label = QLabel(
+            self.tr("This card's contact is too long for a QR code."), self
+        )
+        self.too_long_label.setWordWrap(True)
+        self.too_long_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.copy_button = QPushButton(self.tr("Copy QR Code"), self)
         self.copy_button.setToolTip(self.tr("The code as a picture, for a document or an e-mail"))
         self.copy_button.clicked.connect(self.copy)
@@ -122,6 +127,7 @@ class CardQrCode(QWidget):
         layout.setContentsMargins(0, 8, 0, 0)
         layout.setSpacing(6)
         layout.addWidget(self.picture, 0, Qt.AlignmentFlag.AlignHCenter)
+        layout.addWidget(self.too_long_label)
         layout.addLayout(buttons)
         self.set_card(None)
 
@@ -135,6 +141,11 @@ class CardQrCode(QWidget):
         self._card = card
         self._qr = card_qr(card) if card is not None else None
         self.picture.set_modules(self.modules)
+        too_long = card is not None and self._qr is None
+        self.picture.setVisible(not too_long)
+        self.too_long_label.setVisible(too_long)
+        self.copy_button.setEnabled(self._qr is not None)
+        self.save_button.setEnabled(self._qr is not None)
         who = (card.display_name or "") if card is not None else ""
         name = QCoreApplication.translate("CardQrCode", "QR code of the contact %1")
         self.picture.setAccessibleName(name.replace("%1", who).strip())

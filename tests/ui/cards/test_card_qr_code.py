@@ -124,3 +124,18 @@ def test_a_card_without_a_name_saves_under_its_id(code: CardQrCode, asked):
     code.set_card(Card.model_validate({"uuid": "abc123"}))
     code.save_button.click()
     assert asked[-1].name == "abc123-qr.png"
+
+
+def test_a_contact_too_long_for_a_qr_code_is_said_and_nothing_offered(code: CardQrCode, asked):
+    code.set_card(parse_card({"uuid": "long", "display_name": "x" * 5000}))
+    assert code.isVisible()
+    assert code.picture.isHidden()
+    assert code.too_long_label.isVisible()
+    assert not code.copy_button.isEnabled()
+    assert not code.save_button.isEnabled()
+    code.save()
+    assert asked == []
+    code.set_card(CARD)
+    assert code.picture.isVisible()
+    assert code.too_long_label.isHidden()
+    assert code.save_button.isEnabled()
