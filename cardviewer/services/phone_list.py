@@ -60,6 +60,8 @@ QR_MM = 24.0
 """The side of a card's QR code on paper, its quiet zone included: a phone reads it."""
 QR_PIXELS = 4
 """Pixels a module of the QR code's picture in the PDF."""
+ADDRESS_LINES = 4
+"""Lines an e-mail address takes at most (a real one takes one or two)."""
 NAME_LINES = 3
 """Lines a name or a position takes at most; a longer one is cut with "…"."""
 
@@ -428,7 +430,14 @@ class _PhoneListPainter:
         return [self._elided(line, font, width) for line in lines[:NAME_LINES]]
 
     def _broken(self, address: str, width: float) -> list[str]:
-        return broken_address(address, width, self._metrics[id(self._text_font)].horizontalAdvance)
+        """`address` on at most `ADDRESS_LINES` lines; one longer than any real address is
+        cut with "…" rather than run off the page."""
+        lines = broken_address(address, width, self._metrics[id(self._text_font)].horizontalAdvance)
+        if len(lines) <= ADDRESS_LINES:
+            return lines
+        kept = lines[:ADDRESS_LINES]
+        kept[-1] = self._elided(kept[-1] + "\N{HORIZONTAL ELLIPSIS}", self._text_font, width)
+        return kept
 
     def _elided(self, text: str, font: QFont, width: float) -> str:
         return self._metrics[id(font)].elidedText(text, Qt.TextElideMode.ElideRight, width)

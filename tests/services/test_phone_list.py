@@ -241,3 +241,17 @@ def test_a_contact_too_long_for_a_qr_code_leaves_its_row_without_one(qapp, tmp_p
     target = tmp_path / "phones.pdf"
     assert write_phone_list_pdf(target, cards, TEXTS, qr_codes=True) == 2
     assert len([p for page in pypdf.PdfReader(target).pages for p in page.images]) == 1
+
+
+def test_a_row_never_runs_off_its_page(qapp, tmp_path):
+    """An absurd address is cut after a few lines; every page keeps its number."""
+    huge = "a" * 5000 + "@example.com"
+    cards = [
+        parse_card({"uuid": f"c{n}", "display_name": f"P{n}", "emails": [huge]}) for n in range(3)
+    ]
+    target = tmp_path / "phones.pdf"
+    write_phone_list_pdf(target, cards, TEXTS)
+    pages = pages_of(target)
+    assert pages[-1].endswith(f"Page {len(pages)}")
+    assert len(pages) == 1, "three short rows on one page"
+    assert "a" * 4000 not in "".join(pages).replace(" ", "")
