@@ -1926,7 +1926,7 @@
     <name>SpaceOverview</name>
     <message>
         <location filename="../cardviewer/ui/month_chart.py" line="+37"/>
-        <location filename="../cardviewer/ui/overview_window.py" line="+86"/>
+        <location filename="../cardviewer/ui/overview_window.py" line="+87"/>
         <source>Cards created per month</source>
         <translation>Neue Karten je Monat</translation>
     </message>
@@ -2056,7 +2056,12 @@
         <translation>Nur die %1 vom Server geladenen Karten: Synchronisieren Sie den Bereich (Ansicht → Bereich synchronisieren) für eine Übersicht aller Karten.</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+17"/>
+        <source>The local copy could not be read: %1</source>
+        <translation>Die lokale Kopie konnte nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>Every card of the local copy synced %1.</source>
         <translation>Alle Karten der lokalen Kopie, synchronisiert %1.</translation>
     </message>

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -306,10 +307,17 @@ class OverviewCommand(QObject):
         window = self.window
         try:
             overview, synced = await asyncio.to_thread(_overview_of, source)
-        except StoreError as error:
+        except (StoreError, sqlite3.Error, OSError) as error:
             log.warning("the overview of %s failed: %s", source.space_id, error)
             if window is not None:
-                window.show_working(store_error_text(error))
+                said = (
+                    store_error_text(error)
+                    if isinstance(error, StoreError)
+                    else QCoreApplication.translate(
+                        "SpaceOverview", "The local copy could not be read: %1"
+                    ).replace("%1", str(error))
+                )
+                window.show_working(said)
             return
         if window is None:
             return

@@ -105,3 +105,27 @@ def test_the_overview_is_read_whole_by_keyboard_and_screen_reader(demo_windows, 
         shown.resize(size)
         settle(qtbot, shown)
         assert clipped(shown) == []
+
+
+def test_a_copy_that_cannot_be_read_is_said_in_the_window(
+    demo_window, demo_server, qtbot, tmp_path, monkeypatch
+):
+    import sqlite3
+
+    from cardviewer.ui import overview_window
+
+    window = demo_window
+    open_space(qtbot, window, demo_server.space_id)
+    with qtbot.waitSignal(window.jobs.finished, timeout=WAIT):
+        window.sync_action.trigger()
+
+    def broken(_source):
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    monkeypatch.setattr(overview_window, "_overview_of", broken)
+    window.overview_action.trigger()
+    shown = window.overview.window
+    assert shown is not None
+    qtbot.waitUntil(lambda: "could not be read" in shown.source_label.text(), timeout=WAIT)
+    assert "malformed" in shown.source_label.text()
+    assert not shown.save_chart_button.isEnabled()
