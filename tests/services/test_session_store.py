@@ -487,3 +487,14 @@ def test_importing_the_store_does_not_import_pydantic():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def test_a_session_file_of_up_to_64_kib_is_read(store):
+    """The limit written out: the constant is what is tested (a real file is ~1 KiB)."""
+    assert MAX_FILE_BYTES == 65_536
+    store.save(stored())
+    content = store.path.read_bytes()
+    store.path.write_bytes(content.ljust(65_536))
+    assert store.load() == stored()
+    store.path.write_bytes(content.ljust(65_537))
+    assert store.load() is None
