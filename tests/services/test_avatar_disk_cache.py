@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from cardviewer.services.avatar_disk_cache import (
+    MAX_FILE_BYTES,
     MAX_IMAGE_BYTES,
     AvatarDiskCache,
     freshness_lifetime,
@@ -147,6 +148,17 @@ def test_a_picture_over_the_limit_is_neither_read_nor_kept(tmp_path):
     cache.put(URL, FRESH, b"x" * (MAX_IMAGE_BYTES + 1))
     assert not path.exists()
     assert cache.get(URL) is None
+    cache.put(URL, FRESH, b"x" * MAX_IMAGE_BYTES)
+    kept = cache.get(URL)
+    assert kept is not None
+    assert len(kept.body) == MAX_IMAGE_BYTES, "a picture of the limit itself is kept"
+
+
+def test_the_limits_are_the_documented_ones():
+    """Written out: 16 MiB a picture; a file is read up to its header line, a newline and
+    the largest picture. The tests above use the constants, so they are checked here."""
+    assert MAX_IMAGE_BYTES == 16 * 2**20
+    assert MAX_FILE_BYTES == 16 * 2**10 + 1 + 16 * 2**20
 
 
 def test_the_folder_is_trimmed_least_recently_used_first(tmp_path):
