@@ -242,6 +242,26 @@ def broken_address(address: str, width: float, measure: Measure) -> list[str]:
     return [*lines, rest]
 
 
+def qr_image(modules: list[list[bool]], scale: int) -> QImage:
+    """A QR code's modules (`card_qr.dark_modules`) with its border as a black-on-white
+    image, `scale` pixels a module: for the page and for the window's details pane.
+
+    Always black on white, whatever the colour scheme: readers expect dark modules on
+    a light ground.
+    """
+    size = (len(modules) + 2 * BORDER) * scale
+    image = QImage(size, size, QImage.Format.Format_RGB32)
+    image.fill(QColor(255, 255, 255))
+    painter = QPainter(image)
+    for y, row in enumerate(modules):
+        for x, dark in enumerate(row):
+            if dark:
+                left, top = (x + BORDER) * scale, (y + BORDER) * scale
+                painter.fillRect(left, top, scale, scale, QColor(0, 0, 0))
+    painter.end()
+    return image
+
+
 class _PhoneListPainter:
     """Paints rows of cards down a page, a header over them and the page's number under."""
 
@@ -407,18 +427,7 @@ class _PhoneListPainter:
         qr = card_qr(card)
         if qr is None:
             return  # too long a contact for a QR code: the row goes without
-        modules = dark_modules(qr)
-        side = len(modules) + 2 * BORDER
-        image = QImage(side * QR_PIXELS, side * QR_PIXELS, QImage.Format.Format_RGB32)
-        image.fill(QColor(255, 255, 255))
-        drawing = QPainter(image)
-        black = QColor(0, 0, 0)
-        for y, row in enumerate(modules):
-            for x, dark in enumerate(row):
-                if dark:
-                    left, top = (x + BORDER) * QR_PIXELS, (y + BORDER) * QR_PIXELS
-                    drawing.fillRect(left, top, QR_PIXELS, QR_PIXELS, black)
-        drawing.end()
+        image = qr_image(dark_modules(qr), QR_PIXELS)
         self._painter.drawImage(place, image)
 
     def _page_is_empty(self) -> bool:

@@ -11,13 +11,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import segno
-from PySide6.QtCore import QCoreApplication, QPointF, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QGuiApplication, QImage, QPainter, QPaintEvent, QPalette
+from PySide6.QtCore import QCoreApplication, QPointF, QSize, Qt, Signal
+from PySide6.QtGui import QGuiApplication, QImage, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from cardviewer.api.models import Card
 from cardviewer.services.card_qr import BORDER, PNG_SUFFIX, card_qr, dark_modules, write_qr
 from cardviewer.services.csv_export import safe_file_stem
+from cardviewer.services.phone_list import qr_image
 from cardviewer.ui.error_text import write_failure_text
 
 MODULE_PIXELS = 3
@@ -31,25 +32,6 @@ AskPath = Callable[[Path], Path | None]
 """Asks where to save, starting from a suggested file; None: the person cancelled."""
 
 
-def qr_image(modules: list[list[bool]], scale: int) -> QImage:
-    """The code with its border as a black-on-white image, `scale` pixels a module.
-
-    Always black on white, whatever the colour scheme: readers expect dark modules on
-    a light ground.
-    """
-    size = (len(modules) + 2 * BORDER) * scale
-    image = QImage(size, size, QImage.Format.Format_RGB32)
-    image.fill(QColor(255, 255, 255))
-    painter = QPainter(image)
-    for y, row in enumerate(modules):
-        for x, dark in enumerate(row):
-            if dark:
-                left, top = (x + BORDER) * scale, (y + BORDER) * scale
-                painter.fillRect(QRect(left, top, scale, scale), QColor(0, 0, 0))
-    painter.end()
-    return image
-
-
 class QrCodePicture(QWidget):
     """The code itself, a whole number of device pixels a module, centred in its room.
 
@@ -60,10 +42,13 @@ class QrCodePicture(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._modules: list[list[bool]] = []
+        self._image: QImage | None = None
+        """The code as last painted, kept for the next paint at the same scale."""
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
 
     def set_modules(self, modules: list[list[bool]]) -> None:
         self._modules = modules
+        self._image = None
         self.setMaximumSize(self.sizeHint())
         self.updateGeometry()
         self.update()
@@ -85,8 +70,10 @@ class QrCodePicture(QWidget):
         # Whole device pixels a module: a fraction would blur the edges a camera needs.
         room = min(self.width(), self.height()) * ratio
         scale = max(1, int(room // modules))
-        image = qr_image(self._modules, scale)
-        image.setDevicePixelRatio(ratio)
+        image = self._image
+        if image is None or image.width() != modules * scale or image.devicePixelRatio() != ratio:
+            image = self._image = qr_image(self._modules, scale)
+            image.setDevicePixelRatio(ratio)
         side = image.width() / ratio
         painter = QPainter(self)
         painter.drawImage(QPointF((self.width() - side) / 2, (self.height() - side) / 2), image)
@@ -105,6 +92,7 @@ class CardQrCode(QWidget):
         super().__init__(parent)
         self._ask_path = ask_path
         self._qr: segno.QRCode | None = None
+        self._modules: list[list[bool]] = []
         self._card: Card | None = None
         self.picture = QrCodePicture(self)
         self.too_long_label = QLabel(
@@ -134,13 +122,14 @@ class CardQrCode(QWidget):
     @property
     def modules(self) -> list[list[bool]]:
         """The code shown, row by row without its border (empty without a card)."""
-        return dark_modules(self._qr) if self._qr is not None else []
+        return self._modules
 
     def set_card(self, card: Card | None) -> None:
         """Show the code of `card`'s contact; nothing for None."""
         self._card = card
         self._qr = card_qr(card) if card is not None else None
-        self.picture.set_modules(self.modules)
+        self._modules = dark_modules(self._qr) if self._qr is not None else []
+        self.picture.set_modules(self._modules)
         too_long = card is not None and self._qr is None
         self.picture.setVisible(not too_long)
         self.too_long_label.setVisible(too_long)
