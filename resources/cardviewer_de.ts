@@ -443,12 +443,13 @@
 <context>
     <name>CardQrCode</name>
     <message>
-        <location filename="../cardviewer/ui/cards/card_qr_code.py" line="+111"/>
+        <location filename="../cardviewer/ui/cards/card_qr_code.py" line="+180"/>
+        <location line="+64"/>
         <source>This card&apos;s contact is too long for a QR code.</source>
         <translation>Der Kontakt dieser Karte ist zu lang für einen QR-Code.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-61"/>
         <source>Copy QR Code</source>
         <translation>QR-Code kopieren</translation>
     </message>
@@ -468,7 +469,7 @@
         <translation>Als PNG-Bild, oder als SVG für den Druck in jeder Größe</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+32"/>
         <source>QR code of the contact %1</source>
         <translation>QR-Code des Kontakts %1</translation>
     </message>
@@ -478,7 +479,12 @@
         <translation>Die Kamera eines Telefons liest diesen Code und bietet an, den Kontakt zu speichern.</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+20"/>
+        <source>No QR code could be made for this card.</source>
+        <translation>Für diese Karte ließ sich kein QR-Code erstellen.</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Copied the QR code.</source>
         <translation>QR-Code kopiert.</translation>
     </message>

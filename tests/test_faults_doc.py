@@ -166,7 +166,8 @@ def test_the_export_rows_are_what_the_window_shows(qtbot, qloop, arun, tmp_path)
 
     failure(partial(jobs.print_with, refused, SHOWN))
     code = CardQrCode(lambda _suggested: missing / "qr.png")
-    code.set_card(parse_card({"uuid": "c1", "display_name": "Ada"}))
+    with qtbot.waitSignal(code.codeShown, timeout=WAIT):
+        code.set_card(parse_card({"uuid": "c1", "display_name": "Ada"}))
     with qtbot.waitSignal(code.failed, timeout=WAIT) as qr_failed:
         code.save()
     shown.append(qr_failed.args[0])

@@ -3,15 +3,23 @@
 The code is painted module by module in whole device pixels, so it stays sharp at any
 scale and a camera reads it from the screen. Copy puts it on the clipboard as an image
 (for a document or an e-mail); Save writes a PNG or an SVG file.
+
+Making a code takes about 15 ms (the QR standard has every mask tried and scored), so it
+is made on a thread of its own: moving through the table with the arrow keys never
+waits for it, and a code asked for while a newer card is already chosen is not made.
 """
 
 from __future__ import annotations
 
+import logging
+import weakref
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import segno
-from PySide6.QtCore import QCoreApplication, QPointF, QSize, Qt, Signal
+import shiboken6
+from PySide6.QtCore import QCoreApplication, QObject, QPointF, QSize, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QImage, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
@@ -28,6 +36,64 @@ LEAST_MODULE_PIXELS = 2
 COPY_SCALE = 8
 """Pixels per module of the image put on the clipboard."""
 
+log = logging.getLogger(__name__)
+
+_MAKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="QR codes")
+"""One thread for every pane's codes: one code is made at a time, in the order asked."""
+
+
+class _Delivery(QObject):
+    """Brings a made code back to the window's thread, to a pane that may be gone.
+
+    It lives as long as the app: a pane closed while its code was being made is simply
+    not answered, where a signal of the pane itself would be sent from a deleted object.
+    """
+
+    made = Signal(object, int, object, bool)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.made.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
+
+    @staticmethod
+    def _deliver(
+        pane: weakref.ref[CardQrCode], number: int, qr: segno.QRCode | None, failed: bool
+    ) -> None:
+        shown = pane()
+        if shown is not None and shiboken6.isValid(shown):
+            shown.show_made(number, qr, failed)
+
+
+_delivery: _Delivery | None = None
+
+
+def _delivery_here() -> _Delivery:
+    """The one delivery, made on first use on the window's thread, where it delivers."""
+    global _delivery
+    if _delivery is None:
+        _delivery = _Delivery()
+    return _delivery
+
+
+def _make(
+    asked: list[int],
+    number: int,
+    card: Card,
+    delivery: _Delivery,
+    pane: weakref.ref[CardQrCode],
+) -> None:
+    """On the making thread: the code of `card`, unless a newer card was set since."""
+    if number != asked[0]:
+        return
+    failed = False
+    try:
+        qr = card_qr(card)
+    except Exception:  # a fault in making one code must not stop the next
+        log.exception("the QR code of card %s could not be made", card.uuid)
+        qr, failed = None, True
+    delivery.made.emit(pane, number, qr, failed)
+
+
 AskPath = Callable[[Path], Path | None]
 """Asks where to save, starting from a suggested file; None: the person cancelled."""
 
@@ -42,15 +108,26 @@ class QrCodePicture(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._modules: list[list[bool]] = []
+        self._waiting = False
         self._image: QImage | None = None
         """The code as last painted, kept for the next paint at the same scale."""
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
 
     def set_modules(self, modules: list[list[bool]]) -> None:
         self._modules = modules
+        self._waiting = False
         self._image = None
         self.setMaximumSize(self.sizeHint())
         self.updateGeometry()
+        self.update()
+
+    def wait(self) -> None:
+        """Show nothing until the next code, keeping the room of the last one.
+
+        An old card's code is never shown beside a new card's name: a phone would save
+        the wrong contact. The room stays, so the pane does not jump meanwhile.
+        """
+        self._waiting = True
         self.update()
 
     def _side(self, module_pixels: int) -> int:
@@ -63,7 +140,7 @@ class QrCodePicture(QWidget):
         return QSize(self._side(LEAST_MODULE_PIXELS), self._side(LEAST_MODULE_PIXELS))
 
     def paintEvent(self, event: QPaintEvent) -> None:
-        if not self._modules:
+        if not self._modules or self._waiting:
             return
         ratio = self.devicePixelRatioF()
         modules = len(self._modules) + 2 * BORDER
@@ -87,6 +164,8 @@ class CardQrCode(QWidget):
     """A note for the status bar: what was copied or saved."""
     failed = Signal(str, str)
     """A file could not be saved: the message, and the detail for the log's reader."""
+    codeShown = Signal()
+    """The code of the card set last is shown, or said to be too long for one."""
 
     def __init__(self, ask_path: AskPath, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -94,12 +173,13 @@ class CardQrCode(QWidget):
         self._qr: segno.QRCode | None = None
         self._modules: list[list[bool]] = []
         self._card: Card | None = None
+        self._asked = [0]
+        """How many cards were set: the number of the one whose code is wanted. Read by
+        the making thread, which skips the codes no longer wanted."""
         self.picture = QrCodePicture(self)
-        self.too_long_label = QLabel(
-            self.tr("This card's contact is too long for a QR code."), self
-        )
-        self.too_long_label.setWordWrap(True)
-        self.too_long_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.no_code_label = QLabel(self.tr("This card's contact is too long for a QR code."), self)
+        self.no_code_label.setWordWrap(True)
+        self.no_code_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.copy_button = QPushButton(self.tr("Copy QR Code"), self)
         self.copy_button.setToolTip(self.tr("The code as a picture, for a document or an e-mail"))
         self.copy_button.clicked.connect(self.copy)
@@ -115,7 +195,7 @@ class CardQrCode(QWidget):
         layout.setContentsMargins(0, 8, 0, 0)
         layout.setSpacing(6)
         layout.addWidget(self.picture, 0, Qt.AlignmentFlag.AlignHCenter)
-        layout.addWidget(self.too_long_label)
+        layout.addWidget(self.no_code_label)
         layout.addLayout(buttons)
         self.set_card(None)
 
@@ -125,23 +205,48 @@ class CardQrCode(QWidget):
         return self._modules
 
     def set_card(self, card: Card | None) -> None:
-        """Show the code of `card`'s contact; nothing for None."""
+        """Show the code of `card`'s contact once it is made; nothing for None.
+
+        `codeShown` says when it is. Copy and Save wait for it.
+        """
+        self._asked[0] += 1
         self._card = card
-        self._qr = card_qr(card) if card is not None else None
-        self._modules = dark_modules(self._qr) if self._qr is not None else []
-        self.picture.set_modules(self._modules)
-        too_long = card is not None and self._qr is None
-        self.picture.setVisible(not too_long)
-        self.too_long_label.setVisible(too_long)
-        self.copy_button.setEnabled(self._qr is not None)
-        self.save_button.setEnabled(self._qr is not None)
+        self._qr = None
+        self._modules = []
+        self.copy_button.setEnabled(False)
+        self.save_button.setEnabled(False)
         who = (card.display_name or "") if card is not None else ""
         name = QCoreApplication.translate("CardQrCode", "QR code of the contact %1")
         self.picture.setAccessibleName(name.replace("%1", who).strip())
         self.picture.setToolTip(
             self.tr("A phone's camera reads this code and offers to save the contact.")
         )
-        self.setVisible(card is not None)
+        if card is None:
+            self.picture.set_modules([])
+            self.setVisible(False)
+            return
+        self.picture.wait()
+        self.setVisible(True)
+        pane = weakref.ref(self)
+        _MAKER.submit(_make, self._asked, self._asked[0], card, _delivery_here(), pane)
+
+    def show_made(self, number: int, qr: segno.QRCode | None, failed: bool) -> None:
+        """Show the code made for the `number`th card set, if that is still the card."""
+        if number != self._asked[0]:
+            return  # a newer card was set meanwhile: its code comes next
+        self._qr = qr
+        self._modules = dark_modules(qr) if qr is not None else []
+        self.picture.set_modules(self._modules)
+        self.picture.setVisible(qr is not None)
+        self.no_code_label.setText(
+            self.tr("No QR code could be made for this card.")
+            if failed
+            else self.tr("This card's contact is too long for a QR code.")
+        )
+        self.no_code_label.setVisible(qr is None)
+        self.copy_button.setEnabled(qr is not None)
+        self.save_button.setEnabled(qr is not None)
+        self.codeShown.emit()
 
     def copy(self) -> None:
         """Put the code on the clipboard as an image."""

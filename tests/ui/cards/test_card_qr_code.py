@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from PIL import Image
 from PySide6.QtGui import QGuiApplication, QImage
 
 from cardviewer.api.models import Card, parse_card
+from cardviewer.services import card_qr as card_qr_module
 from cardviewer.services.vcard_export import card_vcard
 from cardviewer.ui.cards.card_qr_code import CardQrCode
 
@@ -31,6 +33,12 @@ def read(image: QImage) -> str:
     picture = Image.frombuffer("L", size, data, "raw", "L", grey.bytesPerLine(), 1)
     (found,) = zxingcpp.read_barcodes(picture)
     return str(found.text)
+
+
+def show(code: CardQrCode, card: Card | None, qtbot) -> None:
+    """Set `card` and wait until its code is made and shown."""
+    with qtbot.waitSignal(code.codeShown):
+        code.set_card(card)
 
 
 @pytest.fixture
@@ -55,7 +63,7 @@ def code(qtbot, asked, tmp_path) -> CardQrCode:
 
 
 def test_the_code_on_screen_carries_the_cards_vcard(code: CardQrCode, qtbot):
-    code.set_card(CARD)
+    show(code, CARD, qtbot)
     assert code.isVisible()
     qtbot.waitUntil(lambda: code.picture.width() == code.picture.sizeHint().width())
     image = code.picture.grab().toImage()
@@ -66,7 +74,7 @@ def test_the_code_on_screen_carries_the_cards_vcard(code: CardQrCode, qtbot):
 
 
 def test_a_narrow_pane_gets_a_smaller_code_that_still_reads(code: CardQrCode, qtbot):
-    code.set_card(CARD)
+    show(code, CARD, qtbot)
     code.picture.setFixedWidth(code.picture.minimumSizeHint().width())
     qtbot.waitUntil(lambda: 0 < code.picture.width() < code.picture.sizeHint().width())
     qtbot.waitUntil(lambda: code.picture.height() > 0)
@@ -74,7 +82,7 @@ def test_a_narrow_pane_gets_a_smaller_code_that_still_reads(code: CardQrCode, qt
 
 
 def test_copy_puts_the_code_on_the_clipboard_as_a_picture(code: CardQrCode, qtbot):
-    code.set_card(CARD)
+    show(code, CARD, qtbot)
     with qtbot.waitSignal(code.copied) as said:
         code.copy_button.click()
     assert said.args == ["Copied the QR code."]
@@ -85,7 +93,7 @@ def test_copy_puts_the_code_on_the_clipboard_as_a_picture(code: CardQrCode, qtbo
 def test_save_writes_the_kind_of_picture_the_name_asks_for(
     code: CardQrCode, qtbot, asked, tmp_path, suffix
 ):
-    code.set_card(CARD)
+    show(code, CARD, qtbot)
     target = tmp_path / f"xue{suffix}"
     code.answers.append(target)  # type: ignore[attr-defined]
     with qtbot.waitSignal(code.copied) as said:
@@ -100,7 +108,7 @@ def test_save_writes_the_kind_of_picture_the_name_asks_for(
 
 
 def test_a_code_that_cannot_be_saved_is_explained(code: CardQrCode, qtbot, tmp_path):
-    code.set_card(CARD)
+    show(code, CARD, qtbot)
     target = tmp_path / "gone" / "xue.png"
     code.answers.append(target)  # type: ignore[attr-defined]
     with qtbot.waitSignal(code.failed) as failed:
@@ -113,29 +121,84 @@ def test_a_code_that_cannot_be_saved_is_explained(code: CardQrCode, qtbot, tmp_p
 
 
 def test_cancelling_the_save_writes_nothing(code: CardQrCode, qtbot, asked, tmp_path):
-    code.set_card(CARD)
+    show(code, CARD, qtbot)
     with qtbot.assertNotEmitted(code.copied), qtbot.assertNotEmitted(code.failed):
         code.save_button.click()
     assert len(asked) == 1
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_card_without_a_name_saves_under_its_id(code: CardQrCode, asked):
-    code.set_card(Card.model_validate({"uuid": "abc123"}))
+def test_a_card_without_a_name_saves_under_its_id(code: CardQrCode, asked, qtbot):
+    show(code, Card.model_validate({"uuid": "abc123"}), qtbot)
     code.save_button.click()
     assert asked[-1].name == "abc123-qr.png"
 
 
-def test_a_contact_too_long_for_a_qr_code_is_said_and_nothing_offered(code: CardQrCode, asked):
-    code.set_card(parse_card({"uuid": "long", "display_name": "x" * 5000}))
+def test_a_contact_too_long_for_a_qr_code_is_said_and_nothing_offered(
+    code: CardQrCode, asked, qtbot
+):
+    show(code, parse_card({"uuid": "long", "display_name": "x" * 5000}), qtbot)
+    assert code.no_code_label.text() == "This card's contact is too long for a QR code."
     assert code.isVisible()
     assert code.picture.isHidden()
-    assert code.too_long_label.isVisible()
+    assert code.no_code_label.isVisible()
     assert not code.copy_button.isEnabled()
     assert not code.save_button.isEnabled()
     code.save()
     assert asked == []
-    code.set_card(CARD)
+    show(code, CARD, qtbot)
     assert code.picture.isVisible()
-    assert code.too_long_label.isHidden()
+    assert code.no_code_label.isHidden()
     assert code.save_button.isEnabled()
+
+
+def test_the_code_is_made_off_the_windows_thread_and_copy_waits_for_it(
+    code: CardQrCode, qtbot, monkeypatch
+):
+    made_on = []
+
+    def card_qr(card):
+        made_on.append(threading.current_thread())
+        return card_qr_module.card_qr(card)
+
+    monkeypatch.setattr("cardviewer.ui.cards.card_qr_code.card_qr", card_qr)
+    with qtbot.waitSignal(code.codeShown):
+        code.set_card(CARD)
+        assert code.modules == [], "set_card returns before the code is made"
+        assert not code.copy_button.isEnabled()
+        assert not code.save_button.isEnabled()
+    assert made_on
+    assert threading.main_thread() not in made_on
+    assert code.copy_button.isEnabled()
+    assert read(code.picture.grab().toImage()) == card_vcard(CARD)
+
+
+def test_only_the_last_card_chosen_gets_its_code_shown(code: CardQrCode, qtbot):
+    others = [parse_card({"uuid": f"u{n}", "display_name": f"Person {n}"}) for n in range(20)]
+    shown = []
+    code.codeShown.connect(lambda: shown.append(code.modules))
+    with qtbot.waitSignal(code.codeShown):
+        for card in [*others, CARD]:  # as when an arrow key is held down
+            code.set_card(card)
+    qtbot.wait(100)  # any code of an earlier card would arrive meanwhile
+    assert len(shown) == 1, "no earlier card's code is shown, not even for a moment"
+    assert read(code.picture.grab().toImage()) == card_vcard(CARD)
+
+
+def test_a_code_that_cannot_be_made_is_said_and_logged(
+    code: CardQrCode, qtbot, monkeypatch, caplog
+):
+    def broken(_card):
+        raise ValueError("no mask fits")
+
+    monkeypatch.setattr("cardviewer.ui.cards.card_qr_code.card_qr", broken)
+    show(code, CARD, qtbot)
+    assert code.picture.isHidden()
+    assert code.no_code_label.isVisible()
+    assert code.no_code_label.text() == "No QR code could be made for this card."
+    assert not code.copy_button.isEnabled()
+    assert "could not be made" in caplog.text
+    monkeypatch.undo()
+    show(code, CARD, qtbot)
+    assert code.picture.isVisible(), "the next card's code comes as before"
+    assert code.no_code_label.isHidden()
