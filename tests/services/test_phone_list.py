@@ -6,15 +6,29 @@ import functools
 import threading
 import unicodedata
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pypdf
 import pytest
-from PySide6.QtGui import QFont, QFontDatabase, QFontMetricsF
+from PySide6.QtCore import QBuffer, QMarginsF
+from PySide6.QtGui import (
+    QFont,
+    QFontDatabase,
+    QFontMetricsF,
+    QPageLayout,
+    QPageSize,
+    QPdfWriter,
+)
 
 from cardviewer.api.models import Card, parse_card
 from cardviewer.services.phone_list import (
+    MARGIN_MM,
     MAX_EMAILS,
+    NAME_SHARE,
+    QR_MM,
+    QR_PIXELS,
+    RESOLUTION,
     PhoneListStopped,
     PhoneListTexts,
     broken_address,
@@ -22,6 +36,7 @@ from cardviewer.services.phone_list import (
     write_phone_list_pdf,
 )
 from tests.demo_cards import demo_space_cards
+from tests.pdf_layout import layouts
 
 TEXTS = PhoneListTexts(
     title="Acme Europe GmbH — phone list",
@@ -255,3 +270,171 @@ def test_a_row_never_runs_off_its_page(qapp, tmp_path):
     assert pages[-1].endswith(f"Page {len(pages)}")
     assert len(pages) == 1, "three short rows on one page"
     assert "a" * 4000 not in "".join(pages).replace(" ", "")
+
+
+# Where things go on the paper: read back from the PDF's drawing, in its units (dots at
+# `RESOLUTION` a inch, from the corner of the margins), and worked out here from the
+# rules of the layout as a reader would state them.
+
+DOT = 1.5
+"""Dots of tolerance: Qt places text and lines on whole dots."""
+
+
+@pytest.fixture(scope="module")
+def paper(qapp) -> QPdfWriter:
+    """A device as the list's: A4, 15 mm margins, `RESOLUTION` dots an inch."""
+    writer = QPdfWriter(QBuffer())
+    writer.setResolution(RESOLUTION)
+    writer.setPageLayout(
+        QPageLayout(
+            QPageSize(QPageSize.PageSizeId.A4),
+            QPageLayout.Orientation.Portrait,
+            QMarginsF(MARGIN_MM, MARGIN_MM, MARGIN_MM, MARGIN_MM),
+            QPageLayout.Unit.Millimeter,
+        )
+    )
+    return writer
+
+
+def metrics(paper: QPdfWriter, points: float, *, bold: bool = False) -> QFontMetricsF:
+    font = QFont()
+    font.setPointSizeF(points)
+    font.setBold(bold)
+    return QFontMetricsF(font, paper)
+
+
+def dots(millimetres: float) -> float:
+    return millimetres / 25.4 * RESOLUTION
+
+
+GREY = round(90 / 255, 3)
+POSITION_GREY = round(70 / 255, 3)
+RULE_GREY = round(200 / 255, 3)
+BLACK = (0.0, 0.0, 0.0)
+
+
+def grey(level: float) -> tuple[float, float, float]:
+    return (level, level, level)
+
+
+def test_the_page_is_laid_out_as_a_phone_list(qapp, paper, tmp_path):
+    """Header, rules, rows in two columns and the footer, where and how they are drawn."""
+    cards = [
+        parse_card(
+            {
+                "uuid": f"c{n}",
+                "display_name": f"Person {n}",
+                "position": "Sales",
+                "emails": [f"p{n}@example.com", f"p{n}@example.org"],
+            }
+        )
+        for n in range(3)
+    ]
+    target = tmp_path / "phones.pdf"
+    write_phone_list_pdf(target, cards, TEXTS)
+    reader = pypdf.PdfReader(target)
+    assert [float(side) for side in reader.pages[0].mediabox[2:]] == pytest.approx(
+        [595.0, 842.0], abs=1
+    ), "A4"
+    (page,) = layouts(target)
+    dot = 72 / RESOLUTION
+    assert page.scale[0] == pytest.approx(dot, abs=0.001), f"{RESOLUTION} dots an inch"
+    assert page.scale[4] == pytest.approx(MARGIN_MM / 25.4 * 72, abs=0.5), "the left margin"
+    width = dots(210 - 2 * MARGIN_MM)
+    height = dots(297 - 2 * MARGIN_MM)
+    big = metrics(paper, 9.5, bold=True)
+    text = metrics(paper, 9.5)
+    small = metrics(paper, 8)
+    gap = text.lineSpacing() * 0.45
+    title, date, *rows, footer = page.texts
+    # The header: the space in bold on the left, the date small and grey on the right.
+    assert (title.words, title.x, title.bold, title.colour) == (TEXTS.title, 0.0, True, BLACK)
+    assert title.size == pytest.approx(dots(9.5 / 72 * 25.4), abs=0.5)
+    assert 0 < title.y < big.lineSpacing()
+    assert date.words == TEXTS.date
+    assert date.size == pytest.approx(dots(8 / 72 * 25.4), abs=0.5)
+    assert not date.bold
+    assert date.colour == grey(GREY)
+    assert date.x + small.horizontalAdvance(TEXTS.date) == pytest.approx(width, abs=3 * DOT)
+    assert 0 < date.y < big.lineSpacing()
+    # A thin grey rule under the header and under each row, across the page.
+    header = big.lineSpacing() + 2 * gap
+    assert page.rules[0].y1 == pytest.approx(big.lineSpacing() + gap, abs=DOT)
+    for rule in page.rules:
+        assert (rule.x1, rule.y1 == rule.y2, rule.colour, rule.width) == (
+            0.0,
+            True,
+            grey(RULE_GREY),
+            1.0,
+        )
+        assert rule.x2 == pytest.approx(width, abs=2 * DOT)
+    # Each row: the name in bold, the position under it in grey, the e-mails beside them
+    # from 55 % of the width on, one under the other; a gap above and below.
+    row = big.lineSpacing() + text.lineSpacing() + 2 * gap
+    assert len(rows) == 3 * 4
+    for number in range(3):
+        name, position, first, second = rows[number * 4 : number * 4 + 4]
+        top = header + number * row + gap
+        assert (name.words, name.x, name.bold, name.colour) == (f"Person {number}", 0, True, BLACK)
+        assert top < name.y < top + big.lineSpacing()
+        assert (position.words, position.x, position.bold) == ("Sales", 0, False)
+        assert position.colour == grey(POSITION_GREY)
+        assert position.y - name.y == pytest.approx(big.lineSpacing(), abs=3 * DOT)
+        assert (first.words, first.bold, first.colour) == (f"p{number}@example.com", False, BLACK)
+        assert first.x == pytest.approx(width * NAME_SHARE, abs=DOT)
+        assert first.y == pytest.approx(name.y, abs=3 * DOT)
+        assert (second.words, second.x) == (f"p{number}@example.org", first.x)
+        assert second.y - first.y == pytest.approx(text.lineSpacing(), abs=DOT)
+        assert page.rules[number + 1].y1 == pytest.approx(header + (number + 1) * row, abs=DOT)
+    # The footer: the page's number, small and grey, in the middle of the last line.
+    assert (footer.words, footer.bold, footer.colour) == ("Page 1", False, grey(GREY))
+    assert footer.size == date.size
+    middle = footer.x + small.horizontalAdvance("Page 1") / 2
+    assert middle == pytest.approx(width / 2, abs=3 * DOT)
+    assert height - small.lineSpacing() < footer.y < height
+
+
+def test_a_long_title_is_cut_before_the_date(qapp, paper, tmp_path):
+    long = replace(TEXTS, title="Acme Europe GmbH, " * 20)
+    target = tmp_path / "long.pdf"
+    write_phone_list_pdf(target, [], long)
+    title, date, _footer = layouts(target)[0].texts
+    width = dots(210 - 2 * MARGIN_MM)
+    assert title.words.endswith("…")
+    drawn = metrics(paper, 9.5, bold=True).horizontalAdvance(title.words)
+    assert width * 0.6 < drawn <= width * 0.7, "seven tenths of the width, the rest the date's"
+    assert date.words == TEXTS.date
+
+
+def test_a_rows_qr_code_is_24_mm_at_its_right_end_at_the_top_of_the_row(qapp, paper, tmp_path):
+    from cardviewer.services.card_qr import card_qr, dark_modules
+
+    narrow = "i" * 150 + "@example.com"  # narrow letters: its lines fill their width
+    cards = [
+        parse_card({"uuid": f"c{n}", "display_name": f"Person {n}", "emails": [narrow]})
+        for n in range(2)
+    ]
+    target = tmp_path / "phones.pdf"
+    write_phone_list_pdf(target, cards, TEXTS, qr_codes=True)
+    (page,) = layouts(target)
+    side = QR_MM / 25.4 * 72
+    margin = MARGIN_MM / 25.4 * 72
+    paper_width = 210 / 25.4 * 72
+    text = metrics(paper, 9.5)
+    gap = text.lineSpacing() * 0.45
+    row = dots(QR_MM) + 2 * gap  # a QR code is taller than two lines
+    first, second = page.pictures
+    for picture in page.pictures:
+        assert picture.width == pytest.approx(side)
+        assert picture.height == pytest.approx(side)
+        assert picture.x + side == pytest.approx(paper_width - margin, abs=0.5)
+    assert first.y - second.y == pytest.approx(row * 72 / RESOLUTION, abs=0.5), "one a row"
+    right = dots(210 - 2 * MARGIN_MM)
+    lines = [t for t in page.texts[2:] if t.x >= right * NAME_SHARE - DOT]  # the e-mails
+    assert "".join(line.words for line in lines) == narrow * 2, "broken, never cut"
+    for line in lines:  # a gap between the e-mails and the code
+        assert line.x + text.horizontalAdvance(line.words) <= right - dots(QR_MM) - gap + DOT
+    modules = len(dark_modules(card_qr(cards[0])))  # type: ignore[arg-type]
+    image = pypdf.PdfReader(target).pages[0].images[0].image
+    assert image is not None
+    assert image.size == ((modules + 8) * QR_PIXELS, (modules + 8) * QR_PIXELS)
