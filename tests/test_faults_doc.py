@@ -144,7 +144,9 @@ class Source:
         return _page(request.page)
 
 
-def test_the_export_rows_are_what_the_window_shows(qtbot, qloop, arun, tmp_path) -> None:
+def test_the_export_rows_are_what_the_window_shows(
+    qtbot, qloop, arun, tmp_path, monkeypatch
+) -> None:
     source = Source()
     jobs = WholeSpaceJobs(source, Settings.load(), partial(ExportAllDialog, parent=None))
     shown: list[str] = []
@@ -171,6 +173,14 @@ def test_the_export_rows_are_what_the_window_shows(qtbot, qloop, arun, tmp_path)
     with qtbot.waitSignal(code.failed, timeout=WAIT) as qr_failed:
         code.save()
     shown.append(qr_failed.args[0])
+
+    def unmade(_card: object) -> None:
+        raise ValueError("no mask fits")
+
+    monkeypatch.setattr("cardviewer.ui.cards.card_qr_code.card_qr", unmade)
+    with qtbot.waitSignal(code.codeShown, timeout=WAIT):
+        code.set_card(parse_card({"uuid": "c2", "display_name": "Bo"}))
+    shown.append(code.no_code_label.text())
     for problem in (
         PermissionError(errno.EACCES, "Permission denied"),
         FileNotFoundError(errno.ENOENT, "No such file or directory"),
