@@ -1214,12 +1214,12 @@
         <translation>QR-Code speichern</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+284"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+298"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/job_reports.py" line="+32"/>
+        <location filename="../cardviewer/ui/job_reports.py" line="+33"/>
         <source>This is the first sync.</source>
         <translation>Erste Synchronisierung.</translation>
     </message>
@@ -1234,7 +1234,7 @@
         <translation>Neu: %1, entfernt: %2, geändert: %3.</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+49"/>
         <source>Synced 1 card. %1</source>
         <translation>1 Karte synchronisiert. %1</translation>
     </message>
@@ -1254,7 +1254,7 @@
         <translation>Öffnen Sie zuerst einen Bereich.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-113"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-121"/>
         <source>The sync stopped and the local copy stays as it was; it starts again once you have signed in.</source>
         <translation>Die Synchronisierung wurde angehalten, die lokale Kopie bleibt unverändert; sie beginnt erneut, sobald Sie sich angemeldet haben.</translation>
     </message>
@@ -1279,7 +1279,7 @@
         <translation>Die lokale Kopie konnte nicht geschrieben werden; sie bleibt unverändert.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+255"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+274"/>
         <source>%1 could not be synced. %2</source>
         <translation>%1 konnte nicht synchronisiert werden. %2</translation>
     </message>
@@ -1289,12 +1289,12 @@
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-250"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-269"/>
         <source>The export of all pages stopped and saved nothing; it starts again once you have signed in.</source>
         <translation>Der Export aller Seiten wurde angehalten und hat nichts gespeichert; er beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+251"/>
+        <location line="+270"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>
@@ -1304,17 +1304,22 @@
         <translation>Die Karten konnten nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location line="-71"/>
+        <location line="-86"/>
         <source>Saving %1…</source>
         <translation>%1 wird gespeichert…</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+22"/>
         <source>Sending the phone list to the printer…</source>
         <translation>Die Telefonliste wird an den Drucker gesendet…</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
+        <source>Printing stopped; the pages already made still get printed.</source>
+        <translation>Drucken angehalten; die schon erstellten Seiten werden noch gedruckt.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>The cards could not be printed. %1</source>
         <translation>Die Karten konnten nicht gedruckt werden. %1</translation>
     </message>
@@ -1329,7 +1334,12 @@
         <translation>Synchronisierung abgebrochen; die lokale Kopie bleibt unverändert.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
+        <source>Printing cancelled; nothing was printed.</source>
+        <translation>Drucken abgebrochen; nichts wurde gedruckt.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Export cancelled; nothing was saved.</source>
         <translation>Export abgebrochen; es wurde nichts gespeichert.</translation>
     </message>
@@ -1587,7 +1597,7 @@
         <translation>%1-Logo</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/phone_list_output.py" line="+29"/>
+        <location filename="../cardviewer/ui/phone_list_output.py" line="+30"/>
         <source>Phone list of %1</source>
         <translation>Telefonliste von %1</translation>
     </message>
@@ -1607,7 +1617,7 @@
         <translation>(ohne Namen)</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+47"/>
         <source>Print Phone List</source>
         <translation>Telefonliste drucken</translation>
     </message>
@@ -1718,6 +1728,39 @@
             <numerusform>Karten %1–%2 von %Ln</numerusform>
             <numerusform>Karten %1–%2 von %Ln</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>PaintingNote</name>
+    <message>
+        <location filename="../cardviewer/ui/painting_note.py" line="+21"/>
+        <source>%1 of %2 cards</source>
+        <translation>%1 von %2 Karten</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Phone list</source>
+        <translation>Telefonliste</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop making the phone list</source>
+        <translation>Das Erstellen der Telefonliste anhalten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancel the phone list</source>
+        <translation>Telefonliste abbrechen</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>Cancelling the phone list…</source>
+        <translation>Telefonliste wird abgebrochen…</translation>
     </message>
 </context>
 <context>

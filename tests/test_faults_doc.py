@@ -163,10 +163,10 @@ def test_the_export_rows_are_what_the_window_shows(
     failure(partial(jobs.export_page, _page(1), SHOWN, missing / "page.csv"))
     failure(partial(jobs.export_all, SHOWN, missing / "everyone.csv"))
 
-    def refused() -> int:
+    def refused(**_painting: object) -> int:
         raise PagesRefused("the printer did not take the pages")
 
-    failure(partial(jobs.print_with, refused, SHOWN))
+    failure(partial(jobs.print_with, refused, SHOWN, total=1))
     code = CardQrCode(lambda _suggested: missing / "qr.png")
     with qtbot.waitSignal(code.codeShown, timeout=WAIT):
         code.set_card(parse_card({"uuid": "c1", "display_name": "Ada"}))

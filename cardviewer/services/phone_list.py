@@ -64,6 +64,11 @@ ADDRESS_LINES = 4
 """Lines an e-mail address takes at most (a real one takes one or two)."""
 NAME_LINES = 3
 """Lines a name or a position takes at most; a longer one is cut with "…"."""
+PROGRESS_EVERY = 250
+"""Cards painted between two reports of progress: a few a second for a whole space."""
+
+Painted = Callable[[int], None]
+"""Told how many cards are painted so far, now and then and once at the end."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +94,11 @@ class PagesRefused(OSError):
 class PhoneListStopped(Exception):
     """The list was called off before the last card (`stop` was set)."""
 
+    def __init__(self, *, withdrawn: bool = False) -> None:
+        super().__init__("the phone list was called off")
+        self.withdrawn = withdrawn
+        """A printer's job was withdrawn, so no page of it comes out."""
+
 
 def write_phone_list(
     device: QPagedPaintDevice,
@@ -97,18 +107,30 @@ def write_phone_list(
     *,
     stop: threading.Event | None = None,
     qr_codes: bool = False,
+    painted: Painted | None = None,
 ) -> int:
     """Paint the cards on `device`, as many rows a page as fit; returns how many cards.
 
     `stop`, when set, ends the painting after the row being painted
-    (`PhoneListStopped`); what was painted so far is finished as pages. `qr_codes`:
-    each card's QR code (its contact) at the end of its row.
+    (`PhoneListStopped`): a printer's job is withdrawn where the system allows it
+    (`withdrawn`), else the device gets what was painted so far as pages (a PDF file
+    is then dropped by its writer). `qr_codes`:
+    each card's QR code (its contact) at the end of its row. `painted` hears the count
+    every `PROGRESS_EVERY` cards and at the end, on the painting thread.
     """
     painter = QPainter()
     if not painter.begin(device):
         raise PagesRefused("the printer or the file did not take the pages")
     try:
-        return _PhoneListPainter(painter, device, texts, qr_codes=qr_codes).paint(cards, stop)
+        lister = _PhoneListPainter(painter, device, texts, qr_codes=qr_codes)
+        return lister.paint(cards, stop, painted)
+    except PhoneListStopped:
+        # A printer's job is withdrawn before its pages are sent, where the system lets
+        # it (`QPrinter.abort`; on Linux, CUPS gets the pages painted so far).
+        abort = getattr(device, "abort", None)
+        if abort is None:
+            raise
+        raise PhoneListStopped(withdrawn=bool(abort())) from None
     finally:
         painter.end()
 
@@ -120,6 +142,7 @@ def write_phone_list_pdf(
     *,
     stop: threading.Event | None = None,
     qr_codes: bool = False,
+    painted: Painted | None = None,
 ) -> int:
     """The phone list as an A4 PDF at `path`, written whole or not at all."""
     with open_atomically(path) as file:
@@ -138,7 +161,9 @@ def write_phone_list_pdf(
                 QPageLayout.Unit.Millimeter,
             )
         )
-        count = write_phone_list(writer, cards, texts, stop=stop, qr_codes=qr_codes)
+        count = write_phone_list(
+            writer, cards, texts, stop=stop, qr_codes=qr_codes, painted=painted
+        )
         del writer  # writes the PDF's last parts
         device.close()
     return count
@@ -298,7 +323,9 @@ class _PhoneListPainter:
     def _line(self, font: QFont) -> float:
         return self._metrics[id(font)].lineSpacing()
 
-    def paint(self, cards: Iterable[Card], stop: threading.Event | None) -> int:
+    def paint(
+        self, cards: Iterable[Card], stop: threading.Event | None, painted: Painted | None
+    ) -> int:
         count = 0
         self._start_page()
         for card in cards:
@@ -307,7 +334,11 @@ class _PhoneListPainter:
                 raise PhoneListStopped
             self._row(card)
             count += 1
+            if painted is not None and count % PROGRESS_EVERY == 0:
+                painted(count)
         self._end_page()
+        if painted is not None:
+            painted(count)
         return count
 
     # Pages

@@ -185,7 +185,7 @@ class ExportCommands(QObject):
             texts=phone_list_texts(chosen),
             qr_codes=self._settings.phone_list_qr_codes,
         )
-        self._jobs.export_with(write, chosen.request, path)
+        self._jobs.export_with(write, chosen.request, path, total=chosen.count)
 
     def print_cards(self) -> None:
         """Ask for a printer and print the chosen cards as a phone list."""
@@ -202,7 +202,7 @@ class ExportCommands(QObject):
             texts=phone_list_texts(chosen),
             qr_codes=self._settings.phone_list_qr_codes,
         )
-        self._jobs.print_with(paint, chosen.request)
+        self._jobs.print_with(paint, chosen.request, total=chosen.count)
 
     def _emails_settled(self, chosen: ChosenCards, *, again: Callable[[], None]) -> bool:
         """True to go on with `chosen` as it is; else the person chose to stop, or to load

@@ -20,6 +20,7 @@ from cardviewer.services.card_store import Changes
 from cardviewer.ui.error_bar import ErrorBar
 from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.page_messages import Counted
+from cardviewer.ui.painting_note import PaintingNote
 from cardviewer.ui.whole_space_jobs import JobKind, JobResult, WholeSpaceJobs
 
 
@@ -68,6 +69,9 @@ class JobReports(QObject):
         jobs.finished.connect(self._on_finished)
         jobs.failed.connect(self._on_failed)
         jobs.statusMessage.connect(status.showMessage)
+        self.painting_note = PaintingNote(jobs.painting, status)
+        """How far a phone list has come, with Cancel, while one is painted."""
+        status.addPermanentWidget(self.painting_note)
 
     @property
     def export_all_dialog(self) -> ExportAllDialog | None:

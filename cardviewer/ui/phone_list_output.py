@@ -15,6 +15,7 @@ from PySide6.QtPrintSupport import QPrintDialog, QPrinter
 from PySide6.QtWidgets import QDialog, QWidget
 
 from cardviewer.services.phone_list import (
+    Painted,
     PhoneListTexts,
     titled,
     write_phone_list,
@@ -41,12 +42,15 @@ def write_chosen_pdf(
     texts: PhoneListTexts,
     qr_codes: bool = False,
     stop: threading.Event | None = None,
+    painted: Painted | None = None,
 ) -> int:
     """The chosen cards as a phone list in the PDF file at `path` (`qr_codes`: each
     card's QR code beside it)."""
     with chosen_card_stream(chosen) as cards:
         titled_texts, cards = titled(texts, cards, chosen.request.space_id)
-        return write_phone_list_pdf(path, cards, titled_texts, stop=stop, qr_codes=qr_codes)
+        return write_phone_list_pdf(
+            path, cards, titled_texts, stop=stop, qr_codes=qr_codes, painted=painted
+        )
 
 
 def print_chosen(
@@ -56,12 +60,18 @@ def print_chosen(
     texts: PhoneListTexts,
     qr_codes: bool = False,
     stop: threading.Event | None = None,
+    painted: Painted | None = None,
 ) -> int:
-    """The chosen cards as a phone list on `printer`, as set up in the print dialog."""
+    """The chosen cards as a phone list on `printer`, as set up in the print dialog.
+
+    Stopped (`PhoneListStopped`), the print job is withdrawn: no half list comes out.
+    """
     with chosen_card_stream(chosen) as cards:
         titled_texts, cards = titled(texts, cards, chosen.request.space_id)
         printer.setDocName(titled_texts.title)
-        return write_phone_list(printer, cards, titled_texts, stop=stop, qr_codes=qr_codes)
+        return write_phone_list(
+            printer, cards, titled_texts, stop=stop, qr_codes=qr_codes, painted=painted
+        )
 
 
 def ask_printer(parent: QWidget | None) -> QPrinter | None:

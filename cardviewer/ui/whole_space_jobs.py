@@ -25,7 +25,7 @@ from cardviewer.api import Card, CardPage, CardViewerError, NotAuthenticated
 from cardviewer.services.card_export import ExportFormat
 from cardviewer.services.card_store import CardStore, Changes, Generation, StoreError
 from cardviewer.services.page_loader import PageRequest, PageSource
-from cardviewer.services.phone_list import PagesRefused
+from cardviewer.services.phone_list import PagesRefused, PhoneListStopped
 from cardviewer.services.settings import Settings
 from cardviewer.services.space_fetch import PageFetch
 from cardviewer.services.vcard_export import SUFFIX as VCARD_SUFFIX
@@ -33,6 +33,7 @@ from cardviewer.services.vcard_export import write_stored_vcards, write_vcards
 from cardviewer.tasks import TaskSet
 from cardviewer.ui.cards.card_export import write_cards, write_stored_cards
 from cardviewer.ui.error_text import error_text, store_error_text, write_failure_text
+from cardviewer.ui.painting import Paint, Painting
 from cardviewer.ui.preferences_dialog import export_csv_delimiter
 
 log = logging.getLogger(__name__)
@@ -103,6 +104,9 @@ class OpenProgress(Protocol):
 WriteCards = Callable[..., Awaitable[int]]
 """Writes cards to `(path, delimiter=…)`; the number of cards."""
 
+PaintFile = Callable[..., int]
+"""Paints a phone list into the file `(path, *, stop, painted)`: a `Paint` given its path."""
+
 ServerWait = Callable[[CardViewerError], str | None]
 """How long the server asked to wait, in the window's words (`PageMessages.server_wait`)."""
 
@@ -145,6 +149,8 @@ class WholeSpaceJobs(QObject):
         self._tasks = TaskSet()
         self._stopped: _Stopped | None = None
         self.progress: WholeSpaceProgress | None = None
+        self.painting = Painting(self)
+        """The phone list being painted into a file or for a printer: progress, Cancel."""
         self.export_dir = documents_dir()
         """The folder an export suggests: the one chosen last."""
 
@@ -226,17 +232,21 @@ class WholeSpaceJobs(QObject):
 
         self._start(JobKind.EXPORT_PAGE, self._export_page(_vcard_file(path), write, request))
 
-    def export_with(self, write: Callable[[Path], int], request: PageRequest, path: Path) -> None:
-        """Save to `path` with `write`, off the window's thread: a phone list, say."""
+    def export_with(
+        self, write: PaintFile, request: PageRequest, path: Path, *, total: int
+    ) -> None:
+        """Paint a phone list of `total` cards into `path` with `write`, off the window's
+        thread, its progress told by `painting`."""
 
         async def run(target: Path, *, delimiter: str) -> int:
-            return await asyncio.to_thread(write, target)
+            return await self.painting.run(partial(write, target), total)
 
         self._start(JobKind.EXPORT_PAGE, self._export_page(path, run, request))
 
-    def print_with(self, paint: Callable[[], int], request: PageRequest) -> None:
-        """Print with `paint`, off the window's thread; `finished` or `failed` tells how."""
-        self._start(JobKind.PRINT, self._print(paint, request))
+    def print_with(self, paint: Paint, request: PageRequest, *, total: int) -> None:
+        """Print a phone list of `total` cards with `paint`, off the window's thread;
+        `painting` tells its progress, `finished` or `failed` how it ended."""
+        self._start(JobKind.PRINT, self._print(paint, request, total))
 
     def export_all(self, request: PageRequest, path: Path) -> None:
         """Fetch every page of the space of `request` and save all its cards to `path`."""
@@ -278,6 +288,10 @@ class WholeSpaceJobs(QObject):
         self.statusMessage.emit(saving, 0)
         try:
             count = await write(path, delimiter=export_csv_delimiter(self._settings))
+        except PhoneListStopped:
+            log.info("the phone list for %s was cancelled", path)
+            self.statusMessage.emit(_cancelled(JobKind.EXPORT_PAGE), STATUS_TIMEOUT_MS)
+            return
         except OSError as exc:
             self.statusMessage.emit("", 1)
             log.warning("export to %s failed: %s", path, exc)
@@ -291,11 +305,22 @@ class WholeSpaceJobs(QObject):
         log.info("exported %d cards to %s", count, path)
         self._finish(JobResult(JobKind.EXPORT_PAGE, request, count, path))
 
-    async def _print(self, paint: Callable[[], int], request: PageRequest) -> None:
+    async def _print(self, paint: Paint, request: PageRequest, total: int) -> None:
         sending = QCoreApplication.translate("MainWindow", "Sending the phone list to the printer…")
         self.statusMessage.emit(sending, 0)
         try:
-            count = await asyncio.to_thread(paint)
+            count = await self.painting.run(paint, total)
+        except PhoneListStopped as stopped:
+            log.info("printing was cancelled; the job withdrawn: %s", stopped.withdrawn)
+            said = (
+                _cancelled(JobKind.PRINT)
+                if stopped.withdrawn
+                else QCoreApplication.translate(
+                    "MainWindow", "Printing stopped; the pages already made still get printed."
+                )
+            )
+            self.statusMessage.emit(said, STATUS_TIMEOUT_MS)
+            return
         except OSError as exc:
             self.statusMessage.emit("", 1)
             log.warning("printing failed: %s", exc)
@@ -434,4 +459,6 @@ def _cancelled(kind: JobKind) -> str:
         return QCoreApplication.translate(
             "MainWindow", "Sync cancelled; the local copy stays as it was."
         )
+    if kind is JobKind.PRINT:
+        return QCoreApplication.translate("MainWindow", "Printing cancelled; nothing was printed.")
     return QCoreApplication.translate("MainWindow", "Export cancelled; nothing was saved.")

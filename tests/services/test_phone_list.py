@@ -26,6 +26,7 @@ from cardviewer.services.phone_list import (
     MARGIN_MM,
     MAX_EMAILS,
     NAME_SHARE,
+    PROGRESS_EVERY,
     QR_MM,
     QR_PIXELS,
     RESOLUTION,
@@ -33,6 +34,7 @@ from cardviewer.services.phone_list import (
     PhoneListTexts,
     broken_address,
     wrapped_words,
+    write_phone_list,
     write_phone_list_pdf,
 )
 from tests.demo_cards import demo_space_cards
@@ -438,3 +440,41 @@ def test_a_rows_qr_code_is_24_mm_at_its_right_end_at_the_top_of_the_row(qapp, pa
     image = pypdf.PdfReader(target).pages[0].images[0].image
     assert image is not None
     assert image.size == ((modules + 8) * QR_PIXELS, (modules + 8) * QR_PIXELS)
+
+
+def test_the_cards_painted_are_told_now_and_then_and_at_the_end(qapp, tmp_path):
+    cards = [parse_card({"uuid": f"c{n}", "display_name": f"P{n}"}) for n in range(501)]
+    told: list[int] = []
+    write_phone_list_pdf(tmp_path / "list.pdf", cards, TEXTS, painted=told.append)
+    assert PROGRESS_EVERY == 250, "a few reports a second for a whole space"
+    assert told == [250, 500, 501]
+    told.clear()
+    write_phone_list_pdf(tmp_path / "none.pdf", [], TEXTS, painted=told.append)
+    assert told == [0]
+
+
+class Withdrawing(QPdfWriter):
+    """A printer whose system takes a job back (`QPrinter.abort`), or not."""
+
+    def __init__(self, path: Path, *, can: bool) -> None:
+        super().__init__(str(path))
+        self.can = can
+        self.aborted = 0
+
+    def abort(self) -> bool:
+        self.aborted += 1
+        return self.can
+
+
+@pytest.mark.parametrize("can", [True, False])
+def test_a_printer_stopped_is_asked_to_take_the_job_back(qapp, tmp_path, can):
+    cards = [parse_card({"uuid": f"c{n}", "display_name": f"P{n}"}) for n in range(600)]
+    stop = threading.Event()
+    device = Withdrawing(tmp_path / "printed.pdf", can=can)
+    with pytest.raises(PhoneListStopped) as stopped:
+        write_phone_list(device, cards, TEXTS, stop=stop, painted=lambda _count: stop.set())
+    assert device.aborted == 1
+    assert stopped.value.withdrawn is can
+    with pytest.raises(PhoneListStopped) as stopped:  # a file: nothing to take back
+        write_phone_list_pdf(tmp_path / "x.pdf", cards, TEXTS, stop=stop)
+    assert not stopped.value.withdrawn

@@ -1,0 +1,184 @@
+"""A phone list painted off the window's thread: its progress, Cancel, and the note."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pypdf
+import pytest
+from PySide6.QtCore import QLocale
+from PySide6.QtPrintSupport import QPrinter
+from PySide6.QtWidgets import QStatusBar
+
+from cardviewer.api.models import parse_card
+from cardviewer.services.page_loader import PageRequest
+from cardviewer.services.phone_list import PhoneListStopped
+from cardviewer.services.settings import Settings
+from cardviewer.ui.chosen_cards import ChosenCards
+from cardviewer.ui.export_all_dialog import ExportAllDialog
+from cardviewer.ui.painting import Painting
+from cardviewer.ui.painting_note import SHOW_AFTER_MS, PaintingNote
+from cardviewer.ui.phone_list_output import phone_list_texts, print_chosen, write_chosen_pdf
+from cardviewer.ui.whole_space_jobs import WholeSpaceJobs
+
+WAIT = 10_000
+SHOWN = PageRequest("space", 1, True)
+CARDS = [
+    parse_card({"uuid": f"c{n}", "display_name": f"Person {n}", "emails": [f"p{n}@x.example"]})
+    for n in range(600)
+]
+CHOSEN = ChosenCards(SHOWN, "space", cards=CARDS)
+
+
+class SlowPaint:
+    """Tells of 250 cards, then waits to be stopped, as a long list would."""
+
+    def __init__(self) -> None:
+        self.started = threading.Event()
+
+    def __call__(self, *, stop: threading.Event, painted) -> int:
+        painted(250)
+        self.started.set()
+        if not stop.wait(WAIT / 1000):
+            return 250
+        raise PhoneListStopped
+
+
+def test_a_painting_tells_how_far_it_has_come_and_stops_when_cancelled(qtbot, qloop, arun):
+    painting = Painting()
+    slow = SlowPaint()
+    heard: list[tuple[int, int]] = []
+    painting.advanced.connect(lambda count, total: heard.append((count, total)))
+    task = qloop.create_task(painting.run(slow, 1000))
+    qtbot.waitUntil(lambda: (250, 1000) in heard, timeout=WAIT)
+    assert heard[0] == (0, 1000), "said when it starts"
+    assert painting.running
+    with qtbot.waitSignal(painting.ended, timeout=WAIT):
+        painting.cancel()
+    qtbot.waitUntil(task.done)
+    with pytest.raises(PhoneListStopped):
+        task.result()
+    assert not painting.running
+
+
+def test_only_the_newest_paintings_progress_is_told_and_ended_comes_after_the_last(qtbot, qloop):
+    painting = Painting()
+    first, second = SlowPaint(), SlowPaint()
+    heard: list[tuple[int, int]] = []
+    ended: list[bool] = []
+    painting.ended.connect(lambda: ended.append(True))
+    one = qloop.create_task(painting.run(first, 1000))
+    qtbot.waitUntil(first.started.is_set, timeout=WAIT)
+    painting.advanced.connect(lambda count, total: heard.append((count, total)))
+    two = qloop.create_task(painting.run(second, 2000))
+    qtbot.waitUntil(lambda: (250, 2000) in heard, timeout=WAIT)
+    assert all(total == 2000 for _count, total in heard)
+    painting.cancel()
+    qtbot.waitUntil(lambda: one.done() and two.done(), timeout=WAIT)
+    assert ended == [True]
+    assert isinstance(one.exception(), PhoneListStopped)
+    assert isinstance(two.exception(), PhoneListStopped)
+
+
+def test_the_cards_painted_are_told_every_few_hundred_and_at_the_end(qapp, tmp_path):
+    counts: list[int] = []
+    texts = phone_list_texts(CHOSEN)
+    done = write_chosen_pdf(
+        tmp_path / "list.pdf", chosen=CHOSEN, texts=texts, painted=counts.append
+    )
+    assert done == 600
+    assert counts == [250, 500, 600]
+
+
+def test_a_print_cancelled_says_whether_the_printer_took_it_back(qapp, tmp_path):
+    # Qt's own PDF printer (as CUPS on Linux) cannot take a job back; the test of
+    # `write_phone_list` shows one that can.
+    stop = threading.Event()
+    texts = phone_list_texts(CHOSEN)
+    printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+    printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
+    printer.setOutputFileName(str(tmp_path / "printed.pdf"))
+    with pytest.raises(PhoneListStopped) as stopped:
+        print_chosen(printer, chosen=CHOSEN, texts=texts, stop=stop, painted=lambda _n: stop.set())
+    assert not stopped.value.withdrawn
+    whole = QPrinter(QPrinter.PrinterMode.HighResolution)
+    whole.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
+    whole.setOutputFileName(str(tmp_path / "whole.pdf"))
+    assert print_chosen(whole, chosen=CHOSEN, texts=texts) == 600
+    assert len(pypdf.PdfReader(tmp_path / "whole.pdf").pages) > 1
+
+
+@pytest.fixture
+def jobs(qloop, arun):
+    jobs = WholeSpaceJobs(None, Settings.load(), ExportAllDialog)
+    yield jobs
+    arun(jobs.aclose())
+
+
+def test_the_note_shows_a_long_painting_and_cancel_keeps_the_earlier_file(
+    qtbot, jobs, tmp_path: Path
+):
+    status = QStatusBar()
+    qtbot.addWidget(status)
+    note = PaintingNote(jobs.painting, status)
+    status.addPermanentWidget(note)
+    status.show()
+    target = tmp_path / "list.pdf"
+    target.write_bytes(b"the list before")
+    slow = SlowPaint()
+
+    def write(path: Path, *, stop: threading.Event, painted) -> int:
+        return slow(stop=stop, painted=painted)
+
+    jobs.export_with(write, SHOWN, target, total=100_000)
+    qtbot.waitUntil(note.isVisible, timeout=WAIT)
+    assert note.bar.text() == f"250 of {QLocale().toString(100_000)} cards"
+    assert note.bar.value() == 250
+    with qtbot.waitSignal(jobs.statusMessage, timeout=WAIT) as said:
+        note.cancel_button.click()
+    assert said.args[0] == "Export cancelled; nothing was saved."
+    qtbot.waitUntil(note.isHidden, timeout=WAIT)
+    assert target.read_bytes() == b"the list before"
+
+
+def test_a_short_painting_shows_no_note(qtbot, jobs, tmp_path: Path):
+    status = QStatusBar()
+    qtbot.addWidget(status)
+    note = PaintingNote(jobs.painting, status)
+    status.addPermanentWidget(note)
+    status.show()
+    shown: list[bool] = []
+    jobs.painting.advanced.connect(lambda *_: shown.append(note.isVisible()))
+    write = lambda path, **painting: write_chosen_pdf(  # noqa: E731
+        path, chosen=ChosenCards(SHOWN, "s", cards=CARDS[:3]), texts=phone_list_texts(CHOSEN),
+        **painting,
+    )  # fmt: skip
+    with qtbot.waitSignal(jobs.finished, timeout=WAIT):
+        jobs.export_with(write, SHOWN, tmp_path / "short.pdf", total=3)
+    qtbot.wait(SHOW_AFTER_MS + 100)
+    assert note.isHidden()
+    assert shown
+    assert not any(shown)
+
+
+@pytest.mark.parametrize(
+    ("withdrawn", "message"),
+    [
+        (True, "Printing cancelled; nothing was printed."),
+        (False, "Printing stopped; the pages already made still get printed."),
+    ],
+)
+def test_a_print_cancelled_says_whether_pages_still_come(qtbot, jobs, withdrawn, message):
+    started = threading.Event()
+
+    def paint(*, stop: threading.Event, painted) -> int:
+        started.set()
+        stop.wait(WAIT / 1000)
+        raise PhoneListStopped(withdrawn=withdrawn)
+
+    jobs.print_with(paint, SHOWN, total=1000)
+    qtbot.waitUntil(started.is_set, timeout=WAIT)
+    with qtbot.waitSignal(jobs.statusMessage, timeout=WAIT) as said:
+        jobs.painting.cancel()
+    assert said.args[0] == message
