@@ -16,6 +16,7 @@ import re
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -27,7 +28,7 @@ from cardviewer.api.models import parse_card
 from cardviewer.cli import PASSWORD_VARIABLE, main
 from cardviewer.demo import DemoServer, Fault
 from cardviewer.services.page_loader import PageRequest
-from cardviewer.services.phone_list import PagesRefused
+from cardviewer.services.phone_list import PagesRefused, PhoneListStopped
 from cardviewer.services.session_store import SessionStore, StoredSession
 from cardviewer.services.settings import Settings
 from cardviewer.ui.cards.card_qr_code import CardQrCode
@@ -197,6 +198,20 @@ def test_the_export_rows_are_what_the_window_shows(
         assert isinstance(jobs.progress, ExportAllDialog)
         jobs.progress.cancel()
     shown.append(said.args[0])
+
+    def stopped(*, withdrawn: bool, **painting: Any) -> int:
+        painting["stop"].wait(WAIT / 1000)
+        raise PhoneListStopped(withdrawn=withdrawn)
+
+    notes: list[str] = []
+    jobs.statusMessage.connect(lambda text, _ms: notes.append(text))
+    for withdrawn in (True, False):
+        jobs.print_with(partial(stopped, withdrawn=withdrawn), SHOWN, total=1000)
+        qtbot.waitUntil(lambda: jobs.painting.running, timeout=WAIT)
+        del notes[:]  # "Sending the phone list to the printer…"
+        jobs.painting.cancel()
+        qtbot.waitUntil(lambda: bool(notes), timeout=WAIT)
+        shown.append(notes[0])
     arun(jobs.aclose())
 
     export_all = [row for row in rows(TOO_LARGE) if row[0].startswith("Export All")]
