@@ -751,3 +751,323 @@ def test_a_host_name_is_resolved_once_for_many_avatars(qtbot, host_loader, dns):
     for name in ("a", "b", "c"):
         load(qtbot, loader, f"https://cdn.example/avatars/{name}.png")
     assert dns.asked == ["cdn.example"]
+
+
+# The limits and the drawing, written out: what the defaults are, and where the edges go
+
+
+class SlowHosts:
+    """Image hosts behind `httpx.MockTransport` that take `delay` seconds an answer,
+    counting the answers under way at once, in all and per host."""
+
+    def __init__(self, delay: float = 0.1, body: bytes | None = None, **headers: str) -> None:
+        self.delay = delay
+        self.body = body if body is not None else png_bytes()
+        self.headers = {"Content-Type": "image/png", **headers}
+        self.open: dict[str, int] = {}
+        self.peak = 0
+        self.peak_per_host = 0
+        self.asked: list[str] = []
+
+    async def __call__(self, request: httpx.Request) -> httpx.Response:
+        import asyncio
+
+        host = request.url.host
+        self.asked.append(str(request.url))
+        self.open[host] = self.open.get(host, 0) + 1
+        self.peak = max(self.peak, sum(self.open.values()))
+        self.peak_per_host = max(self.peak_per_host, self.open[host])
+        try:
+            await asyncio.sleep(self.delay)
+        finally:
+            self.open[host] -= 1
+        return httpx.Response(200, content=self.body, headers=self.headers)
+
+
+def many_hosts(dns, count: int) -> list[str]:
+    """One avatar on each of `count` public hosts."""
+    for number in range(count):
+        dns.names[f"h{number}.example"] = [PUBLIC_V4]
+    return [f"https://h{number}.example/a.png" for number in range(count)]
+
+
+def test_six_downloads_at_once_by_default_and_four_from_one_host(qtbot, host_loader, dns):
+    hosts = SlowHosts(delay=0.15)
+    loader = host_loader(hosts)
+    urls = many_hosts(dns, 9)
+    for url in urls:
+        loader.request(url)
+    qtbot.waitUntil(lambda: all(loader.pixmap(u) is not None for u in urls), timeout=WAIT)
+    assert hosts.peak == 6
+    one_host = SlowHosts(delay=0.05)
+    loader = host_loader(one_host)
+    urls = [f"https://cdn.example/avatars/{n}.png" for n in range(13)]
+    for url in urls:
+        loader.request(url)
+    qtbot.waitUntil(lambda: all(loader.pixmap(u) is not None for u in urls), timeout=WAIT)
+    assert MAX_PER_HOST == 4
+    assert one_host.peak_per_host == 4, "four at a time, as each one ends the next begins"
+
+
+def test_five_million_bytes_are_the_most_an_avatar_may_have(qtbot, host_loader, caplog):
+    caplog.set_level(logging.DEBUG, logger="cardviewer.services.avatar_loader")
+    image = png_bytes()
+    exact = image + b"\0" * (5_000_000 - len(image))  # what follows the image is ignored
+    loader = host_loader(SlowHosts(delay=0, body=exact))
+    load(qtbot, loader, SRC)
+    over = SlowHosts(delay=0, body=exact + b"\0")
+    fail(qtbot, host_loader(over), SRC)
+    assert "5000001 bytes is more than allowed" in caplog.text, "said by its Content-Length"
+
+
+def test_a_body_longer_than_allowed_is_refused_as_it_streams(qtbot, host_loader, caplog):
+    caplog.set_level(logging.DEBUG, logger="cardviewer.services.avatar_loader")
+
+    async def chunks():
+        for chunk in (png_bytes(), b"\0" * 700, b"\0" * 700):  # passes 1,000 bytes at once
+            yield chunk
+
+    def streamed(request: httpx.Request) -> httpx.Response:  # no length said
+        return httpx.Response(200, content=chunks(), headers={"Content-Type": "image/png"})
+
+    fail(qtbot, host_loader(streamed, max_bytes=1_000), SRC)
+    assert "more than 1000 bytes" in caplog.text
+
+
+def png_header(width: int, height: int) -> bytes:
+    """A PNG that states its size and holds no pixels (its data is not compressed data)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        crc = struct.pack(">I", zlib.crc32(kind + data))
+        return struct.pack(">I", len(data)) + kind + data + crc
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", b"no pixels")
+        + chunk(b"IEND", b"")
+    )
+
+
+def test_forty_million_pixels_are_the_most_an_avatar_may_have(qtbot, host_loader, caplog):
+    caplog.set_level(logging.DEBUG, logger="cardviewer.services.avatar_loader")
+    fail(qtbot, host_loader(SlowHosts(delay=0, body=png_header(8000, 5001))), SRC)
+    assert "8000 x 5001 pixels is more than allowed" in caplog.text
+    caplog.clear()
+    fail(qtbot, host_loader(SlowHosts(delay=0, body=png_header(53, 754_717))), SRC)
+    assert "53 x 754717 pixels is more than allowed" in caplog.text, "40,000,001"
+    caplog.clear()
+    fail(qtbot, host_loader(SlowHosts(delay=0, body=png_header(8000, 5000))), SRC)
+    assert "more than allowed" not in caplog.text, "allowed; only its pixels are missing"
+    assert "cannot decode" in caplog.text
+
+
+def test_at_most_512_requests_wait_and_the_oldest_gives_way(qapp):
+    loader = AvatarLoader(use_disk_cache=False)  # no loop runs: requests only wait
+    urls = [f"https://cdn.example/avatars/{n}.png" for n in range(514)]
+    for url in urls:
+        loader.request(url)
+    assert loader.loading == 512
+    small = AvatarLoader(use_disk_cache=False, cache_entries=2)
+    for url in urls[:3]:
+        small.request(url)
+    small.request(urls[0])  # dropped, so asked for anew: it waits again, last
+    small.request(urls[2])  # still waiting: moves up, nothing is dropped
+    assert small.loading == 2
+
+
+def test_the_oldest_waiting_request_gives_way_to_a_new_one(qtbot, host_loader):
+    hosts = SlowHosts(delay=0.1)
+    loader = host_loader(hosts, max_in_flight=1, cache_entries=2)
+    urls = [f"https://cdn.example/avatars/{n}.png" for n in range(4)]
+    for url in urls:  # the first downloads at once; of the three waiting, two stay
+        loader.request(url)
+    qtbot.waitUntil(lambda: loader.loading == 0, timeout=WAIT)
+    assert hosts.asked == [urls[0], urls[3], urls[2]], "the newest first; the oldest dropped"
+
+
+def test_a_host_whose_downloads_end_gets_its_share_again_not_more(qtbot, host_loader):
+    class Staggered(SlowHosts):
+        async def __call__(self, request: httpx.Request) -> httpx.Response:
+            self.delay = 0.6 if request.url.path.endswith("/slow.png") else 0.05
+            return await super().__call__(request)
+
+    hosts = Staggered()
+    loader = host_loader(hosts)
+    first = ["https://cdn.example/avatars/slow.png"] + [
+        f"https://cdn.example/avatars/{n}.png" for n in range(3)
+    ]
+    for url in first:
+        loader.request(url)
+    qtbot.waitUntil(lambda: loader.loading == 1, timeout=WAIT)  # the slow one is left
+    for n in range(3, 9):
+        loader.request(f"https://cdn.example/avatars/{n}.png")
+    qtbot.waitUntil(lambda: loader.loading == 0, timeout=WAIT)
+    assert hosts.peak_per_host == MAX_PER_HOST, "the slow one and three more, never five"
+
+
+def test_a_cleared_download_that_fails_later_is_not_remembered(qtbot, host_loader):
+    def refused(_request: httpx.Request) -> httpx.Response:
+        return httpx.Response(404)
+
+    hosts = SlowHosts(delay=0.3)
+    hosts.body = b"not an image"  # fails once it arrives
+    loader = host_loader(hosts)
+    failed: list[str] = []
+    loader.avatarFailed.connect(failed.append)
+    loader.request(SRC)
+    qtbot.waitUntil(lambda: bool(hosts.asked), timeout=WAIT)
+    loader.clear()
+    qtbot.wait(500)
+    assert failed == []
+    assert not loader.failed(SRC)
+    fail(qtbot, host_loader(refused), SRC)  # the same failure, not cleared, is remembered
+
+
+def test_a_new_image_replaces_a_stale_cached_one(qtbot, host_loader, tmp_path):
+    kept = {"Cache-Control": "max-age=0", "ETag": '"v1"'}  # kept, to be asked about each time
+    old = SlowHosts(delay=0, body=png_bytes(colour="red"), **kept)
+    red = load(qtbot, host_loader(old, use_disk_cache=True, disk_cache=tmp_path), SRC)
+    new = SlowHosts(delay=0, body=png_bytes(colour="blue"))
+    blue = load(qtbot, host_loader(new, use_disk_cache=True, disk_cache=tmp_path), SRC)
+    assert new.asked == [SRC], "stale: asked again"
+    assert (tmp_path / "avatars").is_dir()
+    assert close_to(red.toImage().pixelColor(16, 16), (255, 0, 0))
+    assert close_to(blue.toImage().pixelColor(16, 16), (0, 0, 255)), "the new one, not the kept"
+
+
+def test_not_modified_without_a_kept_copy_is_a_failure(qtbot, host_loader):
+    def not_modified(_request: httpx.Request) -> httpx.Response:
+        return httpx.Response(304)
+
+    fail(qtbot, host_loader(not_modified), SRC)
+
+
+def test_decode_cuts_the_middle_of_a_tall_picture(qapp):
+    image = QImage(100, 300, QImage.Format.Format_RGB32)
+    image.fill(QColor("red"))
+    for y in range(100, 200):
+        for x in range(100):
+            image.setPixelColor(x, y, QColor("blue"))
+    thumbnail = decode_thumbnail(encode_png(image), 20, 1_000_000)
+    assert (thumbnail.width(), thumbnail.height()) == (20, 20)
+    assert thumbnail.pixelColor(10, 10) == QColor("blue")
+    assert thumbnail.pixelColor(10, 1).blue() > 200  # the middle, not the red top
+    assert thumbnail.pixelColor(10, 18).blue() > 200  # nor the red bottom
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        b"RIFE\x00\x00\x00\x00WEBPVP8 ",
+        b"RIFG\x00\x00\x00\x00WEBPVP8 ",
+        b"RIFF\x00\x00\x00\x00WEBQVP8 ",
+        b"RIFF\x00\x00\x00\x00WEBOVP8 ",
+        b"\x00IFF\x00\x00\x00\x00WEBPVP8 ",
+    ],
+)
+def test_only_riff_webp_is_webp(head):
+    assert sniff_image_format(head) is None
+
+
+def mirrored(image: QImage) -> bool:
+    """Every pixel's opacity is its mirror's, left to right and top to bottom (within the
+    rounding of an antialiased edge)."""
+    side = image.width()
+    return all(
+        abs(alpha(image, x, y) - alpha(image, side - 1 - x, y)) <= 2
+        and abs(alpha(image, x, y) - alpha(image, x, side - 1 - y)) <= 2
+        for x in range(side)
+        for y in range(side)
+    )
+
+
+def test_a_thumbnail_and_the_placeholder_are_discs_about_their_middle(qapp):
+    assert mirrored(decode_thumbnail(png_bytes(50, 50), 21, 1_000_000))
+    assert mirrored(decode_thumbnail(png_bytes(50, 50), 20, 1_000_000))
+    placeholder = AvatarLoader(use_disk_cache=False, size=21).placeholder().toImage()
+    assert mirrored(placeholder)
+
+
+def test_the_placeholder_is_its_picture_file_over_the_whole_square(qapp):
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QPainter
+    from PySide6.QtSvg import QSvgRenderer
+
+    from cardviewer.paths import resource_path
+    from cardviewer.services.avatar_loader import PLACEHOLDER_RESOURCE
+
+    side = 48
+    shown = AvatarLoader(use_disk_cache=False, size=side).placeholder().toImage()
+    drawn = QImage(side, side, QImage.Format.Format_ARGB32_Premultiplied)
+    disc, figure = shown.pixelColor(side // 2, 3), shown.pixelColor(side // 2, side * 2 // 5)
+    picture = resource_path(PLACEHOLDER_RESOURCE).read_text(encoding="utf-8")
+    picture = picture.replace("#D7DCE2", disc.name()).replace("#9AA5B1", figure.name())
+    drawn.fill(disc)
+    painter = QPainter(drawn)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    QSvgRenderer(QByteArray(picture.encode())).render(painter, QRectF(0, 0, side, side))
+    painter.end()
+    inside = [(x, y) for x in range(side) for y in range(side) if alpha(shown, x, y) == 255]
+    assert len(inside) > side * side // 2
+    for x, y in inside:
+        colour = drawn.pixelColor(x, y)
+        assert close_to(shown.pixelColor(x, y), (colour.red(), colour.green(), colour.blue()), 2)
+
+
+def test_the_placeholder_mixes_its_colours_from_the_palette(qapp):
+    before = QGuiApplication.palette()
+    palette = QPalette(before)
+    base, text = (250, 240, 230), (10, 20, 30)
+    palette.setColor(QPalette.ColorRole.Base, QColor(*base))
+    palette.setColor(QPalette.ColorRole.Text, QColor(*text))
+    try:
+        QApplication.setPalette(palette)
+        shown = AvatarLoader(use_disk_cache=False, size=64).placeholder().toImage()
+    finally:
+        QApplication.setPalette(before)
+
+    def mixed(amount: float) -> tuple[int, int, int]:
+        return tuple(round(b + (t - b) * amount) for b, t in zip(base, text, strict=True))  # type: ignore[return-value]
+
+    assert close_to(shown.pixelColor(32, 6), mixed(0.12), 1), "the disc: 12 % of the text"
+    assert close_to(shown.pixelColor(32, 25), mixed(0.55), 1), "the figure: 55 % of the text"
+
+
+def test_a_placeholder_file_that_cannot_be_read_still_gives_a_disc(
+    qapp, tmp_path, monkeypatch, caplog
+):
+    unreadable = tmp_path / "avatar-placeholder.svg"
+    unreadable.write_bytes(b"\xff\xfe not UTF-8")
+    monkeypatch.setattr("cardviewer.services.avatar_loader.resource_path", lambda _name: unreadable)
+    image = AvatarLoader(use_disk_cache=False, size=24).placeholder().toImage()
+    assert (alpha(image, 0, 0), alpha(image, 12, 12)) == (0, 255)
+    assert "placeholder" in caplog.text
+
+
+def test_a_thumbnail_of_one_pixel_is_one_pixel(qtbot, host_loader):
+    pixmap = load(qtbot, host_loader(SlowHosts(delay=0), size=1), SRC)
+    assert (pixmap.width(), pixmap.height()) == (1, 1)
+
+
+def test_thumbnails_have_the_pixels_of_a_screen_at_twice_the_scale(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "from PySide6.QtGui import QGuiApplication\n"
+        "from cardviewer.services.avatar_loader import AvatarLoader\n"
+        "loader = AvatarLoader(use_disk_cache=False)\n"
+        "before = loader.device_pixel_ratio()\n"
+        "app = QGuiApplication([])\n"
+        "print(before, loader.device_pixel_ratio())\n"
+    )
+    environment = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "QT_SCALE_FACTOR": "2"}
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=environment, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["1.0", "2.0"], "no application yet: 1; then the screen's"
