@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import threading
 import unicodedata
@@ -23,16 +24,14 @@ from PySide6.QtGui import (
 
 from cardviewer.api.models import Card, parse_card
 from cardviewer.services.phone_list import (
-    MARGIN_MM,
     MAX_EMAILS,
-    NAME_SHARE,
     PROGRESS_EVERY,
-    QR_MM,
-    QR_PIXELS,
-    RESOLUTION,
     PhoneListStopped,
     PhoneListTexts,
     broken_address,
+    export_space_phone_list,
+    qr_image,
+    titled,
     wrapped_words,
     write_phone_list,
     write_phone_list_pdf,
@@ -106,13 +105,13 @@ def test_every_card_is_listed_with_position_and_e_mails_under_a_heading(qapp, de
 
 
 def test_a_card_with_many_addresses_shows_the_first_and_counts_the_rest(qapp, tmp_path):
-    many = [f"person{n}@example.com" for n in range(MAX_EMAILS + 2)]
+    many = [f"person{n}@example.com" for n in range(6)]
     card = parse_card({"uuid": "many", "display_name": "Many Mails", "emails": many})
     target = tmp_path / "many.pdf"
     write_phone_list_pdf(target, [card], TEXTS)
     (page,) = pages_of(target)
-    assert all(address in page for address in many[:MAX_EMAILS])
-    assert many[MAX_EMAILS] not in page
+    assert all(address in page for address in many[:4]), "four of them"
+    assert many[4] not in page
     assert "+2 more" in page
 
 
@@ -282,20 +281,24 @@ DOT = 1.5
 """Dots of tolerance: Qt places text and lines on whole dots."""
 
 
-@pytest.fixture(scope="module")
-def paper(qapp) -> QPdfWriter:
-    """A device as the list's: A4, 15 mm margins, `RESOLUTION` dots an inch."""
+def a4(resolution: int = 300) -> QPdfWriter:
+    """A device as the list's: A4 with 15 mm margins, 300 dots an inch."""
     writer = QPdfWriter(QBuffer())
-    writer.setResolution(RESOLUTION)
+    writer.setResolution(resolution)
     writer.setPageLayout(
         QPageLayout(
             QPageSize(QPageSize.PageSizeId.A4),
             QPageLayout.Orientation.Portrait,
-            QMarginsF(MARGIN_MM, MARGIN_MM, MARGIN_MM, MARGIN_MM),
+            QMarginsF(15, 15, 15, 15),
             QPageLayout.Unit.Millimeter,
         )
     )
     return writer
+
+
+@pytest.fixture(scope="module")
+def paper(qapp) -> QPdfWriter:
+    return a4()
 
 
 def metrics(paper: QPdfWriter, points: float, *, bold: bool = False) -> QFontMetricsF:
@@ -306,7 +309,7 @@ def metrics(paper: QPdfWriter, points: float, *, bold: bool = False) -> QFontMet
 
 
 def dots(millimetres: float) -> float:
-    return millimetres / 25.4 * RESOLUTION
+    return millimetres / 25.4 * 300
 
 
 GREY = round(90 / 255, 3)
@@ -339,11 +342,10 @@ def test_the_page_is_laid_out_as_a_phone_list(qapp, paper, tmp_path):
         [595.0, 842.0], abs=1
     ), "A4"
     (page,) = layouts(target)
-    dot = 72 / RESOLUTION
-    assert page.scale[0] == pytest.approx(dot, abs=0.001), f"{RESOLUTION} dots an inch"
-    assert page.scale[4] == pytest.approx(MARGIN_MM / 25.4 * 72, abs=0.5), "the left margin"
-    width = dots(210 - 2 * MARGIN_MM)
-    height = dots(297 - 2 * MARGIN_MM)
+    assert page.scale[0] == pytest.approx(72 / 300, abs=0.001), "300 dots an inch"
+    assert page.scale[4] == pytest.approx(15 / 25.4 * 72, abs=0.5), "the left margin: 15 mm"
+    width = dots(210 - 2 * 15)
+    height = dots(297 - 2 * 15)
     big = metrics(paper, 9.5, bold=True)
     text = metrics(paper, 9.5)
     small = metrics(paper, 8)
@@ -361,7 +363,7 @@ def test_the_page_is_laid_out_as_a_phone_list(qapp, paper, tmp_path):
     assert 0 < date.y < big.lineSpacing()
     # A thin grey rule under the header and under each row, across the page.
     header = big.lineSpacing() + 2 * gap
-    assert page.rules[0].y1 == pytest.approx(big.lineSpacing() + gap, abs=DOT)
+    assert page.rules[0].y1 == int(big.lineSpacing() + gap), "from the very top"
     for rule in page.rules:
         assert (rule.x1, rule.y1 == rule.y2, rule.colour, rule.width) == (
             0.0,
@@ -383,7 +385,7 @@ def test_the_page_is_laid_out_as_a_phone_list(qapp, paper, tmp_path):
         assert position.colour == grey(POSITION_GREY)
         assert position.y - name.y == pytest.approx(big.lineSpacing(), abs=3 * DOT)
         assert (first.words, first.bold, first.colour) == (f"p{number}@example.com", False, BLACK)
-        assert first.x == pytest.approx(width * NAME_SHARE, abs=DOT)
+        assert first.x == pytest.approx(width * 0.55, abs=DOT)
         assert first.y == pytest.approx(name.y, abs=3 * DOT)
         assert (second.words, second.x) == (f"p{number}@example.org", first.x)
         assert second.y - first.y == pytest.approx(text.lineSpacing(), abs=DOT)
@@ -401,7 +403,7 @@ def test_a_long_title_is_cut_before_the_date(qapp, paper, tmp_path):
     target = tmp_path / "long.pdf"
     write_phone_list_pdf(target, [], long)
     title, date, _footer = layouts(target)[0].texts
-    width = dots(210 - 2 * MARGIN_MM)
+    width = dots(210 - 2 * 15)
     assert title.words.endswith("…")
     drawn = metrics(paper, 9.5, bold=True).horizontalAdvance(title.words)
     assert width * 0.6 < drawn <= width * 0.7, "seven tenths of the width, the rest the date's"
@@ -419,27 +421,31 @@ def test_a_rows_qr_code_is_24_mm_at_its_right_end_at_the_top_of_the_row(qapp, pa
     target = tmp_path / "phones.pdf"
     write_phone_list_pdf(target, cards, TEXTS, qr_codes=True)
     (page,) = layouts(target)
-    side = QR_MM / 25.4 * 72
-    margin = MARGIN_MM / 25.4 * 72
+    side = 24 / 25.4 * 72
+    margin = 15 / 25.4 * 72
     paper_width = 210 / 25.4 * 72
     text = metrics(paper, 9.5)
     gap = text.lineSpacing() * 0.45
-    row = dots(QR_MM) + 2 * gap  # a QR code is taller than two lines
+    row = dots(24) + 2 * gap  # a QR code is taller than two lines
     first, second = page.pictures
     for picture in page.pictures:
         assert picture.width == pytest.approx(side)
         assert picture.height == pytest.approx(side)
         assert picture.x + side == pytest.approx(paper_width - margin, abs=0.5)
-    assert first.y - second.y == pytest.approx(row * 72 / RESOLUTION, abs=0.5), "one a row"
-    right = dots(210 - 2 * MARGIN_MM)
-    lines = [t for t in page.texts[2:] if t.x >= right * NAME_SHARE - DOT]  # the e-mails
+    assert first.y - second.y == pytest.approx(row * 72 / 300, abs=0.5), "one a row"
+    right = dots(210 - 2 * 15)
+    lines = [t for t in page.texts[2:] if t.x >= right * 0.55 - DOT]  # the e-mails
     assert "".join(line.words for line in lines) == narrow * 2, "broken, never cut"
     for line in lines:  # a gap between the e-mails and the code
-        assert line.x + text.horizontalAdvance(line.words) <= right - dots(QR_MM) - gap + DOT
+        assert line.x + text.horizontalAdvance(line.words) <= right - dots(24) - gap + DOT
     modules = len(dark_modules(card_qr(cards[0])))  # type: ignore[arg-type]
     image = pypdf.PdfReader(target).pages[0].images[0].image
     assert image is not None
-    assert image.size == ((modules + 8) * QR_PIXELS, (modules + 8) * QR_PIXELS)
+    assert image.size == ((modules + 8) * 4, (modules + 8) * 4), "4 pixels a module"
+    drawn = qr_image(dark_modules(card_qr(cards[0])), 2)  # type: ignore[arg-type]
+    colours = {drawn.pixelColor(x, y).name() for x in range(drawn.width()) for y in range(2)}
+    colours |= {drawn.pixelColor(9, y).name() for y in range(drawn.height())}
+    assert colours == {"#000000", "#ffffff"}, "black modules on white, nothing between"
 
 
 def test_the_cards_painted_are_told_now_and_then_and_at_the_end(qapp, tmp_path):
@@ -478,3 +484,176 @@ def test_a_printer_stopped_is_asked_to_take_the_job_back(qapp, tmp_path, can):
     with pytest.raises(PhoneListStopped) as stopped:  # a file: nothing to take back
         write_phone_list_pdf(tmp_path / "x.pdf", cards, TEXTS, stop=stop)
     assert not stopped.value.withdrawn
+
+
+@pytest.mark.parametrize("emails", [0, 3, 4, 6])
+def test_a_page_holds_as_many_rows_as_fit_above_the_footer(qapp, paper, tmp_path, emails):
+    """Rows of two to five lines (a name and position; up to four e-mails and "+2 more")."""
+    addresses = [f"p{n}@example.com" for n in range(emails)]
+    cards = [
+        parse_card(
+            {
+                "uuid": f"c{n}",
+                "display_name": f"Person {n:03}",
+                "position": "Sales",
+                "emails": addresses,
+            }
+        )
+        for n in range(60)
+    ]
+    target = tmp_path / "phones.pdf"
+    write_phone_list_pdf(target, cards, TEXTS)
+    big, text, small = metrics(paper, 9.5, bold=True), metrics(paper, 9.5), metrics(paper, 8)
+    gap = text.lineSpacing() * 0.45
+    header = big.lineSpacing() + 2 * gap
+    lines = max(big.lineSpacing() + text.lineSpacing(), min(emails, 5) * text.lineSpacing())
+    row = lines + 2 * gap
+    room = dots(297 - 2 * 15) - small.lineSpacing() - gap - header  # a gap over the footer
+    per_page = [sum(t.words.startswith("Person") for t in page.texts) for page in layouts(target)]
+    assert per_page[0] == int(room // row)
+    assert sum(per_page) == 60
+
+
+def test_names_and_positions_wrap_in_their_column_and_make_the_row_taller(qapp, paper, tmp_path):
+    width = dots(210 - 2 * 15)
+    big, text = metrics(paper, 9.5, bold=True), metrics(paper, 9.5)
+    gap = text.lineSpacing() * 0.45
+    long = " ".join(["Iiiiii"] * 60)  # narrow letters: every line fills its width
+    cards = [
+        parse_card({"uuid": "a", "display_name": long, "position": long, "emails": ["a@b.c"]}),
+        parse_card({"uuid": "b", "display_name": "Next"}),
+    ]
+    target = tmp_path / "phones.pdf"
+    write_phone_list_pdf(target, cards, TEXTS)
+    (page,) = layouts(target)
+    names = [t for t in page.texts if t.x == 0 and t.bold and t.words != TEXTS.title]
+    positions = [t for t in page.texts if t.x == 0 and not t.bold]
+    assert len(names) == 1 + 3, "three lines of a name, the last cut with …"
+    assert len(positions) == 3
+    assert names[2].words.endswith("…")
+    assert positions[2].words.endswith("…")
+    column = width * 0.55 - gap  # the name's column, a gap before the e-mails
+    for line in names[:3] + positions:
+        font = big if line.bold else text
+        drawn = font.horizontalAdvance(line.words)
+        assert column - font.horizontalAdvance("Iiiiii ") < drawn <= column + DOT, line.words
+    row = 3 * big.lineSpacing() + 3 * text.lineSpacing() + 2 * gap
+    header = big.lineSpacing() + 2 * gap
+    assert page.rules[1].y1 == int(header + row)
+    assert names[3].words == "Next"
+    assert header + row + gap < names[3].y < header + row + gap + big.lineSpacing()
+
+
+def test_an_absurd_address_shows_four_lines_the_last_cut(qapp, paper, tmp_path):
+    huge = "".join(chr(ord("a") + n % 26) for n in range(3000)) + "@example.com"
+    target = tmp_path / "phones.pdf"
+    write_phone_list_pdf(target, [parse_card({"uuid": "a", "emails": [huge]})], TEXTS)
+    (page,) = layouts(target)
+    width = dots(210 - 2 * 15)
+    lines = [t.words for t in page.texts[2:-1] if t.x > width / 2]
+    assert len(lines) == 4
+    assert "".join(lines[:3]) == huge[: sum(map(len, lines[:3]))], "the address's start, whole"
+    assert lines[3].endswith("…")
+    assert huge.startswith("".join(lines)[:-1])
+
+
+def test_the_rules_are_a_printer_dot_wide_at_any_resolution(qapp, tmp_path):
+    for resolution, width in ((300, 1.0), (1200, 4.0)):
+        buffer = QBuffer()
+        buffer.open(QBuffer.OpenModeFlag.WriteOnly)
+        device = a4(resolution)
+        device = QPdfWriter(buffer)
+        device.setResolution(resolution)
+        write_phone_list(device, [parse_card({"uuid": "a", "display_name": "A"})], TEXTS)
+        del device
+        target = tmp_path / f"at-{resolution}.pdf"
+        target.write_bytes(bytes(buffer.data().data()))
+        rules = layouts(target)[0].rules
+        assert rules
+        assert {rule.width for rule in rules} == {width}, resolution
+
+
+def test_without_asking_no_qr_codes_are_drawn(qapp, tmp_path):
+    buffer = QBuffer()
+    buffer.open(QBuffer.OpenModeFlag.WriteOnly)
+    device = QPdfWriter(buffer)
+    write_phone_list(device, [parse_card({"uuid": "a", "display_name": "A"})], TEXTS)
+    del device
+    target = tmp_path / "plain.pdf"
+    target.write_bytes(bytes(buffer.data().data()))
+    assert len(pypdf.PdfReader(target).pages[0].images) == 0
+
+
+def test_the_words_on_a_page_cannot_change_while_it_is_painted():
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        TEXTS.title = "Something else"  # type: ignore[misc]
+
+
+def test_the_title_names_the_space_as_its_first_card_carries_it():
+    texts = replace(TEXTS, title="Phone list of %1")
+    card = parse_card({"uuid": "a", "display_name": "A", "space": {"name": "Acme Europe"}})
+    named, cards = titled(texts, [card, card], "space-7")
+    assert named.title == "Phone list of Acme Europe"
+    assert list(cards) == [card, card], "every card still comes, the first included"
+    nameless = parse_card({"uuid": "b", "display_name": "B"})
+    named, cards = titled(texts, iter([nameless]), "space-7")
+    assert named.title == "Phone list of space-7"
+    assert list(cards) == [nameless]
+    named, cards = titled(texts, iter([]), "space-7")
+    assert named.title == "Phone list of space-7"
+    assert list(cards) == []
+
+
+def test_a_whole_space_is_fetched_kept_aside_and_painted_in_its_order(qapp, tmp_path):
+    import asyncio
+
+    from cardviewer.api.models import CardPage
+
+    def page(number: int) -> CardPage:
+        cards = [
+            {"uuid": f"c{number}-{n}", "display_name": f"Person {number}.{n}"} for n in range(3)
+        ]
+        meta = {"current_page": number, "last_page": 2, "per_page": 3, "total": 6}
+        return CardPage.model_validate({"cards": cards, "meta": meta, "links": {}})
+
+    async def fetch(number: int) -> CardPage:
+        return page(number)
+
+    target = tmp_path / "space.pdf"
+    count = asyncio.run(export_space_phone_list(fetch, target, TEXTS, "space-7"))
+    assert count == 6
+    (text,) = pages_of(target)
+    names = [f"Person {p}.{n}" for p in (1, 2) for n in range(3)]
+    assert [text.index(name) for name in names] == sorted(text.index(name) for name in names)
+    assert len(pypdf.PdfReader(target).pages[0].images) == 0, "no QR codes unless asked"
+
+
+def test_a_program_without_a_display_draws_off_screen(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import os\n"
+        "from PySide6.QtGui import QGuiApplication\n"
+        "from cardviewer.services.phone_list import ensure_application\n"
+        "ensure_application()\n"
+        "first = QGuiApplication.instance()\n"
+        "ensure_application()\n"
+        "print(os.environ.get('QT_QPA_PLATFORM'), first is QGuiApplication.instance())\n"
+    )
+    environment = {
+        name: value
+        for name, value in os.environ.items()
+        if name not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=environment, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["offscreen", "True"], "one application, drawing off screen"
+    with_display = {**environment, "DISPLAY": ":98", "QT_QPA_PLATFORM": "minimal"}
+    shown = subprocess.run(
+        [sys.executable, "-c", script], env=with_display, capture_output=True, text=True
+    )
+    assert shown.stdout.split() == ["minimal", "True"], "a display's platform is left alone"
