@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import os
 import threading
 import unicodedata
 from collections.abc import Iterator
@@ -17,12 +18,14 @@ from PySide6.QtGui import (
     QFont,
     QFontDatabase,
     QFontMetricsF,
+    QGuiApplication,
     QPageLayout,
     QPageSize,
     QPdfWriter,
 )
 
 from cardviewer.api.models import Card, parse_card
+from cardviewer.services import phone_list
 from cardviewer.services.phone_list import (
     MAX_EMAILS,
     PROGRESS_EVERY,
@@ -518,7 +521,7 @@ def test_names_and_positions_wrap_in_their_column_and_make_the_row_taller(qapp, 
     width = dots(210 - 2 * 15)
     big, text = metrics(paper, 9.5, bold=True), metrics(paper, 9.5)
     gap = text.lineSpacing() * 0.45
-    long = " ".join(["Iiiiii"] * 60)  # narrow letters: every line fills its width
+    long = " ".join(f"Iiii{n:02}" for n in range(60))  # narrow: each line fills its width
     cards = [
         parse_card({"uuid": "a", "display_name": long, "position": long, "emails": ["a@b.c"]}),
         parse_card({"uuid": "b", "display_name": "Next"}),
@@ -532,16 +535,38 @@ def test_names_and_positions_wrap_in_their_column_and_make_the_row_taller(qapp, 
     assert len(positions) == 3
     assert names[2].words.endswith("…")
     assert positions[2].words.endswith("…")
+    shown = " ".join(line.words for line in names[:3]).removesuffix("…")
+    assert long.startswith(shown.rstrip()), "the first three lines, in order"
     column = width * 0.55 - gap  # the name's column, a gap before the e-mails
     for line in names[:3] + positions:
         font = big if line.bold else text
         drawn = font.horizontalAdvance(line.words)
-        assert column - font.horizontalAdvance("Iiiiii ") < drawn <= column + DOT, line.words
+        assert column - font.horizontalAdvance("Iiii00 ") < drawn <= column + DOT, line.words
     row = 3 * big.lineSpacing() + 3 * text.lineSpacing() + 2 * gap
     header = big.lineSpacing() + 2 * gap
     assert page.rules[1].y1 == int(header + row)
     assert names[3].words == "Next"
     assert header + row + gap < names[3].y < header + row + gap + big.lineSpacing()
+
+
+def test_a_name_of_exactly_three_lines_is_shown_whole(qapp, paper, tmp_path):
+    width = dots(210 - 2 * 15) * 0.55 - metrics(paper, 9.5).lineSpacing() * 0.45
+    bold = metrics(paper, 9.5, bold=True)
+    words, lines = [], 0
+    while lines < 3 or bold.horizontalAdvance(" ".join(words[-3:])) < width / 2:
+        words.append(f"Name{len(words)}")
+        lines = len(wrapped_words(" ".join(words), width, bold.horizontalAdvance))
+        if lines > 3:
+            words.pop()
+            break
+    name = " ".join(words)
+    assert len(wrapped_words(name, width, bold.horizontalAdvance)) == 3
+    target = tmp_path / "three.pdf"
+    write_phone_list_pdf(target, [parse_card({"uuid": "a", "display_name": name})], TEXTS)
+    (page,) = layouts(target)
+    shown = [t.words for t in page.texts if t.x == 0 and t.bold and t.words != TEXTS.title]
+    assert len(shown) == 3
+    assert " ".join(shown) == name, "whole, with no …"
 
 
 def test_an_absurd_address_shows_four_lines_the_last_cut(qapp, paper, tmp_path):
@@ -558,7 +583,7 @@ def test_an_absurd_address_shows_four_lines_the_last_cut(qapp, paper, tmp_path):
 
 
 def test_the_rules_are_a_printer_dot_wide_at_any_resolution(qapp, tmp_path):
-    for resolution, width in ((300, 1.0), (1200, 4.0)):
+    for resolution, width in ((150, 1.0), (300, 1.0), (1200, 4.0)):
         buffer = QBuffer()
         buffer.open(QBuffer.OpenModeFlag.WriteOnly)
         device = a4(resolution)
@@ -628,32 +653,46 @@ def test_a_whole_space_is_fetched_kept_aside_and_painted_in_its_order(qapp, tmp_
     assert len(pypdf.PdfReader(target).pages[0].images) == 0, "no QR codes unless asked"
 
 
-def test_a_program_without_a_display_draws_off_screen(tmp_path):
-    import os
-    import subprocess
-    import sys
+@pytest.mark.parametrize(
+    ("platform", "display", "wayland", "drawn"),
+    [
+        ("linux", None, None, "offscreen"),
+        ("linux", ":0", None, None),
+        ("linux", None, "wayland-0", None),
+        ("linux", ":0", "wayland-0", None),
+        ("darwin", None, None, None),
+        ("win32", None, None, None),
+    ],
+)
+def test_a_program_without_a_display_draws_off_screen(
+    monkeypatch, platform, display, wayland, drawn
+):
+    """`cardviewer export` on a server: Qt draws off screen where Linux has no display."""
+    made: list[list[str]] = []
 
-    script = (
-        "import os\n"
-        "from PySide6.QtGui import QGuiApplication\n"
-        "from cardviewer.services.phone_list import ensure_application\n"
-        "ensure_application()\n"
-        "first = QGuiApplication.instance()\n"
-        "ensure_application()\n"
-        "print(os.environ.get('QT_QPA_PLATFORM'), first is QGuiApplication.instance())\n"
-    )
-    environment = {
-        name: value
-        for name, value in os.environ.items()
-        if name not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")
-    }
-    done = subprocess.run(
-        [sys.executable, "-c", script], env=environment, capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["offscreen", "True"], "one application, drawing off screen"
-    with_display = {**environment, "DISPLAY": ":98", "QT_QPA_PLATFORM": "minimal"}
-    shown = subprocess.run(
-        [sys.executable, "-c", script], env=with_display, capture_output=True, text=True
-    )
-    assert shown.stdout.split() == ["minimal", "True"], "a display's platform is left alone"
+    class Application:  # stands in for Qt's, which a test process has already
+        @staticmethod
+        def instance() -> object:
+            return made[0] if made else None
+
+        def __init__(self, arguments: list[str]) -> None:
+            made.append(arguments)
+
+    monkeypatch.setattr(phone_list, "QGuiApplication", Application)
+    monkeypatch.setattr(phone_list, "_APPLICATION", None)
+    monkeypatch.setattr(phone_list.sys, "platform", platform)
+    monkeypatch.delenv("QT_QPA_PLATFORM")
+    for name, value in (("DISPLAY", display), ("WAYLAND_DISPLAY", wayland)):
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
+    phone_list.ensure_application()
+    phone_list.ensure_application()
+    assert made == [["cardviewer"]], "one application, made once"
+    assert os.environ.get("QT_QPA_PLATFORM") == drawn
+
+
+def test_an_application_already_there_is_used(qapp):
+    phone_list.ensure_application()
+    assert QGuiApplication.instance() is qapp
