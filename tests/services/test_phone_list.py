@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
+import sys
 import threading
 import unicodedata
 from collections.abc import Iterator
@@ -552,7 +553,8 @@ def test_names_and_positions_wrap_in_their_column_and_make_the_row_taller(qapp, 
 def test_a_name_of_exactly_three_lines_is_shown_whole(qapp, paper, tmp_path):
     width = dots(210 - 2 * 15) * 0.55 - metrics(paper, 9.5).lineSpacing() * 0.45
     bold = metrics(paper, 9.5, bold=True)
-    words, lines = [], 0
+    words: list[str] = []
+    lines = 0
     while lines < 3 or bold.horizontalAdvance(" ".join(words[-3:])) < width / 2:
         words.append(f"Name{len(words)}")
         lines = len(wrapped_words(" ".join(words), width, bold.horizontalAdvance))
@@ -680,7 +682,7 @@ def test_a_program_without_a_display_draws_off_screen(
 
     monkeypatch.setattr(phone_list, "QGuiApplication", Application)
     monkeypatch.setattr(phone_list, "_APPLICATION", None)
-    monkeypatch.setattr(phone_list.sys, "platform", platform)
+    monkeypatch.setattr(sys, "platform", platform)
     monkeypatch.delenv("QT_QPA_PLATFORM")
     for name, value in (("DISPLAY", display), ("WAYLAND_DISPLAY", wayland)):
         if value is None:
