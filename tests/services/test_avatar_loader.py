@@ -760,10 +760,16 @@ class SlowHosts:
     """Image hosts behind `httpx.MockTransport` that take `delay` seconds an answer,
     counting the answers under way at once, in all and per host."""
 
-    def __init__(self, delay: float = 0.1, body: bytes | None = None, **headers: str) -> None:
+    def __init__(
+        self,
+        delay: float = 0.1,
+        body: bytes | None = None,
+        *,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         self.delay = delay
         self.body = body if body is not None else png_bytes()
-        self.headers = {"Content-Type": "image/png", **headers}
+        self.headers = {"Content-Type": "image/png", **(headers or {})}
         self.open: dict[str, int] = {}
         self.peak = 0
         self.peak_per_host = 0
@@ -929,7 +935,7 @@ def test_a_cleared_download_that_fails_later_is_not_remembered(qtbot, host_loade
 
 def test_a_new_image_replaces_a_stale_cached_one(qtbot, host_loader, tmp_path):
     kept = {"Cache-Control": "max-age=0", "ETag": '"v1"'}  # kept, to be asked about each time
-    old = SlowHosts(delay=0, body=png_bytes(colour="red"), **kept)
+    old = SlowHosts(delay=0, body=png_bytes(colour="red"), headers=kept)
     red = load(qtbot, host_loader(old, use_disk_cache=True, disk_cache=tmp_path), SRC)
     new = SlowHosts(delay=0, body=png_bytes(colour="blue"))
     blue = load(qtbot, host_loader(new, use_disk_cache=True, disk_cache=tmp_path), SRC)
@@ -1071,3 +1077,116 @@ def test_thumbnails_have_the_pixels_of_a_screen_at_twice_the_scale(tmp_path):
         [sys.executable, "-c", script], env=environment, capture_output=True, text=True, check=True
     )
     assert done.stdout.split() == ["1.0", "2.0"], "no application yet: 1; then the screen's"
+
+
+def test_an_avatar_may_take_twenty_seconds_and_ten_to_connect(qtbot, host_loader):
+    asked: list[dict[str, float]] = []
+
+    def host(request: httpx.Request) -> httpx.Response:
+        asked.append(request.extensions["timeout"])
+        return httpx.Response(200, content=png_bytes(), headers={"Content-Type": "image/png"})
+
+    loader = host_loader(host)
+    assert loader.size == 32
+    load(qtbot, loader, SRC)
+    load(qtbot, host_loader(host, timeout=4.0), "https://cdn.example/avatars/b.png")
+    assert asked == [
+        {"connect": 10.0, "read": 20.0, "write": 20.0, "pool": 20.0},
+        {"connect": 4.0, "read": 4.0, "write": 4.0, "pool": 4.0},
+    ]
+
+
+def test_a_body_too_long_is_not_read_to_its_end(qtbot, host_loader):
+    sent: list[int] = []
+
+    async def endless():
+        yield png_bytes()
+        for number in range(1_000):
+            sent.append(number)
+            yield b"\0" * 1_000
+
+    def host(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, content=endless(), headers={"Content-Type": "image/png"})
+
+    fail(qtbot, host_loader(host, max_bytes=3_000), SRC)
+    assert len(sent) < 10, "the download stops once it is too long"
+
+
+def test_a_stale_copy_is_not_shown_when_the_host_answers_with_an_error(
+    qtbot, host_loader, tmp_path
+):
+    kept = {"Cache-Control": "max-age=0", "ETag": '"v1"'}
+    load(
+        qtbot,
+        host_loader(SlowHosts(delay=0, headers=kept), disk_cache=tmp_path, use_disk_cache=True),
+        SRC,
+    )
+
+    def gone(_request: httpx.Request) -> httpx.Response:
+        return httpx.Response(404)
+
+    fail(qtbot, host_loader(gone, disk_cache=tmp_path, use_disk_cache=True), SRC)
+
+
+def test_an_unexpected_failure_is_logged_with_its_traceback_and_remembered(
+    qtbot, host_loader, monkeypatch, caplog
+):
+    def broken(*_arguments: object) -> None:
+        raise RuntimeError("a decoder fault")
+
+    monkeypatch.setattr("cardviewer.services.avatar_loader.decode_thumbnail", broken)
+    loader = host_loader(SlowHosts(delay=0))
+    fail(qtbot, loader, SRC)
+    (record,) = [r for r in caplog.records if "not loaded" in r.getMessage()]
+    assert record.levelno == logging.WARNING
+    assert record.exc_info is not None
+    assert "a decoder fault" in caplog.text
+
+
+def test_a_placeholder_of_one_pixel_is_one_pixel(qapp):
+    placeholder = AvatarLoader(use_disk_cache=False, size=1).placeholder()
+    assert (placeholder.width(), placeholder.height()) == (1, 1)
+
+
+def test_without_a_screen_thumbnails_have_one_pixel_a_point(qapp, monkeypatch):
+    monkeypatch.setattr(QGuiApplication, "primaryScreen", staticmethod(lambda: None))
+    assert AvatarLoader(use_disk_cache=False).device_pixel_ratio() == 1.0
+
+
+def test_decoding_keeps_the_pictures_proportions(qapp):
+    image = QImage(100, 300, QImage.Format.Format_RGB32)
+    image.fill(QColor("white"))
+    for y in range(147, 153):  # a thin line across the middle
+        for x in range(100):
+            image.setPixelColor(x, y, QColor("black"))
+    thumbnail = decode_thumbnail(encode_png(image), 20, 1_000_000)
+    dark = [y for y in range(20) if thumbnail.pixelColor(10, y).lightness() < 160]
+    assert 1 <= len(dark) <= 2, "six of 300 rows make one or two of 60, not squeezed or stretched"
+    assert all(8 <= y <= 11 for y in dark), "in the middle"
+
+
+def with_orientation(jpeg: bytes, orientation: int) -> bytes:
+    """`jpeg` with an EXIF orientation tag, as a camera or phone writes it (6: turn right)."""
+    import struct
+
+    entry = struct.pack(">HHIHH", 0x0112, 3, 1, orientation, 0)
+    tiff = b"MM\x00*" + struct.pack(">I", 8) + struct.pack(">H", 1) + entry + struct.pack(">I", 0)
+    exif = b"Exif\x00\x00" + tiff
+    return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(exif) + 2) + exif + jpeg[2:]
+
+
+def test_a_photo_is_turned_upright_as_its_camera_said(qapp):
+    image = QImage(40, 40, QImage.Format.Format_RGB32)
+    for x in range(40):
+        for y in range(40):
+            image.setPixelColor(x, y, QColor("red") if x < 20 else QColor("blue"))
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    assert QImageWriter(buffer, QByteArray(b"jpeg")).write(image)
+    buffer.close()
+    photo = with_orientation(bytes(data.data()), 6)
+    thumbnail = decode_thumbnail(photo, 20, 1_000_000)
+    for x in (6, 13):  # turned a quarter: the left half is on top
+        assert close_to(thumbnail.pixelColor(x, 5), (255, 0, 0), 60)
+        assert close_to(thumbnail.pixelColor(x, 14), (0, 0, 255), 60)
