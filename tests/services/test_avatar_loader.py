@@ -1190,3 +1190,11 @@ def test_a_photo_is_turned_upright_as_its_camera_said(qapp):
     for x in (6, 13):  # turned a quarter: the left half is on top
         assert close_to(thumbnail.pixelColor(x, 5), (255, 0, 0), 60)
         assert close_to(thumbnail.pixelColor(x, 14), (0, 0, 255), 60)
+
+
+def test_an_address_python_cannot_split_is_still_loaded(qtbot, host_loader):
+    """httpx reads "a]b" as a host where Python's `urlsplit` refuses it: the download
+    goes on, counted under no host."""
+    host = ImageHost()
+    load(qtbot, host_loader(host, allow_private_hosts=True), "https://a]b/x.png")
+    assert host.asked == ["https://a%5Db/x.png"]
