@@ -774,6 +774,8 @@ class SlowHosts:
         self.peak = 0
         self.peak_per_host = 0
         self.asked: list[str] = []
+        self.called_off = 0
+        """Answers the loader stopped waiting for."""
 
     async def __call__(self, request: httpx.Request) -> httpx.Response:
         import asyncio
@@ -785,6 +787,9 @@ class SlowHosts:
         self.peak_per_host = max(self.peak_per_host, self.open[host])
         try:
             await asyncio.sleep(self.delay)
+        except asyncio.CancelledError:
+            self.called_off += 1
+            raise
         finally:
             self.open[host] -= 1
         return httpx.Response(200, content=self.body, headers=self.headers)
@@ -1153,16 +1158,22 @@ def test_without_a_screen_thumbnails_have_one_pixel_a_point(qapp, monkeypatch):
     assert AvatarLoader(use_disk_cache=False).device_pixel_ratio() == 1.0
 
 
-def test_decoding_keeps_the_pictures_proportions(qapp):
+@pytest.mark.parametrize("tall", [True, False])
+def test_decoding_keeps_the_pictures_proportions(qapp, tall):
     image = QImage(100, 300, QImage.Format.Format_RGB32)
     image.fill(QColor("white"))
     for y in range(147, 153):  # a thin line across the middle
         for x in range(100):
             image.setPixelColor(x, y, QColor("black"))
+    if not tall:  # lying on its side: the line runs down the middle
+        from PySide6.QtGui import QTransform
+
+        image = image.transformed(QTransform().rotate(90))
     thumbnail = decode_thumbnail(encode_png(image), 20, 1_000_000)
-    dark = [y for y in range(20) if thumbnail.pixelColor(10, y).lightness() < 160]
+    along = [thumbnail.pixelColor(*((10, n) if tall else (n, 10))) for n in range(20)]
+    dark = [n for n, colour in enumerate(along) if colour.lightness() < 160]
     assert 1 <= len(dark) <= 2, "six of 300 rows make one or two of 60, not squeezed or stretched"
-    assert all(8 <= y <= 11 for y in dark), "in the middle"
+    assert all(8 <= n <= 11 for n in dark), "in the middle"
 
 
 def with_orientation(jpeg: bytes, orientation: int) -> bytes:
@@ -1198,3 +1209,40 @@ def test_an_address_python_cannot_split_is_still_loaded(qtbot, host_loader):
     host = ImageHost()
     load(qtbot, host_loader(host, allow_private_hosts=True), "https://a]b/x.png")
     assert host.asked == ["https://a%5Db/x.png"]
+
+
+def test_clear_stops_the_downloads_under_way(qtbot, host_loader):
+    hosts = SlowHosts(delay=5.0)
+    loader = host_loader(hosts)
+    loader.request(SRC)
+    qtbot.waitUntil(lambda: bool(hosts.asked), timeout=WAIT)
+    loader.clear()
+    qtbot.waitUntil(lambda: hosts.called_off == 1, timeout=2_000)
+
+
+def test_a_host_at_its_share_does_not_hold_up_another(qtbot, host_loader, dns):
+    class Hosts(SlowHosts):
+        async def __call__(self, request: httpx.Request) -> httpx.Response:
+            self.delay = 0.8 if request.url.host == "cdn.example" else 0.05
+            return await super().__call__(request)
+
+    dns.names["other.example"] = [PUBLIC_V4]
+    dns.names["third.example"] = [PUBLIC_V4]
+    hosts = Hosts()
+    loader = host_loader(hosts)
+    busy = [f"https://cdn.example/avatars/{n}.png" for n in range(5)]
+    for url in [*busy[:4], "https://other.example/1.png", "https://other.example/2.png"]:
+        loader.request(url)  # every slot taken: four on cdn.example, two on other.example
+    loader.request("https://third.example/a.png")  # waits for a slot
+    loader.request(busy[4])  # waits too, newer, for a host already at its share
+    qtbot.waitUntil(lambda: loader.loading == 0, timeout=WAIT)
+    assert hosts.asked.index("https://third.example/a.png") < hosts.asked.index(busy[4]), (
+        "the first free slot goes to the host with room"
+    )
+
+
+def test_an_error_answer_is_no_avatar_even_with_a_picture_in_it(qtbot, host_loader):
+    def not_found(_request: httpx.Request) -> httpx.Response:
+        return httpx.Response(404, content=png_bytes(), headers={"Content-Type": "image/png"})
+
+    fail(qtbot, host_loader(not_found), SRC)
