@@ -11,13 +11,14 @@ same heartbeat over an idle window for as long.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import tempfile
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
     from cardviewer.api import CardPage
     from cardviewer.demo import DemoServer
@@ -60,6 +61,16 @@ class Heartbeat:
     def stop(self) -> float:
         self._timer.stop()
         return self.longest * 1000
+
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        """Not beating while the benchmark does work of its own (a baseline's repaints)."""
+        self._timer.stop()
+        try:
+            yield
+        finally:
+            self._last = time.perf_counter()
+            self._timer.start()
 
 
 def with_huge_avatar(server: DemoServer) -> Callable[[CardPage], CardPage]:
