@@ -803,7 +803,7 @@ def many_hosts(dns, count: int) -> list[str]:
 
 
 def test_six_downloads_at_once_by_default_and_four_from_one_host(qtbot, host_loader, dns):
-    hosts = SlowHosts(delay=0.15)
+    hosts = SlowHosts(delay=0.1)
     loader = host_loader(hosts)
     urls = many_hosts(dns, 9)
     for url in urls:
@@ -903,7 +903,7 @@ def test_the_oldest_waiting_request_gives_way_to_a_new_one(qtbot, host_loader):
 def test_a_host_whose_downloads_end_gets_its_share_again_not_more(qtbot, host_loader):
     class Staggered(SlowHosts):
         async def __call__(self, request: httpx.Request) -> httpx.Response:
-            self.delay = 0.6 if request.url.path.endswith("/slow.png") else 0.05
+            self.delay = 0.4 if request.url.path.endswith("/slow.png") else 0.03
             return await super().__call__(request)
 
     hosts = Staggered()
@@ -924,7 +924,7 @@ def test_a_cleared_download_that_fails_later_is_not_remembered(qtbot, host_loade
     def refused(_request: httpx.Request) -> httpx.Response:
         return httpx.Response(404)
 
-    hosts = SlowHosts(delay=0.3)
+    hosts = SlowHosts(delay=0.2)
     hosts.body = b"not an image"  # fails once it arrives
     loader = host_loader(hosts)
     failed: list[str] = []
@@ -932,7 +932,7 @@ def test_a_cleared_download_that_fails_later_is_not_remembered(qtbot, host_loade
     loader.request(SRC)
     qtbot.waitUntil(lambda: bool(hosts.asked), timeout=WAIT)
     loader.clear()
-    qtbot.wait(500)
+    qtbot.wait(300)
     assert failed == []
     assert not loader.failed(SRC)
     fail(qtbot, host_loader(refused), SRC)  # the same failure, not cleared, is remembered
@@ -1223,7 +1223,7 @@ def test_clear_stops_the_downloads_under_way(qtbot, host_loader):
 def test_a_host_at_its_share_does_not_hold_up_another(qtbot, host_loader, dns):
     class Hosts(SlowHosts):
         async def __call__(self, request: httpx.Request) -> httpx.Response:
-            self.delay = 0.8 if request.url.host == "cdn.example" else 0.05
+            self.delay = 0.4 if request.url.host == "cdn.example" else 0.03
             return await super().__call__(request)
 
     dns.names["other.example"] = [PUBLIC_V4]
