@@ -62,7 +62,7 @@ def check(body: bytes) -> None:
         assert seen(result) == seen(expected)
 
 
-@settings(PROPERTY_SETTINGS, max_examples=examples(700))
+@settings(PROPERTY_SETTINGS, max_examples=examples(1000))
 @given(body=bodies(ENVELOPES))
 def test_near_valid_envelopes_read_alike(body):
     check(body)

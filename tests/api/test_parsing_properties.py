@@ -320,13 +320,13 @@ def check_page(result: CardPage | CardViewerError) -> None:
             assert card.created_at.tzinfo is not None
 
 
-@settings(PROPERTY_SETTINGS, max_examples=examples(1200))
+@settings(PROPERTY_SETTINGS, max_examples=examples(1800))
 @given(body=bodies(ENVELOPES))
 def test_near_valid_envelopes(body):
     check_page(read(body))
 
 
-@settings(PROPERTY_SETTINGS, max_examples=examples(1200))
+@settings(PROPERTY_SETTINGS, max_examples=examples(1800))
 @given(body=bodies(JSON))
 def test_arbitrary_json(body):
     check_page(read(body))
