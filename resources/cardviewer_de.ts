@@ -1279,7 +1279,7 @@
         <translation>Die lokale Kopie konnte nicht geschrieben werden; sie bleibt unverändert.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+274"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+268"/>
         <source>%1 could not be synced. %2</source>
         <translation>%1 konnte nicht synchronisiert werden. %2</translation>
     </message>
@@ -1289,12 +1289,12 @@
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-269"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-263"/>
         <source>The export of all pages stopped and saved nothing; it starts again once you have signed in.</source>
         <translation>Der Export aller Seiten wurde angehalten und hat nichts gespeichert; er beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+270"/>
+        <location line="+264"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>
@@ -1304,7 +1304,7 @@
         <translation>Die Karten konnten nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location line="-86"/>
+        <location line="-80"/>
         <source>Saving %1…</source>
         <translation>%1 wird gespeichert…</translation>
     </message>
@@ -1314,12 +1314,12 @@
         <translation>Die Telefonliste wird an den Drucker gesendet…</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+151"/>
         <source>Printing stopped; the pages already made still get printed.</source>
         <translation>Drucken angehalten; die schon erstellten Seiten werden noch gedruckt.</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="-139"/>
         <source>The cards could not be printed. %1</source>
         <translation>Die Karten konnten nicht gedruckt werden. %1</translation>
     </message>
@@ -1329,7 +1329,7 @@
         <translation>Der Drucker hat die Seiten nicht angenommen; prüfen Sie, ob er bereit ist.</translation>
     </message>
     <message>
-        <location line="+130"/>
+        <location line="+131"/>
         <source>Sync cancelled; the local copy stays as it was.</source>
         <translation>Synchronisierung abgebrochen; die lokale Kopie bleibt unverändert.</translation>
     </message>
@@ -1339,7 +1339,7 @@
         <translation>Drucken abgebrochen; nichts wurde gedruckt.</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+5"/>
         <source>Export cancelled; nothing was saved.</source>
         <translation>Export abgebrochen; es wurde nichts gespeichert.</translation>
     </message>
@@ -1597,7 +1597,7 @@
         <translation>%1-Logo</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/phone_list_output.py" line="+30"/>
+        <location filename="../cardviewer/ui/phone_list_output.py" line="+33"/>
         <source>Phone list of %1</source>
         <translation>Telefonliste von %1</translation>
     </message>
@@ -1617,7 +1617,7 @@
         <translation>(ohne Namen)</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+55"/>
         <source>Print Phone List</source>
         <translation>Telefonliste drucken</translation>
     </message>
@@ -1743,7 +1743,7 @@
         <translation>Telefonliste</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
     </message>
@@ -1758,7 +1758,7 @@
         <translation>Telefonliste abbrechen</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+33"/>
         <source>Cancelling the phone list…</source>
         <translation>Telefonliste wird abgebrochen…</translation>
     </message>

@@ -467,10 +467,10 @@ class _PhoneListPainter:
     def _wrapped(self, text: str, font: QFont, width: float) -> list[str]:
         """`text` in at most `NAME_LINES` lines of `width`, the last cut with "…"."""
         lines = wrapped_words(text, width, self._metrics[id(font)].horizontalAdvance)
-        kept = [self._elided(line, font, width) for line in lines[:NAME_LINES]]
+        kept = lines[:NAME_LINES]
         if len(lines) > NAME_LINES:  # more follows: said by "…" at the end of the last
-            kept[-1] = self._elided(lines[NAME_LINES - 1] + "\N{HORIZONTAL ELLIPSIS}", font, width)
-        return kept
+            kept[-1] += "\N{HORIZONTAL ELLIPSIS}"
+        return [self._elided(line, font, width) for line in kept]
 
     def _broken(self, address: str, width: float) -> list[str]:
         """`address` on at most `ADDRESS_LINES` lines; one longer than any real address is

@@ -7,13 +7,16 @@ space from its local copy as the pages are painted.
 
 from __future__ import annotations
 
+import contextlib
 import threading
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QDate, QLocale
 from PySide6.QtPrintSupport import QPrintDialog, QPrinter
 from PySide6.QtWidgets import QDialog, QWidget
 
+from cardviewer.api.models import Card
 from cardviewer.services.phone_list import (
     Painted,
     PhoneListTexts,
@@ -35,6 +38,15 @@ def phone_list_texts(chosen: ChosenCards) -> PhoneListTexts:
     )
 
 
+@contextlib.contextmanager
+def _titled_cards(
+    chosen: ChosenCards, texts: PhoneListTexts
+) -> Iterator[tuple[PhoneListTexts, Iterable[Card]]]:
+    """The words of each page, titled with the space's name, and the chosen cards."""
+    with chosen_card_stream(chosen) as cards:
+        yield titled(texts, cards, chosen.request.space_id)
+
+
 def write_chosen_pdf(
     path: Path,
     *,
@@ -46,8 +58,7 @@ def write_chosen_pdf(
 ) -> int:
     """The chosen cards as a phone list in the PDF file at `path` (`qr_codes`: each
     card's QR code beside it)."""
-    with chosen_card_stream(chosen) as cards:
-        titled_texts, cards = titled(texts, cards, chosen.request.space_id)
+    with _titled_cards(chosen, texts) as (titled_texts, cards):
         return write_phone_list_pdf(
             path, cards, titled_texts, stop=stop, qr_codes=qr_codes, painted=painted
         )
@@ -64,10 +75,10 @@ def print_chosen(
 ) -> int:
     """The chosen cards as a phone list on `printer`, as set up in the print dialog.
 
-    Stopped (`PhoneListStopped`), the print job is withdrawn: no half list comes out.
+    Stopped (`PhoneListStopped`), the print job is withdrawn where the system lets it
+    (`withdrawn`); elsewhere the pages painted so far still print.
     """
-    with chosen_card_stream(chosen) as cards:
-        titled_texts, cards = titled(texts, cards, chosen.request.space_id)
+    with _titled_cards(chosen, texts) as (titled_texts, cards):
         printer.setDocName(titled_texts.title)
         return write_phone_list(
             printer, cards, titled_texts, stop=stop, qr_codes=qr_codes, painted=painted

@@ -312,13 +312,7 @@ class WholeSpaceJobs(QObject):
             count = await self.painting.run(paint, total)
         except PhoneListStopped as stopped:
             log.info("printing was cancelled; the job withdrawn: %s", stopped.withdrawn)
-            said = (
-                _cancelled(JobKind.PRINT)
-                if stopped.withdrawn
-                else QCoreApplication.translate(
-                    "MainWindow", "Printing stopped; the pages already made still get printed."
-                )
-            )
+            said = _cancelled(JobKind.PRINT, withdrawn=stopped.withdrawn)
             self.statusMessage.emit(said, STATUS_TIMEOUT_MS)
             return
         except OSError as exc:
@@ -454,11 +448,16 @@ def _fetch_failure(kind: JobKind) -> str:
     )
 
 
-def _cancelled(kind: JobKind) -> str:
+def _cancelled(kind: JobKind, *, withdrawn: bool = True) -> str:
+    """What a cancelled job left; a print not `withdrawn` still prints what was made."""
     if kind is JobKind.SYNC:
         return QCoreApplication.translate(
             "MainWindow", "Sync cancelled; the local copy stays as it was."
         )
-    if kind is JobKind.PRINT:
+    if kind is JobKind.PRINT and withdrawn:
         return QCoreApplication.translate("MainWindow", "Printing cancelled; nothing was printed.")
+    if kind is JobKind.PRINT:
+        return QCoreApplication.translate(
+            "MainWindow", "Printing stopped; the pages already made still get printed."
+        )
     return QCoreApplication.translate("MainWindow", "Export cancelled; nothing was saved.")

@@ -419,18 +419,32 @@ def test_close_cancels_downloads_under_way(qtbot, arun, make_loader, demo_server
 # Decoding (what runs in the worker thread)
 
 
-def test_decode_cuts_the_middle_of_a_wide_picture(qapp):
-    image = QImage(300, 100, QImage.Format.Format_RGB32)
+def middle_third_blue(width: int, height: int) -> QImage:
+    """A red picture whose middle third along its longer side is blue."""
+    image = QImage(width, height, QImage.Format.Format_RGB32)
     image.fill(QColor("red"))
-    for x in range(100, 200):
-        for y in range(100):
+    wide = width > height
+    for x in range(width // 3, 2 * width // 3) if wide else range(width):
+        for y in range(height) if wide else range(height // 3, 2 * height // 3):
             image.setPixelColor(x, y, QColor("blue"))
-    thumbnail = decode_thumbnail(encode_png(image), 20, 1_000_000)
+    return image
+
+
+def test_decode_cuts_the_middle_of_a_wide_picture(qapp):
+    thumbnail = decode_thumbnail(encode_png(middle_third_blue(300, 100)), 20, 1_000_000)
     assert (thumbnail.width(), thumbnail.height()) == (20, 20)
     assert thumbnail.pixelColor(10, 10) == QColor("blue")
     assert thumbnail.pixelColor(1, 10).blue() > 200  # still the middle, not the red sides
     assert thumbnail.hasAlphaChannel()
     assert thumbnail.pixelColor(0, 0).alpha() == 0
+
+
+def test_decode_cuts_the_middle_of_a_tall_picture(qapp):
+    thumbnail = decode_thumbnail(encode_png(middle_third_blue(100, 300)), 20, 1_000_000)
+    assert (thumbnail.width(), thumbnail.height()) == (20, 20)
+    assert thumbnail.pixelColor(10, 10) == QColor("blue")
+    assert thumbnail.pixelColor(10, 1).blue() > 200  # the middle, not the red top
+    assert thumbnail.pixelColor(10, 18).blue() > 200  # nor the red bottom
 
 
 def test_decode_refuses_non_images_and_too_many_pixels(qapp):
@@ -955,19 +969,6 @@ def test_not_modified_without_a_kept_copy_is_a_failure(qtbot, host_loader):
         return httpx.Response(304)
 
     fail(qtbot, host_loader(not_modified), SRC)
-
-
-def test_decode_cuts_the_middle_of_a_tall_picture(qapp):
-    image = QImage(100, 300, QImage.Format.Format_RGB32)
-    image.fill(QColor("red"))
-    for y in range(100, 200):
-        for x in range(100):
-            image.setPixelColor(x, y, QColor("blue"))
-    thumbnail = decode_thumbnail(encode_png(image), 20, 1_000_000)
-    assert (thumbnail.width(), thumbnail.height()) == (20, 20)
-    assert thumbnail.pixelColor(10, 10) == QColor("blue")
-    assert thumbnail.pixelColor(10, 1).blue() > 200  # the middle, not the red top
-    assert thumbnail.pixelColor(10, 18).blue() > 200  # nor the red bottom
 
 
 @pytest.mark.parametrize(
