@@ -8,7 +8,7 @@ usable meanwhile; Cancel stops the painting after the card it is on.
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QLocale, QTimer
-from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QPushButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QPushButton, QSizePolicy, QWidget
 
 from cardviewer.ui.announcements import announce
 from cardviewer.ui.painting import Painting
@@ -39,6 +39,8 @@ class PaintingNote(QWidget):
         layout.setSpacing(6)
         layout.addWidget(self.bar)
         layout.addWidget(self.cancel_button)
+        # As wide as the bar and the button: the status bar's room stays its messages'.
+        self.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Preferred)
         self._show_later = QTimer(self)
         self._show_later.setSingleShot(True)
         self._show_later.setInterval(SHOW_AFTER_MS)

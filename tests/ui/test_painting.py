@@ -182,3 +182,18 @@ def test_a_print_cancelled_says_whether_pages_still_come(qtbot, jobs, withdrawn,
     with qtbot.waitSignal(jobs.statusMessage, timeout=WAIT) as said:
         jobs.painting.cancel()
     assert said.args[0] == message
+
+
+def test_the_note_takes_only_the_room_of_its_bar_and_button(qtbot, jobs):
+    status = QStatusBar()
+    qtbot.addWidget(status)
+    note = PaintingNote(jobs.painting, status)
+    status.addPermanentWidget(note)
+    status.resize(1200, 30)
+    status.show()
+    jobs.painting.advanced.emit(0, 100_000)
+    note.show()
+    qtbot.waitUntil(lambda: note.width() > 0)
+    wanted = note.bar.width() + note.cancel_button.sizeHint().width() + 6
+    assert note.width() <= wanted + 2, "Cancel is a button's width, not the bar's leftover"
+    assert note.cancel_button.width() == note.cancel_button.sizeHint().width()
