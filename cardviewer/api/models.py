@@ -34,6 +34,7 @@ from pydantic import (
 
 from cardviewer.api.errors import QT_TRANSLATE_NOOP, Sentence, UnexpectedResponse
 from cardviewer.api.expiry import has_expired
+from cardviewer.api.known_links import MARKER, KnownLinks
 
 log = logging.getLogger(__name__)
 
@@ -325,6 +326,16 @@ class _BodyEnvelope(BaseModel):
     meta: _PagePosition
 
 
+class _CutPosition(_PagePosition):
+    links: Any = None
+
+
+class _CutBodyEnvelope(_BodyEnvelope):
+    """`_BodyEnvelope` of a body whose `meta.links` was cut out (see `known_links`)."""
+
+    meta: _CutPosition
+
+
 class CardPage(BaseModel):
     """One page of a space's cards with its place in the list."""
 
@@ -437,11 +448,30 @@ def parse_page_json(body: bytes) -> CardPage:
     Raises `ValidationError` for a body that is not JSON, or not UTF-8, as well; then
     `json.loads` and `parse_page` tell exactly what is wrong (see `client.read_page`).
     """
-    envelope = _BodyEnvelope.model_validate_json(body)
+    envelope = _cut_envelope(body)
+    if envelope is None:
+        envelope = _BodyEnvelope.model_validate_json(body)
+        _KNOWN_LINKS.learn(body)
     position = envelope.meta
-    meta = PageMeta.model_construct(position.model_fields_set, **dict(position))
+    fields = {name: getattr(position, name) for name in _PagePosition.model_fields}
+    meta = PageMeta.model_construct(position.model_fields_set & fields.keys(), **fields)
     meta._links = _LazyLinks(body=body)
     return _page(envelope.data, meta, envelope.links)
+
+
+_KNOWN_LINKS = KnownLinks()
+
+
+def _cut_envelope(body: bytes) -> _BodyEnvelope | None:
+    """The envelope read without reading `meta.links`, where that list is known good."""
+    cut = _KNOWN_LINKS.cut(body)
+    if cut is None:
+        return None
+    try:
+        envelope = _CutBodyEnvelope.model_validate_json(cut)
+    except ValidationError:
+        return None
+    return envelope if envelope.meta.links == MARKER else None
 
 
 def _page(data: list[Any], meta: PageMeta, links: PageLinks) -> CardPage:

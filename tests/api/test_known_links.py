@@ -1,0 +1,199 @@
+"""A large page is read without its `meta.links` only where that list is proved good.
+
+Pages here are the demo server's own bodies for a space of 8,000 pages, whose
+`meta.links` is about 600 KB. Every page read must be the page `json.loads` and
+`parse_page` make, its links included, and a body `json.loads` refuses must be
+refused: the list that is not read must still be checked.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardviewer.api import known_links
+from cardviewer.api.client import read_page
+from cardviewer.api.errors import UnexpectedResponse
+from cardviewer.api.known_links import MARKER, KnownLinks
+from cardviewer.api.models import parse_page
+from cardviewer.demo.pagination import envelope
+from tests.api.test_models import card_json
+from tests.api.test_page_body import seen
+from tests.api.test_parsing_properties import PROPERTY_SETTINGS, REQUEST
+from tests.properties import examples
+
+PATH = "https://cards.example/v1/spaces/space-1/cards"
+PAGES = 8_000
+
+
+def page_body(page: int, *, pages: int = PAGES, path: str = PATH, cards: Any = None) -> bytes:
+    data = [card_json(id=f"card-{page}-{n}") for n in range(3)] if cards is None else cards
+    payload = envelope(data, page=page, per_page=3, total=pages * 3, path=path)
+    return json.dumps(payload, separators=(",", ":")).encode()
+
+
+def read(body: bytes) -> Any:
+    try:
+        return read_page(httpx.Response(200, content=body, request=REQUEST))
+    except UnexpectedResponse:
+        return None
+
+
+def slow(body: bytes) -> Any:
+    try:
+        return parse_page(json.loads(body))
+    except ValueError:
+        return None
+
+
+@pytest.fixture(autouse=True)
+def fresh_memory(monkeypatch):
+    """Each test starts with no list known, as a new process does."""
+    monkeypatch.setattr("cardviewer.api.models._KNOWN_LINKS", KnownLinks())
+
+
+@pytest.fixture
+def cuts(monkeypatch) -> list[bytes]:
+    """The cut bodies `read_page` went on to read, in order."""
+    made: list[bytes] = []
+    cut = KnownLinks.cut
+
+    def spy(self: KnownLinks, body: bytes) -> bytes | None:
+        result = cut(self, body)
+        if result is not None:
+            made.append(result)
+        return result
+
+    monkeypatch.setattr(KnownLinks, "cut", spy)
+    return made
+
+
+def test_after_one_page_is_read_whole_the_next_pages_are_read_without_their_list(cuts):
+    first, second, last = page_body(1), page_body(2), page_body(PAGES)
+    assert len(first) > 10 * known_links.MIN_LIST_BYTES
+
+    pages = [read(body) for body in (first, second, last)]
+
+    assert len(cuts) == 2  # the first page taught the list; the other two used it
+    assert all(len(cut) < 2_000 and json.dumps(MARKER).encode() in cut for cut in cuts)
+    for page, body in zip(pages, (first, second, last), strict=True):
+        assert seen(page) == seen(slow(body))  # links included
+    assert [link.label for link in pages[1].meta.links if link.active] == ["2"]
+
+
+def test_another_space_or_page_count_is_read_whole_and_learned_in_its_turn(cuts):
+    read(page_body(1))
+    for body in (page_body(5, pages=PAGES + 1), page_body(5, path=PATH + "x")):
+        assert seen(read(body)) == seen(slow(body))
+    assert cuts == []
+    read(page_body(6, pages=PAGES + 1))
+    assert len(cuts) == 1
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (b'"label":"4000"', b'"label":4000"'),  # a broken entry in the middle
+        (b'"active":false},{"url":"' + PATH.encode() + b'?page=4001"', b"]"),
+        (b'"label":"4000"', b'"label":"4001"'),  # well-formed, but another list
+    ],
+)
+def test_a_list_that_differs_from_the_one_known_is_read_whole(cuts, old, new):
+    read(page_body(1))
+    body = page_body(2).replace(old, new, 1)
+    assert body != page_body(2)
+    assert seen_or_none(read(body)) == seen_or_none(slow(body))
+    assert cuts == []
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (b'"label":"&laquo; Previous"', b'"label":&laquo; Previous"'),
+        (b'"label":"Next &raquo;"', b'"label":"Next &raquo;'),
+        (b'"label":"Next &raquo;","active":false}]', b'"label":"Next &raquo;","active":false]'),
+    ],
+)
+def test_a_broken_first_or_last_entry_is_refused_as_json_refuses_it(old, new):
+    read(page_body(1))
+    body = page_body(2).replace(old, new, 1)
+    assert body != page_body(2)
+    assert slow(body) is None
+    assert read(body) is None
+
+
+def test_a_cards_own_links_are_never_cut_even_when_they_look_like_the_known_list(cuts):
+    read(page_body(1))
+    # The same page, its `meta` before `data`, and a card holding a copy of the list.
+    payload = json.loads(page_body(3))
+    card = card_json(id="with-links")
+    card["links"] = payload["meta"]["links"]
+    payload = {"meta": payload["meta"], "links": payload["links"], "data": [card]}
+    body = json.dumps(payload, separators=(",", ":")).encode()
+
+    page = read(body)
+
+    assert len(cuts) == 1  # the card's list was cut out and the cut refused
+    assert page.sent_cards()[0]["links"] == card["links"]
+    assert seen(page) == seen(slow(body))
+
+
+def test_a_list_too_short_to_matter_is_always_read_whole(cuts):
+    for page in (1, 2, 3):
+        body = page_body(page, pages=50)
+        assert seen(read(body)) == seen(slow(body))
+    assert cuts == []
+
+
+def test_lists_that_never_repeat_are_read_again_only_after_1_2_4_8_misses(monkeypatch):
+    reads: list[bytes] = []
+
+    def is_json_list(text: bytes) -> bool:
+        reads.append(text)
+        return True
+
+    monkeypatch.setattr(known_links, "_is_json_list", is_json_list)
+    known = KnownLinks()
+
+    for n in range(1, 21):
+        body = page_body(1, path=f"{PATH}/{n}")
+        assert known.cut(body) is None
+        known.learn(body)
+
+    assert len(reads) == 5  # misses 1, 2, 4, 8 and 16
+    assert known.cut(page_body(7, path=f"{PATH}/16")) is not None
+
+
+def test_only_the_newest_lists_are_kept():
+    known = KnownLinks(kept=2)
+    for n in (1, 2, 3):
+        body = page_body(1, path=f"{PATH}/{n}")
+        known.cut(body)
+        known.learn(body)
+        assert known.cut(page_body(2, path=f"{PATH}/{n}")) is not None
+    assert known.cut(page_body(3, path=f"{PATH}/1")) is None
+    assert known.cut(page_body(2, path=f"{PATH}/3")) is not None
+
+
+def seen_or_none(page: Any) -> str | None:
+    return None if page is None else seen(page)
+
+
+@settings(PROPERTY_SETTINGS, max_examples=examples(150))
+@given(data=st.data())
+def test_a_byte_changed_anywhere_in_a_known_pages_list_reads_as_json_reads_it(data):
+    known_links_memory = KnownLinks()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("cardviewer.api.models._KNOWN_LINKS", known_links_memory)
+        read(page_body(1, pages=1_000))
+        body = bytearray(page_body(2, pages=1_000))
+        start = body.rfind(b'"links":[')
+        where = data.draw(st.integers(start, len(body) - 1), label="where")
+        body[where] = data.draw(st.sampled_from(b'"{}[],:\\ 0tfnx\x00\xff'), label="byte")
+        changed = bytes(body)
+        assert seen_or_none(read(changed)) == seen_or_none(slow(changed))
