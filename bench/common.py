@@ -59,9 +59,10 @@ def median(values: list[float]) -> float:
 
 
 def run_in_qt(main: Callable[[], Coroutine[Any, Any, T]]) -> T:
-    """Run `main()` on a qasync loop over a (headless) QApplication, as the app does."""
-    import qasync
+    """Run `main()` on the app's event loop over a (headless) QApplication, as the app does."""
     from PySide6.QtWidgets import QApplication
+
+    from cardviewer.event_loop import QtEventLoop
 
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
@@ -71,7 +72,7 @@ def run_in_qt(main: Callable[[], Coroutine[Any, Any, T]]) -> T:
     collector = MainThreadGarbageCollector()  # as in the app: Qt garbage dies on this thread
     collector.start()
     try:
-        with asyncio.Runner(loop_factory=lambda: qasync.QEventLoop(app)) as runner:
+        with asyncio.Runner(loop_factory=lambda: QtEventLoop(app)) as runner:
             return runner.run(main())
     finally:
         collector.stop()

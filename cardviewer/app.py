@@ -209,9 +209,8 @@ def _run_app(args: argparse.Namespace) -> int:
         # binds to the Qt it finds.
         import asyncio
 
-        import qasync
-
         from cardviewer.controller import AppController, amain
+        from cardviewer.event_loop import QtEventLoop
         from cardviewer.services.session_store import SessionStore
 
         controller = AppController(
@@ -223,7 +222,7 @@ def _run_app(args: argparse.Namespace) -> int:
             screenshot_login=args.screenshot_login,
             early_dialog=early_dialog,
         )
-        with asyncio.Runner(loop_factory=lambda: qasync.QEventLoop(app)) as runner:
+        with asyncio.Runner(loop_factory=lambda: QtEventLoop(app)) as runner:
             return runner.run(amain(controller, reporter))
 
 

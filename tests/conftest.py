@@ -134,9 +134,9 @@ def wait_done(qtbot: Any, task: asyncio.Future[Any], timeout: int) -> None:
 @pytest.fixture
 def qloop(qapp, qtbot) -> Iterator[asyncio.AbstractEventLoop]:
     """An asyncio loop driven by Qt: qtbot's waits spin Qt, and Qt runs the tasks."""
-    import qasync
+    from cardviewer.event_loop import QtEventLoop
 
-    loop = qasync.QEventLoop(qapp)
+    loop = QtEventLoop(qapp)
     errors: list[dict[str, Any]] = []
     loop.set_exception_handler(lambda _loop, context: errors.append(context))
     asyncio.set_event_loop(loop)
