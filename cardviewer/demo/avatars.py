@@ -10,7 +10,9 @@ names this module as the demo's one user of Qt). The letters are outlines kept h
 
 Encoding is the slow part, so every image is encoded once and its bytes are cached.
 Qt takes the first thread that touches it for its main thread: the server claims it
-for the thread that starts it (`claim_qt_main_thread`) before its threads draw.
+for the thread that starts it (`claim_qt_main_thread`) before its threads draw. One
+picture is drawn at a time (`_drawing`): PySide makes its Python types and enums on
+first use, and two server threads making the same one at once crashed the server.
 """
 
 from __future__ import annotations
@@ -195,6 +197,8 @@ GLYPHS: dict[str, tuple[int, str]] = {
 }
 
 _COMMAND = re.compile(r"([MLQZ])([^MLQZ]*)")
+_drawing = threading.Lock()
+"""Held while a picture is drawn and encoded (a few milliseconds, once per picture)."""
 
 
 def claim_qt_main_thread() -> None:
@@ -281,12 +285,13 @@ def initials_jpeg(initials: str, key: str, size: int = AVATAR_SIZE) -> bytes:
     """A square JPEG with white initials centred on the colour chosen for `key`."""
     from PySide6.QtGui import QColor, QPainter
 
-    image = _canvas(size, colour_for(key))
-    painter = QPainter(image)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    painter.fillPath(initials_path(initials, size), QColor(255, 255, 255))
-    painter.end()
-    return _encode(image, b"jpeg", 88)
+    with _drawing:
+        image = _canvas(size, colour_for(key))
+        painter = QPainter(image)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.fillPath(initials_path(initials, size), QColor(255, 255, 255))
+        painter.end()
+        return _encode(image, b"jpeg", 88)
 
 
 @lru_cache(maxsize=4)
@@ -295,17 +300,18 @@ def default_png(size: int = AVATAR_SIZE) -> bytes:
     from PySide6.QtCore import QRectF, Qt
     from PySide6.QtGui import QColor, QPainter
 
-    image = _canvas(size, (0xE0, 0xE0, 0xE0))
-    painter = QPainter(image)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    painter.setPen(Qt.PenStyle.NoPen)
-    painter.setBrush(QColor(0x9E, 0x9E, 0x9E))
-    head = size * 0.19
-    cx, cy = size / 2, size * 0.39
-    painter.drawEllipse(QRectF(cx - head, cy - head, 2 * head, 2 * head))
-    painter.drawEllipse(QRectF(size * 0.18, size * 0.66, size * 0.64, size * 0.64))
-    painter.end()
-    return _encode(image, b"png", 0)  # quality 0: the smallest PNG
+    with _drawing:
+        image = _canvas(size, (0xE0, 0xE0, 0xE0))
+        painter = QPainter(image)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(0x9E, 0x9E, 0x9E))
+        head = size * 0.19
+        cx, cy = size / 2, size * 0.39
+        painter.drawEllipse(QRectF(cx - head, cy - head, 2 * head, 2 * head))
+        painter.drawEllipse(QRectF(size * 0.18, size * 0.66, size * 0.64, size * 0.64))
+        painter.end()
+        return _encode(image, b"png", 0)  # quality 0: the smallest PNG
 
 
 GRAIN_TILE = 509
@@ -344,7 +350,8 @@ def huge_jpeg() -> bytes:
     global _huge
     with _huge_lock:
         if _huge is None:
-            _huge = _encode(_huge_image(), b"jpeg", 80)
+            with _drawing:
+                _huge = _encode(_huge_image(), b"jpeg", 80)
         return _huge
 
 

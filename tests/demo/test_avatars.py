@@ -7,6 +7,7 @@ another library than the one that made them.
 from __future__ import annotations
 
 import io
+import os
 import string
 import subprocess
 import sys
@@ -165,3 +166,39 @@ def test_a_server_drawing_before_the_application_is_made_leaves_it_its_event_loo
 @pytest.mark.parametrize("colour", avatars.PALETTE, ids=lambda c: QColor(*c).name())
 def test_white_initials_read_well_on_every_colour(colour: tuple[int, int, int]) -> None:
     assert contrast(QColor(255, 255, 255), QColor(*colour)) >= TEXT_CONTRAST
+
+
+FIRST_PICTURES_AT_ONCE = """
+import sys, threading
+from cardviewer.demo import avatars
+
+avatars.claim_qt_main_thread()
+start = threading.Barrier(16)
+drawn = []
+
+def draw(number):
+    start.wait()
+    picture = avatars.initials_jpeg("AB", f"key-{number}", 64 + number)
+    drawn.append(picture.startswith(b"\\xff\\xd8\\xff"))
+    drawn.append(avatars.default_png(20 + number % 4).startswith(b"\\x89PNG"))
+
+threads = [threading.Thread(target=draw, args=(n,)) for n in range(16)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+sys.exit(0 if len(drawn) == 32 and all(drawn) else 1)
+"""
+
+
+def test_the_first_pictures_drawn_by_many_server_threads_at_once_are_all_drawn():
+    """Qt's Python types are made on first use, and two threads making one crashed the server."""
+    for _ in range(3):  # a fresh process each time: only the first pictures can race
+        done = subprocess.run(
+            [sys.executable, "-c", FIRST_PICTURES_AT_ONCE],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
