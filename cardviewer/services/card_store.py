@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import heapq
 import json
 import logging
 import os
@@ -272,14 +273,38 @@ def _stored_sort_key(kind: int, value: Any) -> tuple[int, object, str | None]:
     return kind, None, _storable(value)
 
 
+SORT_RUN = 4096
+"""Texts ranked by one call of `sorted`; longer lists are sorted in runs this long and merged.
+
+A collator's keys are compared in C++ with the interpreter lock held, for the whole of
+a `sorted` call: 100,000 texts at once held the window's thread for 230 ms while a
+sync finished on a worker thread. A run takes a few milliseconds, and the merge runs
+Python between texts, where the window gets its turn. Only the keys of a run being
+sorted and of the runs' heads are alive at once: 100,000 keys kept while ranking made
+every garbage collection on the window's thread look at them, 50 to 100 ms each time.
+"""
+
+
 def _ranks(texts: list[str], text_key: TextKey) -> Iterator[tuple[str, int]]:
     """Each text with its rank in `text_key` order; texts with equal keys share one."""
+    runs = [
+        sorted(texts[start : start + SORT_RUN], key=text_key)
+        for start in range(0, len(texts), SORT_RUN)
+    ]
+    heads = [[text_key(run[0]), number, 0] for number, run in enumerate(runs) if run]
+    heapq.heapify(heads)
     rank, last = -1, None
-    for key, text in sorted(((text_key(text), text) for text in texts), key=lambda pair: pair[0]):
+    while heads:
+        key, number, index = heads[0]
         if last is None or last < key:
             rank += 1
         last = key
-        yield text, rank
+        run = runs[number]
+        yield run[index], rank
+        if index + 1 < len(run):
+            heapq.heapreplace(heads, [text_key(run[index + 1]), number, index + 1])
+        else:
+            heapq.heappop(heads)
 
 
 def _matching_query(generation: int, terms: Sequence[str]) -> tuple[str, list[object]]:

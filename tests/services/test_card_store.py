@@ -730,3 +730,24 @@ def test_where_a_copy_lives_stays_the_same_from_version_to_version(tmp_path):
     """A copy synced by an earlier version is found again: its folder's name never changes."""
     path = store_path(tmp_path, "https://a.example", "ada@example.com", "s1")
     assert path == tmp_path / "784a557dc2faa6f6" / "s1.sqlite"
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    texts=st.lists(st.text(alphabet="aAbBcäÄ ", max_size=3), unique=True, max_size=40),
+    run=st.integers(1, 7),
+)
+def test_texts_ranked_in_runs_get_the_ranks_one_sort_gives(texts, run):
+    """Long lists are sorted in runs and merged (`SORT_RUN`); ranks and ties are as one sort."""
+
+    def key(text: str) -> str:
+        return text.casefold()
+
+    expected: dict[str, int] = {}
+    for rank, folded in enumerate(sorted({key(text) for text in texts})):
+        expected.update({text: rank for text in texts if key(text) == folded})
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(card_store, "SORT_RUN", run)
+        ranked = list(card_store._ranks(texts, key))
+    assert dict(ranked) == expected
+    assert [rank for _, rank in ranked] == sorted(rank for _, rank in ranked)
