@@ -41,6 +41,8 @@ from cardviewer.services.local_file import DamagedFile, LocalFile, parse_json_ob
 
 log = logging.getLogger(__name__)
 
+FOLDER = "avatars"
+"""The cache's folder, in the user's cache folder."""
 DEFAULT_MAX_BYTES = 200 * 1024 * 1024
 SUFFIX = ".avatar"
 _MAX_AGE = re.compile(r"(?:^|,)\s*(?:s-)?max-age\s*=\s*\"?(\d+)", re.IGNORECASE)

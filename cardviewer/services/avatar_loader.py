@@ -2,10 +2,10 @@
 
 Avatars live on an image host of their own, so they are fetched with a separate HTTP
 client that never carries the API's token or any cookie. Their addresses come from the
-API's data and their redirects from the image host, so the loader follows redirects
-itself and every address on the way must pass `AvatarAddressPolicy` before it is asked:
-a hostile server cannot point the viewer at this computer or the local network, nor
-downgrade it from https to http.
+API's data and their redirects from the image host, so redirects are followed by hand
+and every address on the way must pass `AvatarAddressPolicy` before it is asked: a
+hostile server cannot point the viewer at this computer or the local network, nor
+downgrade it from https to http. `AvatarFetcher` does this, for vCards' photos too.
 
 Downloads are few at a time and capped in size; the image is decoded and scaled in a
 worker thread (`QImageReader.read()` releases the GIL, `QImage.scaled` does not), and
@@ -24,7 +24,6 @@ import asyncio
 import logging
 import math
 from collections import OrderedDict
-from http.cookiejar import CookieJar, DefaultCookiePolicy
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -42,14 +41,18 @@ from PySide6.QtGui import (
 )
 from PySide6.QtSvg import QSvgRenderer
 
-from cardviewer.api.client import USER_AGENT, tls_context
 from cardviewer.paths import cache_dir, resource_path
-from cardviewer.services.avatar_address import (
-    AddressRefused,
-    AvatarAddressPolicy,
-    address_for_log,
-)
+from cardviewer.services.avatar_address import AddressRefused, address_for_log
+from cardviewer.services.avatar_disk_cache import FOLDER as DISK_CACHE_FOLDER
 from cardviewer.services.avatar_disk_cache import AvatarDiskCache
+from cardviewer.services.avatar_fetch import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_TIMEOUT,
+    FETCH_ERRORS,
+    AvatarFetcher,
+    AvatarRejected,
+    sniff_image_format,
+)
 from cardviewer.tasks import TaskSet
 
 log = logging.getLogger(__name__)
@@ -64,15 +67,10 @@ DISC_TINT = 0.12
 FIGURE_TINT = 0.55
 """How much of the palette's text colour, over its fields' background, the disc and the
 figure get: the figure then stands out from its disc at 3:1 or more, light or dark."""
-DEFAULT_TIMEOUT = 20.0
-"""Seconds one avatar may take to arrive, from the first byte sent to the last received."""
-DISK_CACHE_FOLDER = "avatars"
 MAX_PER_HOST = 4
 """Downloads from one image host at once; the rest of `max_in_flight` serves other hosts."""
-
-
-class AvatarRejected(Exception):
-    """A download or an image the loader will not show; the text is for the log."""
+DEFAULT_MAX_PIXELS = 40_000_000
+"""The most pixels a picture may have to be decoded: a phone's photo, not a poster."""
 
 
 def _host(url: str) -> str:
@@ -82,15 +80,6 @@ def _host(url: str) -> str:
         return ""
 
 
-def _lower(headers: httpx.Headers) -> dict[str, str]:
-    return {name.lower(): value for name, value in headers.items()}
-
-
-def _no_cookies() -> CookieJar:
-    """A cookie jar that accepts no cookie from any host, so none is ever sent back."""
-    return CookieJar(policy=DefaultCookiePolicy(allowed_domains=[]))
-
-
 def decode_thumbnail(data: bytes, side: int, max_pixels: int) -> QImage:
     """Decode `data` straight to a `side` x `side` round thumbnail; runs in a worker thread.
 
@@ -98,7 +87,7 @@ def decode_thumbnail(data: bytes, side: int, max_pixels: int) -> QImage:
     the reader scales while decoding (JPEG even skips most of the work), so a photo of
     many megapixels never exists in memory at full size.
     """
-    image, problem = _read_scaled(data, side, max_pixels)
+    image, problem = read_scaled(data, side, max_pixels)
     if image is None:
         raise AvatarRejected(problem)
     square = image.copy(
@@ -107,30 +96,7 @@ def decode_thumbnail(data: bytes, side: int, max_pixels: int) -> QImage:
     return _round(square, side)
 
 
-_SIGNATURES: tuple[tuple[bytes, bytes], ...] = (
-    (b"\x89PNG\r\n\x1a\n", b"png"),
-    (b"\xff\xd8\xff", b"jpeg"),
-    (b"GIF87a", b"gif"),
-    (b"GIF89a", b"gif"),
-    (b"BM", b"bmp"),
-)
-
-
-def sniff_image_format(data: bytes) -> bytes | None:
-    """The raster format `data` starts like, or None for anything else (SVG included).
-
-    Naming the format up front keeps `QImageReader` from probing every plugin in a
-    worker thread, and keeps vector and exotic formats out of the avatar path.
-    """
-    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        return b"webp"
-    for signature, name in _SIGNATURES:
-        if data.startswith(signature):
-            return name
-    return None
-
-
-def _read_scaled(data: bytes, side: int, max_pixels: int) -> tuple[QImage | None, str]:
+def read_scaled(data: bytes, side: int, max_pixels: int) -> tuple[QImage | None, str]:
     """The image scaled to cover `side` x `side`, or None and why not.
 
     Returns rather than raises, so the buffer and reader end here, in this thread, and
@@ -199,8 +165,8 @@ class AvatarLoader(QObject):
         *,
         size: int = 32,
         max_in_flight: int = 6,
-        max_bytes: int = 5_000_000,
-        max_pixels: int = 40_000_000,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        max_pixels: int = DEFAULT_MAX_PIXELS,
         cache_entries: int = 512,
         timeout: float = DEFAULT_TIMEOUT,
         transport: httpx.AsyncBaseTransport | None = None,
@@ -213,7 +179,6 @@ class AvatarLoader(QObject):
         if min(size, max_in_flight, max_bytes, max_pixels, cache_entries) < 1:
             raise ValueError("sizes and limits of the avatar loader must be positive")
         self._size = size
-        self._max_bytes = max_bytes
         self._max_pixels = max_pixels
         self._cache_entries = cache_entries
         self._timeout = timeout
@@ -229,29 +194,29 @@ class AvatarLoader(QObject):
         self._closed = False
         self._tasks = TaskSet()
         self._per_host: dict[str, int] = {}
-        self._addresses = AvatarAddressPolicy(allow_private_hosts=allow_private_hosts)
-        limits = httpx.Limits(
-            max_connections=max_in_flight, max_keepalive_connections=max_in_flight
-        )
         self.disk_cache = (
             AvatarDiskCache((disk_cache or cache_dir()) / DISK_CACHE_FOLDER)
             if use_disk_cache
             else None
         )
-        self._http = httpx.AsyncClient(
-            headers={"User-Agent": USER_AGENT, "Accept": "image/*"},
-            cookies=_no_cookies(),
-            timeout=httpx.Timeout(timeout, connect=min(timeout, 10.0)),
-            follow_redirects=False,  # `_open` follows them, checking every address
-            verify=tls_context(),
+        self._fetcher = AvatarFetcher(
+            max_bytes=max_bytes,
+            timeout=timeout,
+            max_connections=max_in_flight,
             transport=transport,
-            limits=limits,
+            disk_cache=self.disk_cache,
+            allow_private_hosts=allow_private_hosts,
         )
 
     @property
     def size(self) -> int:
         """Width and height of a thumbnail in logical pixels."""
         return self._size
+
+    @property
+    def allow_private_hosts(self) -> bool:
+        """Whether avatars may come from loopback or a private network, as the server does."""
+        return self._fetcher.addresses.allow_private_hosts
 
     @property
     def loading(self) -> int:
@@ -277,7 +242,7 @@ class AvatarLoader(QObject):
             self._waiting.move_to_end(url)
             return
         try:
-            self._addresses.check_form(url)
+            self._fetcher.addresses.check_form(url)
         except AddressRefused as exc:
             log.debug("avatar refused: %s", exc)
             self._mark_failed(url)
@@ -334,7 +299,7 @@ class AvatarLoader(QObject):
         await self._tasks.aclose()
         self._active.clear()
         self._per_host.clear()
-        await self._http.aclose()
+        await self._fetcher.aclose()
 
     # Loading
 
@@ -365,18 +330,12 @@ class AvatarLoader(QObject):
         side = max(1, math.ceil(self._size * ratio))
         try:
             async with asyncio.timeout(self._timeout):
-                data = await self._download(url)
+                data = await self._fetcher.fetch(url)
             # Still holding the download slot, so decoding is bounded by it as well.
             image = await asyncio.to_thread(decode_thumbnail, data, side, self._max_pixels)
         except asyncio.CancelledError:
             return  # quietly: see `CardTableModel._load` on why a task should not end cancelled
-        except (
-            httpx.HTTPError,
-            httpx.InvalidURL,
-            AvatarRejected,
-            AddressRefused,
-            TimeoutError,
-        ) as exc:
+        except FETCH_ERRORS as exc:
             if epoch == self._epoch:
                 log.debug(
                     "avatar %s not loaded: %s", address_for_log(url), str(exc) or type(exc).__name__
@@ -399,58 +358,6 @@ class AvatarLoader(QObject):
         pixmap.setDevicePixelRatio(ratio)
         self._remember(url, pixmap)
         self.avatarReady.emit(url)
-
-    async def _download(self, url: str) -> bytes:
-        """The image's bytes: from the disk cache while fresh, else from its host."""
-        cache = self.disk_cache
-        cached = await asyncio.to_thread(cache.get, url) if cache is not None else None
-        if cached is not None and cached.is_fresh():
-            return cached.body
-        headers = cached.validators() if cached is not None else {}
-        response = await self._open(url, headers)
-        try:
-            if response.status_code == 304 and cache is not None and cached is not None:
-                await asyncio.to_thread(cache.refresh, cached, _lower(response.headers))
-                return cached.body
-            body = await self._read_capped(response)
-        finally:
-            await response.aclose()
-        # Kept under `url`, the address the card names, wherever the redirects led.
-        if cache is not None and sniff_image_format(body) is not None:
-            await asyncio.to_thread(cache.put, url, _lower(response.headers), body)
-        return body
-
-    async def _open(self, url: str, headers: dict[str, str]) -> httpx.Response:
-        """The streamed response at the end of `url`'s redirects; the caller closes it.
-
-        Each address is checked before it is asked, the first one included: its host
-        name may resolve to an address that no card should make the viewer reach.
-        """
-        address = await self._addresses.check(url)
-        redirects = 0
-        while True:
-            request = self._http.build_request("GET", address, headers=headers)
-            response = await self._http.send(request, stream=True)
-            if not response.has_redirect_location:
-                return response
-            await response.aclose()
-            redirects += 1
-            address = self._addresses.redirect(address, response.headers["Location"], redirects)
-            address = await self._addresses.check(address)
-
-    async def _read_capped(self, response: httpx.Response) -> bytes:
-        """The response body, refused as soon as it is known to exceed `max_bytes`."""
-        if response.status_code != 200:
-            raise AvatarRejected(f"HTTP {response.status_code}")
-        declared = response.headers.get("Content-Length", "")
-        if declared.isdigit() and int(declared) > self._max_bytes:
-            raise AvatarRejected(f"{declared} bytes is more than allowed")
-        body = bytearray()
-        async for chunk in response.aiter_bytes():
-            body += chunk
-            if len(body) > self._max_bytes:
-                raise AvatarRejected(f"more than {self._max_bytes} bytes")
-        return bytes(body)
 
     def _release_host(self, url: str) -> None:
         host = _host(url)

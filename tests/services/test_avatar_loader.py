@@ -17,13 +17,8 @@ from cardviewer.api import CardPage, CardsClient
 from cardviewer.demo import Fault
 from cardviewer.demo.avatars import colour_for
 from cardviewer.services.avatar_address import MAX_REDIRECTS
-from cardviewer.services.avatar_loader import (
-    MAX_PER_HOST,
-    AvatarLoader,
-    AvatarRejected,
-    decode_thumbnail,
-    sniff_image_format,
-)
+from cardviewer.services.avatar_fetch import AvatarRejected, sniff_image_format
+from cardviewer.services.avatar_loader import MAX_PER_HOST, AvatarLoader, decode_thumbnail
 
 WAIT = 15_000
 
