@@ -2,7 +2,7 @@
 
     cardviewer export --server URL --email E --space ID [--all] [--with-emails]
                       [--page N] [--format csv|xlsx|jsonl|vcf|pdf] [--vcard-version 3.0|4.0]
-                      [--qr-codes]
+                      [--photos] [--qr-codes]
                       [--delimiter , | ; | tab]
                       [--quiet] -o FILE|-
 
@@ -21,9 +21,10 @@ The file is written at the name given, never another: a name whose suffix says t
 other format than `--format` is refused. CSV cells are separated as the window
 separates them (the Preferences' choice, else the locale's rule) unless `--delimiter`
 says otherwise. `--format jsonl` writes one card a line as the server sent it, `--format
-vcf` vCards for Outlook and phones (3.0, or `--vcard-version 4.0`), `--format pdf` a
-phone list to print (the only format that loads Qt, for its text layout); `-o -`
-writes to standard output, once the export is complete.
+vcf` vCards for Outlook and phones (3.0, or `--vcard-version 4.0`; `--photos` embeds
+each card's picture), `--format pdf` a phone list to print. Only the phone list and
+`--photos` load Qt (its text layout; its image reading); `-o -` writes to standard
+output, once the export is complete.
 """
 
 from __future__ import annotations
@@ -40,8 +41,8 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import BinaryIO, TextIO
@@ -61,6 +62,10 @@ from cardviewer.api.errors import (
 from cardviewer.api.models import CardPage
 from cardviewer.api.retry import WaitUnit, wait_to_tell
 from cardviewer.log_setup import RedactingFilter, redact, remember_secret
+from cardviewer.paths import cache_dir
+from cardviewer.services.avatar_address import is_private_server
+from cardviewer.services.avatar_disk_cache import FOLDER as AVATAR_FOLDER
+from cardviewer.services.avatar_disk_cache import AvatarDiskCache
 from cardviewer.services.card_export import ExportFormat, write_cards
 from cardviewer.services.csv_delimiter import (
     COMMA,
@@ -76,8 +81,14 @@ from cardviewer.services.settings import Settings
 from cardviewer.services.site_config import load_site_config
 from cardviewer.services.space_export import export_space
 from cardviewer.services.space_fetch import DEFAULT_CONCURRENCY, FetchProgress
-from cardviewer.services.streamed_export import PageEncoder, export_space_stream, write_page
+from cardviewer.services.streamed_export import (
+    AsyncPageEncoder,
+    PageEncoder,
+    export_space_stream,
+    write_stream,
+)
 from cardviewer.services.vcard_export import VCardVersion, page_vcards
+from cardviewer.services.vcard_photos import PhotoSource, page_vcards_with_photos
 
 log = logging.getLogger(__name__)
 
@@ -198,6 +209,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="vCard version with --format vcf: 3.0 (default; Outlook and phones import it) or 4.0",
     )
     parser.add_argument(
+        "--photos",
+        action="store_true",
+        help="with --format vcf: each card's picture in its vCard, as a small photo (from "
+        "the app's avatar cache, else from the card's image host; a picture that cannot "
+        "be had is left out)",
+    )
+    parser.add_argument(
         "--qr-codes",
         action="store_true",
         help="with --format pdf: each card's QR code (its contact) beside it",
@@ -244,6 +262,8 @@ class Output:
     delimiter: str
     """Separates CSV cells; unused otherwise."""
     vcard_version: VCardVersion = VCardVersion.V3
+    photos: bool = False
+    """vCards carry each card's picture (`--photos`)."""
 
     @property
     def to_standard_output(self) -> bool:
@@ -254,10 +274,13 @@ class Output:
         """The table format of a CSV or Excel file; None for the formats written card by card."""
         return TABLES.get(self.file_format)
 
-    def encoder(self) -> PageEncoder | None:
-        """How a page's cards are written, for the formats written card by card."""
+    def encoder(self, photos: PhotoSource | None = None) -> PageEncoder | AsyncPageEncoder | None:
+        """How a page's cards are written, for the formats written card by card; vCards
+        with the pictures `photos` finds."""
         if self.file_format == JSON_LINES:
             return page_lines
+        if self.file_format == VCARD and photos is not None:
+            return page_vcards_with_photos(self.vcard_version, photos)
         if self.file_format == VCARD:
             return page_vcards(self.vcard_version)
         return None
@@ -286,6 +309,8 @@ def output(args: argparse.Namespace, *, standard_output: BinaryIO | None = None)
         raise UsageError(f"--delimiter is for CSV files; {FORMAT_NAMES[file_format]} has none")
     if file_format != VCARD and args.vcard_version is not None:
         raise UsageError("--vcard-version is for vCard files (--format vcf)")
+    if file_format != VCARD and args.photos:
+        raise UsageError("--photos is for vCard files (--format vcf)")
     if file_format != PDF and args.qr_codes:
         raise UsageError("--qr-codes is for the phone list (--format pdf)")
     target = Output(
@@ -293,6 +318,7 @@ def output(args: argparse.Namespace, *, standard_output: BinaryIO | None = None)
         file_format,
         csv_delimiter(args) if file_format == "csv" else ",",
         VCARD_VERSIONS[args.vcard_version or VCardVersion.V3.value],
+        photos=args.photos,
     )
     stream = standard_output if standard_output is not None else sys.stdout.buffer
     if target.to_standard_output and file_format in BINARY_FORMATS and stream.isatty():
@@ -432,7 +458,7 @@ async def _written(
         return await _fetch_and_write(client, args, target, err, again)
     with tempfile.TemporaryDirectory(prefix="cardviewer-") as folder:
         suffix = f".{target.file_format}"
-        staged = Output(Path(folder) / f"export{suffix}", target.file_format, target.delimiter)
+        staged = replace(target, path=Path(folder) / f"export{suffix}")
         count = await _fetch_and_write(client, args, staged, err, again)
         with staged.path.open("rb") as file:
             shutil.copyfileobj(file, out)
@@ -568,6 +594,41 @@ async def _fetch_and_write(
 
     if target.file_format == PDF:
         return await _phone_list(fetch, args, target, err)
+    async with _photo_source(target, client) as photos:
+        return await _cards_written(fetch, args, target, err, photos)
+
+
+@contextlib.asynccontextmanager
+async def _photo_source(target: Output, client: CardsClient) -> AsyncIterator[PhotoSource | None]:
+    """Where vCards' photos come from with `--photos`, as in the window (`vcard_photos`).
+
+    Only then is Qt's image reading loaded; it needs no application or display.
+    """
+    if not target.photos:
+        yield None
+        return
+    from cardviewer.services.vcard_photo import photo_jpeg
+
+    source = PhotoSource(
+        photo_jpeg,
+        disk_cache=AvatarDiskCache(cache_dir() / AVATAR_FOLDER),  # the window's avatars
+        # Pictures from loopback or a private network only when the server is there too.
+        allow_private_hosts=await is_private_server(client.server_url),
+    )
+    try:
+        yield source
+    finally:
+        await source.aclose()
+
+
+async def _cards_written(
+    fetch: Callable[[int], Awaitable[CardPage]],
+    args: argparse.Namespace,
+    target: Output,
+    err: TextIO,
+    photos: PhotoSource | None,
+) -> int:
+    """The page asked for, or every page, written to `target` (not the phone list)."""
     if args.all:
         show = err.isatty() and not args.quiet
 
@@ -579,7 +640,7 @@ async def _fetch_and_write(
             if show:
                 print(file=err)
 
-        encode = target.encoder()
+        encode = target.encoder(photos)
         if encode is not None:
             count = await export_space_stream(
                 fetch, target.path, encode, concurrency=args.concurrency, on_progress=progress
@@ -598,9 +659,11 @@ async def _fetch_and_write(
             export_format=target.table,
         )
     page = await fetch(args.page)
-    encode = target.encoder()
+    encode = target.encoder(photos)
     if encode is not None:
-        return await asyncio.to_thread(write_page, target.path, page, encode)
+        encoded = encode(page)
+        cards = await encoded if isinstance(encoded, Awaitable) else encoded
+        return await asyncio.to_thread(write_stream, target.path, cards)
     return await write_cards(
         target.path,
         list(page.cards),

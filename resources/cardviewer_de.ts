@@ -109,7 +109,7 @@
         <translation>Die Antwort des Servers sieht nicht wie die der Kartenplattform aus. Prüfen Sie die Serveradresse.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/api/models.py" line="+371"/>
+        <location filename="../cardviewer/api/models.py" line="+382"/>
         <source>The server sent page %1 when page %2 was asked for.</source>
         <translation>Der Server hat Seite %1 gesendet, obwohl Seite %2 angefordert wurde.</translation>
     </message>
@@ -1179,7 +1179,7 @@
         <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist. Die angezeigten Karten bleiben sichtbar; melden Sie sich an, um weitere zu laden.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+335"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+339"/>
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
@@ -1194,17 +1194,17 @@
     <message>
         <location filename="../cardviewer/ui/export_commands.py" line="+97"/>
         <location line="+14"/>
-        <location line="+122"/>
+        <location line="+126"/>
         <source>There are no cards to export.</source>
         <translation>Es gibt keine Karten zum Exportieren.</translation>
     </message>
     <message>
-        <location line="-72"/>
+        <location line="-75"/>
         <source>Export as vCards</source>
         <translation>Als vCards exportieren</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+18"/>
         <source>Export as PDF</source>
         <translation>Als PDF exportieren</translation>
     </message>
@@ -1214,7 +1214,7 @@
         <translation>QR-Code speichern</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+298"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+337"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
@@ -1254,7 +1254,7 @@
         <translation>Öffnen Sie zuerst einen Bereich.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-121"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-145"/>
         <source>The sync stopped and the local copy stays as it was; it starts again once you have signed in.</source>
         <translation>Die Synchronisierung wurde angehalten, die lokale Kopie bleibt unverändert; sie beginnt erneut, sobald Sie sich angemeldet haben.</translation>
     </message>
@@ -1279,7 +1279,7 @@
         <translation>Die lokale Kopie konnte nicht geschrieben werden; sie bleibt unverändert.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+268"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+301"/>
         <source>%1 could not be synced. %2</source>
         <translation>%1 konnte nicht synchronisiert werden. %2</translation>
     </message>
@@ -1289,17 +1289,17 @@
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-263"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-296"/>
         <source>The export of all pages stopped and saved nothing; it starts again once you have signed in.</source>
         <translation>Der Export aller Seiten wurde angehalten und hat nichts gespeichert; er beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+264"/>
+        <location line="+297"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>
     <message>
-        <location line="-79"/>
+        <location line="-88"/>
         <source>The cards could not be saved as %1. %2</source>
         <translation>Die Karten konnten nicht als %1 gespeichert werden. %2</translation>
     </message>
@@ -1314,12 +1314,12 @@
         <translation>Die Telefonliste wird an den Drucker gesendet…</translation>
     </message>
     <message>
-        <location line="+151"/>
+        <location line="+160"/>
         <source>Printing stopped; the pages already made still get printed.</source>
         <translation>Drucken angehalten; die schon erstellten Seiten werden noch gedruckt.</translation>
     </message>
     <message>
-        <location line="-139"/>
+        <location line="-148"/>
         <source>The cards could not be printed. %1</source>
         <translation>Die Karten konnten nicht gedruckt werden. %1</translation>
     </message>
@@ -1329,7 +1329,7 @@
         <translation>Der Drucker hat die Seiten nicht angenommen; prüfen Sie, ob er bereit ist.</translation>
     </message>
     <message>
-        <location line="+131"/>
+        <location line="+140"/>
         <source>Sync cancelled; the local copy stays as it was.</source>
         <translation>Synchronisierung abgebrochen; die lokale Kopie bleibt unverändert.</translation>
     </message>
@@ -1758,7 +1758,7 @@
         <translation>Telefonliste abbrechen</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+35"/>
         <source>Cancelling the phone list…</source>
         <translation>Telefonliste wird abgebrochen…</translation>
     </message>
@@ -1766,7 +1766,7 @@
 <context>
     <name>PreferencesDialog</name>
     <message>
-        <location filename="../cardviewer/ui/preferences_dialog.py" line="+135"/>
+        <location filename="../cardviewer/ui/preferences_dialog.py" line="+138"/>
         <source>Preferences</source>
         <translation>Einstellungen</translation>
     </message>
@@ -1861,17 +1861,32 @@
         <translation>Gedruckte und PDF-Telefonlisten: Die Kamera eines Telefons liest den Kontakt jeder Karte.</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+4"/>
+        <source>Each card&apos;s &amp;picture as its photo</source>
+        <translation>Das &amp;Bild jeder Karte als Foto</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Export as vCards: each contact gets the card&apos;s picture. Pictures not kept on this computer are downloaded, which takes longer.</source>
+        <translation>Als vCards exportieren: Jeder Kontakt erhält das Bild der Karte. Bilder, die nicht auf diesem Computer gespeichert sind, werden heruntergeladen; das dauert länger.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Takes effect after %1 is restarted.</source>
         <translation>Wird nach einem Neustart von %1 wirksam.</translation>
     </message>
     <message>
-        <location line="+233"/>
+        <location line="+90"/>
+        <source>vCards:</source>
+        <translation>vCards:</translation>
+    </message>
+    <message>
+        <location line="+147"/>
         <source>The preferences could not be saved to %1.</source>
         <translation>Die Einstellungen konnten nicht in %1 gespeichert werden.</translation>
     </message>
     <message>
-        <location line="-251"/>
+        <location line="-264"/>
         <source>Export concurrency</source>
         <translation>Gleichzeitige Abrufe beim Export</translation>
     </message>
@@ -1881,7 +1896,7 @@
         <translation>Seiten, die „Alle Seiten exportieren“ gleichzeitig abruft.</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+20"/>
         <source>System default</source>
         <translation>Systemstandard</translation>
     </message>
@@ -1946,7 +1961,7 @@
         <translation>Telefonliste:</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>&amp;Language:</source>
         <translation>S&amp;prache:</translation>
     </message>
@@ -1966,7 +1981,7 @@
         <translation>Bereiche:</translation>
     </message>
     <message>
-        <location line="+131"/>
+        <location line="+134"/>
         <source>Preferences Not Saved</source>
         <translation>Einstellungen nicht gespeichert</translation>
     </message>

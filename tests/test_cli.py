@@ -789,3 +789,83 @@ def test_a_phone_list_with_qr_codes_and_the_flag_for_nothing_else(
     )  # fmt: skip
     assert code == ExitCode.USAGE
     assert "--qr-codes is for the phone list (--format pdf)" in err
+
+
+def own_avatar(card: dict[str, object]) -> bool:
+    avatar = card.get("avatar")
+    return isinstance(avatar, dict) and avatar.get("uuid") is not None
+
+
+def jpeg_side(data: bytes) -> tuple[int, int]:
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "JPEG"
+    image.load()
+    return image.size
+
+
+def test_vcards_with_photos_from_the_avatar_host(demo_server, password, tmp_path):
+    import vobject
+
+    target = tmp_path / "team.vcf"
+    code, err = run(
+        *account(demo_server), "--space", demo_server.space_id, "--photos", "-o", str(target)
+    )
+    assert code == ExitCode.OK, err
+    assert exported(err, 10, demo_server.space_id, target), err
+    contacts = list(vobject.readComponents(target.read_text(encoding="utf-8")))
+    sent = sent_page(demo_server, 1)
+    wanted = [str(card["uuid"]) for card in sent if own_avatar(card)]
+    assert wanted
+    assert len(wanted) < len(sent), "the demo has cards with the default picture too"
+    assert [c.uid.value for c in contacts if "photo" in c.contents] == wanted
+    assert {jpeg_side(c.photo.value) for c in contacts if "photo" in c.contents} == {(96, 96)}
+    avatars = [r for r in demo_server.requests if r.server == "avatar"]
+    assert len(avatars) == len(wanted), "each picture asked for once"
+
+
+def test_every_vcard_4_with_photos_to_standard_output(demo_server, password):
+    from tests.services.test_vcard_export import data_address_photo, photo_uris
+
+    out, err = io.BytesIO(), io.StringIO()
+    options = ["--all", "--format", "vcf", "--vcard-version", "4.0", "--photos", "-o", "-"]
+    code = main(
+        [*account(demo_server), "--space", demo_server.space_id, *options], stderr=err, stdout=out
+    )
+    assert code == ExitCode.OK, err.getvalue()
+    text = out.getvalue().decode("utf-8")
+    assert text.count("BEGIN:VCARD") == text.count("VERSION:4.0") == 240
+    photos = photo_uris(text)
+    assert 100 < len(photos) < 240
+    assert {jpeg_side(data_address_photo(value)) for value in photos} == {(96, 96)}
+
+
+def test_a_picture_that_cannot_be_had_costs_its_card_the_photo_not_the_export(
+    demo_server, password, tmp_path
+):
+    demo_server.faults.inject(Fault.HTML_502, times=2, target="avatar")
+    target = tmp_path / "team.vcf"
+    code, err = run(
+        *account(demo_server), "--space", demo_server.space_id, "--photos", "-o", str(target)
+    )
+    assert code == ExitCode.OK, err
+    sent = sent_page(demo_server, 1)
+    photos = target.read_bytes().count(b"\r\nPHOTO;")
+    assert photos == sum(own_avatar(card) for card in sent) - 2
+
+
+def test_photos_are_for_vcards_only(demo_server, password, tmp_path):
+    code, err = run(
+        *account(demo_server), "--space", demo_server.space_id,
+        "--photos", "-o", str(tmp_path / "cards.csv"),
+    )  # fmt: skip
+    assert (code, err) == (ExitCode.USAGE, "error: --photos is for vCard files (--format vcf)\n")
+    assert demo_server.requests == [], "refused before signing in"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_help_names_the_photos_option(capsys):
+    assert main(["--help"]) == 0
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "--photos with --format vcf: each card's picture in its vCard" in shown

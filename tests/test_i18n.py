@@ -48,6 +48,7 @@ ALLOWED_IDENTICAL = {
     "Position",
     "CSV",
     "vCards (*.vcf)",
+    "vCards:",
     "&Server:",
     "https://cards.example.com",
     "name@example.com",

@@ -8,7 +8,7 @@ file as it was, and nothing half-written behind.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import BinaryIO
 
@@ -24,18 +24,31 @@ from cardviewer.services.space_fetch import (
 
 PageEncoder = Callable[[CardPage], Iterable[bytes]]
 """The bytes of each card of a page, in the file's format."""
+AsyncPageEncoder = Callable[[CardPage], Awaitable[Iterable[bytes]]]
+"""The same, for a format that first fetches something for the page (vCards' photos);
+the pages after it wait meanwhile."""
 
 
 class _Written:
     """Writes the cards of each page handed to it; counts them."""
 
-    def __init__(self, file: BinaryIO, encode: PageEncoder) -> None:
+    def __init__(self, file: BinaryIO, encode: PageEncoder | AsyncPageEncoder) -> None:
         self._file = file
         self._encode = encode
         self.count = 0
 
-    def add(self, page: CardPage) -> None:
-        for card in self._encode(page):
+    def add(self, page: CardPage) -> Awaitable[None] | None:
+        encoded = self._encode(page)
+        if isinstance(encoded, Awaitable):
+            return self._add_when(encoded)
+        self._write(encoded)
+        return None
+
+    async def _add_when(self, encoded: Awaitable[Iterable[bytes]]) -> None:
+        self._write(await encoded)
+
+    def _write(self, cards: Iterable[bytes]) -> None:
+        for card in cards:
             self._file.write(card)
             self.count += 1
 
@@ -64,7 +77,7 @@ def write_stream(path: Path, cards: Iterable[bytes]) -> int:
 async def export_space_stream(
     fetch: PageFetch,
     path: Path,
-    encode: PageEncoder,
+    encode: PageEncoder | AsyncPageEncoder,
     *,
     concurrency: int = DEFAULT_CONCURRENCY,
     on_progress: ProgressCallback | None = None,

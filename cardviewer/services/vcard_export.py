@@ -3,14 +3,16 @@
 vCard 3.0 (RFC 2426) by default, which Outlook and phones import; 4.0 (RFC 6350) on
 request. Per card: the name as FN and, split into its parts (`split_name`), as N; the
 position as TITLE; one EMAIL per address (work), the first the server lists marked as
-preferred; the space's name as ORG where the card carries it; the card's id as UID;
-its last change as REV. Text is escaped and lines are folded at 75 octets as both
-RFCs say, in UTF-8 with CRLF line ends. A file holds one vCard after another, written
-page by page (`streamed_export`), so a whole space is never in memory.
+preferred; the space's name as ORG where the card carries it; on request, its avatar
+as an embedded JPEG PHOTO (made by `vcard_photo`, found by `vcard_photos`); the card's
+id as UID; its last change as REV. Text is escaped and lines are folded at 75 octets
+as both RFCs say, in UTF-8 with CRLF line ends. A file holds one vCard after another,
+written page by page (`streamed_export`), so a whole space is never in memory.
 """
 
 from __future__ import annotations
 
+import base64
 import enum
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
@@ -26,6 +28,13 @@ SUFFIX = ".vcf"
 LINE_OCTETS = 75
 """The longest a line may be before it is folded, line end not counted (both RFCs)."""
 SPACE_KEY = "space"
+PHOTO_BATCH = 64
+"""Cards whose photos are asked for at once: enough to download a few side by side,
+few enough that their pictures take little memory."""
+
+PhotoLookup = Callable[[Sequence[Card]], Mapping[str, bytes]]
+"""The JPEG photos of some cards, by their avatar's address (`avatar_address`); a card
+missing from it gets no PHOTO."""
 
 
 class VCardVersion(enum.Enum):
@@ -87,8 +96,10 @@ def split_name(name: str) -> PersonName:
     return PersonName(family, given, " ".join(prefixes), suffixes.strip())
 
 
-def card_vcard(card: Card, version: VCardVersion = VCardVersion.V3) -> str:
-    """One card as a vCard, CRLF line ends, each line folded."""
+def card_vcard(
+    card: Card, version: VCardVersion = VCardVersion.V3, photo: bytes | None = None
+) -> str:
+    """One card as a vCard, CRLF line ends, each line folded; `photo` a JPEG, if any."""
     name = card.display_name or card.username or card.uuid or ""
     parts = split_name(name)
     lines = ["BEGIN:VCARD", f"VERSION:{version.value}", f"FN:{escape(name)}"]
@@ -103,6 +114,8 @@ def card_vcard(card: Card, version: VCardVersion = VCardVersion.V3) -> str:
     organization = space_name(card)
     if organization:
         lines.append(f"ORG:{escape(organization)}")
+    if photo:
+        lines.append(photo_line(photo, version))
     if card.uuid:
         lines.append(f"UID:{escape(card.uuid)}")
     if card.updated_at is not None:
@@ -116,6 +129,22 @@ def _email(address: str, *, preferred: bool, version: VCardVersion) -> str:
         kinds = "INTERNET,WORK,PREF" if preferred else "INTERNET,WORK"
         return f"EMAIL;TYPE={kinds}:{escape(address)}"
     return f"EMAIL;TYPE=work{';PREF=1' if preferred else ''}:{escape(address)}"
+
+
+def photo_line(jpeg: bytes, version: VCardVersion) -> str:
+    """The PHOTO property embedding `jpeg`, unfolded: 3.0 as base64 (RFC 2426 §3.1.4),
+    4.0 as a `data:` address (RFC 6350 §6.2.4)."""
+    encoded = base64.b64encode(jpeg).decode("ascii")
+    if version is VCardVersion.V3:
+        return f"PHOTO;ENCODING=b;TYPE=JPEG:{encoded}"
+    return f"PHOTO:data:image/jpeg;base64,{encoded}"
+
+
+def avatar_address(card: Card) -> str | None:
+    """The address of the card's own picture; the platform's default image is no one's photo."""
+    if card.avatar is None or card.avatar.is_default:
+        return None
+    return card.avatar.src or None
 
 
 def space_name(card: Card) -> str | None:
@@ -135,10 +164,37 @@ def _timestamp(value: datetime, version: VCardVersion) -> str:
     return moment.strftime("%Y%m%dT%H%M%SZ")
 
 
-def vcards(cards: Iterable[Card], version: VCardVersion = VCardVersion.V3) -> Iterator[bytes]:
-    """Each card as a vCard in UTF-8 (a lone surrogate, which UTF-8 cannot carry, as "?")."""
+def vcards(
+    cards: Iterable[Card],
+    version: VCardVersion = VCardVersion.V3,
+    photos: PhotoLookup | None = None,
+) -> Iterator[bytes]:
+    """Each card as a vCard in UTF-8 (a lone surrogate, which UTF-8 cannot carry, as "?").
+
+    With `photos`, their photos are asked for `PHOTO_BATCH` cards at a time, just
+    before those cards are written, and let go after.
+    """
+    if photos is None:
+        for card in cards:
+            yield card_vcard(card, version).encode("utf-8", "replace")
+        return
+    for batch in _batches(cards, PHOTO_BATCH):
+        found = photos(batch)
+        for card in batch:
+            address = avatar_address(card)
+            photo = found.get(address) if address is not None else None
+            yield card_vcard(card, version, photo).encode("utf-8", "replace")
+
+
+def _batches(cards: Iterable[Card], size: int) -> Iterator[list[Card]]:
+    batch: list[Card] = []
     for card in cards:
-        yield card_vcard(card, version).encode("utf-8", "replace")
+        batch.append(card)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def page_vcards(version: VCardVersion) -> Callable[[CardPage], Iterator[bytes]]:
@@ -146,9 +202,14 @@ def page_vcards(version: VCardVersion) -> Callable[[CardPage], Iterator[bytes]]:
     return lambda page: vcards(page.cards, version)
 
 
-def write_vcards(path: Path, cards: Iterable[Card], version: VCardVersion = VCardVersion.V3) -> int:
+def write_vcards(
+    path: Path,
+    cards: Iterable[Card],
+    version: VCardVersion = VCardVersion.V3,
+    photos: PhotoLookup | None = None,
+) -> int:
     """Write `cards` to `path` one vCard after another; returns how many (see `write_stream`)."""
-    return write_stream(path, vcards(cards, version))
+    return write_stream(path, vcards(cards, version, photos))
 
 
 def write_stored_vcards(
@@ -156,10 +217,11 @@ def write_stored_vcards(
     store_path: Path,
     positions: Sequence[int],
     version: VCardVersion = VCardVersion.V3,
+    photos: PhotoLookup | None = None,
 ) -> int:
     """The cards at `positions` of the local copy at `store_path` as vCards, in that order.
 
     Read a block at a time as they are written: a whole space is never in memory.
     """
     with CardStore.open(store_path) as store:
-        return write_vcards(path, stored_cards(store, positions), version)
+        return write_vcards(path, stored_cards(store, positions), version, photos)

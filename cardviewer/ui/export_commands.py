@@ -154,7 +154,8 @@ class ExportCommands(QObject):
         return ChosenCards(request, stem, cards=valid)
 
     def export_vcards(self) -> None:
-        """Ask for a file name and save the chosen cards as vCards for Outlook and phones."""
+        """Ask for a file name and save the chosen cards as vCards for Outlook and phones,
+        with their pictures as photos where Preferences say so."""
         chosen = self.chosen_cards()
         if chosen is None or not self._emails_settled(chosen, again=self.export_vcards):
             return
@@ -162,11 +163,14 @@ class ExportCommands(QObject):
         path = self._ask_path(self._jobs.export_dir / f"{chosen.stem}{VCARD_SUFFIX}", title=title)
         if path is None:
             return
+        photos = self._settings.vcard_photos
         if chosen.store_path is not None:
             copy_path, positions = chosen.store_path, chosen.positions
-            self._jobs.export_shown_vcards(copy_path, positions, chosen.request, path)
+            self._jobs.export_shown_vcards(
+                copy_path, positions, chosen.request, path, photos=photos
+            )
         else:
-            self._jobs.export_vcards(chosen.cards, chosen.request, path)
+            self._jobs.export_vcards(chosen.cards, chosen.request, path, photos=photos)
 
     def export_pdf(self) -> None:
         """Ask for a file name and save the chosen cards as a phone list to print (PDF)."""

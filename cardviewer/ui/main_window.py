@@ -56,7 +56,7 @@ from cardviewer.ui.preferences_dialog import PreferencesDialog
 from cardviewer.ui.session_state import AccountLabel, session_ended_message
 from cardviewer.ui.settings_saving import save_settings
 from cardviewer.ui.space_toolbar import SpaceToolbar
-from cardviewer.ui.whole_space_jobs import WholeSpaceJobs
+from cardviewer.ui.whole_space_jobs import WholeSpaceJobs, photo_source_like
 from cardviewer.ui.whole_space_view import WholeSpaceView
 from cardviewer.ui.window_announcements import WindowAnnouncements, announcing_progress
 from cardviewer.ui.window_commands import (
@@ -106,7 +106,11 @@ class MainWindow(QMainWindow, CommandActions):
         self.messages = PageMessages(self._plurals())
         progress = announcing_progress(partial(ExportAllDialog, parent=self))
         self.jobs = WholeSpaceJobs(
-            source, settings, progress, server_wait=self.messages.server_wait
+            source,
+            settings,
+            progress,
+            server_wait=self.messages.server_wait,
+            photo_source=partial(photo_source_like, avatars) if avatars is not None else None,
         )
         # Looked up when called: the file dialog is the window's to show.
         ask_path: AskPath = lambda *a, **kw: self.ask_export_path(*a, **kw)  # noqa: E731

@@ -10,8 +10,9 @@ it again from page 1; any other error is explained and the table shown stays.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from enum import Enum
 from functools import partial
@@ -22,6 +23,7 @@ import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, QStandardPaths, Signal
 
 from cardviewer.api import Card, CardPage, CardViewerError, NotAuthenticated
+from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.card_export import ExportFormat
 from cardviewer.services.card_store import CardStore, Changes, Generation, StoreError
 from cardviewer.services.page_loader import PageRequest, PageSource
@@ -29,7 +31,14 @@ from cardviewer.services.phone_list import PagesRefused, PhoneListStopped
 from cardviewer.services.settings import Settings
 from cardviewer.services.space_fetch import PageFetch
 from cardviewer.services.vcard_export import SUFFIX as VCARD_SUFFIX
-from cardviewer.services.vcard_export import write_stored_vcards, write_vcards
+from cardviewer.services.vcard_export import (
+    PhotoLookup,
+    VCardVersion,
+    write_stored_vcards,
+    write_vcards,
+)
+from cardviewer.services.vcard_photo import photo_jpeg
+from cardviewer.services.vcard_photos import PhotoSource, blocking_lookup
 from cardviewer.tasks import TaskSet
 from cardviewer.ui.cards.card_export import write_cards, write_stored_cards
 from cardviewer.ui.error_text import error_text, store_error_text, write_failure_text
@@ -110,6 +119,9 @@ PaintFile = Callable[..., int]
 ServerWait = Callable[[CardViewerError], str | None]
 """How long the server asked to wait, in the window's words (`PageMessages.server_wait`)."""
 
+MakePhotoSource = Callable[[], PhotoSource]
+"""Where the photos of one vCard export come from (`vcard_photos`); closed after it."""
+
 
 @dataclass(frozen=True)
 class _Stopped:
@@ -140,9 +152,12 @@ class WholeSpaceJobs(QObject):
         parent: QObject | None = None,
         *,
         server_wait: ServerWait | None = None,
+        photo_source: MakePhotoSource | None = None,
     ) -> None:
+        """`photo_source`: for vCards with photos; by default public image hosts only."""
         super().__init__(parent)
         self._source = source
+        self._photo_source = photo_source or (lambda: PhotoSource(photo_jpeg))
         self._server_wait = server_wait
         self._settings = settings
         self._open_progress = open_progress
@@ -214,23 +229,47 @@ class WholeSpaceJobs(QObject):
         )
         self._start(JobKind.EXPORT_PAGE, self._export_page(_with_suffix(path), write, request))
 
-    def export_vcards(self, cards: list[Card], request: PageRequest, path: Path) -> None:
-        """Save `cards` as vCards (the selection, or the page shown)."""
+    def export_vcards(
+        self, cards: list[Card], request: PageRequest, path: Path, *, photos: bool = False
+    ) -> None:
+        """Save `cards` as vCards (the selection, or the page shown), with their photos."""
 
         async def write(target: Path, *, delimiter: str) -> int:
-            return await asyncio.to_thread(write_vcards, target, cards)
+            async with self._photos(photos) as lookup:
+                return await asyncio.to_thread(write_vcards, target, cards, VCardVersion.V3, lookup)
 
         self._start(JobKind.EXPORT_PAGE, self._export_page(_vcard_file(path), write, request))
 
     def export_shown_vcards(
-        self, store_path: Path, positions: list[int], request: PageRequest, path: Path
+        self,
+        store_path: Path,
+        positions: list[int],
+        request: PageRequest,
+        path: Path,
+        *,
+        photos: bool = False,
     ) -> None:
         """Save the cards of the local copy at `store_path` shown (or selected) as vCards."""
 
         async def write(target: Path, *, delimiter: str) -> int:
-            return await asyncio.to_thread(write_stored_vcards, target, store_path, positions)
+            async with self._photos(photos) as lookup:
+                return await asyncio.to_thread(
+                    write_stored_vcards, target, store_path, positions, VCardVersion.V3, lookup
+                )
 
         self._start(JobKind.EXPORT_PAGE, self._export_page(_vcard_file(path), write, request))
+
+    @contextlib.asynccontextmanager
+    async def _photos(self, wanted: bool) -> AsyncIterator[PhotoLookup | None]:
+        """The photos for a writer on a worker thread, fetched on this loop, if `wanted`."""
+        if not wanted:
+            yield None
+            return
+        source = self._photo_source()
+        try:
+            yield blocking_lookup(source, asyncio.get_running_loop())
+        finally:
+            await source.aclose()
 
     def export_with(
         self, write: PaintFile, request: PageRequest, path: Path, *, total: int
@@ -427,6 +466,15 @@ def documents_dir() -> Path:
     """The person's documents folder (else home), where the first export is suggested."""
     location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
     return Path(location) if location else Path.home()
+
+
+def photo_source_like(avatars: AvatarLoader) -> PhotoSource:
+    """Photos for vCards from where the table's avatars may come, and its disk cache."""
+    return PhotoSource(
+        photo_jpeg,
+        disk_cache=avatars.disk_cache,
+        allow_private_hosts=avatars.allow_private_hosts,
+    )
 
 
 def _vcard_file(path: Path) -> Path:

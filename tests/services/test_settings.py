@@ -84,6 +84,7 @@ def documented(**values: object) -> dict[str, object]:
         "csv_delimiter": "",
         "export_concurrency": DEFAULT_CONCURRENCY,
         "phone_list_qr_codes": False,
+        "vcard_photos": False,
         "language": "",
         "window_geometry": "",
         "window_state": "",
@@ -290,6 +291,7 @@ PREFERENCES: dict[str, Any] = {
     "csv_delimiter": ";",
     "export_concurrency": 7,
     "phone_list_qr_codes": True,
+    "vcard_photos": True,
     "language": "de",
     "window_geometry": GEOMETRY,
     "window_state": encode_view_state(b"\x00\x00\x00\xff state"),
@@ -332,6 +334,8 @@ def test_preferences_load_back(path):
         ("keep_signed_in", True),
         ("phone_list_qr_codes", True),
         ("phone_list_qr_codes", False),
+        ("vcard_photos", True),
+        ("vcard_photos", False),
     ],
 )
 def test_each_preference_round_trips_without_warnings(path, caplog, name, value):
@@ -568,6 +572,7 @@ def test_the_constructor_takes_the_remembered_values_and_the_path():
         "csv_delimiter",
         "export_concurrency",
         "phone_list_qr_codes",
+        "vcard_photos",
         "language",
         "window_geometry",
         "window_state",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Iterable
 
 import pytest
 
@@ -62,3 +63,22 @@ def test_the_options_are_given_by_name(tmp_path):
     with pytest.raises(TypeError):
         asyncio.run(export_space_stream(fetch, tmp_path / "all.jsonl", page_lines, 1))  # type: ignore[call-arg]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_an_encoder_that_fetches_first_writes_each_page_in_order_once_it_has(tmp_path):
+    encoded: list[int] = []
+
+    async def fetch(number: int) -> CardPage:
+        await asyncio.sleep(0.01 * (3 - number))
+        return page(number)
+
+    async def slow_lines(one: CardPage) -> Iterable[bytes]:
+        await asyncio.sleep(0.02 if one.meta.current_page == 1 else 0)
+        encoded.append(one.meta.current_page)
+        return page_lines(one)
+
+    target = tmp_path / "all.jsonl"
+    assert asyncio.run(export_space_stream(fetch, target, slow_lines, concurrency=3)) == 6
+    assert encoded == [1, 2, 3]
+    cards = [json.loads(line)["uuid"] for line in target.read_text("utf-8").splitlines()]
+    assert cards == ["c1-0", "c1-1", "c2-0", "c2-1", "c3-0", "c3-1"]

@@ -2,22 +2,30 @@
 
 from __future__ import annotations
 
+import base64
+import io
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 import vobject
+from PIL import Image
 
 from cardviewer.api.models import Card, CardPage, PageLinks, PageMeta, parse_card
 from cardviewer.services.streamed_export import write_page
 from cardviewer.services.vcard_export import (
     LINE_OCTETS,
+    PHOTO_BATCH,
     VCardVersion,
+    avatar_address,
     card_vcard,
     escape,
     fold,
     page_vcards,
     split_name,
+    vcards,
+    write_vcards,
 )
 from tests.demo_cards import demo_space_cards
 
@@ -163,3 +171,122 @@ def test_a_page_of_vcards_is_written_whole_or_not_at_all(tmp_path):
     assert len(read_back(target.read_text(encoding="utf-8"))) == 5
     with pytest.raises(FileNotFoundError, match="does not exist"):
         write_page(tmp_path / "gone" / "cards.vcf", page, page_vcards(VCardVersion.V4))
+
+
+# Photos
+
+
+PHOTO = (GOLDEN / "photo.jpg").read_bytes()
+"""A photo as `vcard_photo` makes it: a 96-pixel square JPEG."""
+
+
+def with_avatar(uuid: str, src: str | None = None, **fields: Any) -> Card:
+    avatar = {"uuid": f"av-{uuid}", "src": src or f"https://cdn.example/{uuid}.jpg"}
+    return parse_card({"uuid": uuid, "display_name": f"Card {uuid}", "avatar": avatar, **fields})
+
+
+def jpeg_size(data: bytes) -> tuple[int, int]:
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "JPEG"
+    image.load()
+    return image.size
+
+
+def test_a_photo_reads_back_as_the_jpeg_in_vcard_3():
+    text = card_vcard(with_avatar("c1"), VCardVersion.V3, PHOTO)
+    assert all(len(line.encode()) <= LINE_OCTETS for line in text.split("\r\n"))
+    photo = read_back(text)[0].photo
+    assert {k.upper(): [v.upper() for v in vs] for k, vs in photo.params.items()} == {
+        "ENCODING": ["B"],
+        "TYPE": ["JPEG"],
+    }
+    assert photo.value == PHOTO
+    assert jpeg_size(photo.value) == (96, 96)
+
+
+def photo_uris(text: str) -> list[str]:
+    """The PHOTO values of vCard 4.0 text, unfolded and parsed by vobject.
+
+    vobject reads a value as vCard 3.0's text, which ends a 4.0 `data:` address at its
+    comma (a URI is not escaped, RFC 6350 §6.2.4), so the line is taken as it parses it.
+    """
+    lines = vobject.base.getLogicalLines(io.StringIO(text))
+    parsed = (vobject.base.parseLine(line) for line, _number in lines)
+    return [value for name, _params, value, _group in parsed if name.upper() == "PHOTO"]
+
+
+def data_address_photo(value: str) -> bytes:
+    prefix = "data:image/jpeg;base64,"
+    assert value.startswith(prefix)
+    return base64.b64decode(value.removeprefix(prefix), validate=True)
+
+
+def test_a_photo_reads_back_as_a_data_address_in_vcard_4():
+    text = card_vcard(with_avatar("c1"), VCardVersion.V4, PHOTO)
+    assert all(len(line.encode()) <= LINE_OCTETS for line in text.split("\r\n"))
+    assert read_back(text)[0].version.value == "4.0"
+    [value] = photo_uris(text)
+    assert data_address_photo(value) == PHOTO
+    assert jpeg_size(data_address_photo(value)) == (96, 96)
+
+
+def test_without_a_photo_there_is_no_photo_line():
+    for version in VCardVersion:
+        assert "PHOTO" not in read_back(card_vcard(with_avatar("c1"), version))[0].contents
+
+
+def test_cards_with_a_photo_match_the_golden_files():
+    cards = [
+        card(
+            display_name="Dr. Ana O'Neil, PhD",
+            position="Head of Legal; EMEA",
+            emails=["ana@legal.example"],
+            updated_at="2024-04-19T22:53:03.000000Z",
+            space={"uuid": "acme1", "name": "Acme Europe GmbH"},
+        ),
+        card(display_name="陈雪 " * 12, position="A\nposition\\with, everything;"),
+    ]
+    for version, name in (
+        (VCardVersion.V3, "cards-photo-3.0.vcf"),
+        (VCardVersion.V4, "cards-photo-4.0.vcf"),
+    ):
+        written = "".join(card_vcard(one, version, PHOTO) for one in cards)
+        assert written.encode() == (GOLDEN / name).read_bytes(), name
+
+
+def test_only_a_card_s_own_picture_is_its_photo():
+    assert avatar_address(with_avatar("c1", "https://cdn.example/a.jpg")) == (
+        "https://cdn.example/a.jpg"
+    )
+    default = parse_card({"uuid": "c2", "avatar": {"uuid": None, "src": "https://cdn/d.png"}})
+    assert avatar_address(default) is None
+    assert avatar_address(parse_card({"uuid": "c3"})) is None
+    assert avatar_address(parse_card({"uuid": "c4", "avatar": {"uuid": "a", "src": ""}})) is None
+
+
+class Lookup:
+    """Photos for the cards whose avatar address is in `known`; records each question."""
+
+    def __init__(self, known: Mapping[str, bytes]) -> None:
+        self.known = known
+        self.asked: list[list[str]] = []
+
+    def __call__(self, cards: Sequence[Card]) -> Mapping[str, bytes]:
+        self.asked.append([one.uuid or "" for one in cards])
+        addresses = [avatar_address(one) for one in cards]
+        return {url: self.known[url] for url in addresses if url is not None and url in self.known}
+
+
+def test_photos_are_asked_for_a_batch_at_a_time_as_the_cards_are_written(tmp_path):
+    cards = [with_avatar(f"c{n}") for n in range(PHOTO_BATCH * 2 + 3)]
+    lookup = Lookup({"https://cdn.example/c1.jpg": PHOTO, "https://cdn.example/c130.jpg": PHOTO})
+    written = vcards(iter(cards), VCardVersion.V3, lookup)
+    next(written)
+    assert len(lookup.asked) == 1, "the next batch's photos are not asked for yet"
+    target = tmp_path / "cards.vcf"
+    assert write_vcards(target, cards, VCardVersion.V3, lookup) == len(cards)
+    assert [len(batch) for batch in lookup.asked[1:]] == [PHOTO_BATCH, PHOTO_BATCH, 3]
+    contacts = read_back(target.read_text(encoding="utf-8"))
+    with_photo = [c.uid.value for c in contacts if "photo" in c.contents]
+    assert with_photo == ["c1", "c130"]
+    assert [c.uid.value for c in contacts] == [one.uuid for one in cards]

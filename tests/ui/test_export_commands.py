@@ -349,3 +349,41 @@ def test_the_question_offers_to_load_only_where_it_can(qtbot, monkeypatch):
     assert "Load E-mails" in seen[0]
     assert "Go On Without" in seen[0]
     assert "Load E-mails" not in seen[1]
+
+
+def photo_ids(path: Path) -> list[str]:
+    import vobject
+
+    contacts = vobject.readComponents(path.read_text("utf-8"))
+    return [contact.uid.value for contact in contacts if "photo" in contact.contents]
+
+
+def own_pictures(cards) -> list[str]:
+    return [c.uuid for c in cards if c and c.avatar is not None and not c.avatar.is_default]
+
+
+@pytest.mark.usefixtures("asked_about_emails")
+def test_vcards_carry_photos_when_preferences_say_so(
+    demo_window, demo_server, qtbot, tmp_path, monkeypatch
+):
+    window = demo_window
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=10_000):
+        window.open_space(demo_server.space_id)
+    qtbot.waitUntil(lambda: not window.pages.is_prefetching, timeout=10_000)
+    page = window.model.page
+    assert page is not None
+    export_vcards(window, qtbot, tmp_path / "plain.vcf", monkeypatch)
+    assert photo_ids(tmp_path / "plain.vcf") == [], "not unless asked for"
+
+    window.settings.vcard_photos = True
+    export_vcards(window, qtbot, tmp_path / "page.vcf", monkeypatch)
+    wanted = own_pictures(page.cards)
+    assert wanted
+    assert len(wanted) < len(page.cards)
+    assert photo_ids(tmp_path / "page.vcf") == wanted
+
+    space = synced_and_filtered(window, demo_server, qtbot, "müller")
+    shown = [space.card(row) for row in range(space.rowCount())]
+    assert own_pictures(shown)
+    export_vcards(window, qtbot, tmp_path / "shown.vcf", monkeypatch)
+    assert photo_ids(tmp_path / "shown.vcf") == own_pictures(shown)
