@@ -2,7 +2,7 @@
 
     cardviewer export --server URL --email E --space ID [--all] [--with-emails]
                       [--page N] [--format csv|xlsx|jsonl|vcf|pdf] [--vcard-version 3.0|4.0]
-                      [--photos] [--qr-codes]
+                      [--photos] [--qr-codes] [--pictures]
                       [--delimiter , | ; | tab]
                       [--quiet] -o FILE|-
 
@@ -22,9 +22,10 @@ other format than `--format` is refused. CSV cells are separated as the window
 separates them (the Preferences' choice, else the locale's rule) unless `--delimiter`
 says otherwise. `--format jsonl` writes one card a line as the server sent it, `--format
 vcf` vCards for Outlook and phones (3.0, or `--vcard-version 4.0`; `--photos` embeds
-each card's picture), `--format pdf` a phone list to print. Only the phone list and
-`--photos` load Qt (its text layout; its image reading); `-o -` writes to standard
-output, once the export is complete.
+each card's picture), `--format pdf` a phone list to print (`--qr-codes` and
+`--pictures` add each card's QR code and picture). Only the phone list and `--photos`
+load Qt (its text layout; its image reading); `-o -` writes to standard output, once
+the export is complete.
 """
 
 from __future__ import annotations
@@ -88,7 +89,11 @@ from cardviewer.services.streamed_export import (
     write_stream,
 )
 from cardviewer.services.vcard_export import VCardVersion, page_vcards
-from cardviewer.services.vcard_photos import PhotoSource, page_vcards_with_photos
+from cardviewer.services.vcard_photos import (
+    PhotoSource,
+    blocking_lookup,
+    page_vcards_with_photos,
+)
 
 log = logging.getLogger(__name__)
 
@@ -166,8 +171,8 @@ examples:
         --email it@example.com --space enuh1mF01XXXXXX --all --with-emails -o cards.xlsx
   the first page, one card a JSON line, to another program:
     cardviewer export --space enuh1mF01XXXXXX --format jsonl -o - | jq .display_name
-  a phone list of the whole space, to print:
-    cardviewer export --space enuh1mF01XXXXXX --all --with-emails -o phones.pdf
+  a phone list of the whole space, to print, with each card's picture:
+    cardviewer export --space enuh1mF01XXXXXX --all --with-emails --pictures -o phones.pdf
 """
 
 
@@ -221,6 +226,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --format pdf: each card's QR code (its contact) beside it",
     )
     parser.add_argument(
+        "--pictures",
+        action="store_true",
+        help="with --format pdf: each card's picture at the start of its row (from the "
+        "app's avatar cache, else from the card's image host; a card whose picture "
+        "cannot be had shows its initials)",
+    )
+    parser.add_argument(
         "--delimiter",
         choices=list(DELIMITERS),
         metavar="{',' | ';' | tab}",
@@ -264,6 +276,8 @@ class Output:
     vcard_version: VCardVersion = VCardVersion.V3
     photos: bool = False
     """vCards carry each card's picture (`--photos`)."""
+    pictures: bool = False
+    """The phone list shows each card's picture (`--pictures`)."""
 
     @property
     def to_standard_output(self) -> bool:
@@ -313,12 +327,15 @@ def output(args: argparse.Namespace, *, standard_output: BinaryIO | None = None)
         raise UsageError("--photos is for vCard files (--format vcf)")
     if file_format != PDF and args.qr_codes:
         raise UsageError("--qr-codes is for the phone list (--format pdf)")
+    if file_format != PDF and args.pictures:
+        raise UsageError("--pictures is for the phone list (--format pdf)")
     target = Output(
         path,
         file_format,
         csv_delimiter(args) if file_format == "csv" else ",",
         VCARD_VERSIONS[args.vcard_version or VCardVersion.V3.value],
         photos=args.photos,
+        pictures=args.pictures,
     )
     stream = standard_output if standard_output is not None else sys.stdout.buffer
     if target.to_standard_output and file_format in BINARY_FORMATS and stream.isatty():
@@ -593,24 +610,32 @@ async def _fetch_and_write(
                     raise
 
     if target.file_format == PDF:
-        return await _phone_list(fetch, args, target, err)
-    async with _photo_source(target, client) as photos:
+        async with _photo_source(target.pictures, client, picture_size=True) as pictures:
+            return await _phone_list(fetch, args, target, err, pictures)
+    async with _photo_source(target.photos, client) as photos:
         return await _cards_written(fetch, args, target, err, photos)
 
 
 @contextlib.asynccontextmanager
-async def _photo_source(target: Output, client: CardsClient) -> AsyncIterator[PhotoSource | None]:
-    """Where vCards' photos come from with `--photos`, as in the window (`vcard_photos`).
+async def _photo_source(
+    wanted: bool, client: CardsClient, *, picture_size: bool = False
+) -> AsyncIterator[PhotoSource | None]:
+    """Where vCards' photos (`--photos`) or the phone list's pictures (`--pictures`, at
+    `picture_size`) come from, as in the window (`vcard_photos`).
 
     Only then is Qt's image reading loaded; it needs no application or display.
     """
-    if not target.photos:
+    if not wanted:
         yield None
         return
     from cardviewer.services.vcard_photo import photo_jpeg
 
+    if picture_size:
+        from cardviewer.services.phone_list import picture_jpeg as thumbnail
+    else:
+        thumbnail = photo_jpeg
     source = PhotoSource(
-        photo_jpeg,
+        thumbnail,
         disk_cache=AvatarDiskCache(cache_dir() / AVATAR_FOLDER),  # the window's avatars
         # Pictures from loopback or a private network only when the server is there too.
         allow_private_hosts=await is_private_server(client.server_url),
@@ -679,8 +704,10 @@ async def _phone_list(
     args: argparse.Namespace,
     target: Output,
     err: TextIO,
+    pictures: PhotoSource | None = None,
 ) -> int:
-    """The page asked for, or every page, as a phone list to print (PDF).
+    """The page asked for, or every page, as a phone list to print (PDF), with the
+    pictures `pictures` finds.
 
     Only this format loads Qt, whose text layout draws every script's names.
     """
@@ -695,6 +722,8 @@ async def _phone_list(
         more_emails="+%1 more",
         no_name="(no name)",
     )
+    loop = asyncio.get_running_loop()
+    lookup = blocking_lookup(pictures, loop) if pictures is not None else None
     if args.all:
         show = err.isatty() and not args.quiet
 
@@ -710,13 +739,14 @@ async def _phone_list(
             concurrency=args.concurrency,
             on_progress=progress,
             qr_codes=args.qr_codes,
+            pictures=lookup,
         )
         if show:
             print(file=err)
         return count
     page = await fetch(args.page)
     named, cards = phone_list.titled(texts, page.cards, args.space)
-    write = partial(phone_list.write_phone_list_pdf, qr_codes=args.qr_codes)
+    write = partial(phone_list.write_phone_list_pdf, qr_codes=args.qr_codes, pictures=lookup)
     return await asyncio.to_thread(write, target.path, cards, named)
 
 

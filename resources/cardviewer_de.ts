@@ -1194,27 +1194,27 @@
     <message>
         <location filename="../cardviewer/ui/export_commands.py" line="+97"/>
         <location line="+14"/>
-        <location line="+126"/>
+        <location line="+129"/>
         <source>There are no cards to export.</source>
         <translation>Es gibt keine Karten zum Exportieren.</translation>
     </message>
     <message>
-        <location line="-75"/>
+        <location line="-78"/>
         <source>Export as vCards</source>
         <translation>Als vCards exportieren</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>Export as PDF</source>
         <translation>Als PDF exportieren</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+55"/>
         <source>Save QR Code</source>
         <translation>QR-Code speichern</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+337"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+371"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
@@ -1254,7 +1254,7 @@
         <translation>Öffnen Sie zuerst einen Bereich.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-145"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-170"/>
         <source>The sync stopped and the local copy stays as it was; it starts again once you have signed in.</source>
         <translation>Die Synchronisierung wurde angehalten, die lokale Kopie bleibt unverändert; sie beginnt erneut, sobald Sie sich angemeldet haben.</translation>
     </message>
@@ -1279,7 +1279,7 @@
         <translation>Die lokale Kopie konnte nicht geschrieben werden; sie bleibt unverändert.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+301"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+329"/>
         <source>%1 could not be synced. %2</source>
         <translation>%1 konnte nicht synchronisiert werden. %2</translation>
     </message>
@@ -1289,37 +1289,37 @@
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-296"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-324"/>
         <source>The export of all pages stopped and saved nothing; it starts again once you have signed in.</source>
         <translation>Der Export aller Seiten wurde angehalten und hat nichts gespeichert; er beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+297"/>
+        <location line="+325"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>
     <message>
-        <location line="-88"/>
+        <location line="-89"/>
         <source>The cards could not be saved as %1. %2</source>
         <translation>Die Karten konnten nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location line="-80"/>
+        <location line="-82"/>
         <source>Saving %1…</source>
         <translation>%1 wird gespeichert…</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+24"/>
         <source>Sending the phone list to the printer…</source>
         <translation>Die Telefonliste wird an den Drucker gesendet…</translation>
     </message>
     <message>
-        <location line="+160"/>
+        <location line="+161"/>
         <source>Printing stopped; the pages already made still get printed.</source>
         <translation>Drucken angehalten; die schon erstellten Seiten werden noch gedruckt.</translation>
     </message>
     <message>
-        <location line="-148"/>
+        <location line="-149"/>
         <source>The cards could not be printed. %1</source>
         <translation>Die Karten konnten nicht gedruckt werden. %1</translation>
     </message>
@@ -1329,7 +1329,7 @@
         <translation>Der Drucker hat die Seiten nicht angenommen; prüfen Sie, ob er bereit ist.</translation>
     </message>
     <message>
-        <location line="+140"/>
+        <location line="+141"/>
         <source>Sync cancelled; the local copy stays as it was.</source>
         <translation>Synchronisierung abgebrochen; die lokale Kopie bleibt unverändert.</translation>
     </message>
@@ -1597,7 +1597,7 @@
         <translation>%1-Logo</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/phone_list_output.py" line="+33"/>
+        <location filename="../cardviewer/ui/phone_list_output.py" line="+34"/>
         <source>Phone list of %1</source>
         <translation>Telefonliste von %1</translation>
     </message>
@@ -1617,7 +1617,7 @@
         <translation>(ohne Namen)</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+69"/>
         <source>Print Phone List</source>
         <translation>Telefonliste drucken</translation>
     </message>
@@ -1766,7 +1766,7 @@
 <context>
     <name>PreferencesDialog</name>
     <message>
-        <location filename="../cardviewer/ui/preferences_dialog.py" line="+138"/>
+        <location filename="../cardviewer/ui/preferences_dialog.py" line="+141"/>
         <source>Preferences</source>
         <translation>Einstellungen</translation>
     </message>
@@ -1862,6 +1862,16 @@
     </message>
     <message>
         <location line="+4"/>
+        <source>&amp;Each card&apos;s picture</source>
+        <translation>Das Bild &amp;jeder Karte</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>At the start of each row; a card without one shows its initials. Pictures not kept on this computer are downloaded, which takes longer.</source>
+        <translation>Am Anfang jeder Zeile; eine Karte ohne Bild zeigt ihre Initialen. Bilder, die nicht auf diesem Computer gespeichert sind, werden heruntergeladen; das dauert länger.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Each card&apos;s &amp;picture as its photo</source>
         <translation>Das &amp;Bild jeder Karte als Foto</translation>
     </message>
@@ -1876,17 +1886,17 @@
         <translation>Wird nach einem Neustart von %1 wirksam.</translation>
     </message>
     <message>
-        <location line="+90"/>
+        <location line="+92"/>
         <source>vCards:</source>
         <translation>vCards:</translation>
     </message>
     <message>
-        <location line="+147"/>
+        <location line="+150"/>
         <source>The preferences could not be saved to %1.</source>
         <translation>Die Einstellungen konnten nicht in %1 gespeichert werden.</translation>
     </message>
     <message>
-        <location line="-264"/>
+        <location line="-278"/>
         <source>Export concurrency</source>
         <translation>Gleichzeitige Abrufe beim Export</translation>
     </message>
@@ -1896,7 +1906,7 @@
         <translation>Seiten, die „Alle Seiten exportieren“ gleichzeitig abruft.</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+29"/>
         <source>System default</source>
         <translation>Systemstandard</translation>
     </message>
@@ -1961,7 +1971,7 @@
         <translation>Telefonliste:</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>&amp;Language:</source>
         <translation>S&amp;prache:</translation>
     </message>
@@ -1981,7 +1991,7 @@
         <translation>Bereiche:</translation>
     </message>
     <message>
-        <location line="+134"/>
+        <location line="+137"/>
         <source>Preferences Not Saved</source>
         <translation>Einstellungen nicht gespeichert</translation>
     </message>

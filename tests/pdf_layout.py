@@ -1,9 +1,9 @@
-"""Where a PDF page puts its texts, lines and pictures, as a reader sees them on paper.
+"""Where a PDF page puts its texts, lines, shapes and pictures, as a reader sees them on paper.
 
 A text extractor gives the words; this gives their place, size, weight and colour too,
 by following the page's drawing operators (PDF 1.7, sections 8 and 9): enough to check a layout
-without rendering the page. Texts and lines are in the page's drawing units (those of
-`cm`'s scale, as the writer set them); pictures are in points of the paper.
+without rendering the page. Texts, lines and shapes are in the page's drawing units
+(those of `cm`'s scale, as the writer set them); pictures are in points of the paper.
 """
 
 from __future__ import annotations
@@ -44,6 +44,17 @@ class Rule:
 
 
 @dataclass(frozen=True)
+class Shape:
+    """A filled path (a disc, a letter's outline): the box around its points, its colour."""
+
+    left: float
+    top: float
+    right: float
+    bottom: float
+    colour: Colour
+
+
+@dataclass(frozen=True)
 class Picture:
     """A picture's place on the paper, in points from the page's lower left corner."""
 
@@ -58,6 +69,7 @@ class PageLayout:
     texts: list[Text]
     rules: list[Rule]
     pictures: list[Picture]
+    shapes: list[Shape]
     scale: Matrix
     """The page's own transformation (`cm` before anything is drawn)."""
 
@@ -89,12 +101,14 @@ def page_layout(reader: pypdf.PdfReader, page: pypdf.PageObject) -> PageLayout:
     fills: list[Colour] = []
     rules: list[Rule] = []
     pictures: list[Picture] = []
+    shapes: list[Shape] = []
     fill: Colour = (0.0, 0.0, 0.0)
     stroke: Colour = (0.0, 0.0, 0.0)
     width = 1.0
     matrix, scale = IDENTITY, None
     saved: list[tuple[Matrix, Colour, Colour, float]] = []
-    path: list[tuple[float, ...]] = []
+    path: list[tuple[float, ...]] = []  # the subpath being drawn
+    outline: list[tuple[float, ...]] = []  # every subpath since the last was painted
     for arguments, operator in ContentStream(page.get_contents(), reader).operations:
         if operator == b"q":
             saved.append((matrix, fill, stroke, width))
@@ -113,11 +127,25 @@ def page_layout(reader: pypdf.PdfReader, page: pypdf.PageObject) -> PageLayout:
             fills.append(fill)
         elif operator == b"m":
             path = [_numbers(arguments)]
+            outline += path
         elif operator == b"l":
             path.append(_numbers(arguments))
+            outline.append(path[-1])
+        elif operator == b"c":  # a curve: its control points are near enough its box
+            numbers = _numbers(arguments)
+            points = [numbers[0:2], numbers[2:4], numbers[4:6]]
+            path += points
+            outline += points
+        elif operator in (b"f", b"f*") and outline:
+            xs, ys = [point[0] for point in outline], [point[1] for point in outline]
+            shapes.append(Shape(min(xs), min(ys), max(xs), max(ys), fill))
+            outline = []
         elif operator == b"S" and len(path) == 2:
             (x1, y1), (x2, y2) = path
             rules.append(Rule(x1, y1, x2, y2, stroke, width))
+            outline = []
+        elif operator in (b"S", b"n"):
+            outline = []
         elif operator == b"Do":
             pictures.append(Picture(matrix[4], matrix[5], matrix[0], matrix[3]))
     assert len(fills) == len(found), "one run of text a text object, as Qt writes them"
@@ -132,7 +160,7 @@ def page_layout(reader: pypdf.PdfReader, page: pypdf.PageObject) -> PageLayout:
         )
         for (words, tm, font, size), colour in zip(found, fills, strict=True)
     ]
-    return PageLayout(texts, rules, pictures, scale or IDENTITY)
+    return PageLayout(texts, rules, pictures, shapes, scale or IDENTITY)
 
 
 def layouts(path: Any) -> list[PageLayout]:

@@ -796,6 +796,87 @@ def own_avatar(card: dict[str, object]) -> bool:
     return isinstance(avatar, dict) and avatar.get("uuid") is not None
 
 
+def faces(path: Path) -> list[int]:
+    """How many cards' pictures each page of a phone list shows (160 pixels square: no QR
+    code is, and an emoji in a name is smaller)."""
+    import pypdf
+
+    from cardviewer.services.phone_list import PICTURE_PIXELS
+
+    side = (PICTURE_PIXELS, PICTURE_PIXELS)
+    pages = pypdf.PdfReader(path).pages
+    return [
+        sum(getattr(picture.image, "size", None) == side for picture in page.images)
+        for page in pages
+    ]
+
+
+def test_a_phone_list_with_each_card_s_picture(qapp, demo_server, password, tmp_path):
+    import pypdf
+
+    target = tmp_path / "phones.pdf"
+    code, err = run(
+        *account(demo_server), "--space", demo_server.space_id, "--pictures", "-o", str(target),
+    )  # fmt: skip
+    assert code == ExitCode.OK, err
+    sent = sent_page(demo_server, 1)
+    own = [card for card in sent if own_avatar(card)]
+    assert own
+    assert len(own) < len(sent), "the demo has cards with the default picture too"
+    assert faces(target) == [len(own)], "the others show their initials"
+    avatars = [r for r in demo_server.requests if r.server == "avatar"]
+    assert len(avatars) == len(own), "each picture asked for once"
+    text = " ".join(" ".join(page.extract_text().split()) for page in pypdf.PdfReader(target).pages)
+    names = [name for card in sent if (name := str(card["display_name"])).isascii()]
+    assert [name for name in names if name in text] == names
+
+    demo_server.requests.clear()
+    code, err = run(
+        *account(demo_server), "--space", demo_server.space_id, "--all", "--qr-codes",
+        "--pictures", "-o", str(target),
+    )  # fmt: skip
+    assert code == ExitCode.OK, err
+    assert exported(err, demo_server.config.card_count, demo_server.space_id, target), err
+    shown = sum(faces(target))
+    assert 0 < shown < demo_server.config.card_count
+    assert shown == len([r for r in demo_server.requests if r.server == "avatar"])
+    codes = [p for page in pypdf.PdfReader(target).pages for p in page.images]
+    assert len(codes) >= demo_server.config.card_count + shown, "a QR code beside each card"
+
+
+def test_a_picture_that_cannot_be_had_costs_its_card_the_picture_not_the_list(
+    qapp, demo_server, password, tmp_path
+):
+    demo_server.faults.inject(Fault.HTML_502, times=2, target="avatar")
+    target = tmp_path / "phones.pdf"
+    code, err = run(
+        *account(demo_server), "--space", demo_server.space_id, "--pictures", "-o", str(target),
+    )  # fmt: skip
+    assert code == ExitCode.OK, err
+    assert exported(err, 10, demo_server.space_id, target), err
+    sent = sent_page(demo_server, 1)
+    assert faces(target) == [sum(own_avatar(card) for card in sent) - 2]
+
+
+def test_pictures_are_for_the_phone_list_only(demo_server, password, tmp_path):
+    code, err = run(
+        *account(demo_server), "--space", demo_server.space_id,
+        "--pictures", "-o", str(tmp_path / "cards.vcf"),
+    )  # fmt: skip
+    assert (code, err) == (
+        ExitCode.USAGE,
+        "error: --pictures is for the phone list (--format pdf)\n",
+    )
+    assert demo_server.requests == [], "refused before signing in"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_help_names_the_pictures_option(capsys):
+    assert main(["--help"]) == 0
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "--pictures with --format pdf: each card's picture at the start of its row" in shown
+
+
 def jpeg_side(data: bytes) -> tuple[int, int]:
     from PIL import Image
 

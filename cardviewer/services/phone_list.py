@@ -1,10 +1,14 @@
 """A phone list to print: name, position and e-mails of each card, page after page.
 
+On request each row starts with the card's picture, round, and ends with its QR code.
+
 The same painting serves a PDF file (`write_phone_list_pdf`) and a printer: anything
 Qt paints pages on (`QPagedPaintDevice`). Qt lays the text out, so names in Chinese,
 Arabic or Hebrew come out in a font that has their letters and in their own direction,
 as on screen. Cards are painted as they come and each full page is handed to the
-device, so a space of 100,000 cards is never held whole, neither as cards nor as pages.
+device, so a space of 100,000 cards is never held whole, neither as cards nor as pages;
+pictures are asked for a batch of cards at a time (`PhotoLookup`, e.g. a
+`vcard_photos.PhotoSource` through `blocking_lookup`) and let go once those are painted.
 """
 
 from __future__ import annotations
@@ -16,12 +20,12 @@ import os
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QFile, QIODevice, QMarginsF, QRectF, Qt
+from PySide6.QtCore import QFile, QIODevice, QMarginsF, QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -32,6 +36,7 @@ from PySide6.QtGui import (
     QPageLayout,
     QPageSize,
     QPainter,
+    QPainterPath,
     QPdfWriter,
     QPen,
 )
@@ -46,7 +51,14 @@ from cardviewer.services.space_fetch import (
     ProgressCallback,
     fetch_pages_in_order,
 )
-from cardviewer.services.vcard_export import space_name
+from cardviewer.services.vcard_export import (
+    PHOTO_BATCH,
+    PhotoLookup,
+    avatar_address,
+    in_batches,
+    space_name,
+)
+from cardviewer.services.vcard_photo import photo_jpeg
 
 SUFFIX = ".pdf"
 MARGIN_MM = 15.0
@@ -66,6 +78,14 @@ NAME_LINES = 3
 """Lines a name or a position takes at most; a longer one is cut with "…"."""
 PROGRESS_EVERY = 250
 """Cards painted between two reports of progress: a few a second for a whole space."""
+PICTURE_MM = 13.0
+"""The diameter of a card's picture on paper: a face one knows again, a row not much taller."""
+PICTURE_PIXELS = 160
+"""A picture's width and height in pixels: about 300 dots an inch at `PICTURE_MM`."""
+NO_PICTURE = QColor(228, 228, 228)
+"""The disc in a picture's place when the card has none, or it could not be had."""
+INITIALS = QColor(105, 105, 105)
+"""The initials on that disc."""
 
 Painted = Callable[[int], None]
 """Told how many cards are painted so far, now and then and once at the end."""
@@ -107,6 +127,7 @@ def write_phone_list(
     *,
     stop: threading.Event | None = None,
     qr_codes: bool = False,
+    pictures: PhotoLookup | None = None,
     painted: Painted | None = None,
 ) -> int:
     """Paint the cards on `device`, as many rows a page as fit; returns how many cards.
@@ -115,14 +136,17 @@ def write_phone_list(
     (`PhoneListStopped`): a printer's job is withdrawn where the system allows it
     (`withdrawn`), else the device gets what was painted so far as pages (a PDF file
     is then dropped by its writer). `qr_codes`:
-    each card's QR code (its contact) at the end of its row. `painted` hears the count
-    every `PROGRESS_EVERY` cards and at the end, on the painting thread.
+    each card's QR code (its contact) at the end of its row. `pictures`: each card's
+    picture at the start of its row, asked of it `PHOTO_BATCH` cards at a time (JPEGs by
+    avatar address, as `picture_jpeg` makes them); a card it has no picture for gets
+    its initials on a grey disc. `painted` hears the count every `PROGRESS_EVERY` cards
+    and at the end, on the painting thread.
     """
     painter = QPainter()
     if not painter.begin(device):
         raise PagesRefused("the printer or the file did not take the pages")
     try:
-        lister = _PhoneListPainter(painter, device, texts, qr_codes=qr_codes)
+        lister = _PhoneListPainter(painter, device, texts, qr_codes=qr_codes, pictures=pictures)
         return lister.paint(cards, stop, painted)
     except PhoneListStopped:
         # A printer's job is withdrawn before its pages are sent, where the system lets
@@ -142,6 +166,7 @@ def write_phone_list_pdf(
     *,
     stop: threading.Event | None = None,
     qr_codes: bool = False,
+    pictures: PhotoLookup | None = None,
     painted: Painted | None = None,
 ) -> int:
     """The phone list as an A4 PDF at `path`, written whole or not at all."""
@@ -162,7 +187,7 @@ def write_phone_list_pdf(
             )
         )
         count = write_phone_list(
-            writer, cards, texts, stop=stop, qr_codes=qr_codes, painted=painted
+            writer, cards, texts, stop=stop, qr_codes=qr_codes, pictures=pictures, painted=painted
         )
         del writer  # writes the PDF's last parts
         device.close()
@@ -207,13 +232,14 @@ async def export_space_phone_list(
     concurrency: int = DEFAULT_CONCURRENCY,
     on_progress: ProgressCallback | None = None,
     qr_codes: bool = False,
+    pictures: PhotoLookup | None = None,
 ) -> int:
     """Fetch every page through `fetch` and paint all its cards as a PDF at `path`.
 
     The cards wait in an unnamed temporary file (readable by this user only) until
     every page is in, as the server sent them, one a line: a failed fetch writes nothing,
     and the space is never whole in memory. Call `ensure_application()` first, on the
-    main thread.
+    main thread. `pictures` is asked from the painting's thread (`blocking_lookup`).
     """
     with tempfile.TemporaryFile() as spool:
 
@@ -224,8 +250,22 @@ async def export_space_phone_list(
         spool.seek(0)
         kept = (parse_card(json.loads(line)) for line in spool)
         named, cards = titled(texts, kept, space_id)
-        write = partial(write_phone_list_pdf, qr_codes=qr_codes)
+        write = partial(write_phone_list_pdf, qr_codes=qr_codes, pictures=pictures)
         return await asyncio.to_thread(write, path, cards, named)
+
+
+def picture_jpeg(data: bytes) -> bytes:
+    """A card's picture as the list prints it: a `PICTURE_PIXELS` square JPEG, read by
+    the avatars' rules (`vcard_photo.photo_jpeg`). Raises `AvatarRejected`."""
+    return photo_jpeg(data, side=PICTURE_PIXELS, quality=85)
+
+
+def initials(name: str) -> str:
+    """The first letters of the first and last word of `name`, capitals: "Ada Lovelace"
+    is "AL", "王芳" is "王"; "" for a name without letters."""
+    words = [word for word in name.split() if any(char.isalnum() for char in word)]
+    firsts = [next(char for char in word if char.isalnum()) for word in words]
+    return "".join(firsts[:1] + firsts[1:][-1:]).upper()
 
 
 Measure = Callable[[str], float]
@@ -297,9 +337,12 @@ class _PhoneListPainter:
         texts: PhoneListTexts,
         *,
         qr_codes: bool = False,
+        pictures: PhotoLookup | None = None,
     ):
         self._painter, self._device, self._texts = painter, device, texts
         self._qr_side = device.logicalDpiX() * QR_MM / 25.4 if qr_codes else 0.0
+        self._pictures = pictures
+        self._picture_side = device.logicalDpiX() * PICTURE_MM / 25.4 if pictures else 0.0
         layout = device.pageLayout()
         dpi = device.logicalDpiY()
         rect = layout.paintRect(QPageLayout.Unit.Point)
@@ -317,6 +360,9 @@ class _PhoneListPainter:
             for font in (self._text_font, self._name_font, self._small_font)
         }
         self._gap = self._line(self._text_font) * 0.45
+        self._initials_font = QFont(base)
+        self._initials_font.setBold(True)
+        self._initials_font.setPixelSize(max(1, round(self._picture_side * 0.36)))
         self._number = 0
         self._top = 0.0
 
@@ -328,18 +374,25 @@ class _PhoneListPainter:
     ) -> int:
         count = 0
         self._start_page()
-        for card in cards:
-            if stop is not None and stop.is_set():
-                self._end_page()
-                raise PhoneListStopped
-            self._row(card)
-            count += 1
-            if painted is not None and count % PROGRESS_EVERY == 0:
-                painted(count)
+        # Without pictures a card at a time: each is read only when its row is painted.
+        for batch in in_batches(cards, PHOTO_BATCH if self._pictures is not None else 1):
+            self._check(stop)
+            found = self._pictures(batch) if self._pictures is not None else {}
+            for card in batch:
+                self._check(stop)
+                self._row(card, found)
+                count += 1
+                if painted is not None and count % PROGRESS_EVERY == 0:
+                    painted(count)
         self._end_page()
         if painted is not None:
             painted(count)
         return count
+
+    def _check(self, stop: threading.Event | None) -> None:
+        if stop is not None and stop.is_set():
+            self._end_page()
+            raise PhoneListStopped
 
     # Pages
 
@@ -395,10 +448,13 @@ class _PhoneListPainter:
 
     # Rows
 
-    def _row(self, card: Card) -> None:
+    def _row(self, card: Card, pictures: Mapping[str, bytes]) -> None:
         page = self._page
-        left_width = page.width() * NAME_SHARE - self._gap
-        right_left = page.left() + page.width() * NAME_SHARE
+        # The picture first, then the two columns in what is left of the width.
+        text_left = page.left() + (self._picture_side + 2 * self._gap if self._pictures else 0.0)
+        text_width = page.right() - text_left
+        left_width = text_width * NAME_SHARE - self._gap
+        right_left = text_left + text_width * NAME_SHARE
         qr_room = self._qr_side + self._gap if self._qr_side else 0.0
         right_width = page.right() - right_left - qr_room
         name = card.display_name or self._texts.no_name
@@ -415,7 +471,12 @@ class _PhoneListPainter:
             self._text_font
         ) * len(position_lines)
         height = (
-            max(left_height, self._line(self._text_font) * len(email_lines), self._qr_side)
+            max(
+                left_height,
+                self._line(self._text_font) * len(email_lines),
+                self._qr_side,
+                self._picture_side,
+            )
             + self._gap * 2
         )
         if self._top + height > page.bottom() - self._footer_height() and not self._page_is_empty():
@@ -432,7 +493,7 @@ class _PhoneListPainter:
             painter.setFont(font)
             line = self._line(font)
             painter.drawText(
-                QRectF(page.left(), y, left_width, line),
+                QRectF(text_left, y, left_width, line),
                 Qt.AlignmentFlag.AlignLeading | Qt.AlignmentFlag.AlignVCenter,
                 text,
             )
@@ -450,6 +511,11 @@ class _PhoneListPainter:
             y += line
         if self._qr_side:
             self._qr(card, QRectF(page.right() - self._qr_side, top, self._qr_side, self._qr_side))
+        if self._pictures is not None:
+            address = avatar_address(card)
+            side = self._picture_side
+            place = QRectF(page.left(), top, side, side)
+            self._picture(pictures.get(address) if address else None, name, place)
         self._top += height
         self._rule(self._top)
 
@@ -460,6 +526,32 @@ class _PhoneListPainter:
             return  # too long a contact for a QR code: the row goes without
         image = qr_image(dark_modules(qr), QR_PIXELS)
         self._painter.drawImage(place, image)
+
+    def _picture(self, jpeg: bytes | None, name: str, place: QRectF) -> None:
+        """The card's picture as a disc in `place`; without one, its initials on grey."""
+        painter = self._painter
+        image = QImage.fromData(jpeg) if jpeg else QImage()
+        disc = QPainterPath()
+        disc.addEllipse(place)
+        painter.save()
+        try:
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+            if not image.isNull():
+                painter.setClipPath(disc)
+                painter.drawImage(place, image)
+                return
+            painter.fillPath(disc, NO_PICTURE)
+            letters = initials(name) if name != self._texts.no_name else ""
+            if letters:
+                # Outlines, not text: a reader copying the list gets names, not initials.
+                shape = QPainterPath()
+                shape.addText(QPointF(0, 0), self._initials_font, letters)
+                drawn = shape.boundingRect()
+                shape.translate(place.center() - drawn.center())
+                painter.fillPath(shape, INITIALS)
+        finally:
+            painter.restore()
 
     def _page_is_empty(self) -> bool:
         return self._top <= self._page.top() + self._header_height()

@@ -13,6 +13,7 @@ Stored as JSON, for example:
       "csv_delimiter": ";",
       "export_concurrency": 4,
       "phone_list_qr_codes": false,
+      "phone_list_pictures": false,
       "vcard_photos": false,
       "language": "de",
       "window_geometry": "AdnQywADAAAAAAB…",
@@ -120,6 +121,8 @@ class Settings:
     export_concurrency: int = DEFAULT_EXPORT_CONCURRENCY
     # The printed phone list carries each card's QR code (its contact) beside it.
     phone_list_qr_codes: bool = False
+    # The printed phone list starts each card's row with its picture.
+    phone_list_pictures: bool = False
     # Exported vCards carry each card's picture as a small photo.
     vcard_photos: bool = False
     # "" follows the system; otherwise a locale name such as "de" or "en".
@@ -280,6 +283,7 @@ _FIELDS = (
     _Field("csv_delimiter", str, _one_of(CSV_DELIMITERS)),
     _Field("export_concurrency", int, _concurrency),
     _Field("phone_list_qr_codes", bool),
+    _Field("phone_list_pictures", bool),
     _Field("vcard_photos", bool),
     _Field("language", str, _language),
     _Field("window_geometry", str, _view_state),

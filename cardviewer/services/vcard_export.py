@@ -178,7 +178,7 @@ def vcards(
         for card in cards:
             yield card_vcard(card, version).encode("utf-8", "replace")
         return
-    for batch in _batches(cards, PHOTO_BATCH):
+    for batch in in_batches(cards, PHOTO_BATCH):
         found = photos(batch)
         for card in batch:
             address = avatar_address(card)
@@ -186,7 +186,8 @@ def vcards(
             yield card_vcard(card, version, photo).encode("utf-8", "replace")
 
 
-def _batches(cards: Iterable[Card], size: int) -> Iterator[list[Card]]:
+def in_batches(cards: Iterable[Card], size: int) -> Iterator[list[Card]]:
+    """`cards` in lists of `size` (the last may be shorter), each read only when asked for."""
     batch: list[Card] = []
     for card in cards:
         batch.append(card)

@@ -1,20 +1,25 @@
-"""Where the photos of exported vCards come from: the avatar cache, else the image host.
+"""Where the photos of exported vCards, and the pictures of a printed phone list, come
+from: the avatar cache, else the image host.
 
-A vCard carries its photo, so an export with photos needs each card's avatar: first
+A vCard carries its photo, and a phone list prints its picture, so either needs each
+card's avatar: first
 from the disk cache that the window fills as the person browses, else downloaded by
 the table's rules and limits (`AvatarFetcher`: trusted addresses only, no token or
 cookie, capped in size), a few at a time. Downloads are not added to the cache: a
 whole space's would push out what the window keeps. Each picture is made a small JPEG
-(`thumbnail`, in a worker thread) and kept only until its cards are written, a batch
-at a time (`vcard_export.vcards`), so a space of 100,000 cards is never in memory. A
-picture that cannot be had or read costs its card the photo and one line of the log,
-never the export. No Qt here; the caller hands in `vcard_photo.photo_jpeg`.
+(`thumbnail`, in a worker thread) and kept only until its cards are written or
+painted, a batch at a time (`vcard_export.vcards`, `phone_list`), so a space of
+100,000 cards is never in memory. A picture that cannot be had or read costs its card
+the photo and one line of the log, never the export. No Qt here; the caller hands in
+`vcard_photo.photo_jpeg`, at the size it needs.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import threading
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import CancelledError as FutureCancelled
 
@@ -31,6 +36,8 @@ log = logging.getLogger(__name__)
 
 MAX_IN_FLIGHT = 4
 """Pictures downloaded at once: what the table allows one image host."""
+STOP_POLL = 0.1
+"""Seconds between two looks at a writer's stop while it waits for photos."""
 
 Thumbnail = Callable[[bytes], bytes]
 """A picture's bytes made a photo (JPEG); raises `AvatarRejected` for one it cannot use."""
@@ -117,25 +124,42 @@ def page_vcards_with_photos(version: VCardVersion, source: PhotoSource) -> Async
     return encode
 
 
-def blocking_lookup(source: PhotoSource, loop: asyncio.AbstractEventLoop) -> PhotoLookup:
+def blocking_lookup(
+    source: PhotoSource,
+    loop: asyncio.AbstractEventLoop,
+    *,
+    stop: threading.Event | None = None,
+) -> PhotoLookup:
     """`source` for a writer in a worker thread: it waits while `loop` fetches the photos.
 
-    If the loop can no longer fetch (it is closing, or stopped answering), the cards
-    still to be written get no photo, and the thread is never left waiting.
+    If the loop can no longer fetch (it is closing, or stopped answering), or `stop` is
+    set while the writer waits (Cancel), the cards still to be written get no photo,
+    and the thread is never left waiting.
     """
 
     def lookup(cards: Sequence[Card]) -> Mapping[str, bytes]:
+        if stop is not None and stop.is_set():
+            return {}
         asked = source.photos(cards)
         try:
             future = asyncio.run_coroutine_threadsafe(asked, loop)
         except RuntimeError:  # the loop is closed
             asked.close()
             return {}
-        try:
-            return future.result(timeout=source.longest_wait(len(cards)))
-        except (TimeoutError, FutureCancelled) as exc:
-            future.cancel()
-            log.debug("no photos for %d cards: %r", len(cards), exc)
-            return {}
+        deadline = time.monotonic() + source.longest_wait(len(cards))
+        while True:
+            left = deadline - time.monotonic()
+            wait = left if stop is None else min(left, STOP_POLL)
+            try:
+                return future.result(timeout=max(wait, 0.0))
+            except TimeoutError as exc:
+                if left > wait and not (stop is not None and stop.is_set()):
+                    continue
+                future.cancel()
+                log.debug("no photos for %d cards: %r", len(cards), exc)
+                return {}
+            except FutureCancelled as exc:
+                log.debug("no photos for %d cards: %r", len(cards), exc)
+                return {}
 
     return lookup

@@ -173,7 +173,8 @@ class ExportCommands(QObject):
             self._jobs.export_vcards(chosen.cards, chosen.request, path, photos=photos)
 
     def export_pdf(self) -> None:
-        """Ask for a file name and save the chosen cards as a phone list to print (PDF)."""
+        """Ask for a file name and save the chosen cards as a phone list to print (PDF),
+        with QR codes and pictures where Preferences say so."""
         chosen = self.chosen_cards()
         if chosen is None or not self._emails_settled(chosen, again=self.export_pdf):
             return
@@ -189,7 +190,8 @@ class ExportCommands(QObject):
             texts=phone_list_texts(chosen),
             qr_codes=self._settings.phone_list_qr_codes,
         )
-        self._jobs.export_with(write, chosen.request, path, total=chosen.count)
+        pictures = self._settings.phone_list_pictures
+        self._jobs.export_with(write, chosen.request, path, total=chosen.count, pictures=pictures)
 
     def print_cards(self) -> None:
         """Ask for a printer and print the chosen cards as a phone list."""
@@ -206,7 +208,8 @@ class ExportCommands(QObject):
             texts=phone_list_texts(chosen),
             qr_codes=self._settings.phone_list_qr_codes,
         )
-        self._jobs.print_with(paint, chosen.request, total=chosen.count)
+        pictures = self._settings.phone_list_pictures
+        self._jobs.print_with(paint, chosen.request, total=chosen.count, pictures=pictures)
 
     def _emails_settled(self, chosen: ChosenCards, *, again: Callable[[], None]) -> bool:
         """True to go on with `chosen` as it is; else the person chose to stop, or to load

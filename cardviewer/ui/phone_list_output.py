@@ -24,6 +24,7 @@ from cardviewer.services.phone_list import (
     write_phone_list,
     write_phone_list_pdf,
 )
+from cardviewer.services.vcard_export import PhotoLookup
 from cardviewer.ui.chosen_cards import ChosenCards, chosen_card_stream
 
 
@@ -53,14 +54,21 @@ def write_chosen_pdf(
     chosen: ChosenCards,
     texts: PhoneListTexts,
     qr_codes: bool = False,
+    pictures: PhotoLookup | None = None,
     stop: threading.Event | None = None,
     painted: Painted | None = None,
 ) -> int:
     """The chosen cards as a phone list in the PDF file at `path` (`qr_codes`: each
-    card's QR code beside it)."""
+    card's QR code beside it; `pictures`: where each card's picture comes from)."""
     with _titled_cards(chosen, texts) as (titled_texts, cards):
         return write_phone_list_pdf(
-            path, cards, titled_texts, stop=stop, qr_codes=qr_codes, painted=painted
+            path,
+            cards,
+            titled_texts,
+            stop=stop,
+            qr_codes=qr_codes,
+            pictures=pictures,
+            painted=painted,
         )
 
 
@@ -70,6 +78,7 @@ def print_chosen(
     chosen: ChosenCards,
     texts: PhoneListTexts,
     qr_codes: bool = False,
+    pictures: PhotoLookup | None = None,
     stop: threading.Event | None = None,
     painted: Painted | None = None,
 ) -> int:
@@ -81,7 +90,13 @@ def print_chosen(
     with _titled_cards(chosen, texts) as (titled_texts, cards):
         printer.setDocName(titled_texts.title)
         return write_phone_list(
-            printer, cards, titled_texts, stop=stop, qr_codes=qr_codes, painted=painted
+            printer,
+            cards,
+            titled_texts,
+            stop=stop,
+            qr_codes=qr_codes,
+            pictures=pictures,
+            painted=painted,
         )
 
 

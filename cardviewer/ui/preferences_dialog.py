@@ -83,6 +83,7 @@ class _Edited:
     csv_delimiter: str
     export_concurrency: int
     phone_list_qr_codes: bool
+    phone_list_pictures: bool
     vcard_photos: bool
     language: str
 
@@ -94,6 +95,7 @@ class _Edited:
             csv_delimiter=settings.csv_delimiter,
             export_concurrency=settings.export_concurrency,
             phone_list_qr_codes=settings.phone_list_qr_codes,
+            phone_list_pictures=settings.phone_list_pictures,
             vcard_photos=settings.vcard_photos,
             language=settings.language,
         )
@@ -104,6 +106,7 @@ class _Edited:
         settings.csv_delimiter = self.csv_delimiter
         settings.export_concurrency = self.export_concurrency
         settings.phone_list_qr_codes = self.phone_list_qr_codes
+        settings.phone_list_pictures = self.phone_list_pictures
         settings.vcard_photos = self.vcard_photos
         settings.language = self.language
 
@@ -198,6 +201,15 @@ class PreferencesDialog(QDialog):
         self.qr_codes_hint = self._hint(
             self.tr("Printed and PDF phone lists: a phone's camera reads each card's contact."),
             self.qr_codes_check,
+        )
+
+        self.pictures_check = QCheckBox(self.tr("&Each card's picture"), self)
+        self.pictures_hint = self._hint(
+            self.tr(
+                "At the start of each row; a card without one shows its initials. Pictures "
+                "not kept on this computer are downloaded, which takes longer."
+            ),
+            self.pictures_check,
         )
 
         self.photos_check = QCheckBox(self.tr("Each card's &picture as its photo"), self)
@@ -305,6 +317,8 @@ class PreferencesDialog(QDialog):
             narrow=True,
         )
         self._add_row(self.tr("Phone list:"), self.qr_codes_check, self.qr_codes_hint)
+        self._form.addRow("", self.pictures_check)
+        self._form.addRow("", self.pictures_hint)
         self._add_row(self.tr("vCards:"), self.photos_check, self.photos_hint)
         self._add_row(self.tr("&Language:"), self.language_combo, self.language_hint)
         # The buttons below act at once, not on OK: set apart from the preferences.
@@ -352,6 +366,7 @@ class PreferencesDialog(QDialog):
             self.delimiter_combo,
             self.concurrency_spin,
             self.qr_codes_check,
+            self.pictures_check,
             self.photos_check,
             self.language_combo,
             self.sign_out_button,
@@ -369,6 +384,7 @@ class PreferencesDialog(QDialog):
         _select(self.delimiter_combo, settings.csv_delimiter)
         self.concurrency_spin.setValue(settings.export_concurrency)
         self.qr_codes_check.setChecked(settings.phone_list_qr_codes)
+        self.pictures_check.setChecked(settings.phone_list_pictures)
         self.photos_check.setChecked(settings.vcard_photos)
         if self.language_combo.findData(settings.language) < 0:
             # A language this version does not offer (set by a newer one) stays chosen.
@@ -418,6 +434,7 @@ class PreferencesDialog(QDialog):
             csv_delimiter=str(self.delimiter_combo.currentData()),
             export_concurrency=self.concurrency_spin.value(),
             phone_list_qr_codes=self.qr_codes_check.isChecked(),
+            phone_list_pictures=self.pictures_check.isChecked(),
             vcard_photos=self.photos_check.isChecked(),
             language=str(self.language_combo.currentData()),
         )

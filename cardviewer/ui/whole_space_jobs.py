@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from enum import Enum
@@ -27,7 +28,12 @@ from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.card_export import ExportFormat
 from cardviewer.services.card_store import CardStore, Changes, Generation, StoreError
 from cardviewer.services.page_loader import PageRequest, PageSource
-from cardviewer.services.phone_list import PagesRefused, PhoneListStopped
+from cardviewer.services.phone_list import (
+    PagesRefused,
+    Painted,
+    PhoneListStopped,
+    picture_jpeg,
+)
 from cardviewer.services.settings import Settings
 from cardviewer.services.space_fetch import PageFetch
 from cardviewer.services.vcard_export import SUFFIX as VCARD_SUFFIX
@@ -38,7 +44,7 @@ from cardviewer.services.vcard_export import (
     write_vcards,
 )
 from cardviewer.services.vcard_photo import photo_jpeg
-from cardviewer.services.vcard_photos import PhotoSource, blocking_lookup
+from cardviewer.services.vcard_photos import PhotoSource, Thumbnail, blocking_lookup
 from cardviewer.tasks import TaskSet
 from cardviewer.ui.cards.card_export import write_cards, write_stored_cards
 from cardviewer.ui.error_text import error_text, store_error_text, write_failure_text
@@ -114,13 +120,15 @@ WriteCards = Callable[..., Awaitable[int]]
 """Writes cards to `(path, delimiter=…)`; the number of cards."""
 
 PaintFile = Callable[..., int]
-"""Paints a phone list into the file `(path, *, stop, painted)`: a `Paint` given its path."""
+"""Paints a phone list into the file `(path, *, stop, painted)`: a `Paint` given its path;
+with pictures, `pictures=` a `PhotoLookup` as well."""
 
 ServerWait = Callable[[CardViewerError], str | None]
 """How long the server asked to wait, in the window's words (`PageMessages.server_wait`)."""
 
-MakePhotoSource = Callable[[], PhotoSource]
-"""Where the photos of one vCard export come from (`vcard_photos`); closed after it."""
+MakePhotoSource = Callable[[Thumbnail], PhotoSource]
+"""Where the photos of one vCard export, or the pictures of one phone list, come from
+(`vcard_photos`), made by the `Thumbnail` given; closed after it."""
 
 
 @dataclass(frozen=True)
@@ -154,10 +162,11 @@ class WholeSpaceJobs(QObject):
         server_wait: ServerWait | None = None,
         photo_source: MakePhotoSource | None = None,
     ) -> None:
-        """`photo_source`: for vCards with photos; by default public image hosts only."""
+        """`photo_source`: for vCards with photos and phone lists with pictures; by
+        default public image hosts only."""
         super().__init__(parent)
         self._source = source
-        self._photo_source = photo_source or (lambda: PhotoSource(photo_jpeg))
+        self._photo_source = photo_source or PhotoSource
         self._server_wait = server_wait
         self._settings = settings
         self._open_progress = open_progress
@@ -265,27 +274,52 @@ class WholeSpaceJobs(QObject):
         if not wanted:
             yield None
             return
-        source = self._photo_source()
+        source = self._photo_source(photo_jpeg)
         try:
             yield blocking_lookup(source, asyncio.get_running_loop())
         finally:
             await source.aclose()
 
+    async def _paint(self, paint: PaintFile, total: int, *, pictures: bool) -> int:
+        """`paint` run by `painting`; with `pictures`, given them as `pictures=`, fetched
+        on this loop a batch at a time, and given up on when the painting is stopped."""
+        if not pictures:
+            return await self.painting.run(paint, total)
+        source = self._photo_source(picture_jpeg)
+        loop = asyncio.get_running_loop()
+
+        def with_pictures(*, stop: threading.Event, painted: Painted) -> int:
+            lookup = blocking_lookup(source, loop, stop=stop)
+            return paint(stop=stop, painted=painted, pictures=lookup)
+
+        try:
+            return await self.painting.run(with_pictures, total)
+        finally:
+            await source.aclose()
+
     def export_with(
-        self, write: PaintFile, request: PageRequest, path: Path, *, total: int
+        self,
+        write: PaintFile,
+        request: PageRequest,
+        path: Path,
+        *,
+        total: int,
+        pictures: bool = False,
     ) -> None:
         """Paint a phone list of `total` cards into `path` with `write`, off the window's
-        thread, its progress told by `painting`."""
+        thread, its progress told by `painting`; with each card's picture if `pictures`."""
 
         async def run(target: Path, *, delimiter: str) -> int:
-            return await self.painting.run(partial(write, target), total)
+            return await self._paint(partial(write, target), total, pictures=pictures)
 
         self._start(JobKind.EXPORT_PAGE, self._export_page(path, run, request))
 
-    def print_with(self, paint: Paint, request: PageRequest, *, total: int) -> None:
+    def print_with(
+        self, paint: Paint, request: PageRequest, *, total: int, pictures: bool = False
+    ) -> None:
         """Print a phone list of `total` cards with `paint`, off the window's thread;
         `painting` tells its progress, `finished` or `failed` how it ended."""
-        self._start(JobKind.PRINT, self._print(paint, request, total))
+        self._start(JobKind.PRINT, self._print(paint, request, total, pictures=pictures))
 
     def export_all(self, request: PageRequest, path: Path) -> None:
         """Fetch every page of the space of `request` and save all its cards to `path`."""
@@ -344,11 +378,13 @@ class WholeSpaceJobs(QObject):
         log.info("exported %d cards to %s", count, path)
         self._finish(JobResult(JobKind.EXPORT_PAGE, request, count, path))
 
-    async def _print(self, paint: Paint, request: PageRequest, total: int) -> None:
+    async def _print(
+        self, paint: Paint, request: PageRequest, total: int, *, pictures: bool
+    ) -> None:
         sending = QCoreApplication.translate("MainWindow", "Sending the phone list to the printer…")
         self.statusMessage.emit(sending, 0)
         try:
-            count = await self.painting.run(paint, total)
+            count = await self._paint(paint, total, pictures=pictures)
         except PhoneListStopped as stopped:
             log.info("printing was cancelled; the job withdrawn: %s", stopped.withdrawn)
             said = _cancelled(JobKind.PRINT, withdrawn=stopped.withdrawn)
@@ -468,10 +504,11 @@ def documents_dir() -> Path:
     return Path(location) if location else Path.home()
 
 
-def photo_source_like(avatars: AvatarLoader) -> PhotoSource:
-    """Photos for vCards from where the table's avatars may come, and its disk cache."""
+def photo_source_like(avatars: AvatarLoader, thumbnail: Thumbnail) -> PhotoSource:
+    """Photos for vCards, or pictures for the phone list, made by `thumbnail` from where
+    the table's avatars may come, and its disk cache."""
     return PhotoSource(
-        photo_jpeg,
+        thumbnail,
         disk_cache=avatars.disk_cache,
         allow_private_hosts=avatars.allow_private_hosts,
     )

@@ -238,3 +238,28 @@ def test_a_writer_is_not_left_waiting_for_a_loop_that_has_gone():
     loop.run_until_complete(source.aclose())  # the request given up is dropped, unstarted
     loop.close()
     assert lookup([card("c1", f"{HOST}/a")]) == {}, "a closed loop: at once"
+
+
+def test_a_writer_told_to_stop_is_not_left_waiting_for_a_slow_host():
+    """Cancel while a batch's pictures are on their way: the writer goes on at once."""
+
+    async def never(request: httpx.Request) -> httpx.Response:
+        await asyncio.sleep(30)
+        return httpx.Response(200)
+
+    stop = threading.Event()
+
+    async def run() -> tuple[object, float]:
+        source = PhotoSource(made, transport=httpx.MockTransport(never))
+        lookup = blocking_lookup(source, asyncio.get_running_loop(), stop=stop)
+        asyncio.get_running_loop().call_later(0.2, stop.set)
+        started = time.monotonic()
+        try:
+            found = await asyncio.to_thread(lookup, [card("c1", f"{HOST}/a.png")])
+            return found, time.monotonic() - started
+        finally:
+            await source.aclose()
+
+    found, waited = asyncio.run(run())
+    assert found == {}
+    assert waited < 2, "not the download's 20 s"

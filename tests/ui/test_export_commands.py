@@ -260,6 +260,65 @@ def test_printing_sends_the_cards_shown_of_the_whole_space(
     assert text.index(shown[0].display_name or "") < text.index(shown[-1].display_name or "")
 
 
+def faces(path: Path) -> int:
+    """The cards' pictures a phone list shows (160 pixels square, unlike a QR code)."""
+    import pypdf
+
+    from cardviewer.services.phone_list import PICTURE_PIXELS
+
+    side = (PICTURE_PIXELS, PICTURE_PIXELS)
+    pages = pypdf.PdfReader(path).pages
+    return sum(
+        getattr(picture.image, "size", None) == side for page in pages for picture in page.images
+    )
+
+
+@pytest.mark.usefixtures("asked_about_emails")
+def test_the_phone_list_shows_each_card_s_picture_when_preferences_say_so(
+    demo_window, demo_server, qtbot, tmp_path: Path, monkeypatch
+):
+    from PySide6.QtPrintSupport import QPrinter
+
+    window = demo_window
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=10_000):
+        window.open_space(demo_server.space_id)
+    page = window.model.page
+    assert page is not None
+    monkeypatch.setattr(window, "ask_export_path", lambda *_a, **_k: tmp_path / "plain.pdf")
+    with qtbot.waitSignal(window.jobs.finished, timeout=10_000):
+        window.export_pdf_action.trigger()
+    assert faces(tmp_path / "plain.pdf") == 0, "not unless asked for"
+
+    window.settings.phone_list_pictures = True  # as Preferences set it
+    monkeypatch.setattr(window, "ask_export_path", lambda *_a, **_k: tmp_path / "faces.pdf")
+    with qtbot.waitSignal(window.jobs.finished, timeout=10_000):
+        window.export_pdf_action.trigger()
+    wanted = own_pictures(page.cards)
+    assert wanted
+    assert len(wanted) < len(page.cards)
+    assert faces(tmp_path / "faces.pdf") == len(wanted), "the others show their initials"
+    text = pdf_text(tmp_path / "faces.pdf")
+    for card in page.cards:
+        if card.display_name and card.display_name.isascii():
+            assert card.display_name in text
+
+    space = synced_and_filtered(window, demo_server, qtbot, "müller")
+    shown = [card for row in range(space.rowCount()) if (card := space.card(row))]
+    printed = tmp_path / "printed.pdf"
+
+    def printer() -> QPrinter:
+        chosen = QPrinter(QPrinter.PrinterMode.HighResolution)
+        chosen.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
+        chosen.setOutputFileName(str(printed))
+        return chosen
+
+    window.exports.ask_printer = printer
+    with qtbot.waitSignal(window.jobs.finished, timeout=10_000):
+        window.print_action.trigger()
+    assert own_pictures(shown)
+    assert faces(printed) == len(own_pictures(shown))
+
+
 @pytest.mark.usefixtures("asked_about_emails")
 def test_a_print_that_fails_is_explained(demo_window, demo_server, qtbot, tmp_path):
     from PySide6.QtPrintSupport import QPrinter

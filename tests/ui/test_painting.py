@@ -197,3 +197,48 @@ def test_the_note_takes_only_the_room_of_its_bar_and_button(qtbot, jobs):
     wanted = note.bar.width() + note.cancel_button.sizeHint().width() + 6
     assert note.width() <= wanted + 2, "Cancel is a button's width, not the bar's leftover"
     assert note.cancel_button.width() == note.cancel_button.sizeHint().width()
+
+
+def test_cancel_does_not_wait_for_pictures_still_on_their_way(qtbot, qloop, arun, tmp_path):
+    """A slow image host: the list stops at once, and the source is closed after it."""
+    import asyncio
+    import time
+
+    import httpx
+
+    from cardviewer.services.vcard_photos import PhotoSource
+
+    asked = threading.Event()
+    made: list[PhotoSource] = []
+
+    async def never(request: httpx.Request) -> httpx.Response:
+        asked.set()
+        await asyncio.sleep(60)
+        return httpx.Response(200)
+
+    def source(thumbnail) -> PhotoSource:
+        made.append(PhotoSource(thumbnail, transport=httpx.MockTransport(never)))
+        return made[-1]
+
+    jobs = WholeSpaceJobs(None, Settings.load(), ExportAllDialog, photo_source=source)
+    avatar = {"uuid": "av", "src": "https://93.184.216.34/a.png"}
+    cards = [
+        parse_card({"uuid": f"c{n}", "display_name": f"P{n}", "avatar": avatar}) for n in range(3)
+    ]
+    chosen = ChosenCards(SHOWN, "s", cards=cards)
+    write = lambda path, **painting: write_chosen_pdf(  # noqa: E731
+        path, chosen=chosen, texts=phone_list_texts(chosen), **painting
+    )
+    target = tmp_path / "list.pdf"
+    try:
+        jobs.export_with(write, SHOWN, target, total=3, pictures=True)
+        qtbot.waitUntil(asked.is_set, timeout=WAIT)
+        started = time.monotonic()
+        with qtbot.waitSignal(jobs.statusMessage, timeout=WAIT) as said:
+            jobs.painting.cancel()
+        assert said.args[0] == "Export cancelled; nothing was saved."
+        assert time.monotonic() - started < 2, "not the download's 20 s"
+        assert not target.exists()
+        qtbot.waitUntil(lambda: made[0]._closed, timeout=WAIT)
+    finally:
+        arun(jobs.aclose())

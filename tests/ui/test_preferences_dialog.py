@@ -152,6 +152,7 @@ def test_ok_saves_the_edited_values(make_dialog, qtbot, saved, path):
     dialog.concurrency_spin.setValue(2)
     choose(dialog.language_combo, "en")
     dialog.qr_codes_check.setChecked(True)
+    dialog.pictures_check.setChecked(True)
     dialog.photos_check.setChecked(True)
     with qtbot.waitSignal(dialog.settingsChanged, timeout=1000):
         press_ok(qtbot, dialog)
@@ -165,6 +166,7 @@ def test_ok_saves_the_edited_values(make_dialog, qtbot, saved, path):
     assert loaded.export_concurrency == 2
     assert loaded.language == "en"
     assert loaded.phone_list_qr_codes
+    assert loaded.phone_list_pictures
     assert loaded.vcard_photos
     assert loaded.last_email == "ada@example.com"  # not the dialog's to change
     assert loaded == saved  # the object the app holds has the new values too
