@@ -128,11 +128,13 @@ class QtEventLoop(qasync.QEventLoop):  # type: ignore[misc]
             else:
                 self._queued.append(timer)
         queued = self._queued
-        for _ in range(len(queued)):
-            handle = queued.popleft()
-            if not handle.cancelled():
-                handle._run()
-        self._arm_for_next()
+        try:
+            for _ in range(len(queued)):
+                handle = queued.popleft()
+                if not handle.cancelled():
+                    handle._run()  # reports its exceptions, but for KeyboardInterrupt and the like
+        finally:
+            self._arm_for_next()  # what is left still runs, whatever escaped
 
     def _arm_for_next(self) -> None:
         if self._queued:

@@ -178,3 +178,19 @@ def test_nothing_runs_after_the_loop_is_closed(qapp, qtbot):
     loop.close()
     qtbot.wait(20)
     assert ran == []
+
+
+def test_callbacks_still_run_after_one_lets_an_interrupt_through(qloop, qtbot):
+    """Handles pass KeyboardInterrupt on, not to the handler; the callbacks after it run."""
+    ran: list[str] = []
+
+    def leave() -> None:
+        raise KeyboardInterrupt
+
+    with qtbot.capture_exceptions() as raised:
+        qloop.call_soon(leave)
+        qloop.call_soon(ran.append, "after")
+        qloop.call_later(0.01, ran.append, "timed")
+        spin(qtbot, lambda: len(ran) == 2)
+    assert ran == ["after", "timed"]
+    assert [kind for kind, *_ in raised] == [KeyboardInterrupt]
