@@ -197,3 +197,94 @@ def test_a_byte_changed_anywhere_in_a_known_pages_list_reads_as_json_reads_it(da
         body[where] = data.draw(st.sampled_from(b'"{}[],:\\ 0tfnx\x00\xff'), label="byte")
         changed = bytes(body)
         assert seen_or_none(read(changed)) == seen_or_none(slow(changed))
+
+
+ENTRY_TEXT = st.text(alphabet='ab"\\:,{}', max_size=4)
+
+
+@settings(PROPERTY_SETTINGS, max_examples=examples(400))
+@given(
+    labels=st.lists(ENTRY_TEXT, min_size=1, max_size=12),
+    actives=st.sets(st.integers(0, 11), max_size=3),
+    change=st.one_of(st.none(), st.tuples(st.integers(0, 400), st.sampled_from(b'"ax:{}\x00'))),
+    around=st.tuples(st.binary(max_size=5), st.binary(max_size=5)),
+    piece=st.integers(1, 9),
+)
+def test_a_middle_is_found_in_a_body_exactly_when_it_is_the_same_but_for_active_entries(
+    labels, actives, change, around, piece
+):
+    """`is_in` compares in place, a piece at a time; it must say what comparing copies says."""
+    entries = [f'{{"label":"{label}","active":false}}'.encode() for label in labels]
+    text = b"," + b",".join(entries) + b","
+    sent = [
+        entry.replace(b"false", b"true") if number in actives else entry
+        for number, entry in enumerate(entries)
+    ]
+    middle = bytearray(b"," + b",".join(sent) + b",")
+    if change is not None:
+        middle[change[0] % len(middle)] = change[1]
+    body = around[0] + bytes(middle) + around[1]
+    start, end = len(around[0]), len(around[0]) + len(middle)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(known_links._Middle, "PIECE", piece)
+        known = known_links._Middle(text)
+        expected = body[start:end].replace(b'"active":true', b'"active":false') == text
+        assert known.is_in(body, start, end) == expected
+
+
+def test_a_known_list_whose_end_is_broken_is_refused_not_raised():
+    known = KnownLinks()
+    first = page_body(1)
+    known.learn(first)
+    broken = page_body(2).replace(b'"label":"Next &raquo;"', b'"label":Next', 1)
+    assert known.cut(page_body(2)) is not None
+    assert known.cut(broken) is None
+    last = page_body(PAGES)
+    assert known.cut(last) is not None
+    assert known.cut(last.replace(b'{"url":null', b'{"url":nul', 1)) is None
+
+
+def body_with_list_of(size: int) -> bytes:
+    """A page whose `meta.links` is exactly `size` bytes long, `[` to `]`."""
+    first = b'{"url":null,"label":"prev","active":false}'
+    last = b'{"url":null,"label":"next","active":false}'
+    entries = [first]
+    while True:
+        entry = b'{"url":"u","label":"%d","active":false}' % len(entries)
+        if len(b"[" + b",".join([*entries, entry, last]) + b"]") > size:
+            break
+        entries.append(entry)
+    listed = b"[" + b",".join([*entries, last])
+    listed += b" " * (size - len(listed) - 1) + b"]"  # JSON allows the spaces
+    assert len(listed) == size
+    return b'{"data":[],"meta":{"current_page":1,"links":' + listed + b',"total":0}}'
+
+
+@pytest.mark.parametrize(
+    ("size", "cut"),
+    [(known_links.MIN_LIST_BYTES - 1, False), (known_links.MIN_LIST_BYTES, True)],
+)
+def test_only_lists_of_min_list_bytes_or_more_are_cut(size, cut):
+    known = KnownLinks()
+    body = body_with_list_of(size)
+    json.loads(body)
+    known.learn(body)
+    assert (known.cut(body) is not None) == cut
+
+
+def test_four_lists_are_kept_by_default():
+    known = KnownLinks()
+    for n in range(1, 6):
+        known.cut(page_body(1, path=f"{PATH}/{n}"))
+        known.learn(page_body(1, path=f"{PATH}/{n}"))
+        assert known.cut(page_body(2, path=f"{PATH}/{n}")) is not None
+    assert known.cut(page_body(3, path=f"{PATH}/1")) is None
+    assert known.cut(page_body(3, path=f"{PATH}/2")) is not None
+
+
+def test_a_body_without_a_list_or_without_an_end_to_it_is_not_cut():
+    known = KnownLinks()
+    known.learn(page_body(1))
+    body = page_body(2)
+    assert known.cut(body.replace(b'"links":[', b'"links": [')) is None
+    assert known.cut(body[: body.rfind(b"]")]) is None
