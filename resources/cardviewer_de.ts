@@ -1214,7 +1214,7 @@
         <translation>QR-Code speichern</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+371"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+374"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
@@ -1254,7 +1254,7 @@
         <translation>Öffnen Sie zuerst einen Bereich.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-170"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-178"/>
         <source>The sync stopped and the local copy stays as it was; it starts again once you have signed in.</source>
         <translation>Die Synchronisierung wurde angehalten, die lokale Kopie bleibt unverändert; sie beginnt erneut, sobald Sie sich angemeldet haben.</translation>
     </message>
@@ -1279,7 +1279,7 @@
         <translation>Die lokale Kopie konnte nicht geschrieben werden; sie bleibt unverändert.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+329"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+338"/>
         <source>%1 could not be synced. %2</source>
         <translation>%1 konnte nicht synchronisiert werden. %2</translation>
     </message>
@@ -1289,12 +1289,12 @@
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-324"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-333"/>
         <source>The export of all pages stopped and saved nothing; it starts again once you have signed in.</source>
         <translation>Der Export aller Seiten wurde angehalten und hat nichts gespeichert; er beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+325"/>
+        <location line="+334"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>
@@ -1304,7 +1304,7 @@
         <translation>Die Karten konnten nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location line="-82"/>
+        <location line="-83"/>
         <source>Saving %1…</source>
         <translation>%1 wird gespeichert…</translation>
     </message>
@@ -1314,7 +1314,7 @@
         <translation>Die Telefonliste wird an den Drucker gesendet…</translation>
     </message>
     <message>
-        <location line="+161"/>
+        <location line="+162"/>
         <source>Printing stopped; the pages already made still get printed.</source>
         <translation>Drucken angehalten; die schon erstellten Seiten werden noch gedruckt.</translation>
     </message>
@@ -1733,22 +1733,62 @@
 <context>
     <name>PaintingNote</name>
     <message>
-        <location filename="../cardviewer/ui/painting_note.py" line="+21"/>
+        <location filename="../cardviewer/ui/painting_note.py" line="+23"/>
         <source>%1 of %2 cards</source>
         <translation>%1 von %2 Karten</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+8"/>
+        <source>vCards</source>
+        <translation>vCards</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop saving the vCards</source>
+        <translation>Das Speichern der vCards anhalten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancel the vCards</source>
+        <translation>vCards abbrechen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancelling the vCards…</source>
+        <translation>vCards werden abgebrochen…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Printing</source>
+        <translation>Drucken</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop printing the phone list</source>
+        <translation>Das Drucken der Telefonliste anhalten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancel printing</source>
+        <translation>Drucken abbrechen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancelling printing…</source>
+        <translation>Drucken wird abgebrochen…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Phone list</source>
         <translation>Telefonliste</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+14"/>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-13"/>
         <source>Stop making the phone list</source>
         <translation>Das Erstellen der Telefonliste anhalten</translation>
     </message>
@@ -1758,7 +1798,7 @@
         <translation>Telefonliste abbrechen</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+1"/>
         <source>Cancelling the phone list…</source>
         <translation>Telefonliste wird abgebrochen…</translation>
     </message>

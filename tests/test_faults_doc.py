@@ -31,6 +31,7 @@ from cardviewer.services.page_loader import PageRequest
 from cardviewer.services.phone_list import PagesRefused, PhoneListStopped
 from cardviewer.services.session_store import SessionStore, StoredSession
 from cardviewer.services.settings import Settings
+from cardviewer.services.stoppable import Stopped
 from cardviewer.ui.cards.card_qr_code import CardQrCode
 from cardviewer.ui.error_text import write_failure_text
 from cardviewer.ui.export_all_dialog import ExportAllDialog
@@ -212,6 +213,18 @@ def test_the_export_rows_are_what_the_window_shows(
         jobs.painting.cancel()
         qtbot.waitUntil(lambda: bool(notes), timeout=WAIT)
         shown.append(notes[0])
+
+    def stopped_vcards(_path: Path, **writing: Any) -> int:
+        writing["stop"].wait(WAIT / 1000)
+        raise Stopped
+
+    monkeypatch.setattr("cardviewer.ui.whole_space_jobs.write_vcards", stopped_vcards)
+    jobs.export_vcards(list(_page(1).cards), SHOWN, tmp_path / "cards.vcf")
+    qtbot.waitUntil(lambda: jobs.painting.running, timeout=WAIT)
+    del notes[:]  # "Saving cards.vcf…"
+    jobs.painting.cancel()
+    qtbot.waitUntil(lambda: bool(notes), timeout=WAIT)
+    shown.append(notes[0])
     arun(jobs.aclose())
 
     export_all = [row for row in rows(TOO_LARGE) if row[0].startswith("Export All")]

@@ -49,6 +49,7 @@ ALLOWED_IDENTICAL = {
     "CSV",
     "vCards (*.vcf)",
     "vCards:",
+    "vCards",
     "&Server:",
     "https://cards.example.com",
     "name@example.com",

@@ -51,6 +51,7 @@ from cardviewer.services.space_fetch import (
     ProgressCallback,
     fetch_pages_in_order,
 )
+from cardviewer.services.stoppable import PROGRESS_EVERY, Painted, Stopped
 from cardviewer.services.vcard_export import (
     PHOTO_BATCH,
     PhotoLookup,
@@ -76,8 +77,6 @@ ADDRESS_LINES = 4
 """Lines an e-mail address takes at most (a real one takes one or two)."""
 NAME_LINES = 3
 """Lines a name or a position takes at most; a longer one is cut with "…"."""
-PROGRESS_EVERY = 250
-"""Cards painted between two reports of progress: a few a second for a whole space."""
 PICTURE_MM = 13.0
 """The diameter of a card's picture on paper: a face one knows again, a row not much taller."""
 PICTURE_PIXELS = 160
@@ -86,9 +85,6 @@ NO_PICTURE = QColor(228, 228, 228)
 """The disc in a picture's place when the card has none, or it could not be had."""
 INITIALS = QColor(105, 105, 105)
 """The initials on that disc."""
-
-Painted = Callable[[int], None]
-"""Told how many cards are painted so far, now and then and once at the end."""
 
 
 @dataclass(frozen=True)
@@ -111,7 +107,7 @@ class PagesRefused(OSError):
     """The printer or the file did not take the pages (a printer gone, a file not written)."""
 
 
-class PhoneListStopped(Exception):
+class PhoneListStopped(Stopped):
     """The list was called off before the last card (`stop` was set)."""
 
     def __init__(self, *, withdrawn: bool = False) -> None:

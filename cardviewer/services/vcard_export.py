@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import enum
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,6 +23,7 @@ from typing import NamedTuple
 from cardviewer.api.models import Card, CardPage
 from cardviewer.services.card_export import stored_cards
 from cardviewer.services.card_store import CardStore
+from cardviewer.services.stoppable import PROGRESS_EVERY, Painted, check
 from cardviewer.services.streamed_export import write_stream
 
 SUFFIX = ".vcf"
@@ -168,22 +170,31 @@ def vcards(
     cards: Iterable[Card],
     version: VCardVersion = VCardVersion.V3,
     photos: PhotoLookup | None = None,
+    *,
+    stop: threading.Event | None = None,
+    painted: Painted | None = None,
 ) -> Iterator[bytes]:
     """Each card as a vCard in UTF-8 (a lone surrogate, which UTF-8 cannot carry, as "?").
 
     With `photos`, their photos are asked for `PHOTO_BATCH` cards at a time, just
-    before those cards are written, and let go after.
+    before those cards are written, and let go after. `stop`, when set, ends it
+    before the next card (`Stopped`); `painted` hears the count of cards taken every
+    `PROGRESS_EVERY` cards and at the end.
     """
-    if photos is None:
-        for card in cards:
-            yield card_vcard(card, version).encode("utf-8", "replace")
-        return
-    for batch in in_batches(cards, PHOTO_BATCH):
-        found = photos(batch)
+    count = 0
+    # Without photos a card at a time: each is read only when it is written.
+    for batch in in_batches(cards, PHOTO_BATCH if photos is not None else 1):
+        found = photos(batch) if photos is not None else {}
         for card in batch:
-            address = avatar_address(card)
+            check(stop)
+            address = avatar_address(card) if photos is not None else None
             photo = found.get(address) if address is not None else None
             yield card_vcard(card, version, photo).encode("utf-8", "replace")
+            count += 1
+            if painted is not None and count % PROGRESS_EVERY == 0:
+                painted(count)
+    if painted is not None:
+        painted(count)
 
 
 def in_batches(cards: Iterable[Card], size: int) -> Iterator[list[Card]]:
@@ -208,9 +219,15 @@ def write_vcards(
     cards: Iterable[Card],
     version: VCardVersion = VCardVersion.V3,
     photos: PhotoLookup | None = None,
+    *,
+    stop: threading.Event | None = None,
+    painted: Painted | None = None,
 ) -> int:
-    """Write `cards` to `path` one vCard after another; returns how many (see `write_stream`)."""
-    return write_stream(path, vcards(cards, version, photos))
+    """Write `cards` to `path` one vCard after another; returns how many (see `write_stream`).
+
+    Stopped (`stop`, see `vcards`), the file `path` named before stays as it was.
+    """
+    return write_stream(path, vcards(cards, version, photos, stop=stop, painted=painted))
 
 
 def write_stored_vcards(
@@ -219,10 +236,14 @@ def write_stored_vcards(
     positions: Sequence[int],
     version: VCardVersion = VCardVersion.V3,
     photos: PhotoLookup | None = None,
+    *,
+    stop: threading.Event | None = None,
+    painted: Painted | None = None,
 ) -> int:
     """The cards at `positions` of the local copy at `store_path` as vCards, in that order.
 
     Read a block at a time as they are written: a whole space is never in memory.
     """
     with CardStore.open(store_path) as store:
-        return write_vcards(path, stored_cards(store, positions), version, photos)
+        cards = stored_cards(store, positions)
+        return write_vcards(path, cards, version, photos, stop=stop, painted=painted)

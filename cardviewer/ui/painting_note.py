@@ -1,8 +1,10 @@
-"""In the status bar while a phone list is painted: how far it has come, and Cancel.
+"""In the status bar while a phone list is painted or vCards are written: how far it
+has come, and Cancel.
 
 A phone list of a page is done before anyone would read a progress bar, so the note
 shows only when the painting is still running after `SHOW_AFTER_MS`. The window stays
-usable meanwhile; Cancel stops the painting after the card it is on.
+usable meanwhile; Cancel stops the painting after the card it is on. Its names say
+what is being made, for a screen reader too.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from PySide6.QtCore import QCoreApplication, QLocale, QTimer
 from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QPushButton, QSizePolicy, QWidget
 
 from cardviewer.ui.announcements import announce
-from cardviewer.ui.painting import Painting
+from cardviewer.ui.painting import Made, Painting
 
 SHOW_AFTER_MS = 400
 
@@ -22,6 +24,30 @@ def painted_text(count: int, total: int) -> str:
     return text.replace("%1", QLocale().toString(count)).replace("%2", QLocale().toString(total))
 
 
+def note_texts(made: Made) -> tuple[str, str, str, str]:
+    """The bar's name, Cancel's tooltip and name, and what is said at Cancel, for `made`."""
+    if made is Made.VCARDS:
+        return (
+            QCoreApplication.translate("PaintingNote", "vCards"),
+            QCoreApplication.translate("PaintingNote", "Stop saving the vCards"),
+            QCoreApplication.translate("PaintingNote", "Cancel the vCards"),
+            QCoreApplication.translate("PaintingNote", "Cancelling the vCards…"),
+        )
+    if made is Made.PRINT:
+        return (
+            QCoreApplication.translate("PaintingNote", "Printing"),
+            QCoreApplication.translate("PaintingNote", "Stop printing the phone list"),
+            QCoreApplication.translate("PaintingNote", "Cancel printing"),
+            QCoreApplication.translate("PaintingNote", "Cancelling printing…"),
+        )
+    return (
+        QCoreApplication.translate("PaintingNote", "Phone list"),
+        QCoreApplication.translate("PaintingNote", "Stop making the phone list"),
+        QCoreApplication.translate("PaintingNote", "Cancel the phone list"),
+        QCoreApplication.translate("PaintingNote", "Cancelling the phone list…"),
+    )
+
+
 class PaintingNote(QWidget):
     """A progress bar of the cards painted and a Cancel button; hidden between paintings."""
 
@@ -29,11 +55,10 @@ class PaintingNote(QWidget):
         super().__init__(parent)
         self._painting = painting
         self.bar = QProgressBar(self)
-        self.bar.setAccessibleName(self.tr("Phone list"))
         self.cancel_button = QPushButton(self.tr("Cancel"), self)
-        self.cancel_button.setToolTip(self.tr("Stop making the phone list"))
-        self.cancel_button.setAccessibleName(self.tr("Cancel the phone list"))
         self.cancel_button.clicked.connect(self._cancel)
+        self._cancelling = ""
+        self._name(Made.PHONE_LIST)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(6)
@@ -49,8 +74,15 @@ class PaintingNote(QWidget):
         painting.ended.connect(self._end)
         self.hide()
 
+    def _name(self, made: Made) -> None:
+        name, stop, cancel, self._cancelling = note_texts(made)
+        self.bar.setAccessibleName(name)
+        self.cancel_button.setToolTip(stop)
+        self.cancel_button.setAccessibleName(cancel)
+
     def _advance(self, count: int, total: int) -> None:
-        if count == 0:  # as wide as its longest text, the rest of the bar for messages
+        if count == 0:  # named for what it makes; as wide as its longest text
+            self._name(self._painting.made)
             widest = self.bar.fontMetrics().horizontalAdvance(painted_text(total, total))
             self.bar.setFixedWidth(widest + 4 * self.bar.fontMetrics().averageCharWidth())
         self.bar.setRange(0, max(total, 1))
@@ -67,7 +99,7 @@ class PaintingNote(QWidget):
     def _cancel(self) -> None:
         self.cancel_button.setEnabled(False)  # said once; the card being painted finishes
         self._painting.cancel()
-        announce(self, self.tr("Cancelling the phone list…"))
+        announce(self, self._cancelling)
 
     def _end(self) -> None:
         self._show_later.stop()

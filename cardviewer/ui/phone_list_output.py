@@ -18,12 +18,12 @@ from PySide6.QtWidgets import QDialog, QWidget
 
 from cardviewer.api.models import Card
 from cardviewer.services.phone_list import (
-    Painted,
     PhoneListTexts,
     titled,
     write_phone_list,
     write_phone_list_pdf,
 )
+from cardviewer.services.stoppable import Painted
 from cardviewer.services.vcard_export import PhotoLookup
 from cardviewer.ui.chosen_cards import ChosenCards, chosen_card_stream
 

@@ -10,10 +10,9 @@ it again from page 1; any other error is explained and the table shown stays.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from enum import Enum
 from functools import partial
@@ -28,14 +27,10 @@ from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.card_export import ExportFormat
 from cardviewer.services.card_store import CardStore, Changes, Generation, StoreError
 from cardviewer.services.page_loader import PageRequest, PageSource
-from cardviewer.services.phone_list import (
-    PagesRefused,
-    Painted,
-    PhoneListStopped,
-    picture_jpeg,
-)
+from cardviewer.services.phone_list import PagesRefused, PhoneListStopped, picture_jpeg
 from cardviewer.services.settings import Settings
 from cardviewer.services.space_fetch import PageFetch
+from cardviewer.services.stoppable import Painted, Stopped
 from cardviewer.services.vcard_export import SUFFIX as VCARD_SUFFIX
 from cardviewer.services.vcard_export import (
     PhotoLookup,
@@ -48,7 +43,7 @@ from cardviewer.services.vcard_photos import PhotoSource, Thumbnail, blocking_lo
 from cardviewer.tasks import TaskSet
 from cardviewer.ui.cards.card_export import write_cards, write_stored_cards
 from cardviewer.ui.error_text import error_text, store_error_text, write_failure_text
-from cardviewer.ui.painting import Paint, Painting
+from cardviewer.ui.painting import Made, Paint, Painting
 from cardviewer.ui.preferences_dialog import export_csv_delimiter
 
 log = logging.getLogger(__name__)
@@ -120,8 +115,8 @@ WriteCards = Callable[..., Awaitable[int]]
 """Writes cards to `(path, delimiter=…)`; the number of cards."""
 
 PaintFile = Callable[..., int]
-"""Paints a phone list into the file `(path, *, stop, painted)`: a `Paint` given its path;
-with pictures, `pictures=` a `PhotoLookup` as well."""
+"""Paints a phone list (or writes vCards) into the file `(path, *, stop, painted)`: a
+`Paint` given its path; with pictures, `pictures=` a `PhotoLookup` as well."""
 
 ServerWait = Callable[[CardViewerError], str | None]
 """How long the server asked to wait, in the window's words (`PageMessages.server_wait`)."""
@@ -242,12 +237,8 @@ class WholeSpaceJobs(QObject):
         self, cards: list[Card], request: PageRequest, path: Path, *, photos: bool = False
     ) -> None:
         """Save `cards` as vCards (the selection, or the page shown), with their photos."""
-
-        async def write(target: Path, *, delimiter: str) -> int:
-            async with self._photos(photos) as lookup:
-                return await asyncio.to_thread(write_vcards, target, cards, VCardVersion.V3, lookup)
-
-        self._start(JobKind.EXPORT_PAGE, self._export_page(_vcard_file(path), write, request))
+        write = partial(write_vcards, cards=cards, version=VCardVersion.V3)
+        self._export_vcards(write, request, path, total=len(cards), photos=photos)
 
     def export_shown_vcards(
         self,
@@ -259,33 +250,44 @@ class WholeSpaceJobs(QObject):
         photos: bool = False,
     ) -> None:
         """Save the cards of the local copy at `store_path` shown (or selected) as vCards."""
+        write = partial(
+            write_stored_vcards,
+            store_path=store_path,
+            positions=positions,
+            version=VCardVersion.V3,
+        )
+        self._export_vcards(write, request, path, total=len(positions), photos=photos)
 
-        async def write(target: Path, *, delimiter: str) -> int:
-            async with self._photos(photos) as lookup:
-                return await asyncio.to_thread(
-                    write_stored_vcards, target, store_path, positions, VCardVersion.V3, lookup
-                )
+    def _export_vcards(
+        self, write: PaintFile, request: PageRequest, path: Path, *, total: int, photos: bool
+    ) -> None:
+        """vCards written by `write` off the window's thread, told and cancelled by
+        `painting` as a phone list is."""
 
-        self._start(JobKind.EXPORT_PAGE, self._export_page(_vcard_file(path), write, request))
+        def with_photos(target: Path, *, pictures: PhotoLookup | None = None, **job: Any) -> int:
+            return write(target, photos=pictures, **job)
 
-    @contextlib.asynccontextmanager
-    async def _photos(self, wanted: bool) -> AsyncIterator[PhotoLookup | None]:
-        """The photos for a writer on a worker thread, fetched on this loop, if `wanted`."""
-        if not wanted:
-            yield None
-            return
-        source = self._photo_source(photo_jpeg)
-        try:
-            yield blocking_lookup(source, asyncio.get_running_loop())
-        finally:
-            await source.aclose()
+        async def run(target: Path, *, delimiter: str) -> int:
+            paint = partial(with_photos, target)
+            thumbnail = photo_jpeg if photos else None
+            return await self._paint(paint, total, pictures=thumbnail, made=Made.VCARDS)
 
-    async def _paint(self, paint: PaintFile, total: int, *, pictures: bool) -> int:
-        """`paint` run by `painting`; with `pictures`, given them as `pictures=`, fetched
-        on this loop a batch at a time, and given up on when the painting is stopped."""
-        if not pictures:
-            return await self.painting.run(paint, total)
-        source = self._photo_source(picture_jpeg)
+        self._start(JobKind.EXPORT_PAGE, self._export_page(_vcard_file(path), run, request))
+
+    async def _paint(
+        self,
+        paint: PaintFile,
+        total: int,
+        *,
+        pictures: Thumbnail | None,
+        made: Made = Made.PHONE_LIST,
+    ) -> int:
+        """`paint` run by `painting`; with `pictures` (how a picture is made for it),
+        given them as `pictures=`, fetched on this loop a batch at a time, and given up
+        on when the painting is stopped."""
+        if pictures is None:
+            return await self.painting.run(paint, total, made)
+        source = self._photo_source(pictures)
         loop = asyncio.get_running_loop()
 
         def with_pictures(*, stop: threading.Event, painted: Painted) -> int:
@@ -293,7 +295,7 @@ class WholeSpaceJobs(QObject):
             return paint(stop=stop, painted=painted, pictures=lookup)
 
         try:
-            return await self.painting.run(with_pictures, total)
+            return await self.painting.run(with_pictures, total, made)
         finally:
             await source.aclose()
 
@@ -310,7 +312,8 @@ class WholeSpaceJobs(QObject):
         thread, its progress told by `painting`; with each card's picture if `pictures`."""
 
         async def run(target: Path, *, delimiter: str) -> int:
-            return await self._paint(partial(write, target), total, pictures=pictures)
+            thumbnail = picture_jpeg if pictures else None
+            return await self._paint(partial(write, target), total, pictures=thumbnail)
 
         self._start(JobKind.EXPORT_PAGE, self._export_page(path, run, request))
 
@@ -361,8 +364,8 @@ class WholeSpaceJobs(QObject):
         self.statusMessage.emit(saving, 0)
         try:
             count = await write(path, delimiter=export_csv_delimiter(self._settings))
-        except PhoneListStopped:
-            log.info("the phone list for %s was cancelled", path)
+        except Stopped:
+            log.info("the export to %s was cancelled", path)
             self.statusMessage.emit(_cancelled(JobKind.EXPORT_PAGE), STATUS_TIMEOUT_MS)
             return
         except OSError as exc:
@@ -384,7 +387,8 @@ class WholeSpaceJobs(QObject):
         sending = QCoreApplication.translate("MainWindow", "Sending the phone list to the printer…")
         self.statusMessage.emit(sending, 0)
         try:
-            count = await self._paint(paint, total, pictures=pictures)
+            thumbnail = picture_jpeg if pictures else None
+            count = await self._paint(paint, total, pictures=thumbnail, made=Made.PRINT)
         except PhoneListStopped as stopped:
             log.info("printing was cancelled; the job withdrawn: %s", stopped.withdrawn)
             said = _cancelled(JobKind.PRINT, withdrawn=stopped.withdrawn)

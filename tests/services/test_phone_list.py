@@ -29,7 +29,6 @@ from cardviewer.api.models import Card, parse_card
 from cardviewer.services import phone_list
 from cardviewer.services.phone_list import (
     MAX_EMAILS,
-    PROGRESS_EVERY,
     PhoneListStopped,
     PhoneListTexts,
     broken_address,
@@ -40,6 +39,7 @@ from cardviewer.services.phone_list import (
     write_phone_list,
     write_phone_list_pdf,
 )
+from cardviewer.services.stoppable import PROGRESS_EVERY
 from tests.demo_cards import demo_space_cards
 from tests.pdf_layout import layouts
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import io
+import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,8 @@ import vobject
 from PIL import Image
 
 from cardviewer.api.models import Card, CardPage, PageLinks, PageMeta, parse_card
+from cardviewer.services.card_store import CardStore
+from cardviewer.services.stoppable import PROGRESS_EVERY, Stopped
 from cardviewer.services.streamed_export import write_page
 from cardviewer.services.vcard_export import (
     LINE_OCTETS,
@@ -25,6 +28,7 @@ from cardviewer.services.vcard_export import (
     page_vcards,
     split_name,
     vcards,
+    write_stored_vcards,
     write_vcards,
 )
 from tests.demo_cards import demo_space_cards
@@ -290,3 +294,60 @@ def test_photos_are_asked_for_a_batch_at_a_time_as_the_cards_are_written(tmp_pat
     with_photo = [c.uid.value for c in contacts if "photo" in c.contents]
     assert with_photo == ["c1", "c130"]
     assert [c.uid.value for c in contacts] == [one.uuid for one in cards]
+
+
+@pytest.mark.parametrize("photos", [False, True])
+def test_the_cards_written_are_told_every_few_hundred_and_at_the_end(tmp_path, photos):
+    cards = [with_avatar(f"c{n}") for n in range(600)]
+    counts: list[int] = []
+    lookup = Lookup({}) if photos else None
+    target = tmp_path / "cards.vcf"
+    written = write_vcards(target, cards, VCardVersion.V3, lookup, painted=counts.append)
+    assert written == 600
+    assert counts == [PROGRESS_EVERY, 2 * PROGRESS_EVERY, 600]
+    assert len(read_back(target.read_text(encoding="utf-8"))) == 600
+
+
+@pytest.mark.parametrize("photos", [False, True])
+def test_a_stop_ends_the_writing_between_cards_and_keeps_the_earlier_file(tmp_path, photos):
+    cards = [with_avatar(f"c{n}") for n in range(600)]
+    target = tmp_path / "cards.vcf"
+    target.write_bytes(b"the cards before")
+    stop = threading.Event()
+    counts: list[int] = []
+
+    def painted(count: int) -> None:
+        counts.append(count)
+        stop.set()
+
+    lookup = Lookup({}) if photos else None
+    with pytest.raises(Stopped):
+        write_vcards(target, cards, VCardVersion.V3, lookup, stop=stop, painted=painted)
+    assert counts == [PROGRESS_EVERY]
+    if lookup is not None:
+        assert len(lookup.asked) == PROGRESS_EVERY // PHOTO_BATCH + 1, "no photos asked after"
+    stop.clear()
+    del counts[:]
+    made: list[bytes] = []
+    with pytest.raises(Stopped):
+        made.extend(vcards(cards, VCardVersion.V3, lookup, stop=stop, painted=painted))
+    assert len(made) == PROGRESS_EVERY, "stopped before the next card, not the next batch"
+    assert target.read_bytes() == b"the cards before"
+    assert [path.name for path in tmp_path.iterdir()] == ["cards.vcf"]
+
+
+def test_stored_cards_written_stop_too(tmp_path):
+    store_path = tmp_path / "space.sqlite"
+    with CardStore.open(store_path) as store:
+        sync = store.begin_sync()
+        sync.add([with_avatar(f"c{n}") for n in range(300)])
+        sync.finish()
+    stop = threading.Event()
+    stop.set()
+    target = tmp_path / "cards.vcf"
+    with pytest.raises(Stopped):
+        write_stored_vcards(target, store_path, range(300), stop=stop)
+    assert not target.exists()
+    counts: list[int] = []
+    assert write_stored_vcards(target, store_path, range(300), painted=counts.append) == 300
+    assert counts == [PROGRESS_EVERY, 300]

@@ -1,4 +1,5 @@
-"""A phone list painted off the window's thread: its progress, Cancel, and the note."""
+"""A phone list painted, or vCards written, off the window's thread: its progress,
+Cancel, and the note."""
 
 from __future__ import annotations
 
@@ -11,13 +12,15 @@ from PySide6.QtCore import QLocale
 from PySide6.QtPrintSupport import QPrinter
 from PySide6.QtWidgets import QStatusBar
 
-from cardviewer.api.models import parse_card
+from cardviewer.api.models import Card, parse_card
+from cardviewer.services import vcard_export
+from cardviewer.services.card_store import CardStore
 from cardviewer.services.page_loader import PageRequest
 from cardviewer.services.phone_list import PhoneListStopped
 from cardviewer.services.settings import Settings
 from cardviewer.ui.chosen_cards import ChosenCards
 from cardviewer.ui.export_all_dialog import ExportAllDialog
-from cardviewer.ui.painting import Painting
+from cardviewer.ui.painting import Made, Painting
 from cardviewer.ui.painting_note import SHOW_AFTER_MS, PaintingNote
 from cardviewer.ui.phone_list_output import phone_list_texts, print_chosen, write_chosen_pdf
 from cardviewer.ui.whole_space_jobs import WholeSpaceJobs
@@ -135,6 +138,8 @@ def test_the_note_shows_a_long_painting_and_cancel_keeps_the_earlier_file(
     qtbot.waitUntil(note.isVisible, timeout=WAIT)
     assert note.bar.text() == f"250 of {QLocale().toString(100_000)} cards"
     assert note.bar.value() == 250
+    assert note.bar.accessibleName() == "Phone list"
+    assert note.cancel_button.accessibleName() == "Cancel the phone list"
     with qtbot.waitSignal(jobs.statusMessage, timeout=WAIT) as said:
         note.cancel_button.click()
     assert said.args[0] == "Export cancelled; nothing was saved."
@@ -179,6 +184,7 @@ def test_a_print_cancelled_says_whether_pages_still_come(qtbot, jobs, withdrawn,
 
     jobs.print_with(paint, SHOWN, total=1000)
     qtbot.waitUntil(started.is_set, timeout=WAIT)
+    assert jobs.painting.made is Made.PRINT
     with qtbot.waitSignal(jobs.statusMessage, timeout=WAIT) as said:
         jobs.painting.cancel()
     assert said.args[0] == message
@@ -239,6 +245,146 @@ def test_cancel_does_not_wait_for_pictures_still_on_their_way(qtbot, qloop, arun
         assert said.args[0] == "Export cancelled; nothing was saved."
         assert time.monotonic() - started < 2, "not the download's 20 s"
         assert not target.exists()
+        qtbot.waitUntil(lambda: made[0]._closed, timeout=WAIT)
+    finally:
+        arun(jobs.aclose())
+
+
+@pytest.mark.parametrize(
+    ("made", "names"),
+    [
+        (Made.PHONE_LIST, ("Phone list", "Cancel the phone list", "Stop making the phone list")),
+        (Made.VCARDS, ("vCards", "Cancel the vCards", "Stop saving the vCards")),
+        (Made.PRINT, ("Printing", "Cancel printing", "Stop printing the phone list")),
+    ],
+)
+def test_the_note_is_named_for_what_is_made(qtbot, qloop, made, names):
+    painting = Painting()
+    status = QStatusBar()
+    qtbot.addWidget(status)
+    note = PaintingNote(painting, status)
+    status.addPermanentWidget(note)
+    status.show()
+    other = Made.VCARDS if made is not Made.VCARDS else Made.PHONE_LIST
+    for each in (other, made):  # named anew for each painting
+        slow = SlowPaint()
+        task = qloop.create_task(painting.run(slow, 1000, each))
+        qtbot.waitUntil(note.isVisible, timeout=WAIT)
+        painting.cancel()
+        qtbot.waitUntil(task.done, timeout=WAIT)
+        assert isinstance(task.exception(), PhoneListStopped)
+    shown = (
+        note.bar.accessibleName(),
+        note.cancel_button.accessibleName(),
+        note.cancel_button.toolTip(),
+    )
+    assert shown == names
+
+
+# vCards of a synced space
+
+
+def synced(path: Path, cards: list[Card]) -> list[int]:
+    """A local copy of `cards` at `path`; the positions of its cards, in order."""
+    with CardStore.open(path) as store:
+        sync = store.begin_sync()
+        sync.add(cards)
+        sync.finish()
+    return list(range(len(cards)))
+
+
+def in_status_bar(qtbot, painting: Painting) -> tuple[QStatusBar, PaintingNote]:
+    """A status bar shown, with the note of `painting` in it."""
+    status = QStatusBar()
+    qtbot.addWidget(status)
+    note = PaintingNote(painting, status)
+    status.addPermanentWidget(note)
+    status.show()
+    return status, note
+
+
+def test_vcards_of_a_synced_space_tell_their_progress_and_cancel_keeps_the_earlier_file(
+    qtbot, jobs, tmp_path: Path, monkeypatch
+):
+    positions = synced(tmp_path / "space.sqlite", CARDS + CARDS[:400])
+    written = 0
+    go_on = threading.Event()
+    make = vcard_export.card_vcard
+
+    def slow(card: Card, *args: object) -> str:
+        nonlocal written
+        written += 1
+        if written > 300:  # a long export: it waits here until Cancel
+            go_on.wait(WAIT / 1000)
+        return make(card, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(vcard_export, "card_vcard", slow)
+    _status, note = in_status_bar(qtbot, jobs.painting)
+    target = tmp_path / "shown.vcf"
+    target.write_bytes(b"the cards before")
+    jobs.export_shown_vcards(tmp_path / "space.sqlite", positions, SHOWN, target)
+    qtbot.waitUntil(note.isVisible, timeout=WAIT)
+    qtbot.waitUntil(lambda: note.bar.value() == 250, timeout=WAIT)
+    assert note.bar.text() == f"250 of {QLocale().toString(1000)} cards"
+    assert note.bar.accessibleName() == "vCards"
+    assert note.cancel_button.accessibleName() == "Cancel the vCards"
+    with qtbot.waitSignal(jobs.statusMessage, timeout=WAIT) as said:
+        note.cancel_button.click()
+        go_on.set()
+    assert said.args[0] == "Export cancelled; nothing was saved."
+    assert written == 301, "stopped after the card being written"
+    qtbot.waitUntil(note.isHidden, timeout=WAIT)
+    assert target.read_bytes() == b"the cards before"
+    assert sorted(path.name for path in tmp_path.iterdir() if "vcf" in path.name) == ["shown.vcf"]
+
+
+def test_photos_that_hang_do_not_hold_up_cancelling_vcards(qtbot, qloop, arun, tmp_path):
+    """An image host that stops answering after 300 cards: Cancel ends the export at once."""
+    import asyncio
+    import time
+
+    import httpx
+
+    from cardviewer.services.vcard_photos import PhotoSource
+
+    hanging = threading.Event()
+    made: list[PhotoSource] = []
+
+    async def answer(request: httpx.Request) -> httpx.Response:
+        if int(request.url.path.strip("/").removesuffix(".png")) >= 300:
+            hanging.set()
+            await asyncio.sleep(60)
+        return httpx.Response(200, content=b"a photo")
+
+    def source(_thumbnail) -> PhotoSource:
+        made.append(PhotoSource(lambda data: data, transport=httpx.MockTransport(answer)))
+        return made[-1]
+
+    jobs = WholeSpaceJobs(None, Settings.load(), ExportAllDialog, photo_source=source)
+    cards = [
+        parse_card(
+            {
+                "uuid": f"c{n}",
+                "display_name": f"P{n}",
+                "avatar": {"uuid": f"a{n}", "src": f"https://93.184.216.34/{n}.png"},
+            }
+        )
+        for n in range(1000)
+    ]
+    positions = synced(tmp_path / "space.sqlite", cards)
+    _status, note = in_status_bar(qtbot, jobs.painting)
+    target = tmp_path / "shown.vcf"
+    target.write_bytes(b"the cards before")
+    try:
+        jobs.export_shown_vcards(tmp_path / "space.sqlite", positions, SHOWN, target, photos=True)
+        qtbot.waitUntil(hanging.is_set, timeout=WAIT)
+        qtbot.waitUntil(lambda: note.isVisible() and note.bar.value() == 250, timeout=WAIT)
+        started = time.monotonic()
+        with qtbot.waitSignal(jobs.statusMessage, timeout=WAIT) as said:
+            note.cancel_button.click()
+        assert said.args[0] == "Export cancelled; nothing was saved."
+        assert time.monotonic() - started < 2, "not the download's 20 s"
+        assert target.read_bytes() == b"the cards before"
         qtbot.waitUntil(lambda: made[0]._closed, timeout=WAIT)
     finally:
         arun(jobs.aclose())
