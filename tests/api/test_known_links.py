@@ -206,7 +206,14 @@ ENTRY_TEXT = st.text(alphabet='ab"\\:,{}', max_size=4)
 @given(
     labels=st.lists(ENTRY_TEXT, min_size=1, max_size=12),
     actives=st.sets(st.integers(0, 11), max_size=3),
-    change=st.one_of(st.none(), st.tuples(st.integers(0, 400), st.sampled_from(b'"ax:{}\x00'))),
+    change=st.one_of(
+        st.none(),
+        st.tuples(
+            st.sampled_from(["replace", "insert", "delete"]),
+            st.integers(0, 400),
+            st.sampled_from(b'"ax:,{}\x00'),
+        ),
+    ),
     around=st.tuples(st.binary(max_size=5), st.binary(max_size=5)),
     piece=st.integers(1, 9),
 )
@@ -221,8 +228,17 @@ def test_a_middle_is_found_in_a_body_exactly_when_it_is_the_same_but_for_active_
         for number, entry in enumerate(entries)
     ]
     middle = bytearray(b"," + b",".join(sent) + b",")
-    if change is not None:
-        middle[change[0] % len(middle)] = change[1]
+    if change is not None:  # a byte changed, added or taken away
+        how, where, byte = change
+        where %= len(middle) + 1
+        if how == "insert":
+            middle.insert(where, byte)
+        elif where == len(middle):
+            pass
+        elif how == "replace":
+            middle[where] = byte
+        else:
+            del middle[where]
     body = around[0] + bytes(middle) + around[1]
     start, end = len(around[0]), len(around[0]) + len(middle)
     with pytest.MonkeyPatch.context() as patch:
@@ -288,3 +304,19 @@ def test_a_body_without_a_list_or_without_an_end_to_it_is_not_cut():
     body = page_body(2)
     assert known.cut(body.replace(b'"links":[', b'"links": [')) is None
     assert known.cut(body[: body.rfind(b"]")]) is None
+
+
+@pytest.mark.parametrize("piece", [1, 4, 16 * 1024])
+def test_a_middle_with_bytes_added_or_taken_away_is_not_the_known_one(piece):
+    entries = [b'{"label":"%d","active":false}' % n for n in range(40)]
+    text = b"," + b",".join(entries) + b","
+    active = text.replace(b'"label":"7","active":false', b'"label":"7","active":true')
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(known_links._Middle, "PIECE", piece)
+        known = known_links._Middle(text)
+    for body in (text, active):
+        assert known.is_in(b"[" + body + b"]", 1, 1 + len(body))
+        for changed in (body + b",", b"," + body, body[:-1], body[1:], body[:50] + body[51:]):
+            assert not known.is_in(b"[" + changed + b"]", 1, 1 + len(changed)), changed
+        longer = b"[" + body + b"x]"
+        assert not known.is_in(longer, 1, len(longer) - 1)
