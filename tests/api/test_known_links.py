@@ -320,3 +320,13 @@ def test_a_middle_with_bytes_added_or_taken_away_is_not_the_known_one(piece):
             assert not known.is_in(b"[" + changed + b"]", 1, 1 + len(changed)), changed
         longer = b"[" + body + b"x]"
         assert not known.is_in(longer, 1, len(longer) - 1)
+
+
+def test_a_list_whose_label_holds_a_bracket_is_not_learned_and_nothing_is_raised():
+    """The list is taken to end at its first `]`; a label holding one makes that no list."""
+    body = page_body(1).replace(b'"label":"2"', b'"label":"2]"', 1)
+    json.loads(body)
+    known = KnownLinks()
+    known.learn(body)
+    assert known.cut(page_body(3).replace(b'"label":"2"', b'"label":"2]"', 1)) is None
+    assert seen(read(body)) == seen(slow(body))
