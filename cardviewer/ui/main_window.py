@@ -41,6 +41,7 @@ from cardviewer.ui.cards.card_table_view import CardTableView
 from cardviewer.ui.cards.column_layout import ColumnLayout, TableColumns
 from cardviewer.ui.cards.space_table_model import SpaceTableModel
 from cardviewer.ui.command_keys import CommandKeys
+from cardviewer.ui.eliding_status_bar import ElidingStatusBar
 from cardviewer.ui.error_bar import ErrorBar
 from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.export_commands import AskPath, ExportCommands
@@ -100,6 +101,7 @@ class MainWindow(QMainWindow, CommandActions):
         store_folder: Path | None = None,
     ) -> None:
         super().__init__(parent)
+        self.setStatusBar(ElidingStatusBar(self))  # before anything shows a message in it
         self.pages, self.model = pages, pages.model
         self._avatars, self._store_folder = avatars, store_folder
         self._details_avatars = details_avatars

@@ -1,0 +1,100 @@
+"""The main window's status bar, whose message is cut in its middle with "…" when too long.
+
+`QStatusBar` paints a message that does not fit up to the widgets at its right end (the
+account, a progress note with Cancel) and no further, mid-word and without a sign that
+more follows: in German on a small screen "acme1EU01demo01-shown.vcf wird ges". Here the
+message is fitted to the room left, again whenever that room changes, with the whole
+text in its tooltip and in `messageChanged`, which is what screen readers are told.
+"""
+
+from __future__ import annotations
+
+import time
+
+import shiboken6
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QStatusBar, QWidget
+
+LEFT_MARGIN = 6
+RIGHT_MARGIN = 12
+WIDGET_GAP = 2
+"""Where `QStatusBar` paints its message: from 6 px on, to 2 px before the first
+permanent widget shown, or 12 px before its right end."""
+
+
+class ElidingStatusBar(QStatusBar):
+    """A status bar that fits its message to the room its permanent widgets leave."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._whole = ""
+        self._until: float | None = None
+        self._permanent: list[QWidget] = []
+
+    def whole_message(self) -> str:
+        """The message shown, as it was given; "" once it is gone."""
+        return self._whole if super().currentMessage() else ""
+
+    def showMessage(self, message: str, timeout: int | None = 0) -> None:
+        self._whole = message
+        self._until = time.monotonic() + timeout / 1000 if timeout and timeout > 0 else None
+        self._fit(new=True)
+        self.messageChanged.emit(message)
+
+    def addPermanentWidget(self, widget: QWidget, stretch: int | None = 0) -> None:
+        super().addPermanentWidget(widget, stretch or 0)
+        self._follow(widget)
+
+    def insertPermanentWidget(self, index: int, widget: QWidget, stretch: int | None = 0) -> int:
+        placed = super().insertPermanentWidget(index, widget, stretch or 0)
+        self._follow(widget)
+        return placed
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._refit()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() in (QEvent.Type.Show, QEvent.Type.Hide, QEvent.Type.Move):
+            self._refit()
+        return False
+
+    def _follow(self, widget: QWidget) -> None:
+        self._permanent.append(widget)
+        widget.installEventFilter(self)
+
+    def _refit(self) -> None:
+        """Fit the message shown again, now that its room has changed."""
+        if super().currentMessage() and (self._until is None or time.monotonic() < self._until):
+            self._fit(new=False)
+
+    def _fit(self, *, new: bool) -> None:
+        """Show the message cut to the room; told to no one (`showMessage` tells the whole).
+
+        Shown again only if it is `new` or its cut changed: showing a message lays the
+        bar out, which moves the widgets this follows.
+        """
+        message = self._whole
+        fitted = self.fontMetrics().elidedText(message, Qt.TextElideMode.ElideMiddle, self._room())
+        self.setToolTip(message if fitted != message else "")
+        timeout = 0
+        if self._until is not None:
+            timeout = max(1, round((self._until - time.monotonic()) * 1000))
+        if not new and fitted == super().currentMessage():
+            return
+        blocked = self.blockSignals(True)
+        try:
+            super().showMessage(fitted, timeout)
+        finally:
+            self.blockSignals(blocked)
+
+    def _room(self) -> int:
+        """The width `QStatusBar` paints its message in."""
+        left, right = LEFT_MARGIN, self.width() - RIGHT_MARGIN
+        shown = [w for w in self._permanent if shiboken6.isValid(w) and w.isVisible()]
+        if shown and self.layoutDirection() == Qt.LayoutDirection.RightToLeft:
+            left = max(left, max(w.x() + w.width() for w in shown) + WIDGET_GAP)
+        elif shown:
+            right = min(right, min(w.x() for w in shown) - WIDGET_GAP)
+        return max(0, right - left)

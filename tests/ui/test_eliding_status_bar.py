@@ -1,0 +1,94 @@
+"""The status bar fits its message to the room its permanent widgets leave, cut with "…"."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QLabel, QMainWindow
+
+from cardviewer.ui.eliding_status_bar import ElidingStatusBar
+from tests.ui.test_nothing_clipped import status_message_clipped
+
+LONG = "acme1EU01demo01-everyone-shown-with-photos-and-qr-codes-2026-11-27.vcf wird gespeichert…"
+
+
+def cut(text: str) -> bool:
+    """Whether `text` was cut: an ellipsis before its last character."""
+    return "…" in text[:-1]
+
+
+@pytest.fixture
+def window(qtbot):
+    window = QMainWindow()
+    status = ElidingStatusBar(window)
+    window.setStatusBar(status)
+    account = QLabel("demo@cardviewer.example bei 127.0.0.1:42969", status)
+    status.addPermanentWidget(account)
+    qtbot.addWidget(window)
+    window.resize(600, 200)
+    window.show()
+    qtbot.waitExposed(window)
+    return window
+
+
+def test_a_message_that_fits_is_shown_whole(window, qtbot):
+    status = window.statusBar()
+    status.showMessage("Saved.")
+    assert status.currentMessage() == status.whole_message() == "Saved."
+    assert status.toolTip() == ""
+
+
+def test_a_message_too_long_is_cut_in_its_middle_and_whole_in_its_tooltip(window, qtbot):
+    status = window.statusBar()
+    with qtbot.waitSignal(status.messageChanged) as told:
+        status.showMessage(LONG)
+    shown = status.currentMessage()
+    assert cut(shown)
+    assert shown.startswith("acme")
+    assert shown.endswith("gespeichert…")
+    assert status_message_clipped(status) == []
+    assert status.whole_message() == status.toolTip() == told.args[0] == LONG
+
+
+def test_the_message_is_fitted_again_when_its_room_changes(window, qtbot):
+    status = window.statusBar()
+    status.showMessage(LONG)
+    window.resize(1400, 200)
+    qtbot.waitUntil(lambda: status.currentMessage() == LONG)
+    assert status.toolTip() == ""
+
+    note = QLabel("0 of 100,000 cards " * 7, status)
+    status.addPermanentWidget(note)  # a progress note comes after a moment
+    qtbot.waitUntil(lambda: cut(status.currentMessage()))
+    assert status_message_clipped(status) == []
+    note.hide()
+    qtbot.waitUntil(lambda: status.currentMessage() == LONG)
+
+
+def test_refitting_tells_no_one(window, qtbot):
+    status = window.statusBar()
+    status.showMessage(LONG)
+    told: list[str] = []
+    status.messageChanged.connect(told.append)
+    window.resize(1400, 200)
+    qtbot.waitUntil(lambda: status.currentMessage() == LONG)
+    window.resize(600, 200)
+    qtbot.waitUntil(lambda: cut(status.currentMessage()))
+    assert told == []
+
+
+def test_a_message_that_timed_out_does_not_come_back(window, qtbot):
+    status = window.statusBar()
+    status.showMessage(LONG, 50)
+    qtbot.waitUntil(lambda: status.currentMessage() == "", timeout=2000)
+    window.resize(1400, 200)
+    qtbot.wait(20)
+    assert status.currentMessage() == status.whole_message() == ""
+
+
+def test_a_new_message_replaces_a_cut_one(window, qtbot):
+    status = window.statusBar()
+    status.showMessage(LONG)
+    status.showMessage("Saved.")
+    assert status.currentMessage() == "Saved."
+    status.clearMessage()
+    assert status.whole_message() == ""
