@@ -100,3 +100,24 @@ def test_more_pixels_than_allowed_give_no_photo_and_are_not_decoded():
     with pytest.raises(AvatarRejected, match="4000 x 4000 pixels"):
         photo_jpeg(huge_jpeg(), max_pixels=4000 * 4000 - 1)
     assert opened(photo_jpeg(huge_jpeg())).size == (96, 96), "the default allows 40 million"
+
+
+def banded(width: int, height: int) -> bytes:
+    """Red at both ends of the longer side, green in its middle third."""
+    image = Image.new("RGB", (width, height), RED)
+    if width >= height:
+        image.paste(GREEN, (width // 3, 0, 2 * width // 3, height))
+    else:
+        image.paste(GREEN, (0, height // 3, width, 2 * height // 3))
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(("width", "height"), [(300, 100), (100, 300)])
+def test_the_middle_square_fills_the_photo_to_its_edges_and_corners(width, height):
+    image = opened(photo_jpeg(banded(width, height)))
+    edges = [(0, 0), (95, 0), (0, 95), (95, 95), (0, 48), (95, 48), (48, 0), (48, 95)]
+    assert all(near(image.getpixel(point), GREEN) for point in edges), [
+        image.getpixel(point) for point in edges
+    ]
