@@ -263,3 +263,55 @@ def test_a_writer_told_to_stop_is_not_left_waiting_for_a_slow_host():
     found, waited = asyncio.run(run())
     assert found == {}
     assert waited < 2, "not the download's 20 s"
+
+
+def test_the_longest_wait_is_a_timeout_per_round_of_downloads():
+    source = PhotoSource(made, timeout=2.0, max_in_flight=3)
+    assert [source.longest_wait(n) for n in (0, 2, 3, 5, 6)] == [2.0, 2.0, 4.0, 4.0, 6.0]
+    by_default = PhotoSource(made, timeout=1.0)
+    assert [by_default.longest_wait(n) for n in (3, 4, 8)] == [1.0, 2.0, 3.0], "four at once"
+    asyncio.run(source.aclose())
+    asyncio.run(by_default.aclose())
+
+
+def test_photos_that_take_a_few_looks_at_the_stop_are_still_taken():
+    """While nothing stops it, the writer waits out the batch's time, not one look's."""
+
+    async def slow(request: httpx.Request) -> httpx.Response:
+        await asyncio.sleep(0.35)
+        return httpx.Response(200, content=picture(8, 8))
+
+    src = f"{HOST}/a.png"
+
+    async def run() -> object:
+        source = PhotoSource(made, transport=httpx.MockTransport(slow), timeout=5.0)
+        lookup = blocking_lookup(source, asyncio.get_running_loop(), stop=threading.Event())
+        try:
+            return dict(await asyncio.to_thread(lookup, [card("c1", src)]))
+        finally:
+            await source.aclose()
+
+    assert asyncio.run(run()) == {src: made(picture(8, 8))}
+
+
+@pytest.mark.parametrize("stop", [None, threading.Event()])
+def test_a_batch_whose_photos_never_come_is_given_up_at_its_longest_wait(stop):
+    async def run() -> tuple[object, float]:
+        source = PhotoSource(made, transport=httpx.MockTransport(Host()), timeout=0.3)
+
+        async def never(cards: object) -> dict[str, bytes]:
+            await asyncio.Event().wait()
+            return {}
+
+        source.photos = never  # type: ignore[method-assign]
+        lookup = blocking_lookup(source, asyncio.get_running_loop(), stop=stop)
+        started = time.monotonic()
+        try:
+            found = await asyncio.to_thread(lookup, [card("c1", f"{HOST}/a.png")])
+            return found, time.monotonic() - started
+        finally:
+            await source.aclose()
+
+    found, waited = asyncio.run(run())
+    assert found == {}
+    assert 0.25 <= waited < 3
