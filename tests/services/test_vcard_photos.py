@@ -172,7 +172,8 @@ def test_an_unexpected_failure_is_a_warning_with_its_traceback_not_a_failed_expo
     assert asyncio.run(run()) == {}
     [record] = [r for r in caplog.records if r.name == LOGGER]
     assert record.levelno == logging.WARNING
-    assert record.exc_info is not None
+    assert record.exc_info
+    assert record.exc_info[0] is ValueError
 
 
 def test_downloads_are_a_few_at_a_time():
@@ -197,7 +198,7 @@ def test_downloads_are_a_few_at_a_time():
     assert peak == 3
 
 
-def test_a_closed_source_gives_no_photos_and_asks_nothing():
+def test_a_closed_source_gives_no_photos_and_asks_nothing(caplog):
     host = Host()
 
     async def run() -> dict[str, bytes]:
@@ -207,6 +208,7 @@ def test_a_closed_source_gives_no_photos_and_asks_nothing():
 
     assert asyncio.run(run()) == {}
     assert host.asked == []
+    assert [r for r in caplog.records if r.name == LOGGER] == [], "not even tried"
 
 
 def test_a_writer_on_a_worker_thread_gets_the_photos_from_the_loop():
