@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import heapq
-import inspect
 import math
 from collections import deque
 from collections.abc import Callable
@@ -149,10 +148,3 @@ class QtEventLoop(qasync.QEventLoop):  # type: ignore[misc]
         delay_ms = max(0, math.ceil((when - self.time()) * 1000))
         self._armed_at = when
         self._wakeup.start(delay_ms)
-
-    @staticmethod
-    def _check_callback(callback: object, method: str) -> None:
-        if inspect.iscoroutine(callback) or inspect.iscoroutinefunction(callback):
-            raise TypeError(f"coroutines cannot be used with {method}()")
-        if not callable(callback):
-            raise TypeError(f"a callable object was expected by {method}(), got {callback!r}")
