@@ -211,19 +211,39 @@ def test_a_closed_source_gives_no_photos_and_asks_nothing(caplog):
     assert [r for r in caplog.records if r.name == LOGGER] == [], "not even tried"
 
 
-def test_a_writer_on_a_worker_thread_gets_the_photos_from_the_loop():
-    host = Host()
-    src = f"{HOST}/a.png"
+def looked_up_from_a_thread(
+    make_source: Callable[[], PhotoSource],
+    cards: list[Card],
+    *,
+    stop: threading.Event | None = None,
+    stop_after: float | None = None,
+) -> tuple[dict[str, bytes], float]:
+    """What a writer on a worker thread gets through `blocking_lookup`, and how long it
+    waited; the loop runs meanwhile, and sets `stop` after `stop_after` seconds."""
 
-    async def run() -> dict[str, bytes]:
-        source = PhotoSource(made, transport=httpx.MockTransport(host))
-        lookup = blocking_lookup(source, asyncio.get_running_loop())
+    async def run() -> tuple[dict[str, bytes], float]:
+        source = make_source()
+        loop = asyncio.get_running_loop()
+        lookup = blocking_lookup(source, loop, stop=stop)
+        if stop is not None and stop_after is not None:
+            loop.call_later(stop_after, stop.set)
+        started = time.monotonic()
         try:
-            return dict(await asyncio.to_thread(lookup, [card("c1", src)]))
+            found = dict(await asyncio.to_thread(lookup, cards))
+            return found, time.monotonic() - started
         finally:
             await source.aclose()
 
-    assert asyncio.run(run()) == {src: made(host.image)}
+    return asyncio.run(run())
+
+
+def test_a_writer_on_a_worker_thread_gets_the_photos_from_the_loop():
+    host = Host()
+    src = f"{HOST}/a.png"
+    found, _ = looked_up_from_a_thread(
+        lambda: PhotoSource(made, transport=httpx.MockTransport(host)), [card("c1", src)]
+    )
+    assert found == {src: made(host.image)}
 
 
 def test_a_writer_is_not_left_waiting_for_a_loop_that_has_gone():
@@ -249,20 +269,12 @@ def test_a_writer_told_to_stop_is_not_left_waiting_for_a_slow_host():
         await asyncio.sleep(30)
         return httpx.Response(200)
 
-    stop = threading.Event()
-
-    async def run() -> tuple[object, float]:
-        source = PhotoSource(made, transport=httpx.MockTransport(never))
-        lookup = blocking_lookup(source, asyncio.get_running_loop(), stop=stop)
-        asyncio.get_running_loop().call_later(0.2, stop.set)
-        started = time.monotonic()
-        try:
-            found = await asyncio.to_thread(lookup, [card("c1", f"{HOST}/a.png")])
-            return found, time.monotonic() - started
-        finally:
-            await source.aclose()
-
-    found, waited = asyncio.run(run())
+    found, waited = looked_up_from_a_thread(
+        lambda: PhotoSource(made, transport=httpx.MockTransport(never)),
+        [card("c1", f"{HOST}/a.png")],
+        stop=threading.Event(),
+        stop_after=0.2,
+    )
     assert found == {}
     assert waited < 2, "not the download's 20 s"
 
@@ -284,36 +296,25 @@ def test_photos_that_take_a_few_looks_at_the_stop_are_still_taken():
         return httpx.Response(200, content=picture(8, 8))
 
     src = f"{HOST}/a.png"
-
-    async def run() -> object:
-        source = PhotoSource(made, transport=httpx.MockTransport(slow), timeout=5.0)
-        lookup = blocking_lookup(source, asyncio.get_running_loop(), stop=threading.Event())
-        try:
-            return dict(await asyncio.to_thread(lookup, [card("c1", src)]))
-        finally:
-            await source.aclose()
-
-    assert asyncio.run(run()) == {src: made(picture(8, 8))}
+    found, _ = looked_up_from_a_thread(
+        lambda: PhotoSource(made, transport=httpx.MockTransport(slow), timeout=5.0),
+        [card("c1", src)],
+        stop=threading.Event(),
+    )
+    assert found == {src: made(picture(8, 8))}
 
 
 @pytest.mark.parametrize("stop", [None, threading.Event()])
 def test_a_batch_whose_photos_never_come_is_given_up_at_its_longest_wait(stop):
-    async def run() -> tuple[object, float]:
-        source = PhotoSource(made, transport=httpx.MockTransport(Host()), timeout=0.3)
+    async def never(cards: object) -> dict[str, bytes]:
+        await asyncio.Event().wait()
+        return {}
 
-        async def never(cards: object) -> dict[str, bytes]:
-            await asyncio.Event().wait()
-            return {}
+    def source() -> PhotoSource:
+        made_here = PhotoSource(made, transport=httpx.MockTransport(Host()), timeout=0.3)
+        made_here.photos = never  # type: ignore[method-assign]
+        return made_here
 
-        source.photos = never  # type: ignore[method-assign]
-        lookup = blocking_lookup(source, asyncio.get_running_loop(), stop=stop)
-        started = time.monotonic()
-        try:
-            found = await asyncio.to_thread(lookup, [card("c1", f"{HOST}/a.png")])
-            return found, time.monotonic() - started
-        finally:
-            await source.aclose()
-
-    found, waited = asyncio.run(run())
+    found, waited = looked_up_from_a_thread(source, [card("c1", f"{HOST}/a.png")], stop=stop)
     assert found == {}
     assert 0.25 <= waited < 3
