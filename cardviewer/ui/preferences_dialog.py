@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMessageBox,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QStyle,
     QVBoxLayout,
@@ -72,6 +73,15 @@ def locale_csv_delimiter(locale: QLocale | None = None) -> str:
 def export_csv_delimiter(settings: Settings, locale: QLocale | None = None) -> str:
     """The separator CSV exports use: the person's choice, else the locale's."""
     return settings.csv_delimiter or locale_csv_delimiter(locale)
+
+
+SCREEN_FRAME = 48
+"""Room kept on the screen for the window's title bar and frame."""
+
+
+def screen_height(window: QWidget) -> int:
+    """The height of the screen `window` is on, less the system's panels."""
+    return window.screen().availableGeometry().height()
 
 
 @dataclass(frozen=True)
@@ -337,11 +347,20 @@ class PreferencesDialog(QDialog):
             narrow=True,
         )
 
+        # Scrolled only where the screen is lower than the form (800 x 600): OK and
+        # Cancel stay on the screen.
+        self._fields = QWidget(self)
+        self._fields.setLayout(form)
+        self._scroll = QScrollArea(self)
+        self._scroll.setWidget(self._fields)
+        self._scroll.setWidgetResizable(True)
+        self._scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self._scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self._scroll.setAccessibleName(self.tr("Preferences"))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 18, 20, 16)
         layout.setSpacing(14)
-        layout.addLayout(form)
-        layout.addStretch(1)
+        layout.addWidget(self._scroll, 1)
         layout.addWidget(self.button_box)
         self._layout = layout
 
@@ -424,6 +443,15 @@ class PreferencesDialog(QDialog):
         second line of a hint, or of the warning, would be cut off.
         """
         self._server_message_layout.activate()  # the warning's text has changed
+        self._form.activate()
+        fields = self._fields
+        width = fields.minimumSizeHint().width()
+        needed = max(fields.minimumSizeHint().height(), fields.heightForWidth(width))
+        room = screen_height(self) - self.button_box.sizeHint().height() - 18 - 16 - 14
+        room -= SCREEN_FRAME
+        if needed > room:  # scrolled: the scroll bar takes room beside the fields
+            width += self._scroll.verticalScrollBar().sizeHint().width()
+        self._scroll.setMinimumSize(width, max(0, min(needed, room)))
         fit_height(self, self._layout)
 
     def _edited(self) -> _Edited:

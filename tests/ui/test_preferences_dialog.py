@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QAbstractButton, QComboBox, QDialog, QLabel, QMess
 
 from cardviewer import i18n
 from cardviewer.services.settings import MAX_EXPORT_CONCURRENCY, Settings
+from cardviewer.ui import preferences_dialog
 from cardviewer.ui.preferences_dialog import (
     PreferencesDialog,
     export_csv_delimiter,
@@ -505,3 +506,16 @@ def test_the_automatic_delimiter_follows_the_default_locale():
 def test_a_chosen_delimiter_wins_over_the_locale(chosen):
     for locale in (QLocale(QLocale.Language.German), QLocale(QLocale.Language.English)):
         assert export_csv_delimiter(Settings(csv_delimiter=chosen), locale) == chosen
+
+
+def test_the_dialog_fits_a_small_screen_with_its_buttons_on_it(make_dialog, tmp_path, monkeypatch):
+    """On a screen lower than the form (800 x 600), the form scrolls; OK stays on it."""
+    dialog = make_dialog(Settings(path=tmp_path / "settings.json"))
+    tall = dialog.minimumHeight()
+    monkeypatch.setattr(preferences_dialog, "screen_height", lambda window: tall - 100)
+    dialog._fit_height()
+    dialog.adjustSize()
+    assert dialog.minimumHeight() <= tall - 100
+    assert dialog.height() <= tall - 100
+    assert dialog._scroll.verticalScrollBar().maximum() > 0
+    assert dialog.button_box.isVisible()
