@@ -49,10 +49,13 @@ log = logging.getLogger(__name__)
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 
-BLOCK = 64
-"""Cards read from the store at once around a row that is painted and not cached."""
-CACHED_CARDS = 4 * BLOCK
-SAMPLE = BLOCK
+BLOCK = 32
+"""Cards read from the store at once around a row that is painted and not cached: a
+screenful and a little more. Reading is most of a repaint of rows not shown before
+(some 45 µs a card, scattered through the copy when sorted), so a jump to any place in
+the space reads no more than it shows; scrolling reads as rows come."""
+CACHED_CARDS = 8 * BLOCK
+SAMPLE = 64
 """Cards whose values decide the kind of a field the specification does not list."""
 
 _DISPLAY = int(Qt.ItemDataRole.DisplayRole)
@@ -60,7 +63,6 @@ _TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
 _ALIGNMENT = int(Qt.ItemDataRole.TextAlignmentRole)
 _DECORATION = int(Qt.ItemDataRole.DecorationRole)
 _TEXT_ROLES = frozenset((_DISPLAY, _TOOLTIP, int(Qt.ItemDataRole.AccessibleTextRole)))
-_CELL_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 _NOT_YET = object()
 
 
@@ -113,7 +115,9 @@ class SpaceTableModel(QAbstractTableModel):
             titles=column_titles(),
             more_fields=self._store.extra_fields(),
         )
-        self._alignments = [alignment(column) for column in self._columns]
+        # As numbers: Qt reads an alignment from an int as from a flag, and converts an
+        # int for the view faster than it converts a Python enum, every cell of a paint.
+        self._alignments = [alignment(column).value for column in self._columns]
         self._avatar_column = self.column_of("avatar")
         reader_locale = locale if locale is not None else QLocale()
         self._queries = SpaceQueries(
@@ -159,7 +163,7 @@ class SpaceTableModel(QAbstractTableModel):
         position = self._positions[row]
         card = self._cards.get(position)
         if card is None:
-            start = max(0, row - BLOCK // 4)
+            start = max(0, row - BLOCK // 4)  # more below: a view is mostly scrolled down
             self._read(self._positions[start : start + BLOCK])
             card = self._cards.get(position)
         else:
@@ -301,29 +305,43 @@ class SpaceTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self._columns)
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        col = index.column()
+        # A view asks for seven roles of every cell it paints, then for its place twice
+        # (`rowCount`, `columnCount`): the roles that show come first, and a cell's text
+        # is made once per card and found without touching the card.
+        if role == _DISPLAY:
+            return self._cell_text(index, _DISPLAY)
         if role == _ALIGNMENT:
-            return self._alignments[col] if 0 <= col < len(self._columns) else None
-        if role not in _TEXT_ROLES and role not in (_DECORATION, CARD_ROLE):
-            return None
-        row = index.row()
-        card = self.card(row)
-        if card is None or not 0 <= col < len(self._columns):
-            return None
-        if role == CARD_ROLE:
-            return card
+            col = index.column()
+            return self._alignments[col] if 0 <= col < len(self._alignments) else None
         if role == _DECORATION:
-            return avatar_cell(self._avatars, card) if col == self._avatar_column else None
-        # A view asks for each visible cell's text on every repaint: made once per card.
-        texts = self._texts.get(self._positions[row])
-        if texts is None:
-            return role_text(role, self._columns[col], card)
+            if self._avatar_column is None or index.column() != self._avatar_column:
+                return None
+            card = self.card(index.row())
+            return avatar_cell(self._avatars, card) if card is not None else None
+        if role in _TEXT_ROLES:
+            return self._cell_text(index, role)
+        if role == CARD_ROLE:
+            return self.card(index.row()) if 0 <= index.column() < len(self._columns) else None
+        return None
+
+    def _cell_text(self, index: ModelIndex, role: int) -> Any:
+        """The cell's value in a text role, made once per cached card."""
+        row, col = index.row(), index.column()  # -1 for an invalid index
+        if not (0 <= row < len(self._positions) and 0 <= col < len(self._columns)):
+            return None
         key = (role, col)
-        text = texts.get(key, _NOT_YET)
-        if text is _NOT_YET:
-            text = texts[key] = role_text(role, self._columns[col], card)
+        texts = self._texts.get(self._positions[row])
+        if texts is not None:
+            text = texts.get(key, _NOT_YET)
+            if text is not _NOT_YET:
+                return text
+        card = self.card(row)
+        if card is None:
+            return None
+        text = role_text(role, self._columns[col], card)
+        texts = self._texts.get(self._positions[row])
+        if texts is not None:
+            texts[key] = text
         return text
 
     def headerData(
@@ -332,6 +350,3 @@ class SpaceTableModel(QAbstractTableModel):
         if orientation != Qt.Orientation.Horizontal:
             return super().headerData(section, orientation, role)
         return heading_data(self._columns, section, role)
-
-    def flags(self, index: ModelIndex) -> Qt.ItemFlag:
-        return _CELL_FLAGS if index.isValid() else Qt.ItemFlag.NoItemFlags

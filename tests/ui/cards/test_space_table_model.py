@@ -6,13 +6,15 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QLocale, Qt
+from PySide6.QtCore import QLocale, QModelIndex, Qt
+from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import QTableView
 
 from cardviewer.api.models import Card, parse_card
 from cardviewer.services.card_search import card_search_text
 from cardviewer.services.card_store import CardStore
-from cardviewer.ui.cards.card_table_model import CARD_ROLE
+from cardviewer.ui.cards.card_table_model import CARD_ROLE, role_text
+from cardviewer.ui.cards.columns import alignment
 from cardviewer.ui.cards.space_table_model import BLOCK, CACHED_CARDS, SpaceTableModel
 
 WAIT = 5_000
@@ -80,6 +82,42 @@ def test_every_card_of_the_copy_in_the_space_order_with_the_page_columns(open_mo
     assert model.headerData(name, Qt.Orientation.Horizontal) == "Name"
     assert model.total_count() == len(NAMES)
     assert model.synced_at is not None
+
+
+def test_each_cell_answers_every_role_a_view_asks_for_as_the_page_does(open_model):
+    """Asked for seven roles per painted cell; those that show come first (`data`)."""
+    cards = [person(n, name, theme=n) for n, name in enumerate(NAMES)]
+    model = open_model(cards)
+    role = Qt.ItemDataRole
+    unused = (role.FontRole, role.ForegroundRole, role.BackgroundRole, role.CheckStateRole)
+    for twice in range(2):  # texts are made once, then found
+        for row, card in enumerate(cards):
+            for col, column in enumerate(model.columns):
+                index = model.index(row, col)
+                for text_role in (role.DisplayRole, role.ToolTipRole, role.AccessibleTextRole):
+                    assert index.data(text_role) == role_text(text_role, column, card), twice
+                assert Qt.AlignmentFlag(index.data(role.TextAlignmentRole)) == alignment(column)
+                assert index.data(role.DecorationRole) is None, "no avatars without a loader"
+                assert index.data(CARD_ROLE) == card
+                assert all(index.data(other) is None for other in unused)
+                assert index.flags() & Qt.ItemFlag.ItemIsSelectable
+                assert index.flags() & Qt.ItemFlag.ItemIsEnabled
+    for outside in (QModelIndex(), model.index(len(cards), 0), model.index(0, 99)):
+        for any_role in (role.DisplayRole, role.TextAlignmentRole, CARD_ROLE, *unused):
+            assert model.data(outside, any_role) is None
+        assert not outside.flags()
+
+
+def test_only_the_avatar_column_shows_a_picture(open_model, avatars):
+    cards = [
+        person(n, name, avatar={"src": f"http://127.0.0.1:9/{n}.png"})
+        for n, name in enumerate(NAMES)
+    ]
+    model = open_model(cards, avatars=avatars)
+    picture = model.column_of("avatar")
+    for col in range(model.columnCount()):
+        shown = model.index(0, col).data(Qt.ItemDataRole.DecorationRole)
+        assert isinstance(shown, QPixmap) if col == picture else shown is None
 
 
 def test_sorting_by_a_column_reads_the_order_from_the_store(qtbot, open_model):
