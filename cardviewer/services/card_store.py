@@ -469,7 +469,16 @@ class CardStore:
         base += self._changed_clause(chosen.id, f"{k}position") if changed_only else ""
         if not descending:  # empty values have the highest kind: last already
             return self._positions(f"{base} ORDER BY {k}kind, {k}value, {k}position", values, limit)
-        # Descending, but empty values still last and equal ones in the space's order.
+        if k:
+            # The matches are sorted apart anyway: one pass, empty values (kind and value
+            # alike) last, equal ones in the space's order.
+            return self._positions(
+                f"{base} ORDER BY {k}kind = {EMPTY}, {k}kind DESC, {k}value DESC, {k}position",
+                values,
+                limit,
+            )
+        # Descending, but empty values still last and equal ones in the space's order;
+        # in two passes, so that the sort keys' index serves each in its order.
         found = self._positions(
             f"{base} AND {k}kind < {EMPTY} ORDER BY {k}kind DESC, {k}value DESC, {k}position",
             values,

@@ -225,6 +225,24 @@ def test_a_store_of_the_first_version_is_migrated_and_sorts_its_cards(path):
         assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
 
+def test_a_descending_sort_of_words_found_by_the_index_keeps_empty_values_last(path):
+    """Matches of a word of three letters or more are sorted in one pass; the rule holds."""
+    people = [
+        parse_card({"uuid": "a", "display_name": "Sales one", "connects": 2}),
+        parse_card({"uuid": "b", "display_name": "Sales two"}),
+        parse_card({"uuid": "c", "display_name": "Legal", "connects": 9}),
+        parse_card({"uuid": "d", "display_name": "Sales three", "connects": 5}),
+        parse_card({"uuid": "e", "display_name": "Sales four"}),
+        parse_card({"uuid": "f", "display_name": "Sales five", "connects": 2}),
+    ]
+    with CardStore.open(path) as store:
+        synced(store, people)
+        terms = search_terms("sales")
+        assert store.ordered("connects", descending=True, terms=terms) == [3, 0, 5, 1, 4]
+        assert store.ordered("connects", terms=terms) == [0, 5, 3, 1, 4]
+        assert store.ordered("connects", descending=True, terms=terms, limit=4) == [3, 0, 5, 1]
+
+
 def test_a_store_of_the_second_version_gets_the_card_ids_to_sort_by(path):
     with CardStore.open(path) as store:
         synced(store, cards("b", "c", "a", ""))
