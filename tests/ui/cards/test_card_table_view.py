@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QLocale, Qt
+from PySide6.QtCore import QEvent, QLocale, QObject, Qt
+from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QMainWindow
 
 from cardviewer.api import CardPage
@@ -88,3 +89,35 @@ def test_the_menu_copies_the_cell_it_was_opened_on(table, qtbot):
     assert copied.args == ["Copied 1 cell"]
     assert QApplication.clipboard().text() == "Person 2"
     menu.close()
+
+
+class PaintCounter(QObject):
+    def __init__(self) -> None:
+        super().__init__()
+        self.paints = 0
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        self.paints += event.type() == QEvent.Type.Paint
+        return False
+
+
+def test_a_new_answer_is_painted_once(qtbot):
+    """A model reset lays the rows out at once: Qt's view would lay them out on a timer
+    after the paint the reset asked for, and paint every row on screen a second time."""
+    model = QStandardItemModel(50, 4)
+    view = CardTableView(model, AVATAR)
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    counter = PaintCounter()
+    view.viewport().installEventFilter(counter)
+    qtbot.wait(50)
+    counter.paints = 0
+    model.beginResetModel()
+    for row in range(50):
+        model.setItem(row, 0, QStandardItem(f"Row {row}"))
+    model.endResetModel()
+    qtbot.waitUntil(lambda: counter.paints > 0)
+    qtbot.wait(100)  # a second paint would come meanwhile
+    assert counter.paints == 1
+    assert view.indexAt(view.viewport().rect().topLeft()).data() == "Row 0"
