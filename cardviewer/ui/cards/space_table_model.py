@@ -55,7 +55,7 @@ screenful and a little more. Reading is most of a repaint of rows not shown befo
 (some 45 µs a card, scattered through the copy when sorted), so a jump to any place in
 the space reads no more than it shows; scrolling reads as rows come."""
 CACHED_CARDS = 8 * BLOCK
-SAMPLE = 64
+SAMPLE = BLOCK
 """Cards whose values decide the kind of a field the specification does not list."""
 
 _DISPLAY = int(Qt.ItemDataRole.DisplayRole)
