@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QAbstractItemModel, QPoint, Qt
 from PySide6.QtGui import QAction, QFontMetricsF
 from PySide6.QtWidgets import QHeaderView, QMenu, QStyle, QTableView, QWidget
 
@@ -196,11 +196,30 @@ class TableColumns:
         # Keys of columns the table fitted while it showed no rows, and the person has
         # not sized since: fitted again when rows are shown (`_fit_unfitted`).
         self._unfitted: set[str] = set()
-        rows = table.model()
+        self._rows: QAbstractItemModel | None = None
+        self._watch_rows()
+        bar = table.horizontalScrollBar()
+        bar.valueChanged.connect(self._fit_unfitted)
+        # The range follows the table's width: columns that were beyond a table not
+        # yet laid out (or narrower) are fitted once they are in view.
+        bar.rangeChanged.connect(self._fit_unfitted)
+
+    def _watch_rows(self) -> None:
+        """Fit again when the rows the table shows change (its current model's)."""
+        rows = self.table.model()
+        if rows is self._rows:
+            return
+        if self._rows is not None:
+            for signal in (
+                self._rows.rowsInserted,
+                self._rows.modelReset,
+                self._rows.layoutChanged,
+            ):
+                signal.disconnect(self._fit_unfitted)
+        self._rows = rows
         rows.rowsInserted.connect(self._fit_unfitted)
         rows.modelReset.connect(self._fit_unfitted)
         rows.layoutChanged.connect(self._fit_unfitted)
-        table.horizontalScrollBar().valueChanged.connect(self._fit_unfitted)
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -222,6 +241,7 @@ class TableColumns:
         key = before[section].key if 0 <= section < len(before) else None
         self.model = model if model is not None else self._pages
         self._fit_rows = fit_rows if model is not None else FIT_ROWS
+        self._watch_rows()
         self._unfitted.clear()
         self.fit(force=True)
         column = self.model.column_of(key) if key is not None else None
@@ -292,8 +312,8 @@ class TableColumns:
                 self._unfitted.add(key)
 
     def _fit_unfitted(self, *_args: object) -> None:
-        """Fit again the columns fitted on no rows, now that the table shows some."""
-        if not self._unfitted or self.table.model().rowCount() == 0:
+        """Fit again the columns fitted on no rows or out of view, now that they can be."""
+        if self._arranging or not self._unfitted or self.table.model().rowCount() == 0:
             return
         keys = tuple(column.key for column in self.model.columns)
         header = self.table.horizontalHeader()

@@ -313,3 +313,29 @@ def test_columns_beyond_the_right_edge_are_fitted_once_the_table_is_scrolled_the
     while header.sectionSize(redirection) != fitted and bar.value() < bar.maximum():
         bar.setValue(bar.value() + bar.pageStep())
     assert header.sectionSize(redirection) == fitted
+
+
+def test_columns_out_of_view_are_fitted_once_the_table_is_wide_enough(make_columns, model):
+    """Arranged before the window laid the table out, they are fitted when it has."""
+    columns = make_columns()
+    columns.table.resize(150, 300)
+    show(model, card(1, position="Regional Sales Director, Southern Europe"))
+    columns.fit(force=True)
+    position = logical(columns, "position")
+    fitted = min(columns.content_width(position) + 16, MAX_COLUMN_WIDTH)
+    header = columns.table.horizontalHeader()
+    assert header.sectionSize(position) != fitted, "beyond the edge: not measured"
+    columns.table.resize(1400, 300)
+    assert header.sectionSize(position) == fitted
+
+
+def test_the_rows_of_the_model_followed_are_watched(make_columns):
+    """A whole space's model shown in the table: its rows arriving fit what waited."""
+    columns = make_columns()
+    space = CardTableModel()
+    columns.table.setModel(space)
+    columns.follow(space)  # no rows yet: every column waits for them
+    show(space, card(1, position="Regional Sales Director, Southern Europe"))
+    position = logical(columns, "position")
+    fitted = min(columns.content_width(position) + 16, MAX_COLUMN_WIDTH)
+    assert columns.table.horizontalHeader().sectionSize(position) == fitted
