@@ -53,6 +53,7 @@ from cardviewer.services.card_order import (
 )
 from cardviewer.services.card_search import card_search_text, fold_text
 from cardviewer.services.csv_export import safe_file_stem
+from cardviewer.services.store_rows import insert_rows
 
 log = logging.getLogger(__name__)
 
@@ -653,32 +654,36 @@ class StoreSync:
         batch = list(cards)
         positions = range(self.count, self.count + len(batch))
         rows = [
-            (self.generation, position, card.uuid or "", card_json(card))
+            (position, _storable(card.uuid or ""), card_json(card))
             for position, card in zip(positions, batch, strict=True)
         ]
         texts = [
-            (self.generation, position, stored_search_text(card))
+            (position, stored_search_text(card))
             for position, card in zip(positions, batch, strict=True)
         ]
         keys = [
-            (self.generation, field, position, *_stored_sort_key(kind, value))
+            (field, position, *_stored_sort_key(kind, value))
             for position, card in zip(positions, batch, strict=True)
             for field, (kind, value) in card_sort_keys(card)
         ]
+        generation = (self.generation,)
         with _transaction(self._db):
-            self._db.executemany(
-                "INSERT INTO cards (generation, position, uuid, json) VALUES (?, ?, ?, ?)", rows
+            insert_rows(
+                self._db,
+                "cards",
+                ("generation", "position", "uuid", "json"),
+                rows,
+                shared=generation,
             )
-            self._db.executemany(
-                "INSERT INTO card_text (generation, position, text) VALUES (?, ?, ?)", texts
-            )
-            self._db.executemany(
-                "INSERT INTO card_search (generation, position, text) VALUES (?, ?, ?)", texts
-            )
-            self._db.executemany(
-                "INSERT INTO sort_keys (generation, field, position, kind, value, text) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+            for table in ("card_text", "card_search"):
+                columns = ("generation", "position", "text")
+                insert_rows(self._db, table, columns, texts, shared=generation)
+            insert_rows(
+                self._db,
+                "sort_keys",
+                ("generation", "field", "position", "kind", "value", "text"),
                 keys,
+                shared=generation,
             )
         self.count += len(rows)
 

@@ -243,6 +243,18 @@ def test_a_descending_sort_of_words_found_by_the_index_keeps_empty_values_last(p
         assert store.ordered("connects", descending=True, terms=terms, limit=4) == [3, 0, 5, 1]
 
 
+def test_a_card_id_with_a_lone_surrogate_is_kept_and_compared_the_same_each_sync(path):
+    """A server's broken escape in an id: kept with U+FFFD, as texts are; the card stays."""
+    odd = parse_card({"uuid": "id-\ud800", "display_name": "Odd"})
+    with CardStore.open(path) as store:
+        synced(store, [odd, *cards("b")])
+        assert [card.display_name for card in store.cards_at([0]).values()] == ["Odd"]
+        synced(store, [odd, *cards("b")])
+        changes = store.changes()
+        assert changes is not None
+        assert not changes.any
+
+
 def test_a_store_of_the_second_version_gets_the_card_ids_to_sort_by(path):
     with CardStore.open(path) as store:
         synced(store, cards("b", "c", "a", ""))
