@@ -117,3 +117,35 @@ def test_no_rows_write_nothing():
         insert_rows(connection, "t", COLUMNS, [], shared=(1,))
         assert run == []
         assert written(connection) == []
+
+
+class _Probe:
+    """A connection whose SQLite answers the probe with `row`, or lacks `json_each`."""
+
+    def __init__(self, row: tuple[object, ...] | None) -> None:
+        self.row = row
+
+    def execute(self, _sql: str) -> _Probe:
+        if self.row is None:
+            raise sqlite3.OperationalError("no such table: json_each")
+        return self
+
+    def fetchone(self) -> tuple[object, ...] | None:
+        return self.row
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize(
+    ("row", "supported"),
+    [((7,), True), (None, False), ((None,), False), ((8,), False)],
+    ids=["json functions", "no json_each", "json_extract answers NULL", "a wrong answer"],
+)
+def test_the_json_functions_are_used_only_where_they_answer_right(monkeypatch, row, supported):
+    monkeypatch.setattr(sqlite3, "connect", lambda _name: _Probe(row))
+    json_rows_supported.cache_clear()
+    try:
+        assert json_rows_supported() is supported
+    finally:
+        json_rows_supported.cache_clear()
