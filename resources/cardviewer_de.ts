@@ -94,7 +94,7 @@
         <translation>Der Server hat mit einem unerwarteten Fehler geantwortet (HTTP %1).</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+66"/>
         <source>The server sent an unexpectedly large answer.</source>
         <translation>Der Server hat eine unerwartet große Antwort gesendet.</translation>
     </message>
@@ -787,7 +787,7 @@
         <translation>Die Seite neu laden (F5)</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="+371"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="+374"/>
         <location filename="../cardviewer/ui/window_commands.py" line="+31"/>
         <source>&amp;Export Page…</source>
         <translation>Seite e&amp;xportieren…</translation>
@@ -1074,7 +1074,7 @@
         <translation>Geben Sie eine Bereichs-ID ein und klicken Sie auf „Öffnen“.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/filter_row.py" line="+173"/>
+        <location filename="../cardviewer/ui/filter_row.py" line="+196"/>
         <source>Filter all cards of the space (Ctrl+F)</source>
         <translation>Alle Karten des Bereichs filtern (Strg+F)</translation>
     </message>
@@ -1089,7 +1089,7 @@
         <translation>Zeigt die Karten, deren Name, Benutzername, Position oder E-Mail jedes eingegebene Wort enthält. Filtern und Sortieren gelten für die geladene Seite.</translation>
     </message>
     <message>
-        <location line="-100"/>
+        <location line="-120"/>
         <source>Clear the filter</source>
         <translation>Filter leeren</translation>
     </message>
@@ -1104,12 +1104,17 @@
         <translation>Suchen</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+46"/>
         <source>Pages from the server, or every card of the space&apos;s local copy</source>
         <translation>Seiten vom Server oder alle Karten der lokalen Kopie des Bereichs</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+35"/>
+        <source>Sorting…</source>
+        <translation>Wird sortiert…</translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <source>Filter all cards of the space</source>
         <translation>Alle Karten des Bereichs filtern</translation>
     </message>
@@ -1179,7 +1184,7 @@
         <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist. Die angezeigten Karten bleiben sichtbar; melden Sie sich an, um weitere zu laden.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+339"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+341"/>
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
@@ -1537,7 +1542,7 @@
         <translation>Der Datenträger ist schreibgeschützt; wählen Sie einen anderen Ordner.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="-298"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="-301"/>
         <source>Whole space (synced %1)</source>
         <translation>Ganzer Bereich (Stand %1)</translation>
     </message>
@@ -1557,12 +1562,12 @@
         <translation>Letzte Änderungen</translation>
     </message>
     <message>
-        <location line="+121"/>
+        <location line="+123"/>
         <source>Showing the local copy: %1.</source>
         <translation>Die lokale Kopie wird angezeigt: %1.</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+32"/>
         <source>The local copies of synced spaces are removed.</source>
         <translation>Die lokalen Kopien synchronisierter Bereiche sind entfernt.</translation>
     </message>
@@ -1806,12 +1811,13 @@
 <context>
     <name>PreferencesDialog</name>
     <message>
-        <location filename="../cardviewer/ui/preferences_dialog.py" line="+141"/>
+        <location filename="../cardviewer/ui/preferences_dialog.py" line="+151"/>
+        <location line="+208"/>
         <source>Preferences</source>
         <translation>Einstellungen</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="-192"/>
         <source>https://cards.example.com</source>
         <translation>https://cards.example.com</translation>
     </message>
@@ -1931,12 +1937,12 @@
         <translation>vCards:</translation>
     </message>
     <message>
-        <location line="+150"/>
+        <location line="+168"/>
         <source>The preferences could not be saved to %1.</source>
         <translation>Die Einstellungen konnten nicht in %1 gespeichert werden.</translation>
     </message>
     <message>
-        <location line="-278"/>
+        <location line="-296"/>
         <source>Export concurrency</source>
         <translation>Gleichzeitige Abrufe beim Export</translation>
     </message>
@@ -2031,7 +2037,7 @@
         <translation>Bereiche:</translation>
     </message>
     <message>
-        <location line="+137"/>
+        <location line="+155"/>
         <source>Preferences Not Saved</source>
         <translation>Einstellungen nicht gespeichert</translation>
     </message>

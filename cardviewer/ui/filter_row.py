@@ -43,6 +43,9 @@ SHOWN_FILTER_LENGTH = 40
 SAY_COUNT_AFTER_MS = 600
 """A pause in typing this long, and a screen reader says how many cards the filter lets
 through."""
+SAY_SORTING_AFTER_MS = 400
+"""A whole space's answer slower than this, and the count's place says it is being
+sorted (the first sort after the reader's language changed ranks every text again)."""
 
 
 class FilterField(QLineEdit):
@@ -100,6 +103,11 @@ class FilterRow(QWidget):
         self._say_count.setSingleShot(True)
         self._say_count.setInterval(SAY_COUNT_AFTER_MS)
         self._say_count.timeout.connect(self._announce_count)
+        self._sorting = QTimer(self)  # only an answer slow to come is said
+        self._sorting.setSingleShot(True)
+        self._sorting.setInterval(SAY_SORTING_AFTER_MS)
+        self._sorting.timeout.connect(self._say_sorting)
+        self._says_sorting = False
         self.count_label = QLabel(self)
         self.count_label.setTextFormat(Qt.TextFormat.PlainText)
         self.space_button = QToolButton(self)
@@ -155,6 +163,21 @@ class FilterRow(QWidget):
 
     def _filter(self, text: str) -> None:
         self._proxy.set_filter_text(text)
+
+    def sorting_started(self) -> None:
+        """The target began a sort or filter that answers later (a whole space's)."""
+        self._sorting.start()
+
+    def sorting_finished(self) -> None:
+        """The target answered (or another is shown): the count's place shows the count."""
+        self._sorting.stop()
+        if self._says_sorting:
+            self._says_sorting = False
+            self.show_count(self._proxy.rowCount(), self._proxy.total_count())
+
+    def _say_sorting(self) -> None:
+        self._says_sorting = True
+        self.count_label.setText(QCoreApplication.translate("MainWindow", "Sorting…"))
 
     def cover(self, stack: CardStack) -> None:
         """Show in `stack`, instead of its table, that the filter hides every card."""

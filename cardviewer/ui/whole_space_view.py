@@ -239,6 +239,8 @@ class WholeSpaceView(QObject):
         model.modelReset.connect(self._restore_current)
         model.rowsInserted.connect(self._restore_missing)
         self._filter_row.set_target(model)
+        model.queryStarted.connect(self._filter_row.sorting_started)
+        model.queryFinished.connect(self._filter_row.sorting_finished)
         self._details.follow_space(model)
         self._window.columns.follow(model, fit_rows=FITTED_ROWS)
         if previous is not None:
@@ -264,6 +266,7 @@ class WholeSpaceView(QObject):
         self._window.columns.follow(None)
         self._name_export(whole_space=False)
         self._filter_row.set_target(self._proxy)
+        self._filter_row.sorting_finished()  # the pages sort at once
         self._details.follow_space(None)
         model.close()
         model.deleteLater()

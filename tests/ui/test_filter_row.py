@@ -13,7 +13,7 @@ from cardviewer.services.page_loader import PageRequest
 from cardviewer.ui.card_area import CardStack
 from cardviewer.ui.cards.card_filter_model import CardFilterModel
 from cardviewer.ui.cards.card_table_model import CardTableModel
-from cardviewer.ui.filter_row import FilterRow
+from cardviewer.ui.filter_row import SAY_SORTING_AFTER_MS, FilterRow
 from cardviewer.ui.page_messages import StateText
 
 NAMES = ["Anna Berg", "Anton Frei", "Bruno Keller"]
@@ -166,3 +166,21 @@ def test_counts_follow_the_locale(row):
     finally:
         QLocale.setDefault(QLocale.system())
     assert widget.count_label.text() == "1,234 of 20,000 shown"
+
+
+def test_a_slow_answer_says_the_cards_are_being_sorted_until_it_comes(row, qtbot):
+    """A whole space's first sort in another language ranks every text again first."""
+    widget, _proxy = row
+    widget.sorting_started()
+    widget.sorting_finished()  # a quick answer: nothing said
+    qtbot.wait(SAY_SORTING_AFTER_MS + 100)
+    assert widget.count_label.text() == ""
+    widget.sorting_started()
+    qtbot.waitUntil(lambda: widget.count_label.text() == "Sorting…")
+    widget.sorting_finished()
+    assert widget.count_label.text() == "", "no filter: no count"
+    qtbot.keyClicks(widget.filter_edit, "an")
+    widget.sorting_started()
+    qtbot.waitUntil(lambda: widget.count_label.text() == "Sorting…")
+    widget.sorting_finished()
+    assert widget.count_label.text() == "2 of 3 shown"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import sqlite3
+import time
 from datetime import datetime
 from pathlib import Path
 
@@ -447,3 +448,24 @@ def test_the_current_card_is_found_again_in_the_rest_of_an_answer(
     qtbot.waitUntil(
         lambda: table.visualRect(table.currentIndex()).intersects(table.viewport().rect())
     )
+
+
+def test_a_slow_sort_of_the_whole_space_says_so_until_its_rows_come(
+    window, demo_server, qtbot, monkeypatch
+):
+    """As the first sort after the reader's language changed, which ranks every text."""
+    open_space(qtbot, window, demo_server.space_id)
+    space = sync(qtbot, window)
+    ordered = CardStore.ordered
+
+    def slow(store: CardStore, *args, **options):
+        time.sleep(0.6)
+        return ordered(store, *args, **options)
+
+    monkeypatch.setattr(CardStore, "ordered", slow)
+    label = window.filter_row.count_label
+    name = space.column_of("display_name")
+    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
+        window.table.sortByColumn(name, Qt.SortOrder.DescendingOrder)
+        qtbot.waitUntil(lambda: label.text() == "Sorting…", timeout=WAIT)
+    assert label.text() == "", "no filter typed: no count"

@@ -75,6 +75,8 @@ class SpaceTableModel(QAbstractTableModel):
 
     countsChanged = Signal(int, int)
     """Cards shown and cards in the copy, once every row of a sort or filter is in."""
+    queryStarted = Signal()
+    """A sort or filter was asked for; its rows come later, on `queryFinished`."""
     queryFinished = Signal()
     """Every row of the last sort or filter is in (also after a failure)."""
     queryFailed = Signal(str)
@@ -232,6 +234,7 @@ class SpaceTableModel(QAbstractTableModel):
         self._query = query
         self._complete = False
         self._asked = self._queries.ask(query)
+        self.queryStarted.emit()
 
     def _on_answer(self, answer: SpaceAnswer) -> None:
         if answer.number != self._asked:
