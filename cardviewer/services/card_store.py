@@ -675,9 +675,9 @@ class StoreSync:
                 rows,
                 shared=generation,
             )
+            text_columns = ("generation", "position", "text")
             for table in ("card_text", "card_search"):
-                columns = ("generation", "position", "text")
-                insert_rows(self._db, table, columns, texts, shared=generation)
+                insert_rows(self._db, table, text_columns, texts, shared=generation)
             insert_rows(
                 self._db,
                 "sort_keys",

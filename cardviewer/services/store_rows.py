@@ -58,9 +58,8 @@ def insert_rows(
         except ValueError:  # an infinite number: JSON has none
             payload = None
         if payload is not None and _NUL not in payload:
-            picks = ", ".join(
-                [*("?" * len(shared)), *(f"json_extract(value, '$[{n}]')" for n in range(own))]
-            )
+            own_values = [f"json_extract(value, '$[{n}]')" for n in range(own)]
+            picks = ", ".join(["?"] * len(shared) + own_values)
             connection.execute(
                 f"INSERT INTO {table} ({names}) SELECT {picks} FROM json_each(?)",
                 (*shared, payload),
