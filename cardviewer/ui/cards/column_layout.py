@@ -19,7 +19,7 @@ import logging
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import Any, Protocol
 
 from PySide6.QtCore import QAbstractItemModel, QPoint, Qt
 from PySide6.QtGui import QAction, QFontMetricsF
@@ -157,6 +157,11 @@ class ColumnLayout:
         self.places.clear()
 
 
+def _row_changes(rows: QAbstractItemModel) -> tuple[Any, ...]:
+    """The signals of a model whose rows came, went or were replaced."""
+    return (rows.rowsInserted, rows.modelReset, rows.layoutChanged)
+
+
 def reset_header(header: QHeaderView) -> None:
     """Every section shown, in its natural order."""
     for logical in range(header.count()):
@@ -210,16 +215,11 @@ class TableColumns:
         if rows is self._rows:
             return
         if self._rows is not None:
-            for signal in (
-                self._rows.rowsInserted,
-                self._rows.modelReset,
-                self._rows.layoutChanged,
-            ):
+            for signal in _row_changes(self._rows):
                 signal.disconnect(self._fit_unfitted)
         self._rows = rows
-        rows.rowsInserted.connect(self._fit_unfitted)
-        rows.modelReset.connect(self._fit_unfitted)
-        rows.layoutChanged.connect(self._fit_unfitted)
+        for signal in _row_changes(rows):
+            signal.connect(self._fit_unfitted)
 
     @property
     def keys(self) -> tuple[str, ...]:
