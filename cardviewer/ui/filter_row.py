@@ -157,6 +157,8 @@ class FilterRow(QWidget):
             target.countsChanged.connect(self._follow_filter)
         target.countsChanged.connect(self.show_count)
         self._proxy = target
+        self._sorting.stop()  # a note of the model before; the count below replaces it
+        self._says_sorting = False
         target.set_filter_text(self.filter_edit.text())
         self.show_count(target.rowCount(), target.total_count())
         self._follow_filter()

@@ -266,7 +266,6 @@ class WholeSpaceView(QObject):
         self._window.columns.follow(None)
         self._name_export(whole_space=False)
         self._filter_row.set_target(self._proxy)
-        self._filter_row.sorting_finished()  # the pages sort at once
         self._details.follow_space(None)
         model.close()
         model.deleteLater()

@@ -184,3 +184,20 @@ def test_a_slow_answer_says_the_cards_are_being_sorted_until_it_comes(row, qtbot
     qtbot.waitUntil(lambda: widget.count_label.text() == "Sorting…")
     widget.sorting_finished()
     assert widget.count_label.text() == "2 of 3 shown"
+
+
+def test_another_target_takes_the_sorting_note_away(row, qtbot):
+    """Back to the pages while the whole space still sorts: the pages' count is shown."""
+    widget, proxy = row
+    other = CardFilterModel(widget, locale=QLocale(QLocale.Language.English))
+    other.setSourceModel(proxy.sourceModel())
+    widget.set_target(other)
+    widget.sorting_started()
+    qtbot.waitUntil(lambda: widget.count_label.text() == "Sorting…")
+    widget.set_target(proxy)
+    qtbot.wait(SAY_SORTING_AFTER_MS + 100)
+    assert widget.count_label.text() == ""
+    widget.sorting_started()
+    widget.set_target(other)  # the note not yet shown: it never is
+    qtbot.wait(SAY_SORTING_AFTER_MS + 100)
+    assert widget.count_label.text() == ""
