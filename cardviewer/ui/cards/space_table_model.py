@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from PySide6.QtCore import (
@@ -64,6 +65,7 @@ _ALIGNMENT = int(Qt.ItemDataRole.TextAlignmentRole)
 _DECORATION = int(Qt.ItemDataRole.DecorationRole)
 _TEXT_ROLES = frozenset((_DISPLAY, _TOOLTIP, int(Qt.ItemDataRole.AccessibleTextRole)))
 _NOT_YET = object()
+_NO_TEXTS: Mapping[tuple[int, int], Any] = MappingProxyType({})
 
 
 class SpaceTableModel(QAbstractTableModel):
@@ -332,19 +334,14 @@ class SpaceTableModel(QAbstractTableModel):
         row, col = index.row(), index.column()  # -1 for an invalid index
         if not (0 <= row < len(self._positions) and 0 <= col < len(self._columns)):
             return None
-        key = (role, col)
-        texts = self._texts.get(self._positions[row])
-        if texts is not None:
-            text = texts.get(key, _NOT_YET)
-            if text is not _NOT_YET:
-                return text
-        card = self.card(row)
+        position, key = self._positions[row], (role, col)
+        text = self._texts.get(position, _NO_TEXTS).get(key, _NOT_YET)
+        if text is not _NOT_YET:
+            return text
+        card = self.card(row)  # read with its block if need be, its texts then kept too
         if card is None:
             return None
-        text = role_text(role, self._columns[col], card)
-        texts = self._texts.get(self._positions[row])
-        if texts is not None:
-            texts[key] = text
+        text = self._texts[position][key] = role_text(role, self._columns[col], card)
         return text
 
     def headerData(
