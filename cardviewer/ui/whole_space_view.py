@@ -61,8 +61,10 @@ WHOLE_SPACE = 1
 CHANGES = 2
 """The switch's choices: the pages, the whole space, and what its last sync changed."""
 NOTE_MS = 5000
-MINIMUM_SWITCH_LENGTH = 16
-"""Characters the switch shows at the least; its texts are cut beyond that when narrow."""
+MINIMUM_SWITCH_LENGTH = 13
+"""Characters the switch shows at the least; its texts are cut beyond that when narrow.
+With 16, the German window, a large space's count beside the filter, was 811 pixels
+wide at the least: more than a screen of 800."""
 FITTED_ROWS = 30
 """The rows a column of the whole space is fitted to: about a screenful."""
 KEPT_SELECTION = 500

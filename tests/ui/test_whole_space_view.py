@@ -469,3 +469,16 @@ def test_a_slow_sort_of_the_whole_space_says_so_until_its_rows_come(
         window.table.sortByColumn(name, Qt.SortOrder.DescendingOrder)
         qtbot.waitUntil(lambda: label.text() == "Sorting…", timeout=WAIT)
     assert label.text() == "", "no filter typed: no count"
+
+
+def test_a_filtered_whole_space_fits_a_screen_800_pixels_wide(language, window, demo_server, qtbot):
+    """The switch, the filter, the count of a large space and Sync Space beside the pane."""
+    open_space(qtbot, window, demo_server.space_id)
+    sync(qtbot, window)
+    window.show()
+    qtbot.waitExposed(window)
+    window.filter_row.filter_edit.setText("a")
+    window.filter_row.show_count(99_999, 100_000)  # as wide as a count comes
+    window.resize(800, 600)
+    qtbot.wait(50)
+    assert window.width() <= 800, language
