@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 from cardviewer import __version__
 from cardviewer.api.address import normalize_server_url
+from cardviewer.api.direct_transport import DirectTransport, names_a_proxy
 from cardviewer.api.errors import (
     QT_TRANSLATE_NOOP,
     ApiError,
@@ -92,7 +93,8 @@ class CardsClient:
     Reads are retried after failures that pass by themselves, as `retry` says (the
     default `RetryPolicy()` unless given; `RetryPolicy(attempts=1)` never retries).
     Login is sent once only: a second try could count as a second failed attempt.
-    Proxies set in the environment (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`) are used.
+    Proxies set in the environment (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`) are used
+    through httpx's own transports; without one, connections go through `DirectTransport`.
     """
 
     def __init__(
@@ -109,6 +111,9 @@ class CardsClient:
         self.retry = retry if retry is not None else RetryPolicy()
         self.ssl_context = tls_context()
         self._host = urlsplit(self.server_url).netloc
+        limits = httpx.Limits(max_connections=8, max_keepalive_connections=8)
+        if transport is None and not names_a_proxy():
+            transport = DirectTransport(self.ssl_context, limits)
         self._http = httpx.AsyncClient(
             base_url=self.server_url,
             headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
@@ -117,7 +122,7 @@ class CardsClient:
             transport=transport,
             trust_env=True,
             follow_redirects=False,
-            limits=httpx.Limits(max_connections=8, max_keepalive_connections=8),
+            limits=limits,
         )
 
     async def __aenter__(self) -> Self:

@@ -1,0 +1,306 @@
+"""httpcore's network on asyncio's transports: what is read, how it waits, how it fails."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import ssl
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import httpcore
+import pytest
+import trustme
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cardviewer.api import asyncio_network
+from cardviewer.api.asyncio_network import (
+    READ_HIGH_WATER,
+    READ_LOW_WATER,
+    AsyncioNetworkBackend,
+    _ReceivingProtocol,
+)
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+class FakeTransport(asyncio.Transport):
+    """Records what the protocol asks of its transport."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[str] = []
+        self.written: list[bytes] = []
+        self.closing = False
+
+    def pause_reading(self) -> None:
+        self.calls.append("pause")
+
+    def resume_reading(self) -> None:
+        self.calls.append("resume")
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+    def write(self, data: Any) -> None:
+        self.written.append(bytes(data))
+
+    def close(self) -> None:
+        self.closing = True
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return default
+
+
+def protocol_on(transport: asyncio.Transport) -> _ReceivingProtocol:
+    protocol = _ReceivingProtocol()
+    protocol.connection_made(transport)
+    return protocol
+
+
+# What is read
+
+
+@given(
+    chunks=st.lists(st.binary(min_size=1, max_size=300), max_size=12),
+    sizes=st.lists(st.integers(min_value=1, max_value=400), min_size=1, max_size=8),
+)
+def test_reads_give_back_every_byte_in_order_and_never_more_than_asked(chunks, sizes):
+    protocol = protocol_on(FakeTransport())
+    for chunk in chunks:
+        protocol.data_received(chunk)
+    protocol.eof_received()
+    read = []
+    for turn in range(10_000):
+        part = protocol.take(sizes[turn % len(sizes)])
+        if not part:
+            break
+        assert len(part) <= sizes[turn % len(sizes)]
+        read.append(part)
+    assert b"".join(read) == b"".join(chunks)
+    assert protocol.take(10) == b""  # and the end stays the end
+
+
+def test_a_whole_chunk_is_handed_out_as_received_not_copied():
+    protocol = protocol_on(FakeTransport())
+    chunk = b"x" * 1000
+    protocol.data_received(chunk)
+    assert protocol.take(65536) is chunk
+
+
+def test_after_the_data_a_lost_connection_is_a_read_error():
+    protocol = protocol_on(FakeTransport())
+    protocol.data_received(b"HTTP/1.1 200 OK\r\n")
+    protocol.connection_lost(ConnectionResetError(104, "Connection reset by peer"))
+    assert protocol.take(100) == b"HTTP/1.1 200 OK\r\n"
+    with pytest.raises(httpcore.ReadError, match="reset"):
+        protocol.take(100)
+
+
+def test_a_connection_closed_cleanly_reads_as_its_end():
+    protocol = protocol_on(FakeTransport())
+    protocol.connection_lost(None)
+    assert protocol.take(100) == b""
+
+
+# Flow control
+
+
+def test_reading_pauses_while_a_megabyte_waits_and_resumes_once_it_is_read():
+    transport = FakeTransport()
+    protocol = protocol_on(transport)
+    piece = b"y" * (64 * 1024)
+    for _ in range(READ_HIGH_WATER // len(piece) - 1):
+        protocol.data_received(piece)
+    assert transport.calls == []
+    protocol.data_received(piece)
+    protocol.data_received(piece)  # the socket's last read before the pause took hold
+    assert transport.calls == ["pause"]
+    while protocol._buffered > READ_LOW_WATER + len(piece):
+        protocol.take(len(piece))
+    assert transport.calls == ["pause"]
+    protocol.take(len(piece))
+    assert transport.calls == ["pause", "resume"]
+    protocol.take(len(piece))
+    assert transport.calls == ["pause", "resume"]
+
+
+async def test_a_write_the_transport_cannot_take_waits_for_it_within_the_timeout():
+    transport = FakeTransport()
+    protocol = protocol_on(transport)
+    stream = asyncio_network.AsyncioStream(transport, protocol)
+    protocol.pause_writing()
+    with pytest.raises(httpcore.WriteTimeout):
+        await stream.write(b"GET / HTTP/1.1\r\n\r\n", timeout=0.05)
+    loop = asyncio.get_running_loop()
+    loop.call_later(0.02, protocol.resume_writing)
+    await stream.write(b"more", timeout=5)
+    assert transport.written == [b"GET / HTTP/1.1\r\n\r\n", b"more"]
+
+
+async def test_writing_to_a_closed_connection_is_a_write_error():
+    transport = FakeTransport()
+    stream = asyncio_network.AsyncioStream(transport, protocol_on(transport))
+    await stream.aclose()
+    with pytest.raises(httpcore.WriteError):
+        await stream.write(b"GET / HTTP/1.1\r\n\r\n")
+    await stream.write(b"")  # nothing to send is no failure
+
+
+# Over loopback
+
+Handler = Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
+
+
+@contextlib.asynccontextmanager
+async def loopback_server(handle: Handler, tls: ssl.SSLContext | None = None) -> AsyncIterator[int]:
+    server = await asyncio.start_server(handle, "127.0.0.1", 0, ssl=tls)
+    async with server:
+        yield server.sockets[0].getsockname()[1]
+
+
+async def test_a_body_larger_than_the_buffer_arrives_whole_while_read_slowly():
+    body = bytes(range(256)) * (3 * READ_HIGH_WATER // 256)
+
+    async def send_all(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        writer.write(body)
+        await writer.drain()
+        writer.close()
+
+    async with loopback_server(send_all) as port:
+        stream = await AsyncioNetworkBackend().connect_tcp("127.0.0.1", port, timeout=5)
+        received = []
+        while part := await stream.read(65536, timeout=5):
+            received.append(part)
+            if len(received) % 8 == 0:
+                await asyncio.sleep(0.005)  # let the buffer fill to its high mark
+        await stream.aclose()
+    assert b"".join(received) == body
+
+
+async def test_a_read_with_nothing_sent_times_out():
+    async def say_nothing(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.read()
+
+    async with loopback_server(say_nothing) as port:
+        stream = await AsyncioNetworkBackend().connect_tcp("127.0.0.1", port, timeout=5)
+        with pytest.raises(httpcore.ReadTimeout):
+            await stream.read(65536, timeout=0.05)
+        await stream.aclose()
+
+
+async def test_an_idle_connection_the_server_closed_is_readable_and_one_it_kept_is_not():
+    closed = asyncio.Event()
+
+    async def close_second(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readexactly(3)
+        writer.close()
+        closed.set()
+
+    async def keep(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.read()
+
+    backend = AsyncioNetworkBackend()
+    async with loopback_server(keep) as kept_port, loopback_server(close_second) as port:
+        kept = await backend.connect_tcp("127.0.0.1", kept_port, timeout=5)
+        closing = await backend.connect_tcp("127.0.0.1", port, timeout=5)
+        assert kept.get_extra_info("is_readable") is False
+        assert closing.get_extra_info("is_readable") is False
+        await closing.write(b"bye")
+        await closed.wait()
+        for _ in range(100):  # the close reaches the kernel, perhaps not yet the loop
+            if closing.get_extra_info("is_readable"):
+                break
+            await asyncio.sleep(0.01)
+        assert closing.get_extra_info("is_readable") is True
+        assert kept.get_extra_info("is_readable") is False
+        assert kept.get_extra_info("socket").fileno() >= 0
+        assert kept.get_extra_info("server_addr") == ("127.0.0.1", kept_port)
+        assert kept.get_extra_info("ssl_object") is None
+        await kept.aclose()
+        await closing.aclose()
+
+
+async def test_a_refused_connection_is_a_connect_error_with_its_cause():
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    with pytest.raises(httpcore.ConnectError) as info:
+        await AsyncioNetworkBackend().connect_tcp("127.0.0.1", port, timeout=5)
+    assert isinstance(info.value.__cause__, OSError)
+
+
+async def test_a_connection_that_takes_too_long_is_a_connect_timeout(monkeypatch):
+    loop = asyncio.get_running_loop()
+
+    async def never(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(loop, "create_connection", never)
+    with pytest.raises(httpcore.ConnectTimeout):
+        await AsyncioNetworkBackend().connect_tcp("127.0.0.1", 9, timeout=0.05)
+
+
+# TLS
+
+
+@pytest.fixture(scope="module")
+def authority() -> trustme.CA:
+    return trustme.CA()
+
+
+def server_tls(authority: trustme.CA) -> ssl.SSLContext:
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    authority.issue_cert("localhost", "127.0.0.1").configure_cert(context)
+    return context
+
+
+def client_tls(authority: trustme.CA | None) -> ssl.SSLContext:
+    context = ssl.create_default_context()
+    if authority is not None:
+        authority.configure_trust(context)
+    return context
+
+
+async def echo_line(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    writer.write(b"you said: " + await reader.readline())
+    await writer.drain()
+    writer.close()
+
+
+async def test_a_secure_connection_carries_data_both_ways(authority):
+    async with loopback_server(echo_line, server_tls(authority)) as port:
+        plain = await AsyncioNetworkBackend().connect_tcp("127.0.0.1", port, timeout=5)
+        secure = await plain.start_tls(client_tls(authority), "localhost", timeout=5)
+        assert secure.get_extra_info("ssl_object") is not None
+        await secure.write(b"hello\n", timeout=5)
+        received = b""
+        while part := await secure.read(4, timeout=5):
+            received += part
+        await secure.aclose()
+    assert received == b"you said: hello\n"
+
+
+async def test_an_untrusted_certificate_fails_the_handshake_with_the_ssl_error_as_cause():
+    async with loopback_server(echo_line, server_tls(trustme.CA())) as port:
+        plain = await AsyncioNetworkBackend().connect_tcp("127.0.0.1", port, timeout=5)
+        with pytest.raises(httpcore.ConnectError) as info:
+            await plain.start_tls(client_tls(None), "localhost", timeout=5)
+    assert isinstance(info.value.__cause__, ssl.SSLCertVerificationError)
+
+
+async def test_a_handshake_with_no_answer_is_a_connect_timeout():
+    async def say_nothing(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.read()
+
+    async with loopback_server(say_nothing) as port:
+        plain = await AsyncioNetworkBackend().connect_tcp("127.0.0.1", port, timeout=5)
+        with pytest.raises(httpcore.ConnectTimeout):
+            await plain.start_tls(client_tls(None), "localhost", timeout=0.1)
