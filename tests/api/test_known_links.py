@@ -127,20 +127,29 @@ def test_a_broken_first_or_last_entry_is_refused_as_json_refuses_it(old, new):
     assert read(body) is None
 
 
-def test_a_cards_own_links_are_never_cut_even_when_they_look_like_the_known_list(cuts):
+@pytest.mark.parametrize("meta_first", [False, True])
+def test_a_cards_own_links_are_never_cut_even_when_they_look_like_the_known_list(cuts, meta_first):
     read(page_body(1))
-    # The same page, its `meta` before `data`, and a card holding a copy of the list.
+    # The same page with a card holding a copy of the list: found first, or after
+    # the page's own list when `meta` comes before `data`.
     payload = json.loads(page_body(3))
     card = card_json(id="with-links")
     card["links"] = payload["meta"]["links"]
-    payload = {"meta": payload["meta"], "links": payload["links"], "data": [card]}
-    body = json.dumps(payload, separators=(",", ":")).encode()
+    parts = {"data": [card], "links": payload["links"], "meta": payload["meta"]}
+    if meta_first:
+        parts = {key: parts[key] for key in ("meta", "links", "data")}
+    body = json.dumps(parts, separators=(",", ":")).encode()
 
     page = read(body)
 
-    assert len(cuts) == 1  # the card's list was cut out and the cut refused
     assert page.sent_cards()[0]["links"] == card["links"]
     assert seen(page) == seen(slow(body))
+    assert len(cuts) == 1
+    # Only the page's own list may be the one cut out and kept out.
+    assert json.loads(cuts[0].replace(json.dumps(MARKER).encode(), b"null")) is not None
+    cut_payload = json.loads(cuts[0])
+    assert (cut_payload["meta"]["links"] == MARKER) is meta_first
+    assert cut_payload["data"][0]["links"] == (card["links"] if meta_first else MARKER)
 
 
 def test_a_list_too_short_to_matter_is_always_read_whole(cuts):
