@@ -302,6 +302,29 @@ def test_whole_space_order_filters_too_and_rows_are_read_by_position(path):
         assert store.cards_at([]) == {}
 
 
+def test_fields_first_seen_in_a_later_batch_are_listed_and_every_card_sorts_by_them(path):
+    people = [
+        parse_card({"uuid": "a", "display_name": "A"}),
+        parse_card({"uuid": "b", "display_name": "B"}),
+        parse_card({"uuid": "c", "display_name": "C", "zone": 2, "theme": "dark"}),
+        parse_card({"uuid": "d", "display_name": "D", "theme": "blue"}),
+        parse_card({"uuid": "e", "display_name": "E", "zone": 1}),
+    ]
+    with CardStore.open(path) as store:
+        sync = store.begin_sync()
+        for batch in (people[:2], [], people[2:4], people[4:]):
+            sync.add(batch)
+        sync.finish()
+        assert store.extra_fields() == ["theme", "zone"], "first seen together: by name"
+        assert store.ordered("zone") == [4, 2, 0, 1, 3]
+        assert store.ordered("theme", descending=True) == [2, 3, 0, 1, 4]
+        assert store.ordered("display_name") == [0, 1, 2, 3, 4]
+    with sqlite3.connect(path) as db:
+        keys = db.execute("SELECT field, count(*) FROM sort_keys GROUP BY field").fetchall()
+    assert {count for _field, count in keys} == {len(people)}
+    assert {"theme", "zone", "display_name", "uuid"} <= {field for field, _count in keys}
+
+
 def test_first_rows_are_given_up_on_when_they_take_too_long(path):
     many = [parse_card({"uuid": f"c{n}", "display_name": f"Person {n}"}) for n in range(500)]
     with CardStore.open(path) as store:
