@@ -20,7 +20,7 @@ from cardviewer.ui.cards.card_filter_model import text_collator
 from cardviewer.ui.cards.space_table_model import SpaceTableModel
 from cardviewer.ui.main_window import MainWindow
 from cardviewer.ui.preferences_dialog import export_csv_delimiter
-from cardviewer.ui.whole_space_view import CHANGES, PAGES, WHOLE_SPACE
+from cardviewer.ui.whole_space_view import CHANGES, FITTED_ROWS, PAGES, WHOLE_SPACE
 
 WAIT = 20_000
 Flag = QItemSelectionModel.SelectionFlag
@@ -469,6 +469,29 @@ def test_a_slow_sort_of_the_whole_space_says_so_until_its_rows_come(
         window.table.sortByColumn(name, Qt.SortOrder.DescendingOrder)
         qtbot.waitUntil(lambda: label.text() == "Sorting…", timeout=WAIT)
     assert label.text() == "", "no filter typed: no count"
+
+
+def test_whole_space_columns_fit_their_content_as_the_view_would_size_them(
+    window, demo_server, qtbot
+):
+    """Measured from the model's texts directly, as Qt measures the cells' own."""
+    open_space(qtbot, window, demo_server.space_id)
+    sync(qtbot, window)
+    space = window.whole_space.model
+    assert space is not None
+    assert window.table.model() is space
+    table, header = window.table, window.table.horizontalHeader()
+    assert space.rowCount() > FITTED_ROWS
+    grid = 1 if table.showGrid() else 0
+    for column in range(header.count()):
+        if column == space.column_of("avatar") or header.isSectionHidden(column):
+            continue
+        # What `resizeColumnToContents` works out, over the rows the fitting measures.
+        cells = max(
+            table.sizeHintForIndex(space.index(row, column)).width() for row in range(FITTED_ROWS)
+        )
+        expected = max(cells + grid, header.sectionSizeHint(column))
+        assert window.columns.content_width(column) == expected, column
 
 
 def test_a_filtered_whole_space_fits_a_screen_800_pixels_wide(language, window, demo_server, qtbot):

@@ -335,8 +335,14 @@ class TableColumns:
         table, header, rows = self.table, self.table.horizontalHeader(), self.table.model()
         metrics = QFontMetricsF(table.font())
         widest = 0.0
-        for row in range(min(rows.rowCount(), self._fit_rows)):
-            text = rows.index(row, column).data()
+        display_texts = getattr(rows, "display_texts", None)  # the whole space's, quicker
+        if display_texts is not None:
+            texts = display_texts(column, self._fit_rows)
+        else:
+            texts = [
+                rows.index(r, column).data() for r in range(min(rows.rowCount(), self._fit_rows))
+            ]
+        for text in texts:
             if text:
                 widest = max(widest, *map(metrics.horizontalAdvance, str(text).split("\n")))
         # The style's item margins on both sides, and the grid line, as the view adds them.

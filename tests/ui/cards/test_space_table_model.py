@@ -108,6 +108,16 @@ def test_each_cell_answers_every_role_a_view_asks_for_as_the_page_does(open_mode
         assert not outside.flags()
 
 
+def test_the_texts_for_fitting_a_column_are_those_the_cells_show(open_model):
+    cards = [person(n, name, theme=n) for n, name in enumerate(NAMES)]
+    model = open_model(cards)
+    for col in range(model.columnCount()):
+        shown = [model.index(row, col).data() for row in range(len(cards))]
+        assert model.display_texts(col, len(cards) + 5) == shown
+        assert model.display_texts(col, 2) == shown[:2]
+        assert model.display_texts(col, 0) == []
+
+
 def test_only_the_avatar_column_shows_a_picture(open_model, avatars):
     cards = [
         person(n, name, avatar={"src": f"http://127.0.0.1:9/{n}.png"})
