@@ -31,13 +31,19 @@ MIN_TIMERS_TO_COMPACT = 100
 """Cancelled timers are dropped from the heap once they are this many at least…"""
 CANCELLED_FRACTION_TO_COMPACT = 0.5
 """…and this part of it (asyncio's own rule)."""
+ROUND_SECONDS = 0.008
+"""A round of callbacks due now stops once it has run this long; the rest run in the
+next round, after Qt has handled its own events (a paint, a key, a timer). Syncing a
+large space, eight pages could come in at once and each take a few milliseconds to
+read: run together, they held the window for 15 to 43 ms."""
 
 
 class QtEventLoop(qasync.QEventLoop):  # type: ignore[misc]
     """qasync's event loop, with callbacks queued and timed as asyncio queues and times them.
 
-    Callbacks due now run in the order they were scheduled, in batches: what a batch
-    schedules runs in the next one, after Qt has handled its own events in between.
+    Callbacks due now run in the order they were scheduled, in rounds: what a round
+    schedules runs in the next one, after Qt has handled its own events in between,
+    and so do those a round had no time for (`ROUND_SECONDS`).
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -127,11 +133,14 @@ class QtEventLoop(qasync.QEventLoop):  # type: ignore[misc]
             else:
                 self._queued.append(timer)
         queued = self._queued
+        ends = now + ROUND_SECONDS
         try:
             for _ in range(len(queued)):
                 handle = queued.popleft()
                 if not handle.cancelled():
                     handle._run()  # reports its exceptions, but for KeyboardInterrupt and the like
+                    if self.time() >= ends:
+                        break
         finally:
             self._arm_for_next()  # what is left still runs, whatever escaped
 

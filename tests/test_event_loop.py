@@ -9,13 +9,14 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import threading
+import time
 from typing import Any
 
 import pytest
 import qasync
 from PySide6.QtCore import QAbstractEventDispatcher, QObject, QTimer
 
-from cardviewer.event_loop import MIN_TIMERS_TO_COMPACT, QtEventLoop
+from cardviewer.event_loop import MIN_TIMERS_TO_COMPACT, ROUND_SECONDS, QtEventLoop
 
 
 def spin(qtbot, until, timeout: int = 2000) -> None:
@@ -49,6 +50,27 @@ def test_what_a_batch_schedules_waits_until_qt_has_handled_its_events(qloop, qtb
     spin(qtbot, lambda: len(ran) == 4)
     assert ran[:2] == ["first", "second"]
     assert set(ran[2:]) == {"qt", "scheduled by first"}
+
+
+def test_a_long_round_lets_qt_in_before_the_rest_of_its_callbacks(qloop, qtbot):
+    ran: list[object] = []
+
+    def slow(number: int) -> None:
+        ends = time.perf_counter() + ROUND_SECONDS / 3
+        while time.perf_counter() < ends:  # the window's thread busy, as with a page
+            pass
+        ran.append(number)
+
+    def first() -> None:
+        QTimer.singleShot(0, lambda: ran.append("qt"))  # due now, as a paint would be
+        slow(0)
+
+    qloop.call_soon(first)
+    for number in range(1, 12):
+        qloop.call_soon(slow, number)
+    spin(qtbot, lambda: len(ran) == 13)
+    assert 0 < ran.index("qt") < 12, "Qt's event waited for a whole round"
+    assert [n for n in ran if n != "qt"] == list(range(12)), "still in their order"
 
 
 def test_timed_callbacks_run_by_their_time_not_the_order_they_were_scheduled(qloop, qtbot):
