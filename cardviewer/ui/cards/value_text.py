@@ -89,9 +89,19 @@ def format_local_time(value: datetime) -> str:
     """
     local = QDateTime.fromMSecsSinceEpoch(round(value.timestamp() * 1000))
     locale = QLocale()
-    if locale.language() == QLocale.Language.C:
+    if has_c_formats(locale):
         return local.toString("yyyy-MM-dd HH:mm")
     return locale.toString(local, full_year_format(locale))
+
+
+def has_c_formats(locale: QLocale) -> bool:
+    """The locale writes dates as the bare "C" locale does: it is "C", or a language the
+    system was only told to speak (LANGUAGE=de where LANG is C.UTF-8: Qt then names the
+    locale German and keeps C's formats)."""
+    if locale.language() == QLocale.Language.C:
+        return True
+    short = QLocale.FormatType.ShortFormat
+    return locale.dateTimeFormat(short) == QLocale.c().dateTimeFormat(short)
 
 
 def full_year_format(locale: QLocale) -> str:
@@ -129,7 +139,7 @@ def time_text(text: str) -> str | None:
         except ValueError:
             return None
         locale = QLocale()
-        if locale.language() == QLocale.Language.C:
+        if has_c_formats(locale):
             return text
         shown = QDate(day.year, day.month, day.day)
         return locale.toString(shown, full_year(locale.dateFormat(QLocale.FormatType.ShortFormat)))

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import subprocess
+import sys
 import time
 
 import pytest
@@ -165,6 +168,26 @@ def test_times_read_as_iso_dates_without_a_configured_locale(qapp, monkeypatch):
         monkeypatch.undo()
         time.tzset()
     assert shown == "2019-04-05 14:03"
+
+
+def test_times_read_as_iso_dates_where_only_the_language_is_configured():
+    """LANGUAGE=de on a system whose LANG is C.UTF-8: German words, C's date formats."""
+    code = (
+        "from datetime import datetime, UTC\n"
+        "from PySide6.QtCore import QCoreApplication\n"
+        "app = QCoreApplication([])\n"
+        "from cardviewer import i18n\n"
+        "i18n.install_translators(app)\n"
+        "from cardviewer.ui.cards.value_text import format_local_time, time_text\n"
+        "print(format_local_time(datetime(2019, 4, 5, 14, 3, tzinfo=UTC)))\n"
+        "print(time_text('2019-04-05'))\n"
+    )
+    env = {**os.environ, "LANGUAGE": "de", "LANG": "C.UTF-8", "LC_ALL": "", "TZ": "UTC"}
+    env.pop("LC_TIME", None)
+    shown = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert shown == ["2019-04-05", "14:03", "2019-04-05"]
 
 
 def test_time_tooltip_keeps_microseconds(qapp):
