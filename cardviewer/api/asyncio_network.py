@@ -4,8 +4,9 @@ httpx reads through httpcore, which reaches the network through anyio by default
 anyio's stream pauses the socket after every chunk it hands out and resumes it before
 the next, yields to the event loop even when data is waiting, copies the rest of a
 chunk larger than asked for, and opens a cancel scope for each read. A page of a
-100,000-card space is 1.1 MB, read 64 KB at a time: that machinery was some 40 % of
-the client's CPU for a page, on the window's thread (4.3 to 5.5 ms a page, now 2.6 to 3.2).
+100,000-card space is 1.1 MB, read 64 KB at a time: that machinery was about a quarter
+of the client's CPU for a page, on the window's thread (4.7 to 5.7 ms a page, now 3.8
+to 4.3, measured alternately).
 
 `AsyncioNetworkBackend` keeps a connection reading into a queue (paused only while a
 megabyte waits unread), hands out what is there without copying more than the part
