@@ -34,11 +34,12 @@ def anyio_backend():
 class FakeTransport(asyncio.Transport):
     """Records what the protocol asks of its transport."""
 
-    def __init__(self) -> None:
+    def __init__(self, sock: socket.socket | None = None) -> None:
         super().__init__()
         self.calls: list[str] = []
         self.written: list[bytes] = []
         self.closing = False
+        self.sock = sock
 
     def pause_reading(self) -> None:
         self.calls.append("pause")
@@ -56,7 +57,7 @@ class FakeTransport(asyncio.Transport):
         self.closing = True
 
     def get_extra_info(self, name: str, default: Any = None) -> Any:
-        return default
+        return self.sock if name == "socket" else default
 
 
 def protocol_on(transport: asyncio.Transport) -> _ReceivingProtocol:
@@ -130,6 +131,66 @@ def test_reading_pauses_while_a_megabyte_waits_and_resumes_once_it_is_read():
     assert transport.calls == ["pause", "resume"]
     protocol.take(len(piece))
     assert transport.calls == ["pause", "resume"]
+
+
+def test_reading_pauses_once_past_the_mark_and_resumes_once_back_under_the_other():
+    transport = FakeTransport()
+    protocol = protocol_on(transport)
+    protocol.data_received(b"a" * (READ_HIGH_WATER - 10))
+    assert transport.calls == []
+    protocol.data_received(b"b" * 20)  # past the mark, never on it
+    assert transport.calls == ["pause"]
+    protocol.take(READ_HIGH_WATER - READ_LOW_WATER - 5)  # 15 bytes above the low mark
+    assert transport.calls == ["pause"]
+    protocol.take(30)  # 15 under it
+    assert transport.calls == ["pause", "resume"]
+
+
+def test_a_closing_connection_is_not_asked_to_read_again():
+    transport = FakeTransport()
+    protocol = protocol_on(transport)
+    protocol.data_received(b"a" * READ_HIGH_WATER)
+    transport.closing = True
+    protocol.take(READ_HIGH_WATER)
+    assert transport.calls == ["pause"]
+
+
+def test_the_end_of_what_the_server_sends_reads_as_the_end_and_closes_the_transport():
+    protocol = protocol_on(FakeTransport())
+    protocol.data_received(b"last")
+    assert protocol.eof_received() is False  # asyncio closes the transport then
+    assert protocol.take(100) == b"last"
+    assert protocol.take(100) == b""
+
+
+async def test_a_write_the_transport_takes_returns_at_once():
+    transport = FakeTransport()
+    stream = asyncio_network.AsyncioStream(transport, protocol_on(transport))
+    await asyncio.wait_for(stream.write(b"GET / HTTP/1.1\r\n\r\n"), 1)
+    assert transport.written == [b"GET / HTTP/1.1\r\n\r\n"]
+
+
+def test_an_idle_connection_is_readable_once_anything_came_or_it_ended():
+    quiet, other = socket.socketpair()
+    with quiet, other:
+        for got, ended, expected in [
+            (False, False, False),
+            (True, False, True),
+            (False, True, True),
+        ]:
+            transport = FakeTransport(quiet)
+            protocol = protocol_on(transport)
+            if got:
+                protocol.data_received(b"HTTP/1.1 408 Request Timeout\r\n")
+            if ended:
+                protocol.connection_lost(None)
+            stream = asyncio_network.AsyncioStream(transport, protocol)
+            assert stream.get_extra_info("is_readable") is expected, (got, ended)
+        other.send(b"x")  # in the kernel, not yet read by the loop
+        stream = asyncio_network.AsyncioStream(FakeTransport(quiet), protocol_on(FakeTransport()))
+        assert stream.get_extra_info("is_readable") is True
+    closed = asyncio_network.AsyncioStream(FakeTransport(None), protocol_on(FakeTransport()))
+    assert closed.get_extra_info("is_readable") is True, "a transport without its socket"
 
 
 async def test_a_write_the_transport_cannot_take_waits_for_it_within_the_timeout():
@@ -221,9 +282,12 @@ async def test_an_idle_connection_the_server_closed_is_readable_and_one_it_kept_
             await asyncio.sleep(0.01)
         assert closing.get_extra_info("is_readable") is True
         assert kept.get_extra_info("is_readable") is False
-        assert kept.get_extra_info("socket").fileno() >= 0
+        sock = kept.get_extra_info("socket")
+        assert sock.fileno() >= 0
+        assert kept.get_extra_info("client_addr") == sock.getsockname()
         assert kept.get_extra_info("server_addr") == ("127.0.0.1", kept_port)
         assert kept.get_extra_info("ssl_object") is None
+        assert kept.get_extra_info("unknown") is None
         await kept.aclose()
         await closing.aclose()
 
@@ -279,7 +343,10 @@ async def test_a_secure_connection_carries_data_both_ways(authority):
     async with loopback_server(echo_line, server_tls(authority)) as port:
         plain = await AsyncioNetworkBackend().connect_tcp("127.0.0.1", port, timeout=5)
         secure = await plain.start_tls(client_tls(authority), "localhost", timeout=5)
-        assert secure.get_extra_info("ssl_object") is not None
+        assert isinstance(secure.get_extra_info("ssl_object"), ssl.SSLObject)
+        assert secure.get_extra_info("server_addr") == ("127.0.0.1", port)
+        assert secure.get_extra_info("client_addr") == plain.get_extra_info("client_addr")
+        assert secure.get_extra_info("unknown") is None
         await secure.write(b"hello\n", timeout=5)
         received = b""
         while part := await secure.read(4, timeout=5):

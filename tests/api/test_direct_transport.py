@@ -78,10 +78,14 @@ async def http_server(
     answer: bytes, tls: ssl.SSLContext | None = None, *, cut_after: int | None = None
 ) -> AsyncIterator[tuple[int, list[int]]]:
     """A server answering every request on a connection with `answer`; it counts the
-    requests of each connection, and with `cut_after` closes after that many bytes."""
+    requests of each connection, and with `cut_after` closes after that many bytes.
+    Over TLS it offers HTTP/2 first and notes the protocol each connection chose."""
     requests_per_connection: list[int] = []
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        secure = writer.get_extra_info("ssl_object")
+        if secure is not None:
+            protocols.append(secure.selected_alpn_protocol())
         requests_per_connection.append(0)
         with contextlib.suppress(ConnectionError, asyncio.IncompleteReadError):
             while await reader.readuntil(b"\r\n\r\n"):
@@ -97,6 +101,9 @@ async def http_server(
         yield server.sockets[0].getsockname()[1], requests_per_connection
 
 
+protocols: list[str | None] = []
+
+
 def ok(body: bytes) -> bytes:
     head = f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(body)}"
     return head.encode() + b"\r\n\r\n" + body
@@ -110,6 +117,7 @@ def authority() -> trustme.CA:
 def server_tls(authority: trustme.CA) -> ssl.SSLContext:
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     authority.issue_cert("localhost").configure_cert(context)
+    context.set_alpn_protocols(["h2", "http/1.1"])
     return context
 
 
@@ -117,6 +125,7 @@ async def test_answers_over_https_come_whole_on_one_kept_connection(authority):
     body = b'{"data": [' + b'"card",' * 200_000 + b'"last"]}'
     trusted = ssl.create_default_context()
     authority.configure_trust(trusted)
+    protocols.clear()
     async with http_server(ok(body), server_tls(authority)) as (port, requests):
         transport = DirectTransport(trusted, LIMITS)
         assert transport.ssl_context is trusted
@@ -126,6 +135,7 @@ async def test_answers_over_https_come_whole_on_one_kept_connection(authority):
                 assert answer.status_code == 200
                 assert answer.content == body
     assert requests == [3]
+    assert protocols == ["http/1.1"], "HTTP/1.1 only: HTTP/2 is never offered"
 
 
 async def test_a_body_cut_short_is_httpx_remote_protocol_error():
