@@ -292,6 +292,24 @@ async def test_an_idle_connection_the_server_closed_is_readable_and_one_it_kept_
         await closing.aclose()
 
 
+async def test_a_connection_takes_the_local_address_and_socket_options_asked_for():
+    async def keep(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.read()
+
+    async with loopback_server(keep) as port:
+        stream = await AsyncioNetworkBackend().connect_tcp(
+            "127.0.0.1",
+            port,
+            timeout=5,
+            local_address="127.0.0.2",
+            socket_options=[(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)],
+        )
+        sock = stream.get_extra_info("socket")
+        assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
+        assert stream.get_extra_info("client_addr")[0] == "127.0.0.2"
+        await stream.aclose()
+
+
 async def test_a_refused_connection_is_a_connect_error_with_its_cause():
     with socket.socket() as unused:
         unused.bind(("127.0.0.1", 0))
