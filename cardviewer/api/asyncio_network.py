@@ -105,7 +105,8 @@ class _ReceivingProtocol(asyncio.Protocol):
         """Up to `max_bytes` of what was received: b"" at the end, the failure if lost."""
         if not self._chunks:
             if self._error is not None:
-                raise httpcore.ReadError(str(self._error) or type(self._error).__name__)
+                message = str(self._error) or type(self._error).__name__
+                raise httpcore.ReadError(message) from self._error  # a TLS failure, say
             return b""
         chunk = self._chunks[0]
         start = self._offset
@@ -177,9 +178,13 @@ class AsyncioStream(httpcore.AsyncNetworkStream):
                     await self._protocol.drained()
             except TimeoutError as exc:
                 raise httpcore.WriteTimeout(f"not sent within {timeout} s") from exc
+            if self._transport.is_closing():
+                raise httpcore.WriteError("the connection closed before all was sent")
 
     async def aclose(self) -> None:
-        self._transport.close()
+        # At once, as anyio does: `close()` would wait for unsent data (after a write
+        # timeout, for good) or for a stalled server's answer to TLS's closing (30 s).
+        self._transport.abort()
 
     async def start_tls(
         self,
@@ -187,6 +192,9 @@ class AsyncioStream(httpcore.AsyncNetworkStream):
         server_hostname: str | None = None,
         timeout: float | None = None,  # noqa: ASYNC109 (httpcore's interface)
     ) -> httpcore.AsyncNetworkStream:
+        if self._protocol.ended or self._transport.is_closing():
+            self._transport.abort()
+            raise httpcore.ConnectError("the connection closed before the TLS handshake")
         loop = asyncio.get_running_loop()
         try:
             async with asyncio.timeout(timeout):
@@ -263,8 +271,12 @@ class AsyncioNetworkBackend(httpcore.AsyncNetworkBackend):
             raise httpcore.ConnectError(str(exc) or type(exc).__name__) from exc
         assert isinstance(transport, asyncio.Transport)
         sock = transport.get_extra_info("socket")
-        for option in socket_options or ():
-            sock.setsockopt(*option)
+        try:
+            for option in socket_options or ():
+                sock.setsockopt(*option)
+        except OSError as exc:
+            transport.abort()
+            raise httpcore.ConnectError(f"socket option refused: {exc}") from exc
         return AsyncioStream(transport, protocol)
 
     async def sleep(self, seconds: float) -> None:

@@ -56,6 +56,10 @@ class FakeTransport(asyncio.Transport):
     def close(self) -> None:
         self.closing = True
 
+    def abort(self) -> None:
+        self.calls.append("abort")
+        self.closing = True
+
     def get_extra_info(self, name: str, default: Any = None) -> Any:
         return self.sock if name == "socket" else default
 
@@ -206,6 +210,29 @@ async def test_a_write_the_transport_cannot_take_waits_for_it_within_the_timeout
     assert transport.written == [b"GET / HTTP/1.1\r\n\r\n", b"more"]
 
 
+async def test_a_write_waiting_when_the_connection_is_lost_is_a_write_error():
+    transport = FakeTransport()
+    protocol = protocol_on(transport)
+    stream = asyncio_network.AsyncioStream(transport, protocol)
+    protocol.pause_writing()
+    writing = asyncio.ensure_future(stream.write(b"GET / HTTP/1.1\r\n\r\n", timeout=5))
+    await asyncio.sleep(0.01)
+    assert not writing.done()
+    transport.closing = True
+    protocol.connection_lost(ConnectionResetError(104, "Connection reset by peer"))
+    with pytest.raises(httpcore.WriteError):
+        await asyncio.wait_for(writing, 1)
+
+
+def test_a_failure_that_ended_the_connection_is_the_read_errors_cause():
+    protocol = protocol_on(FakeTransport())
+    failure = ssl.SSLError(1, "[SSL: DECRYPTION_FAILED_OR_BAD_RECORD_MAC]")
+    protocol.connection_lost(failure)
+    with pytest.raises(httpcore.ReadError) as info:
+        protocol.take(100)
+    assert info.value.__cause__ is failure
+
+
 async def test_writing_to_a_closed_connection_is_a_write_error():
     transport = FakeTransport()
     stream = asyncio_network.AsyncioStream(transport, protocol_on(transport))
@@ -310,6 +337,33 @@ async def test_a_connection_takes_the_local_address_and_socket_options_asked_for
         await stream.aclose()
 
 
+async def test_closing_lets_go_of_the_socket_at_once_even_with_data_unsent():
+    async def never_read(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await asyncio.sleep(5)
+
+    async with loopback_server(never_read) as port:
+        stream = await AsyncioNetworkBackend().connect_tcp("127.0.0.1", port, timeout=5)
+        sock = stream.get_extra_info("socket")
+        with pytest.raises(httpcore.WriteTimeout):
+            await stream.write(b"x" * 20_000_000, timeout=0.2)
+        await stream.aclose()
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        assert sock.fileno() == -1
+
+
+async def test_a_socket_option_the_system_refuses_is_a_connect_error():
+    async def keep(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.read()
+
+    async with loopback_server(keep) as port:
+        with pytest.raises(httpcore.ConnectError) as info:
+            await AsyncioNetworkBackend().connect_tcp(
+                "127.0.0.1", port, timeout=5, socket_options=[(socket.SOL_SOCKET, 12345, 1)]
+            )
+    assert isinstance(info.value.__cause__, OSError)
+
+
 async def test_a_refused_connection_is_a_connect_error_with_its_cause():
     with socket.socket() as unused:
         unused.bind(("127.0.0.1", 0))
@@ -379,6 +433,16 @@ async def test_an_untrusted_certificate_fails_the_handshake_with_the_ssl_error_a
         with pytest.raises(httpcore.ConnectError) as info:
             await plain.start_tls(client_tls(None), "localhost", timeout=5)
     assert isinstance(info.value.__cause__, ssl.SSLCertVerificationError)
+
+
+async def test_a_handshake_on_a_connection_already_ended_fails_at_once():
+    transport = FakeTransport()
+    protocol = protocol_on(transport)
+    protocol.eof_received()
+    stream = asyncio_network.AsyncioStream(transport, protocol)
+    with pytest.raises(httpcore.ConnectError):
+        await asyncio.wait_for(stream.start_tls(client_tls(None), "localhost", timeout=30), 1)
+    assert "abort" in transport.calls
 
 
 async def test_a_handshake_with_no_answer_is_a_connect_timeout():

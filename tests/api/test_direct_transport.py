@@ -139,7 +139,8 @@ async def test_answers_over_https_come_whole_on_one_kept_connection(authority):
 
 
 async def test_a_body_cut_short_is_httpx_remote_protocol_error():
-    async with http_server(ok(b"x" * 100), cut_after=60) as (port, _):
+    answer = ok(b"x" * 100)
+    async with http_server(answer, cut_after=len(answer) - 40) as (port, _):  # in the body
         transport = DirectTransport(ssl.create_default_context(), LIMITS)
         async with httpx.AsyncClient(transport=transport) as client:
             with pytest.raises(httpx.RemoteProtocolError):
