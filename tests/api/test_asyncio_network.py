@@ -435,6 +435,48 @@ async def test_an_untrusted_certificate_fails_the_handshake_with_the_ssl_error_a
     assert isinstance(info.value.__cause__, ssl.SSLCertVerificationError)
 
 
+async def test_a_large_body_over_tls_read_slowly_arrives_whole(authority):
+    body = bytes(range(256)) * (3 * READ_HIGH_WATER // 256)
+
+    async def send_all(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        writer.write(body)
+        await writer.drain()
+        writer.close()
+
+    async with loopback_server(send_all, server_tls(authority)) as port:
+        plain = await AsyncioNetworkBackend().connect_tcp("127.0.0.1", port, timeout=5)
+        secure = await plain.start_tls(client_tls(authority), "localhost", timeout=5)
+        received = []
+        while part := await secure.read(65536, timeout=5):
+            received.append(part)
+            if len(received) % 8 == 0:
+                await asyncio.sleep(0.005)  # let the buffer fill to its high mark
+        await secure.aclose()
+    assert b"".join(received) == body
+
+
+@pytest.mark.parametrize("waits_in", ["read", "write"])
+async def test_a_task_cancelled_while_it_waits_is_cancelled_and_waits_no_more(waits_in):
+    transport = FakeTransport()
+    protocol = protocol_on(transport)
+    stream = asyncio_network.AsyncioStream(transport, protocol)
+    waiting: asyncio.Future[object]
+    if waits_in == "write":
+        protocol.pause_writing()
+        waiting = asyncio.ensure_future(stream.write(b"GET / HTTP/1.1\r\n\r\n", timeout=30))
+    else:
+        waiting = asyncio.ensure_future(stream.read(65536, timeout=30))
+    await asyncio.sleep(0.01)
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    assert protocol._read_waiter is None
+    assert protocol._drain_waiter is None
+    protocol.data_received(b"late")  # nobody is woken, nothing fails
+    protocol.resume_writing()
+    assert protocol.take(100) == b"late"
+
+
 async def test_a_handshake_on_a_connection_already_ended_fails_at_once():
     transport = FakeTransport()
     protocol = protocol_on(transport)
