@@ -15,7 +15,6 @@ import contextlib
 import ssl
 import urllib.request
 from collections.abc import AsyncIterable, AsyncIterator, Iterator
-from types import TracebackType
 
 import httpcore
 import httpx
@@ -75,19 +74,6 @@ class DirectTransport(httpx.AsyncBaseTransport):
             http2=False,
             network_backend=AsyncioNetworkBackend(),
         )
-
-    async def __aenter__(self) -> DirectTransport:
-        await self._pool.__aenter__()
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None = None,
-        exc_value: BaseException | None = None,
-        traceback: TracebackType | None = None,
-    ) -> None:
-        with httpx_errors():
-            await self._pool.__aexit__(exc_type, exc_value, traceback)
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         assert isinstance(request.stream, httpx.AsyncByteStream)

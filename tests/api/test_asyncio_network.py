@@ -254,30 +254,39 @@ async def loopback_server(handle: Handler, tls: ssl.SSLContext | None = None) ->
         yield server.sockets[0].getsockname()[1]
 
 
+async def keep_open(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    """A server that answers nothing and keeps the connection until the client closes it."""
+    await reader.read()
+
+
+LARGE_BODY = bytes(range(256)) * (3 * READ_HIGH_WATER // 256)
+
+
+async def send_large_body(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    writer.write(LARGE_BODY)
+    await writer.drain()
+    writer.close()
+
+
+async def read_slowly(stream: httpcore.AsyncNetworkStream) -> bytes:
+    """Everything until the end, pausing now and then so that the buffer fills to its mark."""
+    received = []
+    while part := await stream.read(65536, timeout=5):
+        received.append(part)
+        if len(received) % 8 == 0:
+            await asyncio.sleep(0.005)
+    return b"".join(received)
+
+
 async def test_a_body_larger_than_the_buffer_arrives_whole_while_read_slowly():
-    body = bytes(range(256)) * (3 * READ_HIGH_WATER // 256)
-
-    async def send_all(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        writer.write(body)
-        await writer.drain()
-        writer.close()
-
-    async with loopback_server(send_all) as port:
+    async with loopback_server(send_large_body) as port:
         stream = await AsyncioNetworkBackend().connect_tcp("127.0.0.1", port, timeout=5)
-        received = []
-        while part := await stream.read(65536, timeout=5):
-            received.append(part)
-            if len(received) % 8 == 0:
-                await asyncio.sleep(0.005)  # let the buffer fill to its high mark
+        assert await read_slowly(stream) == LARGE_BODY
         await stream.aclose()
-    assert b"".join(received) == body
 
 
 async def test_a_read_with_nothing_sent_times_out():
-    async def say_nothing(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await reader.read()
-
-    async with loopback_server(say_nothing) as port:
+    async with loopback_server(keep_open) as port:
         stream = await AsyncioNetworkBackend().connect_tcp("127.0.0.1", port, timeout=5)
         with pytest.raises(httpcore.ReadTimeout):
             await stream.read(65536, timeout=0.05)
@@ -292,11 +301,8 @@ async def test_an_idle_connection_the_server_closed_is_readable_and_one_it_kept_
         writer.close()
         closed.set()
 
-    async def keep(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await reader.read()
-
     backend = AsyncioNetworkBackend()
-    async with loopback_server(keep) as kept_port, loopback_server(close_second) as port:
+    async with loopback_server(keep_open) as kept_port, loopback_server(close_second) as port:
         kept = await backend.connect_tcp("127.0.0.1", kept_port, timeout=5)
         closing = await backend.connect_tcp("127.0.0.1", port, timeout=5)
         assert kept.get_extra_info("is_readable") is False
@@ -320,10 +326,7 @@ async def test_an_idle_connection_the_server_closed_is_readable_and_one_it_kept_
 
 
 async def test_a_connection_takes_the_local_address_and_socket_options_asked_for():
-    async def keep(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await reader.read()
-
-    async with loopback_server(keep) as port:
+    async with loopback_server(keep_open) as port:
         stream = await AsyncioNetworkBackend().connect_tcp(
             "127.0.0.1",
             port,
@@ -353,10 +356,7 @@ async def test_closing_lets_go_of_the_socket_at_once_even_with_data_unsent():
 
 
 async def test_a_socket_option_the_system_refuses_is_a_connect_error():
-    async def keep(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await reader.read()
-
-    async with loopback_server(keep) as port:
+    async with loopback_server(keep_open) as port:
         with pytest.raises(httpcore.ConnectError) as info:
             await AsyncioNetworkBackend().connect_tcp(
                 "127.0.0.1", port, timeout=5, socket_options=[(socket.SOL_SOCKET, 12345, 1)]
@@ -436,23 +436,11 @@ async def test_an_untrusted_certificate_fails_the_handshake_with_the_ssl_error_a
 
 
 async def test_a_large_body_over_tls_read_slowly_arrives_whole(authority):
-    body = bytes(range(256)) * (3 * READ_HIGH_WATER // 256)
-
-    async def send_all(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        writer.write(body)
-        await writer.drain()
-        writer.close()
-
-    async with loopback_server(send_all, server_tls(authority)) as port:
+    async with loopback_server(send_large_body, server_tls(authority)) as port:
         plain = await AsyncioNetworkBackend().connect_tcp("127.0.0.1", port, timeout=5)
         secure = await plain.start_tls(client_tls(authority), "localhost", timeout=5)
-        received = []
-        while part := await secure.read(65536, timeout=5):
-            received.append(part)
-            if len(received) % 8 == 0:
-                await asyncio.sleep(0.005)  # let the buffer fill to its high mark
+        assert await read_slowly(secure) == LARGE_BODY
         await secure.aclose()
-    assert b"".join(received) == body
 
 
 @pytest.mark.parametrize("waits_in", ["read", "write"])
@@ -488,10 +476,7 @@ async def test_a_handshake_on_a_connection_already_ended_fails_at_once():
 
 
 async def test_a_handshake_with_no_answer_is_a_connect_timeout():
-    async def say_nothing(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await reader.read()
-
-    async with loopback_server(say_nothing) as port:
+    async with loopback_server(keep_open) as port:
         plain = await AsyncioNetworkBackend().connect_tcp("127.0.0.1", port, timeout=5)
         with pytest.raises(httpcore.ConnectTimeout):
             await plain.start_tls(client_tls(None), "localhost", timeout=0.1)

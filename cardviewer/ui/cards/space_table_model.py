@@ -314,7 +314,7 @@ class SpaceTableModel(QAbstractTableModel):
         # (`rowCount`, `columnCount`): the roles that show come first, and a cell's text
         # is made once per card and found without touching the card.
         if role == _DISPLAY:
-            return self._cell_text(index, _DISPLAY)
+            return self._text_at(index.row(), index.column(), _DISPLAY)  # -1: invalid
         if role == _ALIGNMENT:
             col = index.column()
             return self._alignments[col] if 0 <= col < len(self._alignments) else None
@@ -324,7 +324,7 @@ class SpaceTableModel(QAbstractTableModel):
             card = self.card(index.row())
             return avatar_cell(self._avatars, card) if card is not None else None
         if role in _TEXT_ROLES:
-            return self._cell_text(index, role)
+            return self._text_at(index.row(), index.column(), role)
         if role == CARD_ROLE:
             return self.card(index.row()) if 0 <= index.column() < len(self._columns) else None
         return None
@@ -338,11 +338,8 @@ class SpaceTableModel(QAbstractTableModel):
         """
         return [self._text_at(row, column, _DISPLAY) for row in range(min(rows, self.rowCount()))]
 
-    def _cell_text(self, index: ModelIndex, role: int) -> Any:
-        """The cell's value in a text role, made once per cached card."""
-        return self._text_at(index.row(), index.column(), role)  # -1 for an invalid index
-
     def _text_at(self, row: int, col: int, role: int) -> Any:
+        """The cell's value in a text role, made once per cached card."""
         if not (0 <= row < len(self._positions) and 0 <= col < len(self._columns)):
             return None
         position, key = self._positions[row], (role, col)
