@@ -6,6 +6,11 @@ put the checkout itself on the module search path: the bundle is made from the
 package as it installs (see cardviewer.spec).
 """
 
+import multiprocessing
+
 from cardviewer.app import main
 
+# A sync's cards are written by a process started as this program; there, this runs
+# the writing and exits instead of starting the app.
+multiprocessing.freeze_support()
 raise SystemExit(main())

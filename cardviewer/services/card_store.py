@@ -637,6 +637,15 @@ class CardStore:
         return Generation(row[0], datetime.fromisoformat(row[1]), row[2], bool(row[3]))
 
 
+@dataclass(frozen=True)
+class Written:
+    """How far the cards of an unfinished sync are written (`StoreSync.written`)."""
+
+    count: int
+    first_positions: Mapping[str, int]
+    """Each field the cards have, and the first card to have it."""
+
+
 class StoreSync:
     """Cards written into a generation of their own, made current in one step at the end."""
 
@@ -650,6 +659,29 @@ class StoreSync:
         self._first_positions: dict[str, int] = {}
         """Each field the cards written have, and the first card to have it."""
         self._done = False
+
+    @classmethod
+    def reopen(cls, path: Path, generation: int, *, with_emails: bool = False) -> StoreSync:
+        """The sync `generation` of the store at `path`, on a connection of its own.
+
+        For writing its cards from another process; `close()` when done. Raises
+        `sqlite3.Error` when the store cannot be opened.
+        """
+        return cls(_connect(path, create=False), generation, with_emails=with_emails)
+
+    def close(self) -> None:
+        """Close the connection of a `reopen`ed sync."""
+        self._db.close()
+
+    @property
+    def written(self) -> Written:
+        """The cards added so far, for the sync's own connection to `adopt`."""
+        return Written(self.count, dict(self._first_positions))
+
+    def adopt(self, written: Written) -> None:
+        """Take `written` as added here: another connection wrote the cards (`reopen`)."""
+        self.count = written.count
+        self._first_positions = dict(written.first_positions)
 
     def add(self, cards: Iterable[Card]) -> None:
         """Write `cards` after those added so far (one transaction; the copy shown stays)."""
@@ -742,8 +774,10 @@ class StoreSync:
         self._done = True
 
 
-def _connect(path: Path) -> sqlite3.Connection:
+def _connect(path: Path, *, create: bool = True) -> sqlite3.Connection:
     if not path.exists():
+        if not create:
+            raise sqlite3.OperationalError(f"unable to open database file: {path} is gone")
         # Created readable by this user only: it holds the space's cards, e-mails too.
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     # Used by one thread at a time, not always the one that opened it (a sync's worker).

@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
+from collections.abc import Callable
+from pathlib import Path
 
 from cardviewer.api.models import Card, CardPage
 from cardviewer.services.card_store import (
@@ -18,6 +20,7 @@ from cardviewer.services.card_store import (
     Generation,
     StoreError,
     StoreProblem,
+    StoreSync,
     TextKey,
     folded_text_key,
 )
@@ -27,8 +30,11 @@ from cardviewer.services.space_fetch import (
     ProgressCallback,
     fetch_pages_in_order,
 )
+from cardviewer.services.store_writer import CardWriter, start_writer
 
 log = logging.getLogger(__name__)
+
+WriterStart = Callable[[StoreSync, Path], CardWriter]
 
 WRITE_BATCH = 500
 """Cards written to the store in one transaction during a sync."""
@@ -45,6 +51,7 @@ async def sync_space(
     with_emails: bool = False,
     text_key: TextKey = folded_text_key,
     collation: str = "folded",
+    writer_for: WriterStart = start_writer,
 ) -> Generation:
     """Fetch every page through `fetch` into `store`; returns the new current copy.
 
@@ -53,10 +60,11 @@ async def sync_space(
     `fetch` asks for the cards' e-mail addresses, which the copy records; texts are
     ranked for sorting under `collation` (`CardStore.rank_texts`).
 
-    The store is written on a worker thread, `WRITE_BATCH` cards at a time, while the
-    next pages are fetched, so that the thread running the event loop (the window's)
-    stays free; at most `QUEUED_BATCHES` wait to be written. One transaction per page
-    of ten cards would cost more than the cards.
+    The store is written by `start_writer` (a process of its own), `WRITE_BATCH` cards
+    at a time, while the next pages are fetched, so that the thread running the event
+    loop (the window's) stays free; at most `QUEUED_BATCHES` wait to be written. One
+    transaction per page of ten cards would cost more than the cards. `writer_for`
+    starts another kind of writer.
     """
     sync = store.begin_sync(with_emails=with_emails)
     batch: list[Card] = []
@@ -75,13 +83,10 @@ async def sync_space(
 
     async def write_all() -> None:
         while (cards := await batches.get()) is not None:
-            adding = asyncio.ensure_future(asyncio.to_thread(sync.add, cards))
-            try:
-                await asyncio.shield(adding)
-            except asyncio.CancelledError:
-                await asyncio.wait({adding})  # nothing else may touch the store meanwhile
-                raise
+            await writer.add(cards)
+        await writer.close()
 
+    writer = writer_for(sync, store.path)
     try:
         try:
             async with asyncio.TaskGroup() as group:
@@ -89,8 +94,10 @@ async def sync_space(
                 group.create_task(write_all())
         except BaseExceptionGroup as errors:
             raise _first_error(errors) from None
+        writer.stop()  # done: the pipe to a writing process is closed
         return await asyncio.to_thread(sync.finish, text_key, collation)
     except BaseException as error:
+        writer.stop()
         try:
             sync.abandon()
         except sqlite3.Error as cleanup:  # the rows go with the next sync

@@ -17,6 +17,7 @@ from cardviewer.api.models import Card, parse_card
 from cardviewer.services.card_store import CardStore, StoreError, StoreSync
 from cardviewer.services.space_fetch import PageFetch
 from cardviewer.services.space_sync import sync_space
+from cardviewer.services.store_writer import ThreadWriter
 
 pytestmark = pytest.mark.anyio
 
@@ -83,8 +84,14 @@ async def test_a_full_disk_says_so_and_keeps_the_copy_before_it(store, tmp_path)
     assert [card.uuid for card in store.cards()] == [f"old{n}" for n in range(20)]
 
 
+def on_thread(sync: StoreSync, _path: Path) -> ThreadWriter:
+    """A sync's writer on a thread of this process, where `Watched` can watch it."""
+    return ThreadWriter(sync)
+
+
 class Watched:
-    """What a sync does to the store: each batch of cards written, and the end of the sync.
+    """What a sync does to the store, written on a thread (`on_thread`): each batch of
+    cards written, and the end of the sync.
 
     With `hold`, the first batch is not written until `release` is set; with
     `abandon_fails`, removing an unfinished sync fails as a locked database would.
@@ -151,7 +158,9 @@ async def test_cards_are_written_500_or_a_page_more_at_a_time(
 ):
     """A transaction takes the pages that make 500 cards or more; the rest at the end."""
     watched = Watched(store, monkeypatch)
-    generation = await sync_space(store, space(1201, per_page=per_page), concurrency=4)
+    generation = await sync_space(
+        store, space(1201, per_page=per_page), concurrency=4, writer_for=on_thread
+    )
     assert watched.batches == written
     assert generation.card_count == 1201
 
@@ -166,7 +175,7 @@ async def test_at_most_four_batches_wait_while_one_is_written(store, monkeypatch
         asked.append(number)
         return await pages(number)
 
-    sync = asyncio.ensure_future(sync_space(store, fetch, concurrency=1))
+    sync = asyncio.ensure_future(sync_space(store, fetch, concurrency=1, writer_for=on_thread))
     try:
         await until(watched.writing.is_set)
         await let_run()
@@ -181,9 +190,11 @@ async def test_at_most_four_batches_wait_while_one_is_written(store, monkeypatch
 
 async def test_a_sync_called_off_while_writing_ends_after_the_write(store, monkeypatch):
     """Nothing else touches the store while a batch is written on the worker thread."""
-    await sync_space(store, space(20, prefix="old"))
+    await sync_space(store, space(20, prefix="old"), writer_for=on_thread)
     watched = Watched(store, monkeypatch, hold=True)
-    sync = asyncio.ensure_future(sync_space(store, space(1200), concurrency=4))
+    sync = asyncio.ensure_future(
+        sync_space(store, space(1200), concurrency=4, writer_for=on_thread)
+    )
     try:
         await until(watched.writing.is_set)
         sync.cancel()
@@ -203,7 +214,7 @@ async def test_an_unfinished_sync_that_cannot_be_removed_still_says_why_it_stopp
 ):
     watched = Watched(store, monkeypatch, abandon_fails=True)
     with pytest.raises(ServerError):
-        await sync_space(store, space(30, failing=2))
+        await sync_space(store, space(30, failing=2), writer_for=on_thread)
     assert watched.calls[-1] == "abandon"
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert warnings == ["the unfinished sync could not be removed yet: database is locked"]

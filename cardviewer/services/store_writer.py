@@ -1,0 +1,197 @@
+"""Where a sync's cards are written: a process of its own, or else a worker thread.
+
+Making the rows the copy keeps of a card (its JSON, its folded search text, a sort key
+per field) is Python. On a thread beside the fetch it held the interpreter lock that
+the thread running the event loop (the window's) needs to read the next pages, some
+12 s of the 60 s a sync of 100,000 cards took. A process of its own writes them under
+a lock of its own (`ProcessWriter`).
+
+The process opens the same file (SQLite's write-ahead log lets both connections use it)
+and writes each batch into the sync's generation, in a transaction of its own; the
+sync is finished by the caller's connection as before (`StoreSync.adopt`). When either
+side dies the other finds the pipe between them closed: the process stops writing, and
+the caller reports the copy as not written. The copy shown is never touched by either:
+the rows of an unfinished generation go with the next sync.
+
+Where no process can be started, the cards are written on a thread (`ThreadWriter`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import sqlite3
+import traceback
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any, Protocol
+
+from cardviewer.api.models import Card
+from cardviewer.services.card_store import StoreError, StoreSync, Written
+
+log = logging.getLogger(__name__)
+
+STOP_SECONDS = 5.0
+"""How long a stopped writing process may take to end (it is killed, so milliseconds)."""
+
+
+class CardWriter(Protocol):
+    """Writes the batches of one sync, one at a time, in the order given."""
+
+    async def add(self, cards: list[Card]) -> None:
+        """Write `cards` after those before; returns once they are written."""
+
+    async def close(self) -> None:
+        """After the last batch: the sync's own connection knows what was written."""
+
+    def stop(self) -> None:
+        """Write nothing more; returns once nothing writes (after a failure or Cancel)."""
+
+
+class ThreadWriter:
+    """Writes on a worker thread through the sync's own connection."""
+
+    def __init__(self, sync: StoreSync) -> None:
+        self._sync = sync
+
+    async def add(self, cards: list[Card]) -> None:
+        adding = asyncio.ensure_future(asyncio.to_thread(self._sync.add, cards))
+        try:
+            await asyncio.shield(adding)
+        except asyncio.CancelledError:
+            await asyncio.wait({adding})  # nothing else may touch the store meanwhile
+            raise
+
+    async def close(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
+
+
+class ProcessWriter:
+    """Writes in a process of its own, which `start` starts (`StoreSync.reopen`)."""
+
+    def __init__(self, sync: StoreSync, process: Any, connection: Connection) -> None:
+        self._sync = sync
+        self.process = process
+        """The writing process (`multiprocessing.Process`): its pid, whether it lives."""
+        self._connection = connection
+
+    @classmethod
+    def start(cls, sync: StoreSync, path: Path) -> ProcessWriter:
+        """The writer of `sync`, a generation of the store at `path`; `OSError` if none.
+
+        The process is started afresh (not forked): a copy of a process running Qt's
+        threads cannot be relied upon.
+        """
+        context = multiprocessing.get_context("spawn")
+        ours, theirs = context.Pipe()
+        process = context.Process(
+            target=write_from_pipe,
+            args=(theirs, path, sync.generation, sync.with_emails),
+            name="CardViewer store writer",
+            daemon=True,
+        )
+        try:
+            process.start()
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()  # only the process holds its end: its death closes the pipe
+        return cls(sync, process, ours)
+
+    async def add(self, cards: list[Card]) -> None:
+        await asyncio.to_thread(self._exchange, cards)
+
+    async def close(self) -> None:
+        written = await asyncio.to_thread(self._exchange, None)
+        assert isinstance(written, Written)
+        self._sync.adopt(written)
+        await asyncio.to_thread(self.process.join, STOP_SECONDS)
+
+    def stop(self) -> None:
+        if self.process.is_alive():
+            self.process.kill()  # mid-transaction too: SQLite undoes it
+            self.process.join(STOP_SECONDS)
+        self._connection.close()
+
+    def _exchange(self, message: list[Card] | None) -> Any:
+        """Send `message`, wait for the answer (on a worker thread: both may wait)."""
+        try:
+            self._connection.send(message)
+            answer, value = self._connection.recv()
+        except (EOFError, OSError) as error:
+            self.process.join(STOP_SECONDS)
+            log.error(
+                "the process writing the local copy ended (exit code %s): %r",
+                self.process.exitcode,
+                error,
+            )
+            raise _not_written() from error
+        if answer == "sqlite":
+            raise sqlite3.OperationalError(value)  # a full disk, say: the sync tells which
+        if answer == "failed":
+            log.error("writing the local copy failed in its process:\n%s", value)
+            raise _not_written()
+        return value
+
+
+def _not_written() -> StoreError:
+    return StoreError("The local copy of this space could not be written; it stays as it was.")
+
+
+def start_writer(sync: StoreSync, path: Path) -> CardWriter:
+    """A process writing `sync` into the store at `path`, or a thread if none can start."""
+    try:
+        return ProcessWriter.start(sync, path)
+    except OSError as error:
+        log.warning(
+            "no process could be started to write the local copy (%s); a thread does", error
+        )
+        return ThreadWriter(sync)
+
+
+def write_from_pipe(connection: Connection, path: Path, generation: int, with_emails: bool) -> None:
+    """The writing process: batches of cards from `connection` into `generation`.
+
+    Each batch is answered with ("added", None) once written; `None` ends the sync
+    with ("written", `Written`). A failure is answered with ("sqlite", its text) or
+    ("failed", the traceback), and ends the process; so does the pipe closing.
+    """
+    try:
+        sync = StoreSync.reopen(path, generation, with_emails=with_emails)
+    except Exception as error:
+        connection.send(_failure(error))
+        return
+    try:
+        write_batches(connection, sync)
+    finally:
+        sync.close()
+
+
+def write_batches(connection: Connection, sync: StoreSync) -> None:
+    """`write_from_pipe` with the sync open: until the end, a failure, or no caller."""
+    while True:
+        try:
+            cards = connection.recv()
+        except (EOFError, OSError):
+            return  # the sync's process is gone: nothing more is written
+        if cards is None:
+            connection.send(("written", sync.written))
+            return
+        try:
+            sync.add(cards)
+        except Exception as error:
+            connection.send(_failure(error))
+            return
+        connection.send(("added", None))
+
+
+def _failure(error: Exception) -> tuple[str, str]:
+    """The answer that tells the sync's process of `error`."""
+    if isinstance(error, sqlite3.Error):
+        return "sqlite", str(error)
+    return "failed", "".join(traceback.format_exception(error))

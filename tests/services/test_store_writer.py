@@ -1,0 +1,290 @@
+"""A sync's cards written in a process of their own: the same rows, and no orphan left.
+
+Most tests start a real writing process; the protocol's failures are also checked with
+its loop served by a thread of this process (`served_on_thread`), where the store's
+connection can be made to fail on cue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import sqlite3
+import threading
+from collections.abc import Callable
+from multiprocessing import Pipe
+from pathlib import Path
+
+import pytest
+
+from cardviewer.api import CardPage
+from cardviewer.api.models import Card, parse_card
+from cardviewer.services.card_store import CardStore, StoreError, StoreSync, Written
+from cardviewer.services.space_fetch import PageFetch
+from cardviewer.services.space_sync import sync_space
+from cardviewer.services.store_writer import (
+    CardWriter,
+    ProcessWriter,
+    ThreadWriter,
+    start_writer,
+    write_batches,
+)
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+PEOPLE = [
+    parse_card(
+        {
+            "uuid": "a",
+            "display_name": "Zoë Ärger",
+            "connects": 12,
+            "emails": ["zoe@example.com"],
+            "created_at": "2024-05-01T10:00:00.000000Z",
+            "favourite_colour": "teal",  # a field the specification does not list
+        }
+    ),
+    parse_card({"uuid": "b", "display_name": "Ada", "connects": "many"}),  # set aside
+    parse_card({"uuid": "c", "display_name": "\ud800 lone", "emails": []}),
+    parse_card({"uuid": "d"}),
+]
+
+
+def page_of(number: int, last: int, per_page: int = 10, prefix: str = "c") -> CardPage:
+    first = (number - 1) * per_page
+    cards = tuple(
+        parse_card({"uuid": f"{prefix}{n}", "display_name": f"Person {n}"})
+        for n in range(first, first + per_page)
+    )
+    meta = {"current_page": number, "last_page": last, "per_page": per_page, "total": last * 10}
+    return CardPage.model_validate({"cards": cards, "meta": meta, "links": {}})
+
+
+def rows(path: Path) -> dict[str, list[tuple[object, ...]]]:
+    """Everything a sync wrote, table by table."""
+    tables = {
+        "cards": "SELECT position, uuid, json FROM cards",
+        "card_text": "SELECT position, text FROM card_text",
+        "sort_keys": "SELECT field, position, kind, value, text FROM sort_keys",
+        "fields": "SELECT * FROM fields",
+    }
+    with sqlite3.connect(path) as db:
+        return {name: sorted(db.execute(query), key=repr) for name, query in tables.items()}
+
+
+async def written_by(start: object, path: Path, batches: list[list[Card]]) -> Written:
+    with CardStore.open(path) as store:
+        sync = store.begin_sync(with_emails=True)
+        writer: CardWriter = start(sync, path)  # type: ignore[operator]
+        for batch in batches:
+            await writer.add(batch)
+        await writer.close()
+        writer.stop()
+        sync.finish()
+        return sync.written
+
+
+async def test_a_process_writes_every_row_as_a_thread_does(tmp_path):
+    batches = [PEOPLE[:3], PEOPLE[3:]]
+    in_process = await written_by(ProcessWriter.start, tmp_path / "process.sqlite", batches)
+    on_thread = await written_by(
+        lambda sync, _path: ThreadWriter(sync), tmp_path / "thread.sqlite", batches
+    )
+    assert in_process == on_thread
+    assert in_process.count == 4
+    assert in_process.first_positions["favourite_colour"] == 0
+    assert rows(tmp_path / "process.sqlite") == rows(tmp_path / "thread.sqlite")
+    with CardStore.open(tmp_path / "process.sqlite") as store:
+        assert list(store.cards()) == PEOPLE
+
+
+async def test_the_writing_process_ends_with_the_sync(tmp_path):
+    path = tmp_path / "space.sqlite"
+    with CardStore.open(path) as store:
+        sync = store.begin_sync()
+        writer = ProcessWriter.start(sync, path)
+        await writer.add(PEOPLE)
+        await writer.close()
+        assert writer.process.exitcode == 0
+        writer.stop()
+
+
+async def test_the_writing_process_ends_when_the_sync_s_process_is_gone(tmp_path):
+    """Its end of the pipe closes, as when the window's process is killed: it stops."""
+    path = tmp_path / "space.sqlite"
+    with CardStore.open(path) as store:
+        synced = store.begin_sync()
+        synced.add(PEOPLE[:1])
+        synced.finish()
+        sync = store.begin_sync()
+        writer = ProcessWriter.start(sync, path)
+        await writer.add(PEOPLE)
+        writer._connection.close()  # what the system does for a killed process
+        await asyncio.to_thread(writer.process.join, 10)
+        assert writer.process.exitcode == 0
+        assert [card.uuid for card in store.cards()] == ["a"]
+
+
+def hold_fetch(
+    last: int, *, at: int, then: Callable[[], None] | None = None
+) -> tuple[asyncio.Event, PageFetch]:
+    """Pages of a space of `last` pages; page `at` sets the event given back, then runs
+    `then`, or waits until cancelled."""
+    reached = asyncio.Event()
+
+    async def fetch(number: int) -> CardPage:
+        if number == at:
+            reached.set()
+            if then is not None:
+                then()
+            else:
+                await asyncio.Event().wait()  # until cancelled
+        return page_of(number, last)
+
+    return reached, fetch
+
+
+async def test_a_killed_writing_process_stops_the_sync_and_keeps_the_copy_before_it(
+    tmp_path, caplog
+):
+    path = tmp_path / "space.sqlite"
+    writers: list[ProcessWriter] = []
+
+    def start(sync: StoreSync, at: Path) -> ProcessWriter:
+        writers.append(ProcessWriter.start(sync, at))
+        return writers[-1]
+
+    def kill() -> None:
+        os.kill(writers[0].process.pid, signal.SIGKILL)
+        writers[0].process.join(10)
+
+    _reached, fetch = hold_fetch(200, at=60, then=kill)  # after a batch or so
+    with CardStore.open(path) as store:
+        store.begin_sync().finish()  # an empty copy before
+        before = store.current
+        with pytest.raises(StoreError, match="could not be written; it stays as it was"):
+            await sync_space(store, fetch, concurrency=2, writer_for=start)
+        assert store.current == before
+        assert list(store.cards()) == []
+    assert writers[0].process.exitcode == -signal.SIGKILL
+    errors = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
+    assert any("the process writing the local copy ended (exit code -9)" in e for e in errors)
+
+
+async def test_a_sync_called_off_stops_its_writing_process_at_once(tmp_path):
+    path = tmp_path / "space.sqlite"
+    writers: list[ProcessWriter] = []
+
+    def start(sync: StoreSync, at: Path) -> ProcessWriter:
+        writers.append(ProcessWriter.start(sync, at))
+        return writers[-1]
+
+    reached, fetch = hold_fetch(200, at=120)
+    with CardStore.open(path) as store:
+        store.begin_sync().finish()
+        before = store.current
+        sync = asyncio.ensure_future(sync_space(store, fetch, concurrency=2, writer_for=start))
+        await asyncio.wait_for(reached.wait(), 20)
+        sync.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await sync
+        assert not writers[0].process.is_alive()
+        assert store.current == before
+        assert list(store.cards()) == []
+
+
+class ThreadAsProcess:
+    """`write_batches` served by a thread, standing in for the writing process."""
+
+    def __init__(self, sync: StoreSync, connection: object) -> None:
+        self.exitcode: int | None = None
+        self.pid = 0
+        self._thread = threading.Thread(target=self._run, args=(connection, sync))
+        self._thread.start()
+
+    def _run(self, connection, sync) -> None:
+        write_batches(connection, sync)
+        connection.close()
+        self.exitcode = 0
+
+    def is_alive(self) -> bool:
+        return self._thread.is_alive()
+
+    def join(self, timeout: float | None = None) -> None:
+        self._thread.join(timeout)
+
+    def kill(self) -> None:
+        self._thread.join(5)  # a thread cannot be killed: its loop ends after a failure
+
+
+def served_on_thread(sync: StoreSync, _path: Path) -> ProcessWriter:
+    ours, theirs = Pipe()
+    return ProcessWriter(sync, ThreadAsProcess(sync, theirs), ours)
+
+
+async def test_a_full_disk_while_the_process_writes_says_so_and_keeps_the_copy_before_it(
+    tmp_path,
+):
+    path = tmp_path / "space.sqlite"
+    with CardStore.open(path) as store:
+        sync = store.begin_sync()
+        sync.add(PEOPLE)
+        sync.finish()
+        store._db.execute("PRAGMA max_page_count = 16")  # as small as the disk left over
+
+        async def fetch(number: int) -> CardPage:
+            return page_of(number, 500)
+
+        with pytest.raises(StoreError, match="disk is full"):
+            await sync_space(store, fetch, concurrency=4, writer_for=served_on_thread)
+        assert list(store.cards()) == PEOPLE
+
+
+async def test_a_failure_in_the_writing_process_is_logged_whole(tmp_path, caplog, monkeypatch):
+    path = tmp_path / "space.sqlite"
+
+    def broken(self: StoreSync, cards: object) -> None:
+        raise ValueError("a card the rows cannot be made of")
+
+    monkeypatch.setattr(StoreSync, "add", broken)
+    with CardStore.open(path) as store:
+        sync = store.begin_sync()
+        writer = served_on_thread(sync, path)
+        with pytest.raises(StoreError, match="could not be written"):
+            await writer.add(PEOPLE)
+        writer.stop()
+    logged = "\n".join(r.getMessage() for r in caplog.records if r.levelno == logging.ERROR)
+    assert "writing the local copy failed in its process" in logged
+    assert "ValueError: a card the rows cannot be made of" in logged
+
+
+async def test_a_store_the_process_cannot_open_is_not_written(tmp_path):
+    path = tmp_path / "space.sqlite"
+    with CardStore.open(path) as store:
+        sync = store.begin_sync()
+        writer = ProcessWriter.start(sync, tmp_path / "gone" / "space.sqlite")
+        with pytest.raises(sqlite3.OperationalError, match="unable to open"):
+            await writer.add(PEOPLE)
+        writer.stop()
+
+
+async def test_without_processes_the_cards_are_written_on_a_thread(tmp_path, caplog, monkeypatch):
+    def refused(cls: object, sync: StoreSync, path: Path) -> ProcessWriter:
+        raise OSError("no more processes")
+
+    monkeypatch.setattr(ProcessWriter, "start", classmethod(refused))
+    path = tmp_path / "space.sqlite"
+    with CardStore.open(path) as store:
+        sync = store.begin_sync()
+        assert isinstance(start_writer(sync, path), ThreadWriter)
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert warnings == [
+        "no process could be started to write the local copy (no more processes); a thread does"
+    ]
