@@ -69,21 +69,40 @@ def envelope_json(
     head, found, tail = encode(body).rpartition(encode(marker))
     if not found:
         raise ValueError("the encoder wrote the links marker differently")
-    pages = list(_page_link_entries(path, last, encode))
+    joined, starts = _page_link_entries(path, last, encode)
+    pages: tuple[bytes | memoryview, ...] = (joined,)
     if 1 <= page <= last:
-        pages[page - 1] = encode(_link(path, page, active=True))
-    links = [
-        encode(_previous_link(path, page)),
-        *pages,
-        encode(_next_link(path, page, last)),
-    ]
-    return b"".join((head, b"[", b",".join(links), b"]", tail))
+        # The entries before and after the active one, as they are: no copy of the
+        # megabyte they make in a large space before the one of the body itself.
+        whole = memoryview(joined)
+        end = starts[page] - 1 if page < last else len(joined)
+        active = encode(_link(path, page, active=True))
+        pages = (whole[: starts[page - 1]], active, whole[end:])
+    return b"".join(
+        (
+            head,
+            b"[",
+            encode(_previous_link(path, page)),
+            b",",
+            *pages,
+            b",",
+            encode(_next_link(path, page, last)),
+            b"]",
+            tail,
+        )
+    )
 
 
 @functools.lru_cache(maxsize=32)
-def _page_link_entries(path: str, last: int, encode: Encoder) -> tuple[bytes, ...]:
-    """The encoded entries for pages 1 to `last`, none of them active."""
-    return tuple(encode(_link(path, n)) for n in range(1, last + 1))
+def _page_link_entries(path: str, last: int, encode: Encoder) -> tuple[bytes, list[int]]:
+    """The encoded entries for pages 1 to `last`, none of them active, joined by commas;
+    and where each starts (entry n at index n - 1)."""
+    entries = [encode(_link(path, n)) for n in range(1, last + 1)]
+    starts, at = [], 0
+    for entry in entries:
+        starts.append(at)
+        at += len(entry) + 1
+    return b",".join(entries), starts
 
 
 def _page_url(path: str, page: int) -> str:
