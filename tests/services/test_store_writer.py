@@ -8,12 +8,13 @@ connection can be made to fail on cue.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import signal
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from multiprocessing import Pipe
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from cardviewer.api import CardPage
 from cardviewer.api.models import Card, parse_card
 from cardviewer.services.card_store import CardStore, StoreError, StoreSync, Written
 from cardviewer.services.space_fetch import PageFetch
-from cardviewer.services.space_sync import sync_space
+from cardviewer.services.space_sync import WriterStart, sync_space
 from cardviewer.services.store_writer import (
     CardWriter,
     ProcessWriter,
@@ -79,14 +80,25 @@ def rows(path: Path) -> dict[str, list[tuple[object, ...]]]:
         return {name: sorted(db.execute(query), key=repr) for name, query in tables.items()}
 
 
-async def written_by(start: object, path: Path, batches: list[list[Card]]) -> Written:
+@contextlib.contextmanager
+def stopping(writers: Sequence[CardWriter]) -> Iterator[None]:
+    """Stop `writers` (those in the list at the end) whatever happens: a writer left
+    waiting would hold the test's loop for good."""
+    try:
+        yield
+    finally:
+        for writer in writers:
+            writer.stop()
+
+
+async def written_by(start: WriterStart, path: Path, batches: list[list[Card]]) -> Written:
     with CardStore.open(path) as store:
         sync = store.begin_sync(with_emails=True)
-        writer: CardWriter = start(sync, path)  # type: ignore[operator]
-        for batch in batches:
-            await writer.add(batch)
-        await writer.close()
-        writer.stop()
+        writer = start(sync, path)
+        with stopping([writer]):
+            for batch in batches:
+                await writer.add(batch)
+            await writer.close()
         sync.finish()
         return sync.written
 
@@ -110,10 +122,10 @@ async def test_the_writing_process_ends_with_the_sync(tmp_path):
     with CardStore.open(path) as store:
         sync = store.begin_sync()
         writer = ProcessWriter.start(sync, path)
-        await writer.add(PEOPLE)
-        await writer.close()
-        assert writer.process.exitcode == 0
-        writer.stop()
+        with stopping([writer]):
+            await writer.add(PEOPLE)
+            await writer.close()
+            assert writer.process.exitcode == 0
 
 
 async def test_the_writing_process_ends_when_the_sync_s_process_is_gone(tmp_path):
@@ -125,10 +137,11 @@ async def test_the_writing_process_ends_when_the_sync_s_process_is_gone(tmp_path
         synced.finish()
         sync = store.begin_sync()
         writer = ProcessWriter.start(sync, path)
-        await writer.add(PEOPLE)
-        writer._connection.close()  # what the system does for a killed process
-        await asyncio.to_thread(writer.process.join, 10)
-        assert writer.process.exitcode == 0
+        with stopping([writer]):
+            await writer.add(PEOPLE)
+            writer._connection.close()  # what the system does for a killed process
+            await asyncio.to_thread(writer.process.join, 10)
+            assert writer.process.exitcode == 0
         assert [card.uuid for card in store.cards()] == ["a"]
 
 
@@ -169,7 +182,10 @@ async def test_a_killed_writing_process_stops_the_sync_and_keeps_the_copy_before
     with CardStore.open(path) as store:
         store.begin_sync().finish()  # an empty copy before
         before = store.current
-        with pytest.raises(StoreError, match="could not be written; it stays as it was"):
+        with (
+            pytest.raises(StoreError, match="could not be written; it stays as it was"),
+            stopping(writers),
+        ):
             await sync_space(store, fetch, concurrency=2, writer_for=start)
         assert store.current == before
         assert list(store.cards()) == []
@@ -193,7 +209,7 @@ async def test_a_sync_called_off_stops_its_writing_process_at_once(tmp_path):
         sync = asyncio.ensure_future(sync_space(store, fetch, concurrency=2, writer_for=start))
         await asyncio.wait_for(reached.wait(), 20)
         sync.cancel()
-        with pytest.raises(asyncio.CancelledError):
+        with stopping(writers), pytest.raises(asyncio.CancelledError):
             await sync
         assert not writers[0].process.is_alive()
         assert store.current == before
@@ -206,7 +222,7 @@ class ThreadAsProcess:
     def __init__(self, sync: StoreSync, connection: object) -> None:
         self.exitcode: int | None = None
         self.pid = 0
-        self._thread = threading.Thread(target=self._run, args=(connection, sync))
+        self._thread = threading.Thread(target=self._run, args=(connection, sync), daemon=True)
         self._thread.start()
 
     def _run(self, connection, sync) -> None:
@@ -257,9 +273,8 @@ async def test_a_failure_in_the_writing_process_is_logged_whole(tmp_path, caplog
     with CardStore.open(path) as store:
         sync = store.begin_sync()
         writer = served_on_thread(sync, path)
-        with pytest.raises(StoreError, match="could not be written"):
+        with stopping([writer]), pytest.raises(StoreError, match="could not be written"):
             await writer.add(PEOPLE)
-        writer.stop()
     logged = "\n".join(r.getMessage() for r in caplog.records if r.levelno == logging.ERROR)
     assert "writing the local copy failed in its process" in logged
     assert "ValueError: a card the rows cannot be made of" in logged
@@ -270,9 +285,8 @@ async def test_a_store_the_process_cannot_open_is_not_written(tmp_path):
     with CardStore.open(path) as store:
         sync = store.begin_sync()
         writer = ProcessWriter.start(sync, tmp_path / "gone" / "space.sqlite")
-        with pytest.raises(sqlite3.OperationalError, match="unable to open"):
+        with stopping([writer]), pytest.raises(sqlite3.OperationalError, match="unable to open"):
             await writer.add(PEOPLE)
-        writer.stop()
 
 
 async def test_without_processes_the_cards_are_written_on_a_thread(tmp_path, caplog, monkeypatch):
