@@ -13,9 +13,13 @@ import logging
 import os
 import signal
 import sqlite3
+import subprocess
+import sys
+import textwrap
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from multiprocessing import Pipe
+from multiprocessing.context import SpawnProcess
 from pathlib import Path
 
 import pytest
@@ -34,6 +38,8 @@ from cardviewer.services.store_writer import (
 )
 
 pytestmark = pytest.mark.anyio
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -302,3 +308,42 @@ async def test_without_processes_the_cards_are_written_on_a_thread(tmp_path, cap
     assert warnings == [
         "no process could be started to write the local copy (no more processes); a thread does"
     ]
+
+
+def test_an_app_that_quits_without_stopping_its_writer_still_quits(tmp_path):
+    """The writing process is the app's daemon: the app's exit does not wait for it."""
+    path = tmp_path / "space.sqlite"
+    script = textwrap.dedent(
+        f"""
+        from pathlib import Path
+        from cardviewer.services.card_store import CardStore
+        from cardviewer.services.store_writer import ProcessWriter
+
+        if __name__ == "__main__":
+            store = CardStore.open(Path({str(path)!r}))
+            writer = ProcessWriter.start(store.begin_sync(), store.path)
+            print(writer.process.pid, flush=True)
+        """
+    )
+    ended = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=30
+    )
+    assert ended.returncode == 0, ended.stderr
+    pid = int(ended.stdout)
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)  # not ours: only its parent could reap it
+    assert not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text()
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="open files listed by /proc")
+def test_a_process_that_cannot_start_leaves_no_pipe_open(tmp_path, monkeypatch):
+    def refused(self: object) -> None:
+        raise OSError("no more processes")
+
+    monkeypatch.setattr(SpawnProcess, "start", refused)
+    path = tmp_path / "space.sqlite"
+    with CardStore.open(path) as store:
+        sync = store.begin_sync()
+        before = set(Path("/proc/self/fd").iterdir())
+        assert isinstance(start_writer(sync, path), ThreadWriter)
+        assert set(Path("/proc/self/fd").iterdir()) <= before
