@@ -8,9 +8,11 @@ package as it installs (see cardviewer.spec).
 
 import multiprocessing
 
-from cardviewer.app import main
+if __name__ == "__main__":
+    # A sync's cards are written by a process started as this program; in it, this
+    # runs the writing and exits, before the app is even imported.
+    multiprocessing.freeze_support()
 
-# A sync's cards are written by a process started as this program; there, this runs
-# the writing and exits instead of starting the app.
-multiprocessing.freeze_support()
-raise SystemExit(main())
+    from cardviewer.app import main
+
+    raise SystemExit(main())

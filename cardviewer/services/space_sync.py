@@ -81,23 +81,25 @@ async def sync_space(
         await batches.put(batch)
         await batches.put(None)
 
-    async def write_all() -> None:
+    async def write_all(writer: CardWriter) -> None:
         while (cards := await batches.get()) is not None:
             await writer.add(cards)
         await writer.close()
 
-    writer = writer_for(sync, store.path)
+    writer: CardWriter | None = None
     try:
+        writer = await asyncio.to_thread(writer_for, sync, store.path)
         try:
             async with asyncio.TaskGroup() as group:
                 group.create_task(fetch_all())
-                group.create_task(write_all())
+                group.create_task(write_all(writer))
         except BaseExceptionGroup as errors:
             raise _first_error(errors) from None
-        writer.stop()  # done: the pipe to a writing process is closed
-        return await asyncio.to_thread(sync.finish, text_key, collation)
+        await writer.stop()  # done: the pipe to a writing process is closed
+        return await _finished(sync, text_key, collation)
     except BaseException as error:
-        writer.stop()
+        if writer is not None:
+            await writer.stop()
         try:
             sync.abandon()
         except sqlite3.Error as cleanup:  # the rows go with the next sync
@@ -105,6 +107,25 @@ async def sync_space(
         if isinstance(error, sqlite3.Error):
             raise _store_error(error) from error
         raise
+
+
+async def _finished(sync: StoreSync, text_key: TextKey, collation: str) -> Generation:
+    """`sync.finish(…)` on a worker thread: once begun, it ends before anything else.
+
+    Called off meanwhile, the sync waits for it (the store is the finish's until then);
+    a copy made current by then is the sync's result, as Cancel came too late to stop it.
+    """
+    finishing = asyncio.ensure_future(asyncio.to_thread(sync.finish, text_key, collation))
+    try:
+        return await asyncio.shield(finishing)
+    except asyncio.CancelledError:
+        await asyncio.wait({finishing})
+        if finishing.exception() is not None:
+            raise
+        task = asyncio.current_task()
+        if task is not None:
+            task.uncancel()
+        return finishing.result()
 
 
 def _store_error(error: sqlite3.Error) -> StoreError:

@@ -13,7 +13,8 @@ side dies the other finds the pipe between them closed: the process stops writin
 the caller reports the copy as not written. The copy shown is never touched by either:
 the rows of an unfinished generation go with the next sync.
 
-Where no process can be started, the cards are written on a thread (`ThreadWriter`).
+Where no process can be started, or one ends before it has opened the store, the cards
+are written on a thread (`ThreadWriter`).
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import signal
 import sqlite3
 import traceback
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Protocol
@@ -45,7 +48,7 @@ class CardWriter(Protocol):
     async def close(self) -> None:
         """After the last batch: the sync's own connection knows what was written."""
 
-    def stop(self) -> None:
+    async def stop(self) -> None:
         """Write nothing more; returns once nothing writes (after a failure or Cancel)."""
 
 
@@ -66,25 +69,36 @@ class ThreadWriter:
     async def close(self) -> None:
         pass
 
-    def stop(self) -> None:
+    async def stop(self) -> None:
         pass
 
 
 class ProcessWriter:
-    """Writes in a process of its own, which `start` starts (`StoreSync.reopen`)."""
+    """Writes in a process of its own, which `start` starts (`StoreSync.reopen`).
+
+    The process first says whether it could open the store: if it ends before it does
+    (a program that cannot start as a writer), a thread writes instead. Each exchange
+    with it runs on a worker thread, and `stop` waits for the one under way before it
+    closes the pipe.
+    """
 
     def __init__(self, sync: StoreSync, process: Any, connection: Connection) -> None:
         self._sync = sync
         self.process = process
         """The writing process (`multiprocessing.Process`): its pid, whether it lives."""
         self._connection = connection
+        self._ready = False
+        self._instead: ThreadWriter | None = None
+        self._exchange_under_way: asyncio.Future[Any] | None = None
+        self._stopping = False
 
     @classmethod
     def start(cls, sync: StoreSync, path: Path) -> ProcessWriter:
         """The writer of `sync`, a generation of the store at `path`; `OSError` if none.
 
         The process is started afresh (not forked): a copy of a process running Qt's
-        threads cannot be relied upon.
+        threads cannot be relied upon. Starting it may wait for the new program (on
+        Windows, until it reads its orders): call this off the window's thread.
         """
         context = multiprocessing.get_context("spawn")
         ours, theirs = context.Pipe()
@@ -104,19 +118,59 @@ class ProcessWriter:
         return cls(sync, process, ours)
 
     async def add(self, cards: list[Card]) -> None:
-        await asyncio.to_thread(self._exchange, cards)
+        if self._instead is not None or not await self._started():
+            assert self._instead is not None
+            await self._instead.add(cards)
+            return
+        await self._off_the_loop(self._exchange, cards)
 
     async def close(self) -> None:
-        written = await asyncio.to_thread(self._exchange, None)
+        if self._instead is not None or not await self._started():
+            return  # the thread wrote through the sync's own connection
+        written = await self._off_the_loop(self._exchange, None)
         assert isinstance(written, Written)
         self._sync.adopt(written)
         await asyncio.to_thread(self.process.join, STOP_SECONDS)
 
-    def stop(self) -> None:
+    async def stop(self) -> None:
+        self._stopping = True
         if self.process.is_alive():
             self.process.kill()  # mid-transaction too: SQLite undoes it
-            self.process.join(STOP_SECONDS)
+        await asyncio.to_thread(self.process.join, STOP_SECONDS)
+        under_way = self._exchange_under_way
+        if under_way is not None:
+            await asyncio.wait({under_way})  # it sees the pipe's end: the process is gone
+            if not under_way.cancelled():
+                under_way.exception()  # known: what stopped the sync is told elsewhere
         self._connection.close()
+
+    async def _started(self) -> bool:
+        """Whether the process writes; if it ended before it could, a thread writes."""
+        if not self._ready:
+            self._ready = await self._off_the_loop(self._until_ready)
+            if not self._ready:
+                self._instead = ThreadWriter(self._sync)
+        return self._ready
+
+    async def _off_the_loop(self, work: Callable[..., Any], *args: Any) -> Any:
+        """`work(*args)` on a worker thread, kept for `stop` to wait for if called off."""
+        self._exchange_under_way = asyncio.ensure_future(asyncio.to_thread(work, *args))
+        return await asyncio.shield(self._exchange_under_way)
+
+    def _until_ready(self) -> bool:
+        """The process opened the store (True), or ended before it could (False)."""
+        try:
+            answer, value = self._connection.recv()
+        except (EOFError, OSError) as error:
+            self.process.join(STOP_SECONDS)
+            log.warning(
+                "the process to write the local copy ended as it started (exit code %s: %r); "
+                "a thread writes it",
+                self.process.exitcode,
+                error,
+            )
+            return False
+        return bool(_answered(answer, value))
 
     def _exchange(self, message: list[Card] | None) -> Any:
         """Send `message`, wait for the answer (on a worker thread: both may wait)."""
@@ -125,18 +179,25 @@ class ProcessWriter:
             answer, value = self._connection.recv()
         except (EOFError, OSError) as error:
             self.process.join(STOP_SECONDS)
-            log.error(
+            level = logging.DEBUG if self._stopping else logging.ERROR
+            log.log(
+                level,
                 "the process writing the local copy ended (exit code %s): %r",
                 self.process.exitcode,
                 error,
             )
             raise _not_written() from error
-        if answer == "sqlite":
-            raise sqlite3.OperationalError(value)  # a full disk, say: the sync tells which
-        if answer == "failed":
-            log.error("writing the local copy failed in its process:\n%s", value)
-            raise _not_written()
-        return value
+        return _answered(answer, value)
+
+
+def _answered(answer: str, value: Any) -> Any:
+    """The value of the process's answer; its failure raised."""
+    if answer == "sqlite":
+        raise sqlite3.OperationalError(value)  # a full disk, say: the sync tells which
+    if answer == "failed":
+        log.error("writing the local copy failed in its process:\n%s", value)
+        raise _not_written()
+    return value
 
 
 def _not_written() -> StoreError:
@@ -144,7 +205,10 @@ def _not_written() -> StoreError:
 
 
 def start_writer(sync: StoreSync, path: Path) -> CardWriter:
-    """A process writing `sync` into the store at `path`, or a thread if none can start."""
+    """A process writing `sync` into the store at `path`, or a thread if none can start.
+
+    Call it off the window's thread (see `ProcessWriter.start`).
+    """
     try:
         return ProcessWriter.start(sync, path)
     except OSError as error:
@@ -157,15 +221,18 @@ def start_writer(sync: StoreSync, path: Path) -> CardWriter:
 def write_from_pipe(connection: Connection, path: Path, generation: int, with_emails: bool) -> None:
     """The writing process: batches of cards from `connection` into `generation`.
 
-    Each batch is answered with ("added", None) once written; `None` ends the sync
-    with ("written", `Written`). A failure is answered with ("sqlite", its text) or
-    ("failed", the traceback), and ends the process; so does the pipe closing.
+    It says ("ready", True) once the store is open. Each batch is answered with
+    ("added", None) once written; `None` ends the sync with ("written", `Written`). A
+    failure is answered with ("sqlite", its text) or ("failed", the traceback), and
+    ends the process; so does the pipe closing.
     """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is for the app, which stops this
     try:
         sync = StoreSync.reopen(path, generation, with_emails=with_emails)
     except Exception as error:
         connection.send(_failure(error))
         return
+    connection.send(("ready", True))
     try:
         write_batches(connection, sync)
     finally:

@@ -224,3 +224,31 @@ async def test_the_options_are_taken_by_name_only(store):
     with pytest.raises(TypeError):
         await sync_space(store, space(3), 4)  # type: ignore[call-arg]
     assert store.current is None
+
+
+async def test_a_sync_called_off_while_it_finishes_ends_as_finished(store, monkeypatch):
+    """Past the last page the copy is made current in one go; Cancel then waits for it,
+    and the sync is done: nothing touches the store meanwhile."""
+    finishing, release = threading.Event(), threading.Event()
+    finish = StoreSync.finish
+
+    def held(self: StoreSync, *args: object) -> object:
+        finishing.set()
+        release.wait(10)
+        return finish(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(StoreSync, "finish", held)
+    abandoned: list[int] = []
+    monkeypatch.setattr(StoreSync, "abandon", lambda self: abandoned.append(1))
+    sync = asyncio.ensure_future(sync_space(store, space(30), writer_for=on_thread))
+    try:
+        await until(finishing.is_set)
+        sync.cancel()
+        await let_run()
+        assert not sync.done()
+    finally:
+        release.set()
+    generation = await sync
+    assert generation.card_count == 30
+    assert store.current == generation
+    assert abandoned == []

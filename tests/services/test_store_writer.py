@@ -17,7 +17,7 @@ import subprocess
 import sys
 import textwrap
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from multiprocessing import Pipe
 from multiprocessing.context import SpawnProcess
 from pathlib import Path
@@ -86,22 +86,22 @@ def rows(path: Path) -> dict[str, list[tuple[object, ...]]]:
         return {name: sorted(db.execute(query), key=repr) for name, query in tables.items()}
 
 
-@contextlib.contextmanager
-def stopping(writers: Sequence[CardWriter]) -> Iterator[None]:
+@contextlib.asynccontextmanager
+async def stopping(writers: Sequence[CardWriter]) -> AsyncIterator[None]:
     """Stop `writers` (those in the list at the end) whatever happens: a writer left
     waiting would hold the test's loop for good."""
     try:
         yield
     finally:
         for writer in writers:
-            writer.stop()
+            await writer.stop()
 
 
 async def written_by(start: WriterStart, path: Path, batches: list[list[Card]]) -> Written:
     with CardStore.open(path) as store:
         sync = store.begin_sync(with_emails=True)
         writer = start(sync, path)
-        with stopping([writer]):
+        async with stopping([writer]):
             for batch in batches:
                 await writer.add(batch)
             await writer.close()
@@ -128,7 +128,7 @@ async def test_the_writing_process_ends_with_the_sync(tmp_path):
     with CardStore.open(path) as store:
         sync = store.begin_sync()
         writer = ProcessWriter.start(sync, path)
-        with stopping([writer]):
+        async with stopping([writer]):
             await writer.add(PEOPLE)
             await writer.close()
             assert writer.process.exitcode == 0
@@ -143,7 +143,7 @@ async def test_the_writing_process_ends_when_the_sync_s_process_is_gone(tmp_path
         synced.finish()
         sync = store.begin_sync()
         writer = ProcessWriter.start(sync, path)
-        with stopping([writer]):
+        async with stopping([writer]):
             await writer.add(PEOPLE)
             writer._connection.close()  # what the system does for a killed process
             await asyncio.to_thread(writer.process.join, 10)
@@ -152,22 +152,35 @@ async def test_the_writing_process_ends_when_the_sync_s_process_is_gone(tmp_path
 
 
 def hold_fetch(
-    last: int, *, at: int, then: Callable[[], None] | None = None
+    last: int, *, at: int, then: Callable[[], Awaitable[None]] | None = None
 ) -> tuple[asyncio.Event, PageFetch]:
-    """Pages of a space of `last` pages; page `at` sets the event given back, then runs
-    `then`, or waits until cancelled."""
+    """Pages of a space of `last` pages; page `at` sets the event given back, then awaits
+    `then()`, or waits until cancelled."""
     reached = asyncio.Event()
 
     async def fetch(number: int) -> CardPage:
         if number == at:
             reached.set()
             if then is not None:
-                then()
+                await then()
             else:
                 await asyncio.Event().wait()  # until cancelled
         return page_of(number, last)
 
     return reached, fetch
+
+
+def cards_written(path: Path) -> int:
+    """The cards in the store, of every copy (committed by any connection)."""
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        return int(db.execute("SELECT COUNT(*) FROM cards").fetchone()[0])
+
+
+async def until_written(path: Path) -> None:
+    """Until a first batch of a sync into an empty store is written (20 s at most)."""
+    async with asyncio.timeout(20):
+        while not cards_written(path):  # noqa: ASYNC110 - another process writes them
+            await asyncio.sleep(0.01)
 
 
 async def test_a_killed_writing_process_stops_the_sync_and_keeps_the_copy_before_it(
@@ -180,24 +193,68 @@ async def test_a_killed_writing_process_stops_the_sync_and_keeps_the_copy_before
         writers.append(ProcessWriter.start(sync, at))
         return writers[-1]
 
-    def kill() -> None:
+    async def kill() -> None:
+        await until_written(path)  # the process is at work
         os.kill(writers[0].process.pid, signal.SIGKILL)
-        writers[0].process.join(10)
+        await asyncio.to_thread(writers[0].process.join, 10)
 
-    _reached, fetch = hold_fetch(200, at=60, then=kill)  # after a batch or so
+    _reached, fetch = hold_fetch(200, at=60, then=kill)
     with CardStore.open(path) as store:
         store.begin_sync().finish()  # an empty copy before
         before = store.current
-        with (
-            pytest.raises(StoreError, match="could not be written; it stays as it was"),
-            stopping(writers),
-        ):
-            await sync_space(store, fetch, concurrency=2, writer_for=start)
+        async with stopping(writers):
+            with pytest.raises(StoreError, match="could not be written; it stays as it was"):
+                await sync_space(store, fetch, concurrency=2, writer_for=start)
         assert store.current == before
         assert list(store.cards()) == []
     assert writers[0].process.exitcode == -signal.SIGKILL
     errors = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
     assert any("the process writing the local copy ended (exit code -9)" in e for e in errors)
+
+
+async def test_a_process_that_ends_as_it_starts_leaves_the_writing_to_a_thread(tmp_path, caplog):
+    path = tmp_path / "space.sqlite"
+
+    def start_and_kill(sync: StoreSync, at: Path) -> ProcessWriter:
+        writer = ProcessWriter.start(sync, at)
+        os.kill(writer.process.pid, signal.SIGKILL)  # long before it opens the store
+        return writer
+
+    async def fetch(number: int) -> CardPage:
+        return page_of(number, 120)
+
+    with CardStore.open(path) as store:
+        generation = await sync_space(store, fetch, concurrency=4, writer_for=start_and_kill)
+        assert generation.card_count == 1200
+        assert [card.uuid for card in store.cards()] == [f"c{n}" for n in range(1200)]
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert warnings == [
+        "the process to write the local copy ended as it started (exit code -9: EOFError()); "
+        "a thread writes it"
+    ]
+
+
+async def test_a_batch_called_off_mid_write_is_undone_and_stops_quietly(tmp_path, caplog):
+    """Stopped while it writes, the process is killed and its transaction undone; the
+    exchange under way ends before the pipe is closed, and nothing is logged as a fault."""
+    path = tmp_path / "space.sqlite"
+    many = [page_of(n, 2000).cards for n in range(1, 2001)]
+    cards = [card for page in many for card in page]  # 20,000: seconds to write
+    with CardStore.open(path) as store:
+        sync = store.begin_sync()
+        writer = ProcessWriter.start(sync, path)
+        async with stopping([writer]):
+            await writer.add(cards[:10])
+            adding = asyncio.ensure_future(writer.add(cards[10:]))
+            await asyncio.sleep(0.5)  # sent, and being written
+            assert not adding.done()
+            adding.cancel()
+            await writer.stop()
+            with pytest.raises(asyncio.CancelledError):
+                await adding
+        assert not writer.process.is_alive()
+        assert cards_written(path) == 10, "the batch under way is undone"
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
 
 
 async def test_a_sync_called_off_stops_its_writing_process_at_once(tmp_path):
@@ -215,8 +272,9 @@ async def test_a_sync_called_off_stops_its_writing_process_at_once(tmp_path):
         sync = asyncio.ensure_future(sync_space(store, fetch, concurrency=2, writer_for=start))
         await asyncio.wait_for(reached.wait(), 20)
         sync.cancel()
-        with stopping(writers), pytest.raises(asyncio.CancelledError):
-            await sync
+        async with stopping(writers):
+            with pytest.raises(asyncio.CancelledError):
+                await sync
         assert not writers[0].process.is_alive()
         assert store.current == before
         assert list(store.cards()) == []
@@ -232,6 +290,7 @@ class ThreadAsProcess:
         self._thread.start()
 
     def _run(self, connection, sync) -> None:
+        connection.send(("ready", True))  # as `write_from_pipe` says once the store is open
         write_batches(connection, sync)
         connection.close()
         self.exitcode = 0
@@ -279,20 +338,25 @@ async def test_a_failure_in_the_writing_process_is_logged_whole(tmp_path, caplog
     with CardStore.open(path) as store:
         sync = store.begin_sync()
         writer = served_on_thread(sync, path)
-        with stopping([writer]), pytest.raises(StoreError, match="could not be written"):
-            await writer.add(PEOPLE)
+        async with stopping([writer]):
+            with pytest.raises(StoreError, match="could not be written"):
+                await writer.add(PEOPLE)
     logged = "\n".join(r.getMessage() for r in caplog.records if r.levelno == logging.ERROR)
     assert "writing the local copy failed in its process" in logged
     assert "ValueError: a card the rows cannot be made of" in logged
 
 
 async def test_a_store_the_process_cannot_open_is_not_written(tmp_path):
+    """Its reason is told (a full disk would be said so), however long before the
+    first batch the process gave up."""
     path = tmp_path / "space.sqlite"
     with CardStore.open(path) as store:
         sync = store.begin_sync()
         writer = ProcessWriter.start(sync, tmp_path / "gone" / "space.sqlite")
-        with stopping([writer]), pytest.raises(sqlite3.OperationalError, match="unable to open"):
-            await writer.add(PEOPLE)
+        async with stopping([writer]):
+            await asyncio.to_thread(writer.process.join, 20)  # it said why, and ended
+            with pytest.raises(sqlite3.OperationalError, match="unable to open"):
+                await writer.add(PEOPLE)
 
 
 async def test_without_processes_the_cards_are_written_on_a_thread(tmp_path, caplog, monkeypatch):
