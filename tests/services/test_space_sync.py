@@ -17,7 +17,7 @@ from cardviewer.api.models import Card, parse_card
 from cardviewer.services.card_store import CardStore, StoreError, StoreSync
 from cardviewer.services.space_fetch import PageFetch
 from cardviewer.services.space_sync import sync_space
-from cardviewer.services.store_writer import ThreadWriter
+from cardviewer.services.store_writer import ThreadWriter, start_writer
 
 pytestmark = pytest.mark.anyio
 
@@ -48,6 +48,11 @@ def space(
     return fetch
 
 
+def on_thread(sync: StoreSync, _path: Path) -> ThreadWriter:
+    """A sync's writer on a thread of this process, where `Watched` can watch it."""
+    return ThreadWriter(sync)
+
+
 @pytest.fixture
 def store(tmp_path: Path):
     with CardStore.open(tmp_path / "space.sqlite") as store:
@@ -76,17 +81,22 @@ async def test_a_failed_sync_keeps_the_copy_before_it(store):
     assert store.changes() is None
 
 
-async def test_a_full_disk_says_so_and_keeps_the_copy_before_it(store, tmp_path):
+@pytest.mark.parametrize(
+    "writer_for",
+    [
+        pytest.param(on_thread, id="while a thread writes the cards"),
+        # The limit is the sync's own connection's: the process writes every card,
+        # and the disk is full as the copy is finished (a full disk while the process
+        # writes: tests/services/test_store_writer.py).
+        pytest.param(start_writer, id="while the copy is finished"),
+    ],
+)
+async def test_a_full_disk_says_so_and_keeps_the_copy_before_it(store, writer_for):
     await sync_space(store, space(20, prefix="old"))
     store._db.execute("PRAGMA max_page_count = 16")  # as small as the disk left over
     with pytest.raises(StoreError, match="disk is full"):
-        await sync_space(store, space(5000), concurrency=4)
+        await sync_space(store, space(5000), concurrency=4, writer_for=writer_for)
     assert [card.uuid for card in store.cards()] == [f"old{n}" for n in range(20)]
-
-
-def on_thread(sync: StoreSync, _path: Path) -> ThreadWriter:
-    """A sync's writer on a thread of this process, where `Watched` can watch it."""
-    return ThreadWriter(sync)
 
 
 class Watched:
