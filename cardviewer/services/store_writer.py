@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from cardviewer.api.models import Card
-from cardviewer.services.card_store import StoreError, StoreSync, Written
+from cardviewer.services.card_store import StoreError, StoreProblem, StoreSync, Written
 
 log = logging.getLogger(__name__)
 
@@ -194,6 +194,9 @@ def _answered(answer: str, value: Any) -> Any:
     """The value of the process's answer; its failure raised."""
     if answer == "sqlite":
         raise sqlite3.OperationalError(value)  # a full disk, say: the sync tells which
+    if answer == "store":
+        message, problem = value
+        raise StoreError(message, StoreProblem[problem])
     if answer == "failed":
         log.error("writing the local copy failed in its process:\n%s", value)
         raise _not_written()
@@ -223,8 +226,8 @@ def write_from_pipe(connection: Connection, path: Path, generation: int, with_em
 
     It says ("ready", True) once the store is open. Each batch is answered with
     ("added", None) once written; `None` ends the sync with ("written", `Written`). A
-    failure is answered with ("sqlite", its text) or ("failed", the traceback), and
-    ends the process; so does the pipe closing.
+    failure is answered with ("sqlite", its text), ("store", its text and problem) or
+    ("failed", the traceback), and ends the process; so does the pipe closing.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is for the app, which stops this
     try:
@@ -257,8 +260,10 @@ def write_batches(connection: Connection, sync: StoreSync) -> None:
         connection.send(("added", None))
 
 
-def _failure(error: Exception) -> tuple[str, str]:
+def _failure(error: Exception) -> tuple[str, Any]:
     """The answer that tells the sync's process of `error`."""
     if isinstance(error, sqlite3.Error):
         return "sqlite", str(error)
+    if isinstance(error, StoreError):  # a copy of a newer version, say: told as such
+        return "store", (str(error), error.problem.name)
     return "failed", "".join(traceback.format_exception(error))

@@ -26,7 +26,14 @@ import pytest
 
 from cardviewer.api import CardPage
 from cardviewer.api.models import Card, parse_card
-from cardviewer.services.card_store import CardStore, StoreError, StoreSync, Written
+from cardviewer.services.card_store import (
+    SCHEMA_VERSION,
+    CardStore,
+    StoreError,
+    StoreProblem,
+    StoreSync,
+    Written,
+)
 from cardviewer.services.space_fetch import PageFetch
 from cardviewer.services.space_sync import WriterStart, sync_space
 from cardviewer.services.store_writer import (
@@ -411,3 +418,17 @@ def test_a_process_that_cannot_start_leaves_no_pipe_open(tmp_path, monkeypatch):
         before = set(Path("/proc/self/fd").iterdir())
         assert isinstance(start_writer(sync, path), ThreadWriter)
         assert set(Path("/proc/self/fd").iterdir()) <= before
+
+
+async def test_a_copy_the_process_finds_newer_is_told_as_such(tmp_path):
+    """Its `StoreError` keeps its problem across the pipe: the window says why."""
+    path = tmp_path / "space.sqlite"
+    with CardStore.open(path) as store:
+        sync = store.begin_sync()
+        with contextlib.closing(sqlite3.connect(path)) as db:  # a newer app, meanwhile
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+        writer = ProcessWriter.start(sync, path)
+        async with stopping([writer]):
+            with pytest.raises(StoreError, match="newer version") as refused:
+                await writer.add(PEOPLE)
+        assert refused.value.problem is StoreProblem.NEWER_VERSION
