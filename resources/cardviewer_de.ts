@@ -29,7 +29,7 @@
         <translation>Die Adresse %1 ist nicht verschlüsselt (http://). Verwenden Sie https://, damit Ihr Passwort und Ihr Anmelde-Token im Netzwerk nicht mitgelesen werden können.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/api/client.py" line="+145"/>
+        <location filename="../cardviewer/api/client.py" line="+150"/>
         <source>Please enter your e-mail address.</source>
         <translation>Bitte geben Sie Ihre E-Mail-Adresse ein.</translation>
     </message>
@@ -629,7 +629,12 @@
         </translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+86"/>
+        <source>Finishing the local copy…</source>
+        <translation>Lokale Kopie wird fertiggestellt…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Writing 1 card…</source>
         <translation>1 Karte wird geschrieben…</translation>
     </message>
@@ -787,7 +792,7 @@
         <translation>Die Seite neu laden (F5)</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="+374"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="+375"/>
         <location filename="../cardviewer/ui/window_commands.py" line="+31"/>
         <source>&amp;Export Page…</source>
         <translation>Seite e&amp;xportieren…</translation>
@@ -1074,7 +1079,7 @@
         <translation>Geben Sie eine Bereichs-ID ein und klicken Sie auf „Öffnen“.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/filter_row.py" line="+196"/>
+        <location filename="../cardviewer/ui/filter_row.py" line="+198"/>
         <source>Filter all cards of the space (Ctrl+F)</source>
         <translation>Alle Karten des Bereichs filtern (Strg+F)</translation>
     </message>
@@ -1089,7 +1094,7 @@
         <translation>Zeigt die Karten, deren Name, Benutzername, Position oder E-Mail jedes eingegebene Wort enthält. Filtern und Sortieren gelten für die geladene Seite.</translation>
     </message>
     <message>
-        <location line="-120"/>
+        <location line="-122"/>
         <source>Clear the filter</source>
         <translation>Filter leeren</translation>
     </message>
@@ -1109,7 +1114,7 @@
         <translation>Seiten vom Server oder alle Karten der lokalen Kopie des Bereichs</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+37"/>
         <source>Sorting…</source>
         <translation>Wird sortiert…</translation>
     </message>
@@ -1542,7 +1547,7 @@
         <translation>Der Datenträger ist schreibgeschützt; wählen Sie einen anderen Ordner.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="-301"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="-300"/>
         <source>Whole space (synced %1)</source>
         <translation>Ganzer Bereich (Stand %1)</translation>
     </message>
@@ -1567,7 +1572,7 @@
         <translation>Die lokale Kopie wird angezeigt: %1.</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+31"/>
         <source>The local copies of synced spaces are removed.</source>
         <translation>Die lokalen Kopien synchronisierter Bereiche sind entfernt.</translation>
     </message>

@@ -160,6 +160,7 @@ class ExportAllDialog(QDialog):
             with_emails=self._with_emails,
             text_key=text_collator(reader).sortKey,
             collation=reader.name(),
+            on_finishing=self._on_finishing,
         )
         result: Generation | None = await self._run(work)
         return result
@@ -200,6 +201,12 @@ class ExportAllDialog(QDialog):
         )
         log.info("exported %d cards of %s to %s", count, self._space_id, self.path)
         return count
+
+    def _on_finishing(self) -> None:
+        """Every card is in; the copy is sorted and made current, which cannot be undone."""
+        self.progress_bar.setRange(0, 0)
+        self.progress_label.setText(self.tr("Finishing the local copy…"))
+        self.cancel_button.setEnabled(False)
 
     def _on_writing(self, count: int) -> None:
         self.progress_bar.setRange(0, 0)

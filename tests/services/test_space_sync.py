@@ -262,3 +262,15 @@ async def test_a_sync_called_off_while_it_finishes_ends_as_finished(store, monke
     assert generation.card_count == 30
     assert store.current == generation
     assert abandoned == []
+
+
+async def test_the_caller_hears_when_the_copy_is_being_finished(store):
+    """After the last card is written and before the copy is made current, once."""
+    await sync_space(store, space(20, prefix="old"))
+    before = store.current
+    heard: list[object] = []
+    generation = await sync_space(
+        store, space(30), on_finishing=lambda: heard.append(store.current)
+    )
+    assert heard == [before]
+    assert store.current == generation

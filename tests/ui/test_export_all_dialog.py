@@ -15,6 +15,7 @@ from cardviewer import i18n
 from cardviewer.api import CardPage, CardsClient
 from cardviewer.api.errors import ServerError
 from cardviewer.api.models import parse_card
+from cardviewer.services.card_store import CardStore
 from cardviewer.services.csv_export import neutralize_formula
 from cardviewer.services.space_fetch import FetchProgress
 from cardviewer.ui.export_all_dialog import ExportAllDialog
@@ -200,6 +201,23 @@ def test_syncing_names_the_space_and_no_file(qtbot, tmp_path):
     assert dialog.title_label.text() == "Syncing all cards of s-1"
     assert dialog.file_label.isHidden()
     assert dialog.progress_label.text() == "Fetching the first page…"
+
+
+def test_a_sync_says_it_finishes_the_copy_and_cannot_be_called_off_then(qtbot, arun, tmp_path):
+    async def pages(number: int) -> CardPage:
+        cards = tuple(parse_card({"uuid": f"c{n}"}) for n in range(10 * number - 10, 10 * number))
+        meta = {"current_page": number, "last_page": 3, "per_page": 10, "total": 30}
+        return CardPage.model_validate({"cards": cards, "meta": meta, "links": {}})
+
+    copy = tmp_path / "s-1.sqlite"
+    dialog = ExportAllDialog(pages, copy, space_id="s-1", with_emails=False, syncing=True)
+    qtbot.addWidget(dialog)
+    with CardStore.open(copy) as store:
+        generation = arun(dialog.sync(store), timeout=WAIT)
+    assert generation is not None
+    assert generation.card_count == 30
+    assert dialog.progress_label.text() == "Finishing the local copy…"
+    assert not dialog.cancel_button.isEnabled()
 
 
 def test_made_larger_its_lines_stay_together_above_cancel(qtbot, tmp_path):
