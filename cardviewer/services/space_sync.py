@@ -12,7 +12,6 @@ import asyncio
 import logging
 import sqlite3
 from collections.abc import Callable
-from pathlib import Path
 
 from cardviewer.api.models import Card, CardPage
 from cardviewer.services.card_store import (
@@ -30,11 +29,9 @@ from cardviewer.services.space_fetch import (
     ProgressCallback,
     fetch_pages_in_order,
 )
-from cardviewer.services.store_writer import CardWriter, start_writer
+from cardviewer.services.store_writer import CardWriter, WriterStart, start_writer
 
 log = logging.getLogger(__name__)
-
-WriterStart = Callable[[StoreSync, Path], CardWriter]
 
 WRITE_BATCH = 500
 """Cards written to the store in one transaction during a sync."""

@@ -52,6 +52,10 @@ class CardWriter(Protocol):
         """Write nothing more; returns once nothing writes (after a failure or Cancel)."""
 
 
+WriterStart = Callable[[StoreSync, Path], CardWriter]
+"""Starts the writer of a sync of the store at a path (`start_writer`)."""
+
+
 class ThreadWriter:
     """Writes on a worker thread through the sync's own connection."""
 
@@ -118,14 +122,14 @@ class ProcessWriter:
         return cls(sync, process, ours)
 
     async def add(self, cards: list[Card]) -> None:
-        if self._instead is not None or not await self._started():
-            assert self._instead is not None
-            await self._instead.add(cards)
-            return
-        await self._off_the_loop(self._exchange, cards)
+        instead = await self._thread_instead()
+        if instead is not None:
+            await instead.add(cards)
+        else:
+            await self._off_the_loop(self._exchange, cards)
 
     async def close(self) -> None:
-        if self._instead is not None or not await self._started():
+        if await self._thread_instead() is not None:
             return  # the thread wrote through the sync's own connection
         written = await self._off_the_loop(self._exchange, None)
         assert isinstance(written, Written)
@@ -144,13 +148,14 @@ class ProcessWriter:
                 under_way.exception()  # known: what stopped the sync is told elsewhere
         self._connection.close()
 
-    async def _started(self) -> bool:
-        """Whether the process writes; if it ended before it could, a thread writes."""
-        if not self._ready:
-            self._ready = await self._off_the_loop(self._until_ready)
-            if not self._ready:
+    async def _thread_instead(self) -> ThreadWriter | None:
+        """None while the process writes; the thread writing if it ended as it started."""
+        if not self._ready and self._instead is None:
+            if await self._off_the_loop(self._until_ready):
+                self._ready = True
+            else:
                 self._instead = ThreadWriter(self._sync)
-        return self._ready
+        return self._instead
 
     async def _off_the_loop(self, work: Callable[..., Any], *args: Any) -> Any:
         """`work(*args)` on a worker thread, kept for `stop` to wait for if called off."""
@@ -162,11 +167,10 @@ class ProcessWriter:
         try:
             answer, value = self._connection.recv()
         except (EOFError, OSError) as error:
-            self.process.join(STOP_SECONDS)
             log.warning(
                 "the process to write the local copy ended as it started (exit code %s: %r); "
                 "a thread writes it",
-                self.process.exitcode,
+                self._exit_code(),
                 error,
             )
             return False
@@ -178,16 +182,20 @@ class ProcessWriter:
             self._connection.send(message)
             answer, value = self._connection.recv()
         except (EOFError, OSError) as error:
-            self.process.join(STOP_SECONDS)
             level = logging.DEBUG if self._stopping else logging.ERROR
             log.log(
                 level,
                 "the process writing the local copy ended (exit code %s): %r",
-                self.process.exitcode,
+                self._exit_code(),
                 error,
             )
             raise _not_written() from error
         return _answered(answer, value)
+
+    def _exit_code(self) -> int | None:
+        """The ended process's exit code (its pipe closes a moment before it is gone)."""
+        self.process.join(STOP_SECONDS)
+        return self.process.exitcode  # type: ignore[no-any-return]
 
 
 def _answered(answer: str, value: Any) -> Any:

@@ -35,11 +35,12 @@ from cardviewer.services.card_store import (
     Written,
 )
 from cardviewer.services.space_fetch import PageFetch
-from cardviewer.services.space_sync import WriterStart, sync_space
+from cardviewer.services.space_sync import sync_space
 from cardviewer.services.store_writer import (
     CardWriter,
     ProcessWriter,
     ThreadWriter,
+    WriterStart,
     start_writer,
     write_batches,
 )
@@ -158,6 +159,16 @@ async def test_the_writing_process_ends_when_the_sync_s_process_is_gone(tmp_path
         assert [card.uuid for card in store.cards()] == ["a"]
 
 
+def kept_in(writers: list[ProcessWriter]) -> WriterStart:
+    """Starts a sync's writing process, kept in `writers` for the test to look at."""
+
+    def start(sync: StoreSync, path: Path) -> ProcessWriter:
+        writers.append(ProcessWriter.start(sync, path))
+        return writers[-1]
+
+    return start
+
+
 def hold_fetch(
     last: int, *, at: int, then: Callable[[], Awaitable[None]] | None = None
 ) -> tuple[asyncio.Event, PageFetch]:
@@ -195,10 +206,7 @@ async def test_a_killed_writing_process_stops_the_sync_and_keeps_the_copy_before
 ):
     path = tmp_path / "space.sqlite"
     writers: list[ProcessWriter] = []
-
-    def start(sync: StoreSync, at: Path) -> ProcessWriter:
-        writers.append(ProcessWriter.start(sync, at))
-        return writers[-1]
+    start = kept_in(writers)
 
     async def kill() -> None:
         await until_written(path)  # the process is at work
@@ -267,10 +275,7 @@ async def test_a_batch_called_off_mid_write_is_undone_and_stops_quietly(tmp_path
 async def test_a_sync_called_off_stops_its_writing_process_at_once(tmp_path):
     path = tmp_path / "space.sqlite"
     writers: list[ProcessWriter] = []
-
-    def start(sync: StoreSync, at: Path) -> ProcessWriter:
-        writers.append(ProcessWriter.start(sync, at))
-        return writers[-1]
+    start = kept_in(writers)
 
     reached, fetch = hold_fetch(200, at=120)
     with CardStore.open(path) as store:
