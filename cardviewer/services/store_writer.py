@@ -24,6 +24,7 @@ import logging
 import multiprocessing
 import signal
 import sqlite3
+import threading
 import traceback
 from collections.abc import Callable
 from multiprocessing.connection import Connection
@@ -95,6 +96,7 @@ class ProcessWriter:
         self._instead: ThreadWriter | None = None
         self._exchange_under_way: asyncio.Future[Any] | None = None
         self._stopping = False
+        self._joining = threading.Lock()
 
     @classmethod
     def start(cls, sync: StoreSync, path: Path) -> ProcessWriter:
@@ -134,13 +136,13 @@ class ProcessWriter:
         written = await self._off_the_loop(self._exchange, None)
         assert isinstance(written, Written)
         self._sync.adopt(written)
-        await asyncio.to_thread(self.process.join, STOP_SECONDS)
+        await asyncio.to_thread(self._join)
 
     async def stop(self) -> None:
         self._stopping = True
         if self.process.is_alive():
             self.process.kill()  # mid-transaction too: SQLite undoes it
-        await asyncio.to_thread(self.process.join, STOP_SECONDS)
+        await asyncio.to_thread(self._join)
         under_way = self._exchange_under_way
         if under_way is not None:
             await asyncio.wait({under_way})  # it sees the pipe's end: the process is gone
@@ -194,8 +196,14 @@ class ProcessWriter:
 
     def _exit_code(self) -> int | None:
         """The ended process's exit code (its pipe closes a moment before it is gone)."""
-        self.process.join(STOP_SECONDS)
+        self._join()
         return self.process.exitcode  # type: ignore[no-any-return]
+
+    def _join(self) -> None:
+        """Wait for the process to end, one thread at a time: of two threads reaping
+        it at once, one may find it gone with no exit code."""
+        with self._joining:
+            self.process.join(STOP_SECONDS)
 
 
 def _answered(answer: str, value: Any) -> Any:

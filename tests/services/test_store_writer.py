@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import multiprocessing.connection
 import os
 import signal
 import sqlite3
@@ -211,7 +212,8 @@ async def test_a_killed_writing_process_stops_the_sync_and_keeps_the_copy_before
     async def kill() -> None:
         await until_written(path)  # the process is at work
         os.kill(writers[0].process.pid, signal.SIGKILL)
-        await asyncio.to_thread(writers[0].process.join, 10)
+        # until it is gone, without reaping it: the writer reads its exit code
+        await asyncio.to_thread(multiprocessing.connection.wait, [writers[0].process.sentinel], 10)
 
     _reached, fetch = hold_fetch(200, at=60, then=kill)
     with CardStore.open(path) as store:
@@ -225,6 +227,37 @@ async def test_a_killed_writing_process_stops_the_sync_and_keeps_the_copy_before
     assert writers[0].process.exitcode == -signal.SIGKILL
     errors = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
     assert any("the process writing the local copy ended (exit code -9)" in e for e in errors)
+
+
+class SlowToReap:
+    """A process that takes a moment to reap, and counts the threads reaping it at once."""
+
+    def __init__(self) -> None:
+        self.exitcode: int | None = None
+        self.reaping = 0
+        self.most_at_once = 0
+
+    def join(self, timeout: float | None = None) -> None:
+        self.reaping += 1
+        self.most_at_once = max(self.most_at_once, self.reaping)
+        threading.Event().wait(0.05)
+        self.exitcode = -signal.SIGKILL
+        self.reaping -= 1
+
+    def is_alive(self) -> bool:
+        return False
+
+
+async def test_the_writer_reaps_its_process_one_thread_at_a_time(tmp_path):
+    """Stopping while an exchange finds the process gone: both wait for it, and of two
+    threads reaping a process at once one can find it gone with no exit code."""
+    with CardStore.open(tmp_path / "space.sqlite") as store:
+        ours, theirs = Pipe()
+        theirs.close()
+        process = SlowToReap()
+        writer = ProcessWriter(store.begin_sync(), process, ours)
+        await asyncio.gather(asyncio.to_thread(writer._exit_code), writer.stop())
+    assert process.most_at_once == 1
 
 
 async def test_a_process_that_ends_as_it_starts_leaves_the_writing_to_a_thread(tmp_path, caplog):
