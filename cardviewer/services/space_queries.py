@@ -146,9 +146,15 @@ class SpaceQueries:
             log.warning("the local copy %s cannot be read for sorting: %s", self._path, error)
             store = None
         try:
+            warm_from: int | None = None
             if store is not None:
-                self._warm(store)
-            while (job := self._next(store)) is not None:
+                store.keep_in_memory(CACHE_BYTES)
+                warm_from = 0
+            while True:
+                if warm_from is not None and store is not None:
+                    warm_from = self._warm(store, warm_from)
+                if (job := self._next(store)) is None:
+                    break
                 number, query = job
                 if store is None:
                     self._send(SpaceAnswer(number, [], True, "the store cannot be opened"))
@@ -158,20 +164,23 @@ class SpaceQueries:
             if store is not None:
                 store.close()
 
-    def _warm(self, store: CardStore) -> None:
-        """Read what filters need into memory before the first is typed; a query interrupts."""
+    def _warm(self, store: CardStore, start: int) -> int | None:
+        """Read what filters need into memory, part by part while no query waits; where
+        to go on from once the query that came is answered, or None when all is read.
+
+        The window asks for its first rows as it opens a copy, so most of the reading
+        comes after that first answer, before the first key is typed.
+        """
+        at: int | None = start
         try:
-            store.keep_in_memory(CACHE_BYTES)
-            with self._wake:
-                if self._waiting is not None or self._closed:
-                    return
-                self._running = store
-            store.warm_for_search()
+            while at is not None:
+                with self._wake:
+                    if self._waiting is not None or self._closed:
+                        return at
+                at = store.warm_for_search(at)
         except sqlite3.Error as error:
-            log.debug("warming the local copy %s stopped: %s", self._path, error)
-        finally:
-            with self._wake:
-                self._running = None
+            log.debug("warming the local copy %s failed: %s", self._path, error)
+        return None
 
     def _answer(self, store: CardStore, number: int, query: SpaceQuery) -> None:
         try:

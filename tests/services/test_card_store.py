@@ -351,9 +351,11 @@ def test_every_position_of_a_whole_answer_comes_back_in_order_past_one_byte(path
 def test_a_store_warmed_for_search_answers_as_before(path):
     with CardStore.open(path) as store:
         store.keep_in_memory(4 * 2**20)
-        store.warm_for_search()  # no copy yet: nothing to read
+        assert store.warm_for_search() is None  # no copy yet: nothing to read
         synced(store, cards("a", "b", "c"))
-        store.warm_for_search()
+        assert store.warm_for_search(0, rows=2) == 2  # where to go on from
+        assert store.warm_for_search(2, rows=2) == 4
+        assert store.warm_for_search(4, rows=2) is None  # all read
         assert store.ordered(None, terms=("person",)) == [0, 1, 2]
 
 

@@ -155,11 +155,11 @@ def test_the_copy_is_read_into_memory_before_the_first_query_and_a_failed_read_i
 ):
     warming = threading.Event()
 
-    def warm_interrupted(store: CardStore) -> None:  # as a query asked meanwhile does
+    def warm_failed(store: CardStore, start: int = 0) -> int | None:
         warming.set()
-        raise sqlite3.OperationalError("interrupted")
+        raise sqlite3.OperationalError("disk I/O error")
 
-    monkeypatch.setattr(CardStore, "warm_for_search", warm_interrupted)
+    monkeypatch.setattr(CardStore, "warm_for_search", warm_failed)
     queries = open_queries(store_of(tmp_path / "s.sqlite", 3))
     assert warming.wait(WAIT)
     number = queries.ask(SpaceQuery("display_name", descending=True))
@@ -184,23 +184,68 @@ def test_the_worker_keeps_48_mib_of_the_copy_in_memory(
     assert kept == [48 * 2**20]
 
 
-def test_a_query_asked_before_warming_is_answered_without_warming(
+def test_a_query_asked_before_warming_is_answered_first_and_the_copy_warmed_after(
     tmp_path, answers, open_queries, monkeypatch
 ):
-    asked, warmed = threading.Event(), threading.Event()
-    keep_in_memory = CardStore.keep_in_memory
+    """The window asks for its first rows as it opens a copy: warming waits for them,
+    and then still reads the copy before the first key is typed."""
+    asked, done = threading.Event(), threading.Event()
+    order: list[str] = []
+    open_store: Callable[[type[CardStore], Path], CardStore]
+    open_store = CardStore.open.__func__  # type: ignore[attr-defined]
 
-    def kept_once_asked(store: CardStore, cache_bytes: int) -> None:
+    def opened_once_asked(cls: type[CardStore], path: Path) -> CardStore:
         asked.wait(WAIT)
-        keep_in_memory(store, cache_bytes)
+        return open_store(cls, path)
 
-    monkeypatch.setattr(CardStore, "keep_in_memory", kept_once_asked)
-    monkeypatch.setattr(CardStore, "warm_for_search", lambda store: warmed.set())
-    queries = open_queries(store_of(tmp_path / "s.sqlite", 3))
+    def warmed(store: CardStore, start: int = 0) -> int | None:
+        order.append("warmed")
+        done.set()
+        return None
+
+    def delivered(answer: SpaceAnswer) -> None:  # on the worker thread, in its order
+        order.append("answered")
+        answers.put(answer)
+
+    path = store_of(tmp_path / "s.sqlite", 3)
+    monkeypatch.setattr(CardStore, "open", classmethod(opened_once_asked))
+    monkeypatch.setattr(CardStore, "warm_for_search", warmed)
+    queries = open_queries(path, delivered)
     number = queries.ask(SpaceQuery("display_name"))
     asked.set()
     assert answers.get(timeout=WAIT) == SpaceAnswer(number, [0, 1, 2], True)
-    assert not warmed.is_set()
+    assert done.wait(WAIT)
+    assert order == ["answered", "warmed"]
+
+
+def test_warming_stops_for_a_query_and_goes_on_where_it_was_after_it(
+    tmp_path, answers, open_queries, monkeypatch
+):
+    """A part at a time: a query waits for the part being read, not for the whole copy."""
+    order: list[object] = []
+    reading, asked, done = threading.Event(), threading.Event(), threading.Event()
+
+    def warm(store: CardStore, start: int = 0) -> int | None:
+        order.append(start)
+        if start == 0:
+            reading.set()
+            asked.wait(WAIT)  # a query comes while this part is read
+            return 10
+        done.set()
+        return None
+
+    def delivered(answer: SpaceAnswer) -> None:
+        order.append("answered")
+        answers.put(answer)
+
+    monkeypatch.setattr(CardStore, "warm_for_search", warm)
+    queries = open_queries(store_of(tmp_path / "s.sqlite", 3), delivered)
+    assert reading.wait(WAIT)
+    number = queries.ask(SpaceQuery("display_name", descending=True))
+    asked.set()
+    assert answers.get(timeout=WAIT) == SpaceAnswer(number, [2, 1, 0], True)
+    assert done.wait(WAIT)
+    assert order == [0, "answered", 10]
 
 
 def test_a_store_without_a_copy_yet_has_no_cards(tmp_path, answers, open_queries):
@@ -260,7 +305,7 @@ def test_the_space_order_is_every_position_and_an_interrupted_one_leaves_the_wor
         return current.fget(store)  # type: ignore[attr-defined]
 
     monkeypatch.setattr(CardStore, "current", property(interrupted_once))
-    monkeypatch.setattr(CardStore, "warm_for_search", lambda store: None)  # reads no copy
+    monkeypatch.setattr(CardStore, "warm_for_search", lambda store, start=0: None)  # reads none
     queries = open_queries(path)
     first = queries.ask(SpaceQuery())
     failed = answers.get(timeout=WAIT)
