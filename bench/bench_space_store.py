@@ -40,7 +40,7 @@ def store_for(count: int) -> Path:
     from cardviewer.api.models import parse_card
     from cardviewer.demo.data import build_spaces
     from cardviewer.services.card_store import SCHEMA_VERSION, CardStore
-    from cardviewer.ui.cards.card_filter_model import text_collator
+    from cardviewer.services.text_collation import text_collator
 
     path = Path(tempfile.gettempdir()) / f"cardviewer-bench-{count}-v{SCHEMA_VERSION}.sqlite"
     if path.exists():

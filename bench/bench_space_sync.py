@@ -30,7 +30,7 @@ def measure(cards: int = CARDS) -> list[Result]:
     from cardviewer.api import CardPage, CardsClient
     from cardviewer.services.card_store import CardStore
     from cardviewer.services.space_sync import sync_space
-    from cardviewer.ui.cards.card_filter_model import text_collator
+    from cardviewer.services.text_collation import text_collator
 
     label = f"{cards:,} cards"
 

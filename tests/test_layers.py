@@ -35,6 +35,10 @@ QT_SERVICES = {
     # A vCard's photo is the avatar read as the table reads it (`avatar_loader`), then
     # written as a JPEG with QImageWriter. Only the window and `--photos` import it.
     "cardviewer.services.vcard_photo",
+    # The reader's collation is Qt's (QCollator), as the window sorts a page by it; the
+    # process writing a sync ranks the copy's texts by the same, built from the locale's
+    # name. Only the window and that process (for a window's sync) import it.
+    "cardviewer.services.text_collation",
 }
 """Services that use Qt, each for a reason given here; every other service is Qt-free."""
 

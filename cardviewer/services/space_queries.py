@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cardviewer.services.card_store import (
+    FOLDED,
     TRIGRAM,
     CardStore,
     StoreError,
@@ -77,7 +78,7 @@ class SpaceQueries:
         deliver: Deliver,
         *,
         text_key: TextKey = folded_text_key,
-        collation: str = "folded",
+        collation: str = FOLDED,
     ) -> None:
         self._path = path
         self._deliver = deliver

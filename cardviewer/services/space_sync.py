@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from cardviewer.api.models import Card, CardPage
 from cardviewer.services.card_store import (
+    FOLDED,
     CardStore,
     Generation,
     StoreError,
@@ -47,7 +48,7 @@ async def sync_space(
     on_progress: ProgressCallback | None = None,
     with_emails: bool = False,
     text_key: TextKey = folded_text_key,
-    collation: str = "folded",
+    collation: str = FOLDED,
     writer_for: WriterStart = start_writer,
     on_finishing: Callable[[], None] | None = None,
 ) -> Generation:
@@ -56,14 +57,17 @@ async def sync_space(
     Raises the client's errors while fetching, and `StoreError` when the copy cannot
     be written (the disk is full, the file is damaged). `with_emails` says whether
     `fetch` asks for the cards' e-mail addresses, which the copy records; texts are
-    ranked for sorting under `collation` (`CardStore.rank_texts`).
+    ranked for sorting by `text_key`, the key of the collation named `collation`
+    (`CardStore.rank_texts`; the writing process builds the key again from the name).
 
     The store is written by `start_writer` (a process of its own), `WRITE_BATCH` cards
     at a time, while the next pages are fetched, so that the thread running the event
     loop (the window's) stays free; at most `QUEUED_BATCHES` wait to be written. One
-    transaction per page of ten cards would cost more than the cards. `writer_for`
-    starts another kind of writer. `on_finishing` is called after the last card is
-    written, as the copy is finished (seconds at 100,000 cards, and past calling off).
+    transaction per page of ten cards would cost more than the cards. The process
+    then ranks the texts and indexes the sort keys (`StoreSync.prepare`), with no
+    window to share Python with. `writer_for` starts another kind of writer.
+    `on_finishing` is called once the last card is sent to be written, as the copy is
+    finished (seconds at 100,000 cards).
     """
     sync = store.begin_sync(with_emails=with_emails)
     batch: list[Card] = []
@@ -83,7 +87,9 @@ async def sync_space(
     async def write_all(writer: CardWriter) -> None:
         while (cards := await batches.get()) is not None:
             await writer.add(cards)
-        await writer.close()
+        if on_finishing is not None:
+            on_finishing()
+        await writer.close(collation)
 
     writer: CardWriter | None = None
     try:
@@ -95,8 +101,6 @@ async def sync_space(
         except BaseExceptionGroup as errors:
             raise _first_error(errors) from None
         await writer.stop()  # done: the pipe to a writing process is closed
-        if on_finishing is not None:
-            on_finishing()
         return await _finished(sync, text_key, collation)
     except BaseException as error:
         if writer is not None:

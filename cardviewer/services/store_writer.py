@@ -32,7 +32,15 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from cardviewer.api.models import Card
-from cardviewer.services.card_store import StoreError, StoreProblem, StoreSync, Written
+from cardviewer.services.card_store import (
+    FOLDED,
+    StoreError,
+    StoreProblem,
+    StoreSync,
+    TextKey,
+    Written,
+    folded_text_key,
+)
 
 log = logging.getLogger(__name__)
 
@@ -46,8 +54,12 @@ class CardWriter(Protocol):
     async def add(self, cards: list[Card]) -> None:
         """Write `cards` after those before; returns once they are written."""
 
-    async def close(self) -> None:
-        """After the last batch: the sync's own connection knows what was written."""
+    async def close(self, collation: str) -> None:
+        """After the last batch: the sync's own connection knows what was written.
+
+        A writer may also rank the texts under `collation` and index the sort keys
+        (`StoreSync.prepare`), which `finish` then has no need to do.
+        """
 
     async def stop(self) -> None:
         """Write nothing more; returns once nothing writes (after a failure or Cancel)."""
@@ -71,8 +83,8 @@ class ThreadWriter:
             await asyncio.wait({adding})  # nothing else may touch the store meanwhile
             raise
 
-    async def close(self) -> None:
-        pass
+    async def close(self, collation: str) -> None:
+        pass  # the sync's own connection wrote the cards; `finish` prepares them
 
     async def stop(self) -> None:
         pass
@@ -130,10 +142,10 @@ class ProcessWriter:
         else:
             await self._off_the_loop(self._exchange, cards)
 
-    async def close(self) -> None:
+    async def close(self, collation: str) -> None:
         if await self._thread_instead() is not None:
             return  # the thread wrote through the sync's own connection
-        written = await self._off_the_loop(self._exchange, None)
+        written = await self._off_the_loop(self._exchange, collation)
         assert isinstance(written, Written)
         self._sync.adopt(written)
         await asyncio.to_thread(self._join)
@@ -178,7 +190,7 @@ class ProcessWriter:
             return False
         return bool(_answered(answer, value))
 
-    def _exchange(self, message: list[Card] | None) -> Any:
+    def _exchange(self, message: list[Card] | str) -> Any:
         """Send `message`, wait for the answer (on a worker thread: both may wait)."""
         try:
             self._connection.send(message)
@@ -241,8 +253,9 @@ def write_from_pipe(connection: Connection, path: Path, generation: int, with_em
     """The writing process: batches of cards from `connection` into `generation`.
 
     It says ("ready", True) once the store is open. Each batch is answered with
-    ("added", None) once written; `None` ends the sync with ("written", `Written`). A
-    failure is answered with ("sqlite", its text), ("store", its text and problem) or
+    ("added", None) once written. A collation's name ends the sync: the copy is
+    prepared under it (`StoreSync.prepare`), then answered with ("written", `Written`).
+    A failure is answered with ("sqlite", its text), ("store", its text and problem) or
     ("failed", the traceback), and ends the process; so does the pipe closing.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is for the app, which stops this
@@ -265,15 +278,27 @@ def write_batches(connection: Connection, sync: StoreSync) -> None:
             cards = connection.recv()
         except (EOFError, OSError):
             return  # the sync's process is gone: nothing more is written
-        if cards is None:
-            connection.send(("written", sync.written))
-            return
         try:
+            if isinstance(cards, str):
+                sync.prepare(text_key_for(cards), cards)
+                connection.send(("written", sync.written))
+                return
             sync.add(cards)
         except Exception as error:
             connection.send(_failure(error))
             return
         connection.send(("added", None))
+
+
+def text_key_for(collation: str) -> TextKey:
+    """The sort key of the collation named `collation` (see `text_collation`)."""
+    if collation == FOLDED:
+        return folded_text_key
+    # A window's sync: the reader's locale, sorted by Qt's collator as the window sorts.
+    # Imported here, so that a sync without a window loads no Qt.
+    from cardviewer.services.text_collation import locale_text_key
+
+    return locale_text_key(collation)
 
 
 def _failure(error: Exception) -> tuple[str, Any]:

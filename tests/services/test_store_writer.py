@@ -27,7 +27,9 @@ import pytest
 
 from cardviewer.api import CardPage
 from cardviewer.api.models import Card, parse_card
+from cardviewer.services import card_store
 from cardviewer.services.card_store import (
+    FOLDED,
     SCHEMA_VERSION,
     CardStore,
     StoreError,
@@ -43,6 +45,7 @@ from cardviewer.services.store_writer import (
     ThreadWriter,
     WriterStart,
     start_writer,
+    text_key_for,
     write_batches,
 )
 
@@ -106,30 +109,55 @@ async def stopping(writers: Sequence[CardWriter]) -> AsyncIterator[None]:
             await writer.stop()
 
 
-async def written_by(start: WriterStart, path: Path, batches: list[list[Card]]) -> Written:
+async def written_by(
+    start: WriterStart, path: Path, batches: list[list[Card]], collation: str = FOLDED
+) -> tuple[Written, Written]:
+    """What the writer of a sync under `collation` said it wrote, then what was finished."""
     with CardStore.open(path) as store:
         sync = store.begin_sync(with_emails=True)
         writer = start(sync, path)
         async with stopping([writer]):
             for batch in batches:
                 await writer.add(batch)
-            await writer.close()
-        sync.finish()
-        return sync.written
+            await writer.close(collation)
+        closed = sync.written
+        sync.finish(text_key_for(collation), collation)
+        return closed, sync.written
 
 
-async def test_a_process_writes_every_row_as_a_thread_does(tmp_path):
+@pytest.mark.parametrize("collation", [FOLDED, "de_DE", "sv_SE"])
+async def test_a_process_writes_and_ranks_every_row_as_a_thread_does(tmp_path, collation):
+    """The process also ranks the texts under the reader's collation and indexes them,
+    which the sync's `finish` then leaves as they are; a thread leaves it to `finish`."""
     batches = [PEOPLE[:3], PEOPLE[3:]]
-    in_process = await written_by(ProcessWriter.start, tmp_path / "process.sqlite", batches)
-    on_thread = await written_by(
-        lambda sync, _path: ThreadWriter(sync), tmp_path / "thread.sqlite", batches
+    process_path, thread_path = tmp_path / "process.sqlite", tmp_path / "thread.sqlite"
+    closed, in_process = await written_by(ProcessWriter.start, process_path, batches, collation)
+    on_thread_closed, on_thread = await written_by(
+        lambda sync, _path: ThreadWriter(sync), thread_path, batches, collation
     )
+    assert (closed.prepared, on_thread_closed.prepared) == (collation, None)
     assert in_process == on_thread
     assert in_process.count == 4
     assert in_process.first_positions["favourite_colour"] == 0
-    assert rows(tmp_path / "process.sqlite") == rows(tmp_path / "thread.sqlite")
-    with CardStore.open(tmp_path / "process.sqlite") as store:
+    assert rows(process_path) == rows(thread_path)
+    with CardStore.open(process_path) as store:
         assert list(store.cards()) == PEOPLE
+        ordered = store.ordered(
+            "display_name", text_key=text_key_for(collation), collation=collation
+        )
+        assert ordered == [1, 0, 2, 3]
+        assert _indexes(process_path) == _indexes(thread_path) != []
+
+
+def _indexes(path: Path) -> list[str]:
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        return [
+            name
+            for (name,) in db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'sort_keys' "
+                "ORDER BY name"
+            )
+        ]
 
 
 async def test_the_writing_process_ends_with_the_sync(tmp_path):
@@ -139,7 +167,7 @@ async def test_the_writing_process_ends_with_the_sync(tmp_path):
         writer = ProcessWriter.start(sync, path)
         async with stopping([writer]):
             await writer.add(PEOPLE)
-            await writer.close()
+            await writer.close(FOLDED)
             assert writer.process.exitcode == 0
 
 
@@ -367,6 +395,29 @@ async def test_a_full_disk_while_the_process_writes_says_so_and_keeps_the_copy_b
 
         async def fetch(number: int) -> CardPage:
             return page_of(number, 500)
+
+        with pytest.raises(StoreError, match="disk is full"):
+            await sync_space(store, fetch, concurrency=4, writer_for=served_on_thread)
+        assert list(store.cards()) == PEOPLE
+
+
+async def test_a_full_disk_while_the_process_ranks_says_so_and_keeps_the_copy_before_it(
+    tmp_path, monkeypatch
+):
+    """The cards are all written; the disk fills as the sort keys are indexed."""
+    path = tmp_path / "space.sqlite"
+
+    def disk_full(connection: sqlite3.Connection, generation: int) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    with CardStore.open(path) as store:
+        sync = store.begin_sync()
+        sync.add(PEOPLE)
+        sync.finish()
+        monkeypatch.setattr(card_store, "_index_sort_keys", disk_full)
+
+        async def fetch(number: int) -> CardPage:
+            return page_of(number, 5)
 
         with pytest.raises(StoreError, match="disk is full"):
             await sync_space(store, fetch, concurrency=4, writer_for=served_on_thread)

@@ -15,8 +15,8 @@ from PySide6.QtWidgets import QStyle, QStylePainter
 from cardviewer.demo import Fault
 from cardviewer.services import card_store, space_queries
 from cardviewer.services.card_store import SCHEMA_VERSION, CardStore, Generation
+from cardviewer.services.text_collation import text_collator
 from cardviewer.ui import whole_space_view
-from cardviewer.ui.cards.card_filter_model import text_collator
 from cardviewer.ui.cards.space_table_model import SpaceTableModel
 from cardviewer.ui.main_window import MainWindow
 from cardviewer.ui.preferences_dialog import export_csv_delimiter

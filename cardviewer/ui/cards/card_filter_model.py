@@ -19,7 +19,6 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractItemModel,
-    QCollator,
     QDateTime,
     QLocale,
     QMetaObject,
@@ -36,6 +35,7 @@ from cardviewer.api.models import Card
 from cardviewer.services.card_order import EMPTY, OTHER, TEXT, TIME, SortKey
 from cardviewer.services.card_order import sort_key as card_sort_key
 from cardviewer.services.card_search import card_search_text, search_terms
+from cardviewer.services.text_collation import text_collator
 from cardviewer.ui.cards.card_table_model import CARD_ROLE, SORT_ROLE, CardTableModel
 
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -46,22 +46,6 @@ def sort_key(value: Any) -> SortKey:
     if isinstance(value, QDateTime):
         return (TIME, value.toMSecsSinceEpoch() / 1000) if value.isValid() else (EMPTY, None)
     return card_sort_key(value)
-
-
-def text_collator(locale: QLocale | None = None) -> QCollator:
-    """Compares text as people sort it: "Item 2" before "Item 10", case ignored.
-
-    In the bare "C" locale Qt compares code points (so "Zebra" before "apple" and "é"
-    after "z"); English collation is used there instead, which sorts sensibly for
-    every Latin script.
-    """
-    locale = locale if locale is not None else QLocale()
-    if locale.language() == QLocale.Language.C:
-        locale = QLocale("en_US")
-    collator = QCollator(locale)
-    collator.setNumericMode(True)
-    collator.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-    return collator
 
 
 class CardFilterModel(QSortFilterProxyModel):

@@ -1,0 +1,39 @@
+"""How text sorts for a reader: Qt's collator for the reader's locale, by its name too.
+
+A local copy ranks its texts under a collation (`CardStore.rank_texts`) and records its
+name: the locale's name (`collation_of`), or `FOLDED`, the store's own rule without a
+locale. The process writing a sync ranks them too, so it builds the same key from the
+name alone (`locale_text_key`).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCollator, QLocale, Qt
+
+from cardviewer.services.card_store import TextKey
+
+
+def text_collator(locale: QLocale | None = None) -> QCollator:
+    """Compares text as people sort it: "Item 2" before "Item 10", case ignored.
+
+    In the bare "C" locale Qt compares code points (so "Zebra" before "apple" and "é"
+    after "z"); English collation is used there instead, which sorts sensibly for
+    every Latin script.
+    """
+    locale = locale if locale is not None else QLocale()
+    if locale.language() == QLocale.Language.C:
+        locale = QLocale("en_US")
+    collator = QCollator(locale)
+    collator.setNumericMode(True)
+    collator.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+    return collator
+
+
+def collation_of(locale: QLocale) -> str:
+    """The name of the collation `text_collator(locale)` sorts by."""
+    return locale.name()
+
+
+def locale_text_key(collation: str) -> TextKey:
+    """The sort key of the collation named `collation_of(locale)`, from that name."""
+    return text_collator(QLocale(collation)).sortKey
