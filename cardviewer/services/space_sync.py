@@ -69,7 +69,10 @@ async def sync_space(
     `on_finishing` is called once the last card is sent to be written, as the copy is
     finished (seconds at 100,000 cards).
     """
-    sync = store.begin_sync(with_emails=with_emails)
+    try:
+        sync = store.begin_sync(with_emails=with_emails)
+    except sqlite3.Error as error:
+        raise _store_error(error) from error
     batch: list[Card] = []
     batches: asyncio.Queue[list[Card] | None] = asyncio.Queue(maxsize=QUEUED_BATCHES)
 
@@ -134,10 +137,17 @@ async def _finished(sync: StoreSync, text_key: TextKey, collation: str) -> Gener
 
 
 def _store_error(error: sqlite3.Error) -> StoreError:
-    if "full" in str(error).lower():
+    text = str(error).lower()
+    if "full" in text:
         return StoreError(
             "The disk is full; the local copy of this space stays as it was.",
             StoreProblem.DISK_FULL,
+        )
+    if "locked" in text or "busy" in text:  # another program wrote to it for seconds
+        return StoreError(
+            "The local copy of this space is in use by another program; it stays as it "
+            "was. Try again.",
+            StoreProblem.IN_USE,
         )
     return StoreError("The local copy of this space could not be written; it stays as it was.")
 

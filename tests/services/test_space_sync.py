@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sqlite3
 import threading
@@ -14,7 +15,8 @@ import pytest
 from cardviewer.api import CardPage
 from cardviewer.api.errors import ServerError
 from cardviewer.api.models import Card, parse_card
-from cardviewer.services.card_store import CardStore, StoreError, StoreSync
+from cardviewer.services import card_store
+from cardviewer.services.card_store import CardStore, StoreError, StoreProblem, StoreSync
 from cardviewer.services.space_fetch import PageFetch
 from cardviewer.services.space_sync import sync_space
 from cardviewer.services.store_writer import ThreadWriter
@@ -89,6 +91,25 @@ async def test_a_full_disk_says_so_and_keeps_the_copy_before_it(store):
     with pytest.raises(StoreError, match="disk is full"):
         await sync_space(store, space(5000), concurrency=4, writer_for=on_thread)
     assert [card.uuid for card in store.cards()] == [f"old{n}" for n in range(20)]
+
+
+async def test_a_copy_another_program_keeps_locked_is_told_as_in_use_and_kept(
+    tmp_path, monkeypatch
+):
+    """Another program writing to the copy for longer than the sync waits for it."""
+    monkeypatch.setattr(card_store, "BUSY_TIMEOUT_MS", 100)
+    path = tmp_path / "space.sqlite"
+    with CardStore.open(path) as store:
+        await sync_space(store, space(20, prefix="old"))
+        with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as other:
+            other.execute("BEGIN IMMEDIATE")  # holds the write lock until it ends
+            with pytest.raises(StoreError, match="in use by another program") as raised:
+                await sync_space(store, space(100), writer_for=on_thread)
+            other.execute("ROLLBACK")
+        assert raised.value.problem is StoreProblem.IN_USE
+        assert [card.uuid for card in store.cards()] == [f"old{n}" for n in range(20)]
+        await sync_space(store, space(5))  # once the other program is done
+        assert [card.uuid for card in store.cards()] == [f"c{n}" for n in range(5)]
 
 
 class Watched:
