@@ -6,6 +6,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 SCREENSHOT ?= demo-screenshot.png
+# Qt without a display, on a desktop-sized screen (its own is 800 x 800): a window opens
+# at the size it has on a desktop. The test suite sets the same itself.
+OFFSCREEN := offscreen:configfile=$(CURDIR)/tests/offscreen-screen.json
 
 .PHONY: help setup demo test bench translations lint format typecheck pytest coverage mutate lock clean package package-test a11y
 
@@ -38,7 +41,7 @@ demo: setup
 	else \
 		echo "No display found: signing in to the demo server headless and saving" \
 			"a screenshot of the main window to $(SCREENSHOT)."; \
-		QT_QPA_PLATFORM=offscreen $(BIN)/python main.py --demo --screenshot $(SCREENSHOT) \
+		QT_QPA_PLATFORM=$(OFFSCREEN) $(BIN)/python main.py --demo --screenshot $(SCREENSHOT) \
 			&& echo "Saved $(SCREENSHOT)."; \
 	fi
 
@@ -54,7 +57,7 @@ typecheck: setup
 	$(BIN)/mypy
 
 pytest: setup
-	QT_QPA_PLATFORM=offscreen $(BIN)/pytest --hypothesis-profile=thorough
+	QT_QPA_PLATFORM=$(OFFSCREEN) $(BIN)/pytest --hypothesis-profile=thorough
 
 test: lint typecheck pytest
 
@@ -67,7 +70,7 @@ $(COVERAGE_STAMP): $(STAMP)
 	@touch $@
 
 coverage: setup $(COVERAGE_STAMP)
-	QT_QPA_PLATFORM=offscreen $(BIN)/pytest --hypothesis-profile=thorough \
+	QT_QPA_PLATFORM=$(OFFSCREEN) $(BIN)/pytest --hypothesis-profile=thorough \
 		--cov --cov-report=term --cov-report=html:htmlcov
 
 # Mutation testing (docs/testing.md): each module in a copy of the tree, against its own
@@ -125,7 +128,7 @@ mutate: setup $(MUTATE_STAMP)
 		$(CURDIR)/$(BIN)/python -c "$$MUTATE_CONFIG" $$module $$tests > $$name.toml \
 		&& $(CURDIR)/$(BIN)/cosmic-ray init $$name.toml $$name.sqlite \
 		&& $(CURDIR)/$(BIN)/cr-filter-operators $$name.sqlite $$name.toml \
-		&& QT_QPA_PLATFORM=offscreen $(CURDIR)/$(BIN)/cosmic-ray exec $$name.toml $$name.sqlite \
+		&& QT_QPA_PLATFORM=$(OFFSCREEN) $(CURDIR)/$(BIN)/cosmic-ray exec $$name.toml $$name.sqlite \
 		&& $(CURDIR)/$(BIN)/cosmic-ray dump $$name.sqlite \
 			| $(CURDIR)/$(BIN)/python -c "$$MUTATE_SCORE" $$module | tee $$name.txt \
 		|| exit 1; \
@@ -156,7 +159,7 @@ a11y: setup
 	$(A11Y_PYTHON) tests/a11y/bus_walk.py --python $(BIN)/python
 
 bench: setup
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m bench
+	QT_QPA_PLATFORM=$(OFFSCREEN) $(BIN)/python -m bench
 
 translations: setup
 	$(BIN)/python -m cardviewer.i18n update

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# No display, a desktop-sized screen (Qt's offscreen one is 800 x 800), as the tests have.
+SCREEN = Path(__file__).resolve().parents[1] / "tests" / "offscreen-screen.json"
+os.environ.setdefault("QT_QPA_PLATFORM", f"offscreen:configfile={SCREEN}")
 os.environ.setdefault("QT_API", "pyside6")
 
 T = TypeVar("T")

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
-# Before any Qt import: no display here, and qasync must pick PySide6.
-os.environ["QT_QPA_PLATFORM"] = "offscreen"
+# Before any Qt import: no display here, and qasync must pick PySide6. The screen is a
+# desktop's (Qt's offscreen one is 800 x 800): a window opens at its first size on it.
+os.environ["QT_QPA_PLATFORM"] = "offscreen:configfile=" + str(
+    Path(__file__).resolve().parent / "offscreen-screen.json"
+)
 os.environ["QT_API"] = "pyside6"
 # Never the developer's real credential store: tests that need one bring their own.
 os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.fail.Keyring"

@@ -68,7 +68,7 @@ from cardviewer.ui.window_commands import (
     command_table,
     needs_met,
 )
-from cardviewer.ui.window_layout import DEFAULT_SIZE, WindowLayout
+from cardviewer.ui.window_layout import WindowLayout
 
 log = logging.getLogger(__name__)
 
@@ -123,7 +123,6 @@ class MainWindow(QMainWindow, CommandActions):
         self.settings = settings
         self._avatar_size = avatar_size
         self.setWindowTitle(APP_NAME)
-        self.resize(DEFAULT_SIZE)
 
         self.commands = WindowCommands(self, command_table(self))
         self.command_keys = CommandKeys(self, self.commands.actions.values())
@@ -136,6 +135,7 @@ class MainWindow(QMainWindow, CommandActions):
         self.window_layout = WindowLayout(
             self, self.splitter, self.details_pane, self.columns, settings
         )
+        self.window_layout.first()
         self.window_layout.restore()
         self.help = HelpAndSettings(
             self,

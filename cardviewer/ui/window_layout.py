@@ -7,6 +7,7 @@ what cannot be read back into nothing, so a damaged setting only costs the layou
 from __future__ import annotations
 
 from PySide6.QtCore import QByteArray, QSize
+from PySide6.QtGui import QScreen
 from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
 
 from cardviewer.services.settings import Settings, decode_view_state, encode_view_state
@@ -15,6 +16,19 @@ from cardviewer.ui.cards.column_layout import TableColumns
 from cardviewer.ui.settings_saving import save_settings
 
 DEFAULT_SIZE = QSize(1180, 720)
+SCREEN_SHARE = 0.9
+"""At most this share of the screen's free area, each way, for a window's first size:
+the rest is its frame, and the desktop around it."""
+
+
+def first_size(screen: QScreen | None) -> QSize:
+    """`DEFAULT_SIZE`, made smaller to fit `screen` (a laptop's, a projector's)."""
+    if screen is None:
+        return QSize(DEFAULT_SIZE)
+    free = screen.availableGeometry().size()
+    return DEFAULT_SIZE.boundedTo(
+        QSize(int(free.width() * SCREEN_SHARE), int(free.height() * SCREEN_SHARE))
+    )
 
 
 class WindowLayout:
@@ -56,9 +70,16 @@ class WindowLayout:
         settings.header_state = encode_view_state(self._columns.layout.to_json().encode())
         save_settings(settings)
 
+    def first(self) -> None:
+        """The window at its first size for its screen (`first_size`), the details pane
+        its share of it: on a screen too small for the designed size, both shrink."""
+        size = first_size(self._window.screen())
+        self._window.resize(size)
+        share = min(1.0, size.width() / DEFAULT_SIZE.width())
+        self._splitter.setSizes([round(part * share) for part in DEFAULT_SPLITTER_SIZES])
+
     def reset(self) -> None:
         """Every column in its first order and width, the window and splitter at first size."""
         self._columns.reset()
         self._window.showNormal()
-        self._window.resize(DEFAULT_SIZE)
-        self._splitter.setSizes(DEFAULT_SPLITTER_SIZES)
+        self.first()
