@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import multiprocessing.connection
 import os
@@ -36,6 +37,7 @@ from cardviewer.services.card_store import (
     StoreProblem,
     StoreSync,
     Written,
+    folded_text_key,
 )
 from cardviewer.services.space_fetch import PageFetch
 from cardviewer.services.space_sync import sync_space
@@ -147,6 +149,42 @@ async def test_a_process_writes_and_ranks_every_row_as_a_thread_does(tmp_path, c
         )
         assert ordered == [1, 0, 2, 3]
         assert _indexes(process_path) == _indexes(thread_path) != []
+
+
+@pytest.mark.parametrize(
+    ("collation", "names"),
+    [
+        # Swedish sorts Ä after Z; German (and the folded rule) beside A.
+        ("sv_SE", ["Abend", "Zebra", "Ärger"]),
+        ("de_DE", ["Abend", "Ärger", "Zebra"]),
+        # Czech sorts "ch" after "h" (a name before "folded" in the alphabet, too).
+        ("cs_CZ", ["Abend", "Hana", "Chris"]),
+        # The folded rule ties "Zoë" with "zoe" (they keep the space's order); a
+        # collator tells them apart by the accent.
+        (FOLDED, ["Abend", "Ärger", "Zebra", "zoe", "Zoë"]),
+    ],
+)
+async def test_the_process_ranks_under_the_collation_it_is_told(tmp_path, collation, names):
+    path = tmp_path / "space.sqlite"
+    in_space = names[2:] + names[:2]  # not sorted; tied ones in the order expected
+    cards = [parse_card({"uuid": name, "display_name": name}) for name in in_space]
+    with CardStore.open(path) as store:
+        sync = store.begin_sync()
+        writer = ProcessWriter.start(sync, path)
+        async with stopping([writer]):
+            await writer.add(cards)
+            await writer.close(collation)
+        sync.finish(folded_text_key, collation)  # prepared already: not ranked again
+        ordered = store.ordered("display_name", text_key=folded_text_key, collation=collation)
+        assert [cards[position].display_name for position in ordered] == names
+        with contextlib.closing(sqlite3.connect(path)) as db:
+            ranks = dict(
+                db.execute(
+                    "SELECT text, value FROM sort_keys WHERE field = 'display_name'"
+                ).fetchall()
+            )
+        tied = collation == FOLDED
+        assert (ranks["zoe"] == ranks["Zoë"]) if tied else len(set(ranks.values())) == len(names)
 
 
 def _indexes(path: Path) -> list[str]:
@@ -330,6 +368,8 @@ async def test_a_batch_called_off_mid_write_is_undone_and_stops_quietly(tmp_path
                 await adding
         assert not writer.process.is_alive()
         assert cards_written(path) == 10, "the batch under way is undone"
+    del writer, adding
+    gc.collect()  # an exchange's failure nobody took would be logged now, by asyncio
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
 
 
