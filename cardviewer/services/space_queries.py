@@ -14,10 +14,11 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from cardviewer.api.models import Card
 from cardviewer.services.card_store import (
     FOLDED,
     TRIGRAM,
@@ -36,6 +37,10 @@ FIRST_WITHIN = 0.03
 CACHE_BYTES = 48 * 2**20
 """The worker's share of the copy kept in memory: the search texts (14 MB at 100,000
 cards) and the sort orders read lately."""
+FIRST_CARDS = 32
+"""Cards of the first rows read with an answer that shows new rows: the window paints
+them at once, and reading them (from the disk, for a copy not read lately) is the
+worker's wait, not the window's."""
 FULL_AFTER = 0.05
 """The whole answer waits this long after the first rows (seconds): the window paints
 them meanwhile without competing for the processor, and a key typed meanwhile saves
@@ -63,6 +68,9 @@ class SpaceAnswer:
     complete: bool
     failure: str | None = None
     """Why the store could not answer, for the log (then `positions` is empty)."""
+    cards: Mapping[int, Card] = field(default_factory=dict, compare=False)
+    """The cards at the first `FIRST_CARDS` positions, by position, read on the worker;
+    empty where they could not be read (the window reads them itself then)."""
 
 
 Deliver = Callable[[SpaceAnswer], None]
@@ -208,7 +216,8 @@ class SpaceQueries:
                 )
             )
             if first is not None:
-                self._send(SpaceAnswer(number, first, len(first) < FIRST_ROWS))
+                cards = _first_cards(store, first)
+                self._send(SpaceAnswer(number, first, len(first) < FIRST_ROWS, cards=cards))
                 if len(first) < FIRST_ROWS or self._newer_within(number, FULL_AFTER):
                     return
             if self._is_stale(number):
@@ -221,9 +230,20 @@ class SpaceQueries:
                 collation=self._collation,
                 changed_only=query.changed_only,
             )
-            self._send(SpaceAnswer(number, every, True))
+            # After first rows, only rows below them come: their cards are read as shown.
+            cards = _first_cards(store, every) if first is None else {}
+            self._send(SpaceAnswer(number, every, True, cards=cards))
         except sqlite3.Error as error:
             if self._is_stale(number):
                 return  # interrupted for a newer query
             log.warning("sorting the local copy %s failed: %s", self._path, error)
             self._send(SpaceAnswer(number, [], True, str(error)))
+
+
+def _first_cards(store: CardStore, positions: Sequence[int]) -> Mapping[int, Card]:
+    """The cards of the first rows of an answer; none if they cannot be read here."""
+    try:
+        return store.cards_at(positions[:FIRST_CARDS])
+    except (sqlite3.Error, ValueError) as error:  # a damaged row: the window tells it
+        log.debug("the first cards of an answer were not read: %s", error)
+        return {}

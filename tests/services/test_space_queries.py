@@ -16,6 +16,7 @@ from cardviewer.api.models import parse_card
 from cardviewer.services import space_queries
 from cardviewer.services.card_store import SCHEMA_VERSION, CardStore, folded_text_key
 from cardviewer.services.space_queries import (
+    FIRST_CARDS,
     FIRST_ROWS,
     SpaceAnswer,
     SpaceQueries,
@@ -60,6 +61,38 @@ def test_first_rows_come_first_then_every_row(tmp_path, answers, open_queries):
     assert (every.number, len(every.positions), every.complete) == (number, FIRST_ROWS + 50, True)
     assert every.positions[:FIRST_ROWS] == first.positions
     assert every.positions[:3] == [249, 248, 247]
+
+
+def test_an_answer_with_new_rows_brings_the_cards_of_its_first_ones(
+    tmp_path, answers, open_queries
+):
+    """Read on the worker, so that the window paints them without reading the copy."""
+    path = store_of(tmp_path / "s.sqlite", FIRST_ROWS + 50)
+    queries = open_queries(path)
+    queries.ask(SpaceQuery("display_name", descending=True))
+    first, every = answers.get(timeout=WAIT), answers.get(timeout=WAIT)
+    with CardStore.open(path) as store:
+        assert first.cards == store.cards_at(first.positions[:FIRST_CARDS])
+    assert len(first.cards) == FIRST_CARDS
+    assert every.cards == {}, "the rest of the answer only adds rows below them"
+    queries.ask(SpaceQuery("display_name", terms=("person", "249")))  # the trigram index
+    (found,) = [answers.get(timeout=WAIT)]
+    assert found.complete
+    assert [card.display_name for card in found.cards.values()] == ["Person 249"]
+
+
+def test_cards_that_cannot_be_read_on_the_worker_leave_the_answer_as_it_is(
+    tmp_path, answers, open_queries, monkeypatch, caplog
+):
+    def damaged(store: CardStore, positions: object) -> dict[int, object]:
+        raise ValueError("a row that is no card")
+
+    monkeypatch.setattr(CardStore, "cards_at", damaged)
+    queries = open_queries(store_of(tmp_path / "s.sqlite", 3))
+    number = queries.ask(SpaceQuery("display_name", descending=True))
+    answer = answers.get(timeout=WAIT)
+    assert answer == SpaceAnswer(number, [2, 1, 0], True)
+    assert answer.cards == {}, "the window reads them itself, and says what is wrong"
 
 
 def test_a_short_answer_comes_once_and_complete(tmp_path, answers, open_queries):

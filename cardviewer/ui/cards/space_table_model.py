@@ -247,6 +247,7 @@ class SpaceTableModel(QAbstractTableModel):
             self.queryFailed.emit(answer.failure)
             self.queryFinished.emit()
             return
+        self._keep(answer.cards)  # the first rows' cards, read on the worker
         if self._continues(answer):
             # The whole answer after its first rows: only rows below them come, so the
             # rows on screen stay as they are, with no repaint and no new selection.
@@ -283,13 +284,18 @@ class SpaceTableModel(QAbstractTableModel):
     def _read(self, positions: Sequence[int]) -> dict[int, Card]:
         missing = [position for position in positions if position not in self._cards]
         found = self._store.cards_at(missing)
-        self._cards.update(found)
-        for position in found:
-            self._texts[position] = {}
+        self._keep(found)
+        return found
+
+    def _keep(self, cards: Mapping[int, Card]) -> None:
+        """Cache `cards` (by position) as the latest read, their texts not yet made."""
+        for position, card in cards.items():
+            if position not in self._cards:
+                self._cards[position] = card
+                self._texts[position] = {}
         while len(self._cards) > CACHED_CARDS:
             position, _card = self._cards.popitem(last=False)
             self._texts.pop(position, None)
-        return found
 
     def _on_avatar_ready(self, _url: str) -> None:
         """Repaint the avatar column: the view repaints only the rows on screen."""

@@ -190,6 +190,37 @@ def test_rows_are_read_in_blocks_and_only_recent_ones_kept(qtbot, open_model):
     assert model.cached_cards() <= CACHED_CARDS
 
 
+def test_the_first_rows_of_a_sort_are_painted_without_reading_the_copy(
+    qtbot, open_model, monkeypatch
+):
+    """Their cards come with the answer, read on the worker (from the disk, if need be)."""
+    model = open_model([person(n, f"Person {n:03}") for n in range(3 * CACHED_CARDS)])
+    read: list[int] = []
+    cards_at = CardStore.cards_at
+
+    def counted(store: CardStore, positions: list[int]) -> dict[int, Card]:
+        read.extend(positions)
+        return cards_at(store, positions)
+
+    monkeypatch.setattr(
+        model._store, "cards_at", lambda positions: counted(model._store, positions)
+    )
+    view = QTableView()
+    qtbot.addWidget(view)
+    view.setModel(model)
+    view.resize(600, 300)
+    view.show()
+    name = model.column_of("display_name")
+    settle(qtbot, model, lambda: model.sort(name, Qt.SortOrder.DescendingOrder))
+    view.viewport().repaint()
+    shown = range(view.rowAt(0), view.rowAt(view.viewport().height() - 1) + 1)
+    assert len(shown) > 5
+    assert [model.card(row).display_name for row in shown] == [
+        f"Person {n:03}" for n in range(3 * CACHED_CARDS - 1, 3 * CACHED_CARDS - 1 - len(shown), -1)
+    ]
+    assert read == []
+
+
 def test_a_heading_click_sorts_through_the_view(qtbot, open_model):
     model = open_model([person(n, name) for n, name in enumerate(NAMES)])
     view = QTableView()
