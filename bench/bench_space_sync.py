@@ -25,12 +25,9 @@ STALL_TARGET_MS = 50.0
 
 
 def measure(cards: int = CARDS) -> list[Result]:
-    from PySide6.QtCore import QLocale
-
     from cardviewer.api import CardPage, CardsClient
     from cardviewer.services.card_store import CardStore
     from cardviewer.services.space_sync import sync_space
-    from cardviewer.services.text_collation import text_collator
 
     label = f"{cards:,} cards"
 
@@ -50,7 +47,6 @@ def measure(cards: int = CARDS) -> list[Result]:
                     store,
                     fetch,
                     concurrency=CONCURRENCY,
-                    text_key=text_collator(QLocale("de_DE")).sortKey,
                     collation="de_DE",
                 )
                 took = time.perf_counter() - started

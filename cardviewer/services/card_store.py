@@ -143,6 +143,17 @@ def folded_text_key(text: str) -> tuple[str | int, ...]:
     return tuple(int(piece) if number % 2 else piece for number, piece in enumerate(pieces))
 
 
+def text_key_for(collation: str) -> TextKey:
+    """The sort key of the collation named `collation`: `FOLDED`, or a locale's name
+    (`text_collation.collation_of`), sorted by Qt's collator as the window sorts."""
+    if collation == FOLDED:
+        return folded_text_key
+    # Imported here, so that a store used without a window loads no Qt.
+    from cardviewer.services.text_collation import locale_text_key
+
+    return locale_text_key(collation)
+
+
 class StoreProblem(Enum):
     """Why a local copy cannot be used, for the window to say in its language."""
 

@@ -24,8 +24,7 @@ from cardviewer.services.card_store import (
     TRIGRAM,
     CardStore,
     StoreError,
-    TextKey,
-    folded_text_key,
+    text_key_for,
 )
 
 log = logging.getLogger(__name__)
@@ -78,19 +77,21 @@ Deliver = Callable[[SpaceAnswer], None]
 
 
 class SpaceQueries:
-    """One worker thread answering the sorts and filters of one store; close when done."""
+    """One worker thread answering the sorts and filters of one store; close when done.
+
+    Texts sort under the collation named `collation` (`text_key_for`).
+    """
 
     def __init__(
         self,
         path: Path,
         deliver: Deliver,
         *,
-        text_key: TextKey = folded_text_key,
         collation: str = FOLDED,
     ) -> None:
         self._path = path
         self._deliver = deliver
-        self._text_key = text_key
+        self._text_key = text_key_for(collation)
         self._collation = collation
         self._wake = threading.Condition()
         self._waiting: tuple[int, SpaceQuery] | None = None

@@ -21,8 +21,7 @@ from cardviewer.services.card_store import (
     StoreError,
     StoreProblem,
     StoreSync,
-    TextKey,
-    folded_text_key,
+    text_key_for,
 )
 from cardviewer.services.space_fetch import (
     DEFAULT_CONCURRENCY,
@@ -47,7 +46,6 @@ async def sync_space(
     concurrency: int = DEFAULT_CONCURRENCY,
     on_progress: ProgressCallback | None = None,
     with_emails: bool = False,
-    text_key: TextKey = folded_text_key,
     collation: str = FOLDED,
     writer_for: WriterStart = start_writer,
     on_finishing: Callable[[], None] | None = None,
@@ -57,8 +55,8 @@ async def sync_space(
     Raises the client's errors while fetching, and `StoreError` when the copy cannot
     be written (the disk is full, the file is damaged). `with_emails` says whether
     `fetch` asks for the cards' e-mail addresses, which the copy records; texts are
-    ranked for sorting by `text_key`, the key of the collation named `collation`
-    (`CardStore.rank_texts`; the writing process builds the key again from the name).
+    ranked for sorting under the collation named `collation` (`CardStore.rank_texts`,
+    `text_key_for`).
 
     The store is written by `start_writer` (a process of its own), `WRITE_BATCH` cards
     at a time, while the next pages are fetched, so that the thread running the event
@@ -104,7 +102,7 @@ async def sync_space(
         except BaseExceptionGroup as errors:
             raise _first_error(errors) from None
         await writer.stop()  # done: the pipe to a writing process is closed
-        return await _finished(sync, text_key, collation)
+        return await _finished(sync, collation)
     except BaseException as error:
         if writer is not None:
             await writer.stop()
@@ -117,13 +115,15 @@ async def sync_space(
         raise
 
 
-async def _finished(sync: StoreSync, text_key: TextKey, collation: str) -> Generation:
+async def _finished(sync: StoreSync, collation: str) -> Generation:
     """`sync.finish(…)` on a worker thread: once begun, it ends before anything else.
 
     Called off meanwhile, the sync waits for it (the store is the finish's until then);
     a copy made current by then is the sync's result, as Cancel came too late to stop it.
     """
-    finishing = asyncio.ensure_future(asyncio.to_thread(sync.finish, text_key, collation))
+    finishing = asyncio.ensure_future(
+        asyncio.to_thread(sync.finish, text_key_for(collation), collation)
+    )
     try:
         return await asyncio.shield(finishing)
     except asyncio.CancelledError:

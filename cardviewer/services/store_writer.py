@@ -7,8 +7,9 @@ the thread running the event loop (the window's) needs to read the next pages, s
 a lock of its own (`ProcessWriter`).
 
 The process opens the same file (SQLite's write-ahead log lets both connections use it)
-and writes each batch into the sync's generation, in a transaction of its own; the
-sync is finished by the caller's connection as before (`StoreSync.adopt`). When either
+and writes each batch into the sync's generation, in a transaction of its own; after
+the last it ranks the texts and indexes the sort keys (`StoreSync.prepare`), and the
+caller's connection makes the copy current (`StoreSync.adopt`, `finish`). When either
 side dies the other finds the pipe between them closed: the process stops writing, and
 the caller reports the copy as not written. The copy shown is never touched by either:
 the rows of an unfinished generation go with the next sync.
@@ -33,13 +34,11 @@ from typing import Any, Protocol
 
 from cardviewer.api.models import Card
 from cardviewer.services.card_store import (
-    FOLDED,
     StoreError,
     StoreProblem,
     StoreSync,
-    TextKey,
     Written,
-    folded_text_key,
+    text_key_for,
 )
 
 log = logging.getLogger(__name__)
@@ -288,17 +287,6 @@ def write_batches(connection: Connection, sync: StoreSync) -> None:
             connection.send(_failure(error))
             return
         connection.send(("added", None))
-
-
-def text_key_for(collation: str) -> TextKey:
-    """The sort key of the collation named `collation` (see `text_collation`)."""
-    if collation == FOLDED:
-        return folded_text_key
-    # A window's sync: the reader's locale, sorted by Qt's collator as the window sorts.
-    # Imported here, so that a sync without a window loads no Qt.
-    from cardviewer.services.text_collation import locale_text_key
-
-    return locale_text_key(collation)
 
 
 def _failure(error: Exception) -> tuple[str, Any]:

@@ -1,16 +1,16 @@
 """How text sorts for a reader: Qt's collator for the reader's locale, by its name too.
 
 A local copy ranks its texts under a collation (`CardStore.rank_texts`) and records its
-name: the locale's name (`collation_of`), or `FOLDED`, the store's own rule without a
-locale. The process writing a sync ranks them too, so it builds the same key from the
-name alone (`locale_text_key`).
+name: the locale's name (`collation_of`), or "folded", the store's own rule without a
+locale. The sorting worker and the process writing a sync build the key from the name
+alone (`card_store.text_key_for`, which calls `locale_text_key`).
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCollator, QLocale, Qt
+from collections.abc import Callable
 
-from cardviewer.services.card_store import TextKey
+from PySide6.QtCore import QCollator, QCollatorSortKey, QLocale, Qt
 
 
 def text_collator(locale: QLocale | None = None) -> QCollator:
@@ -34,6 +34,6 @@ def collation_of(locale: QLocale) -> str:
     return locale.name()
 
 
-def locale_text_key(collation: str) -> TextKey:
+def locale_text_key(collation: str) -> Callable[[str], QCollatorSortKey]:
     """The sort key of the collation named `collation_of(locale)`, from that name."""
     return text_collator(QLocale(collation)).sortKey

@@ -32,7 +32,7 @@ from cardviewer.services.card_store import CardStore, Generation
 from cardviewer.services.space_export import export_space
 from cardviewer.services.space_fetch import DEFAULT_CONCURRENCY, FetchProgress, PageFetch
 from cardviewer.services.space_sync import sync_space
-from cardviewer.services.text_collation import collation_of, text_collator
+from cardviewer.services.text_collation import collation_of
 from cardviewer.ui.cards.columns import column_titles
 from cardviewer.ui.plain_text import plain_tooltip
 
@@ -158,7 +158,6 @@ class ExportAllDialog(QDialog):
             concurrency=self._concurrency,
             on_progress=self._on_progress,
             with_emails=self._with_emails,
-            text_key=text_collator(reader).sortKey,
             collation=collation_of(reader),
             on_finishing=self._on_finishing,
         )

@@ -14,7 +14,7 @@ import pytest
 
 from cardviewer.api.models import parse_card
 from cardviewer.services import space_queries
-from cardviewer.services.card_store import SCHEMA_VERSION, CardStore, folded_text_key
+from cardviewer.services.card_store import FOLDED, SCHEMA_VERSION, CardStore
 from cardviewer.services.space_queries import (
     FIRST_CARDS,
     FIRST_ROWS,
@@ -298,7 +298,7 @@ def test_queries_and_answers_are_values_and_the_options_are_given_by_name(tmp_pa
         answer.complete = False  # type: ignore[misc]
     assert {query} == {SpaceQuery(None, False, (), False)}
     with pytest.raises(TypeError):
-        SpaceQueries(tmp_path / "s.sqlite", answers.put, folded_text_key)  # type: ignore[call-arg]
+        SpaceQueries(tmp_path / "s.sqlite", answers.put, FOLDED)  # type: ignore[call-arg]
     assert list(tmp_path.iterdir()) == []
 
 

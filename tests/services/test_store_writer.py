@@ -38,6 +38,7 @@ from cardviewer.services.card_store import (
     StoreSync,
     Written,
     folded_text_key,
+    text_key_for,
 )
 from cardviewer.services.space_fetch import PageFetch
 from cardviewer.services.space_sync import sync_space
@@ -47,7 +48,6 @@ from cardviewer.services.store_writer import (
     ThreadWriter,
     WriterStart,
     start_writer,
-    text_key_for,
     write_batches,
 )
 
@@ -168,23 +168,16 @@ async def test_the_process_ranks_under_the_collation_it_is_told(tmp_path, collat
     path = tmp_path / "space.sqlite"
     in_space = names[2:] + names[:2]  # not sorted; tied ones in the order expected
     cards = [parse_card({"uuid": name, "display_name": name}) for name in in_space]
+    await written_by(ProcessWriter.start, path, [cards], collation)
     with CardStore.open(path) as store:
-        sync = store.begin_sync()
-        writer = ProcessWriter.start(sync, path)
-        async with stopping([writer]):
-            await writer.add(cards)
-            await writer.close(collation)
-        sync.finish(folded_text_key, collation)  # prepared already: not ranked again
         ordered = store.ordered("display_name", text_key=folded_text_key, collation=collation)
         assert [cards[position].display_name for position in ordered] == names
-        with contextlib.closing(sqlite3.connect(path)) as db:
-            ranks = dict(
-                db.execute(
-                    "SELECT text, value FROM sort_keys WHERE field = 'display_name'"
-                ).fetchall()
-            )
-        tied = collation == FOLDED
-        assert (ranks["zoe"] == ranks["Zoë"]) if tied else len(set(ranks.values())) == len(names)
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        ranks = dict(
+            db.execute("SELECT text, value FROM sort_keys WHERE field = 'display_name'").fetchall()
+        )
+    tied = collation == FOLDED
+    assert (ranks["zoe"] == ranks["Zoë"]) if tied else len(set(ranks.values())) == len(names)
 
 
 def _indexes(path: Path) -> list[str]:

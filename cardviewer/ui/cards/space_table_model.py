@@ -37,7 +37,7 @@ from cardviewer.services.card_columns import Column, build_columns
 from cardviewer.services.card_search import search_terms
 from cardviewer.services.card_store import CardStore
 from cardviewer.services.space_queries import SpaceAnswer, SpaceQueries, SpaceQuery
-from cardviewer.services.text_collation import collation_of, text_collator
+from cardviewer.services.text_collation import collation_of
 from cardviewer.ui.cards.card_table_model import (
     CARD_ROLE,
     avatar_cell,
@@ -127,7 +127,6 @@ class SpaceTableModel(QAbstractTableModel):
         self._queries = SpaceQueries(
             path,
             self._answered.emit,
-            text_key=text_collator(reader_locale).sortKey,
             collation=collation_of(reader_locale),
         )
         self._answered.connect(self._on_answer, Qt.ConnectionType.QueuedConnection)
