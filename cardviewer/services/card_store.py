@@ -710,6 +710,14 @@ class StoreSync:
         self._first_positions = dict(written.first_positions)
         self._prepared = written.prepared
 
+    def add_sent(self, sent: Iterable[Mapping[str, Any]]) -> None:
+        """`add` the cards `sent`, each as the server sent it (`CardPage.sent_cards`).
+
+        They are read (`parse_card`) here, by whoever writes: a sync's writing process
+        reads them, not the window's thread.
+        """
+        self.add([parse_card(item) for item in sent])
+
     def add(self, cards: Iterable[Card]) -> None:
         """Write `cards` after those added so far (one transaction; the copy shown stays)."""
         batch = list(cards)

@@ -11,9 +11,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
-from cardviewer.api.models import Card, CardPage
+from cardviewer.api.models import CardPage
 from cardviewer.services.card_store import (
     FOLDED,
     CardStore,
@@ -60,7 +61,8 @@ async def sync_space(
 
     The store is written by `start_writer` (a process of its own), `WRITE_BATCH` cards
     at a time, while the next pages are fetched, so that the thread running the event
-    loop (the window's) stays free; at most `QUEUED_BATCHES` wait to be written. One
+    loop (the window's) stays free; at most `QUEUED_BATCHES` wait to be written. The
+    cards go as the server sent them (`CardPage.sent_cards`): the writer reads them. One
     transaction per page of ten cards would cost more than the cards. The process
     then ranks the texts and indexes the sort keys (`StoreSync.prepare`), with no
     window to share Python with. `writer_for` starts another kind of writer.
@@ -71,11 +73,11 @@ async def sync_space(
         sync = store.begin_sync(with_emails=with_emails)
     except sqlite3.Error as error:
         raise _store_error(error) from error
-    batch: list[Card] = []
-    batches: asyncio.Queue[list[Card] | None] = asyncio.Queue(maxsize=QUEUED_BATCHES)
+    batch: list[Mapping[str, Any]] = []
+    batches: asyncio.Queue[list[Mapping[str, Any]] | None] = asyncio.Queue(maxsize=QUEUED_BATCHES)
 
     async def keep(page: CardPage) -> None:
-        batch.extend(page.cards)
+        batch.extend(page.sent_cards())  # read by the writer, not on this thread
         if len(batch) >= WRITE_BATCH:
             await batches.put(batch.copy())
             batch.clear()
@@ -86,8 +88,8 @@ async def sync_space(
         await batches.put(None)
 
     async def write_all(writer: CardWriter) -> None:
-        while (cards := await batches.get()) is not None:
-            await writer.add(cards)
+        while (sent := await batches.get()) is not None:
+            await writer.add(sent)
         if on_finishing is not None:
             on_finishing()
         await writer.close(collation)

@@ -1,10 +1,12 @@
 """Where a sync's cards are written: a process of its own, or else a worker thread.
 
-Making the rows the copy keeps of a card (its JSON, its folded search text, a sort key
-per field) is Python. On a thread beside the fetch it held the interpreter lock that
-the thread running the event loop (the window's) needs to read the next pages, some
-12 s of the 60 s a sync of 100,000 cards took. A process of its own writes them under
-a lock of its own (`ProcessWriter`).
+Reading a card (`parse_card`) and making the rows the copy keeps of it (its JSON, its
+folded search text, a sort key per field) is Python. On a thread beside the fetch it
+held the interpreter lock that the thread running the event loop (the window's) needs
+to read the next pages, some 12 s of the 60 s a sync of 100,000 cards took. A process
+of its own writes them under a lock of its own (`ProcessWriter`): it is handed each
+card as the server sent it, and reads it there. What the process logs (a card's field
+set aside, say) comes back with its answers, into the app's log.
 
 The process opens the same file (SQLite's write-ahead log lets both connections use it)
 and writes each batch into the sync's generation, in a transaction of its own; after
@@ -27,12 +29,11 @@ import signal
 import sqlite3
 import threading
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Protocol
 
-from cardviewer.api.models import Card
 from cardviewer.services.card_store import (
     StoreError,
     StoreProblem,
@@ -50,8 +51,9 @@ STOP_SECONDS = 5.0
 class CardWriter(Protocol):
     """Writes the batches of one sync, one at a time, in the order given."""
 
-    async def add(self, cards: list[Card]) -> None:
-        """Write `cards` after those before; returns once they are written."""
+    async def add(self, sent: list[Mapping[str, Any]]) -> None:
+        """Write the cards `sent` (as the server sent them, `CardPage.sent_cards`) after
+        those before; returns once they are written."""
 
     async def close(self, collation: str) -> None:
         """After the last batch: the sync's own connection knows what was written.
@@ -74,8 +76,8 @@ class ThreadWriter:
     def __init__(self, sync: StoreSync) -> None:
         self._sync = sync
 
-    async def add(self, cards: list[Card]) -> None:
-        adding = asyncio.ensure_future(asyncio.to_thread(self._sync.add, cards))
+    async def add(self, sent: list[Mapping[str, Any]]) -> None:
+        adding = asyncio.ensure_future(asyncio.to_thread(self._sync.add_sent, sent))
         try:
             await asyncio.shield(adding)
         except asyncio.CancelledError:
@@ -134,12 +136,12 @@ class ProcessWriter:
             theirs.close()  # only the process holds its end: its death closes the pipe
         return cls(sync, process, ours)
 
-    async def add(self, cards: list[Card]) -> None:
+    async def add(self, sent: list[Mapping[str, Any]]) -> None:
         instead = await self._thread_instead()
         if instead is not None:
-            await instead.add(cards)
+            await instead.add(sent)
         else:
-            await self._off_the_loop(self._exchange, cards)
+            await self._off_the_loop(self._exchange, sent)
 
     async def close(self, collation: str) -> None:
         if await self._thread_instead() is not None:
@@ -178,7 +180,7 @@ class ProcessWriter:
     def _until_ready(self) -> bool:
         """The process opened the store (True), or ended before it could (False)."""
         try:
-            answer, value = self._connection.recv()
+            answer, value, records = self._connection.recv()
         except (EOFError, OSError) as error:
             log.warning(
                 "the process to write the local copy ended as it started (exit code %s: %r); "
@@ -187,13 +189,13 @@ class ProcessWriter:
                 error,
             )
             return False
-        return bool(_answered(answer, value))
+        return bool(_answered(answer, value, records))
 
-    def _exchange(self, message: list[Card] | str) -> Any:
+    def _exchange(self, message: list[Mapping[str, Any]] | str) -> Any:
         """Send `message`, wait for the answer (on a worker thread: both may wait)."""
         try:
             self._connection.send(message)
-            answer, value = self._connection.recv()
+            answer, value, records = self._connection.recv()
         except (EOFError, OSError) as error:
             level = logging.DEBUG if self._stopping else logging.ERROR
             log.log(
@@ -203,7 +205,7 @@ class ProcessWriter:
                 error,
             )
             raise _not_written() from error
-        return _answered(answer, value)
+        return _answered(answer, value, records)
 
     def _exit_code(self) -> int | None:
         """The ended process's exit code (its pipe closes a moment before it is gone)."""
@@ -217,8 +219,11 @@ class ProcessWriter:
             self.process.join(STOP_SECONDS)
 
 
-def _answered(answer: str, value: Any) -> Any:
-    """The value of the process's answer; its failure raised."""
+def _answered(answer: str, value: Any, records: list[logging.LogRecord]) -> Any:
+    """The value of the process's answer; its failure raised. What the process logged
+    before it answered is logged here first (`KeptRecords`)."""
+    for record in records:
+        logging.getLogger(record.name).handle(record)
     if answer == "sqlite":
         raise sqlite3.OperationalError(value)  # a full disk, say: the sync tells which
     if answer == "store":
@@ -251,42 +256,73 @@ def start_writer(sync: StoreSync, path: Path) -> CardWriter:
 def write_from_pipe(connection: Connection, path: Path, generation: int, with_emails: bool) -> None:
     """The writing process: batches of cards from `connection` into `generation`.
 
-    It says ("ready", True) once the store is open. Each batch is answered with
-    ("added", None) once written. A collation's name ends the sync: the copy is
-    prepared under it (`StoreSync.prepare`), then answered with ("written", `Written`).
-    A failure is answered with ("sqlite", its text), ("store", its text and problem) or
-    ("failed", the traceback), and ends the process; so does the pipe closing.
+    It says ("ready", True) once the store is open. Each batch (a list of cards as
+    the server sent them) is answered with ("added", None) once written. A collation's
+    name ends the sync: the copy is prepared under it (`StoreSync.prepare`), then
+    answered with ("written", `Written`). A failure is answered with ("sqlite", its
+    text), ("store", its text and problem) or ("failed", the traceback), and ends the
+    process; so does the pipe closing. Every answer carries, third, the records logged
+    since the one before (`KeptRecords`).
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is for the app, which stops this
+    kept = KeptRecords()
+    logging.getLogger().addHandler(kept)
     try:
         sync = StoreSync.reopen(path, generation, with_emails=with_emails)
     except Exception as error:
-        connection.send(_failure(error))
+        connection.send((*_failure(error), kept.take()))
         return
-    connection.send(("ready", True))
+    connection.send(("ready", True, kept.take()))
     try:
-        write_batches(connection, sync)
+        write_batches(connection, sync, kept)
     finally:
         sync.close()
 
 
-def write_batches(connection: Connection, sync: StoreSync) -> None:
+def write_batches(connection: Connection, sync: StoreSync, kept: KeptRecords) -> None:
     """`write_from_pipe` with the sync open: until the end, a failure, or no caller."""
     while True:
         try:
-            cards = connection.recv()
+            sent = connection.recv()
         except (EOFError, OSError):
             return  # the sync's process is gone: nothing more is written
         try:
-            if isinstance(cards, str):
-                sync.prepare(text_key_for(cards), cards)
-                connection.send(("written", sync.written))
+            if isinstance(sent, str):
+                sync.prepare(text_key_for(sent), sent)
+                connection.send(("written", sync.written, kept.take()))
                 return
-            sync.add(cards)
+            sync.add_sent(sent)
         except Exception as error:
-            connection.send(_failure(error))
+            connection.send((*_failure(error), kept.take()))
             return
-        connection.send(("added", None))
+        connection.send(("added", None, kept.take()))
+
+
+class KeptRecords(logging.Handler):
+    """The writing process's log records (warnings and worse, as its root logger lets
+    through), kept to go back with its next answer.
+
+    The process has no log of its own: the app's log, and the person reading it, should
+    hear that a card's field was set aside whichever process read the card. A record
+    goes as its finished text, so that nothing in it needs pickling but strings.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        record.msg = record.getMessage()
+        record.args = None
+        if record.exc_info:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+            record.exc_info = None
+        self._records.append(record)
+
+    def take(self) -> list[logging.LogRecord]:
+        """The records kept since the last call."""
+        records, self._records = self._records, []
+        return records
 
 
 def _failure(error: Exception) -> tuple[str, Any]:

@@ -13,21 +13,23 @@ import gc
 import logging
 import multiprocessing.connection
 import os
+import pickle
 import signal
 import sqlite3
 import subprocess
 import sys
 import textwrap
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from multiprocessing import Pipe
 from multiprocessing.context import SpawnProcess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from cardviewer.api import CardPage
-from cardviewer.api.models import Card, parse_card
+from cardviewer.api.models import parse_card
 from cardviewer.services import card_store
 from cardviewer.services.card_store import (
     FOLDED,
@@ -44,6 +46,7 @@ from cardviewer.services.space_fetch import PageFetch
 from cardviewer.services.space_sync import sync_space
 from cardviewer.services.store_writer import (
     CardWriter,
+    KeptRecords,
     ProcessWriter,
     ThreadWriter,
     WriterStart,
@@ -61,21 +64,21 @@ def anyio_backend():
     return "asyncio"
 
 
-PEOPLE = [
-    parse_card(
-        {
-            "uuid": "a",
-            "display_name": "Zoë Ärger",
-            "connects": 12,
-            "emails": ["zoe@example.com"],
-            "created_at": "2024-05-01T10:00:00.000000Z",
-            "favourite_colour": "teal",  # a field the specification does not list
-        }
-    ),
-    parse_card({"uuid": "b", "display_name": "Ada", "connects": "many"}),  # set aside
-    parse_card({"uuid": "c", "display_name": "\ud800 lone", "emails": []}),
-    parse_card({"uuid": "d"}),
+SENT_PEOPLE: list[Mapping[str, Any]] = [
+    {
+        "uuid": "a",
+        "display_name": "Zoë Ärger",
+        "connects": 12,
+        "emails": ["zoe@example.com"],
+        "created_at": "2024-05-01T10:00:00.000000Z",
+        "favourite_colour": "teal",  # a field the specification does not list
+    },
+    {"uuid": "b", "display_name": "Ada", "connects": "many"},  # set aside
+    {"uuid": "c", "display_name": "\ud800 lone", "emails": []},
+    {"uuid": "d"},
 ]
+"""Cards as the server sent them, as a sync hands them to its writer."""
+PEOPLE = [parse_card(item) for item in SENT_PEOPLE]
 
 
 def page_of(number: int, last: int, per_page: int = 10, prefix: str = "c") -> CardPage:
@@ -112,7 +115,10 @@ async def stopping(writers: Sequence[CardWriter]) -> AsyncIterator[None]:
 
 
 async def written_by(
-    start: WriterStart, path: Path, batches: list[list[Card]], collation: str = FOLDED
+    start: WriterStart,
+    path: Path,
+    batches: list[list[Mapping[str, Any]]],
+    collation: str = FOLDED,
 ) -> tuple[Written, Written]:
     """What the writer of a sync under `collation` said it wrote, then what was finished."""
     with CardStore.open(path) as store:
@@ -131,7 +137,7 @@ async def written_by(
 async def test_a_process_writes_and_ranks_every_row_as_a_thread_does(tmp_path, collation):
     """The process also ranks the texts under the reader's collation and indexes them,
     which the sync's `finish` then leaves as they are; a thread leaves it to `finish`."""
-    batches = [PEOPLE[:3], PEOPLE[3:]]
+    batches = [SENT_PEOPLE[:3], SENT_PEOPLE[3:]]
     process_path, thread_path = tmp_path / "process.sqlite", tmp_path / "thread.sqlite"
     closed, in_process = await written_by(ProcessWriter.start, process_path, batches, collation)
     on_thread_closed, on_thread = await written_by(
@@ -167,11 +173,11 @@ async def test_a_process_writes_and_ranks_every_row_as_a_thread_does(tmp_path, c
 async def test_the_process_ranks_under_the_collation_it_is_told(tmp_path, collation, names):
     path = tmp_path / "space.sqlite"
     in_space = names[2:] + names[:2]  # not sorted; tied ones in the order expected
-    cards = [parse_card({"uuid": name, "display_name": name}) for name in in_space]
+    cards: list[Mapping[str, Any]] = [{"uuid": name, "display_name": name} for name in in_space]
     await written_by(ProcessWriter.start, path, [cards], collation)
     with CardStore.open(path) as store:
         ordered = store.ordered("display_name", text_key=folded_text_key, collation=collation)
-        assert [cards[position].display_name for position in ordered] == names
+        assert [cards[position]["display_name"] for position in ordered] == names
     with contextlib.closing(sqlite3.connect(path)) as db:
         ranks = dict(
             db.execute("SELECT text, value FROM sort_keys WHERE field = 'display_name'").fetchall()
@@ -197,7 +203,7 @@ async def test_the_writing_process_ends_with_the_sync(tmp_path):
         sync = store.begin_sync()
         writer = ProcessWriter.start(sync, path)
         async with stopping([writer]):
-            await writer.add(PEOPLE)
+            await writer.add(SENT_PEOPLE)
             await writer.close(FOLDED)
             assert writer.process.exitcode == 0
 
@@ -212,11 +218,63 @@ async def test_the_writing_process_ends_when_the_sync_s_process_is_gone(tmp_path
         sync = store.begin_sync()
         writer = ProcessWriter.start(sync, path)
         async with stopping([writer]):
-            await writer.add(PEOPLE)
+            await writer.add(SENT_PEOPLE)
             writer._connection.close()  # what the system does for a killed process
             await asyncio.to_thread(writer.process.join, 10)
             assert writer.process.exitcode == 0
         assert [card.uuid for card in store.cards()] == ["a"]
+
+
+async def test_the_writing_process_reads_the_cards_and_its_warnings_reach_the_app_s_log(
+    tmp_path, caplog
+):
+    """The cards go as the server sent them; a field set aside as the process reads a
+    card is logged by this process, under the logger that said it, as if read here."""
+    path = tmp_path / "space.sqlite"
+    with CardStore.open(path) as store:
+        sync = store.begin_sync(with_emails=True)
+        writer = ProcessWriter.start(sync, path)
+        async with stopping([writer]):
+            with caplog.at_level(logging.WARNING):
+                await writer.add(SENT_PEOPLE)
+                await writer.close(FOLDED)
+        told = [
+            (r.name, r.levelno, r.getMessage(), r.processName)
+            for r in caplog.records
+            if "ignored invalid fields" in r.getMessage()
+        ]
+        sync.finish()
+        assert list(store.cards()) == PEOPLE
+    assert told == [
+        (
+            "cardviewer.api.models",
+            logging.WARNING,
+            "card b: ignored invalid fields ['connects']",
+            "CardViewer store writer",
+        )
+    ]
+
+
+def test_a_kept_record_goes_as_its_text_with_its_traceback():
+    """Arguments and a traceback need not pickle: a record goes as the text it makes."""
+    kept = KeptRecords()
+    logger = logging.getLogger("cardviewer.test.kept")
+    logger.addHandler(kept)
+    try:
+        try:
+            raise ValueError("odd")
+        except ValueError:
+            logger.error("card %s: %r", "x", object())
+            logger.exception("failed on %s", "y")
+    finally:
+        logger.removeHandler(kept)
+    records = pickle.loads(pickle.dumps(kept.take()))
+    assert [r.getMessage().split(" at 0x")[0] for r in records] == [
+        "card x: <object object",
+        "failed on y",
+    ]
+    assert "ValueError: odd" in logging.Formatter().format(records[1])
+    assert kept.take() == []
 
 
 def kept_in(writers: list[ProcessWriter]) -> WriterStart:
@@ -345,7 +403,7 @@ async def test_a_batch_called_off_mid_write_is_undone_and_stops_quietly(tmp_path
     """Stopped while it writes, the process is killed and its transaction undone; the
     exchange under way ends before the pipe is closed, and nothing is logged as a fault."""
     path = tmp_path / "space.sqlite"
-    many = [page_of(n, 2000).cards for n in range(1, 2001)]
+    many = [page_of(n, 2000).sent_cards() for n in range(1, 2001)]
     cards = [card for page in many for card in page]  # 20,000: seconds to write
     with CardStore.open(path) as store:
         sync = store.begin_sync()
@@ -396,8 +454,8 @@ class ThreadAsProcess:
         self._thread.start()
 
     def _run(self, connection, sync) -> None:
-        connection.send(("ready", True))  # as `write_from_pipe` says once the store is open
-        write_batches(connection, sync)
+        connection.send(("ready", True, []))  # as `write_from_pipe` says once the store is open
+        write_batches(connection, sync, KeptRecords())
         connection.close()
         self.exitcode = 0
 
@@ -469,7 +527,7 @@ async def test_a_failure_in_the_writing_process_is_logged_whole(tmp_path, caplog
         writer = served_on_thread(sync, path)
         async with stopping([writer]):
             with pytest.raises(StoreError, match="could not be written"):
-                await writer.add(PEOPLE)
+                await writer.add(SENT_PEOPLE)
     logged = "\n".join(r.getMessage() for r in caplog.records if r.levelno == logging.ERROR)
     assert "writing the local copy failed in its process" in logged
     assert "ValueError: a card the rows cannot be made of" in logged
@@ -485,7 +543,7 @@ async def test_a_store_the_process_cannot_open_is_not_written(tmp_path):
         async with stopping([writer]):
             await asyncio.to_thread(writer.process.join, 20)  # it said why, and ended
             with pytest.raises(sqlite3.OperationalError, match="unable to open"):
-                await writer.add(PEOPLE)
+                await writer.add(SENT_PEOPLE)
 
 
 async def test_without_processes_the_cards_are_written_on_a_thread(tmp_path, caplog, monkeypatch):
@@ -552,5 +610,5 @@ async def test_a_copy_the_process_finds_newer_is_told_as_such(tmp_path):
         writer = ProcessWriter.start(sync, path)
         async with stopping([writer]):
             with pytest.raises(StoreError, match="newer version") as refused:
-                await writer.add(PEOPLE)
+                await writer.add(SENT_PEOPLE)
         assert refused.value.problem is StoreProblem.NEWER_VERSION
