@@ -14,7 +14,7 @@ import html
 import logging
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import (
     AfterValidator,
@@ -337,7 +337,12 @@ class _CutBodyEnvelope(_BodyEnvelope):
 
 
 class CardPage(BaseModel):
-    """One page of a space's cards with its place in the list."""
+    """One page of a space's cards with its place in the list.
+
+    The cards of a page read from an answer are read (`parse_card`) when first asked
+    for: a sync hands them on as sent (`sent_cards`), to the process that writes them,
+    and reading them on the window's thread as well was a tenth of a sync's time.
+    """
 
     model_config = ConfigDict(frozen=True)
 
@@ -348,9 +353,50 @@ class CardPage(BaseModel):
     """Entries of `data` that were not card objects at all and could not be shown."""
     _sent: tuple[Mapping[str, Any], ...] | None = PrivateAttr(default=None)
 
+    if not TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> Any:
+            if name == "cards" and self._sent is not None:
+                return self._read_cards(self._sent)
+            return super().__getattr__(name)
+
+    def _read_cards(self, sent: tuple[Mapping[str, Any], ...]) -> tuple[Card, ...]:
+        """The cards of `sent`, the page's `cards` from now on (first, as declared)."""
+        cards = tuple(parse_card(item) for item in sent)
+        object.__setattr__(self, "__dict__", {"cards": cards, **self.__dict__})
+        self.__pydantic_fields_set__.add("cards")
+        return cards
+
+    # What compares, hashes, shows or writes the page's fields reads its cards first.
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, CardPage):
+            _ = (self.cards, other.cards)
+        return super().__eq__(other)
+
+    def __hash__(self) -> int:
+        return hash((self.cards, self.meta, self.links, self.skipped))
+
+    def __repr_args__(self) -> Any:
+        _ = self.cards
+        return super().__repr_args__()
+
+    def model_dump(self, **options: Any) -> dict[str, Any]:
+        _ = self.cards
+        return super().model_dump(**options)
+
+    def model_dump_json(self, **options: Any) -> str:
+        _ = self.cards
+        return super().model_dump_json(**options)
+
+    @property
+    def card_count(self) -> int:
+        """How many cards the page has, without reading them."""
+        return len(self._sent) if "cards" not in self.__dict__ and self._sent else len(self.cards)
+
     @property
     def is_empty(self) -> bool:
-        return not self.cards
+        return self.card_count == 0
 
     def sent_cards(self) -> tuple[Mapping[str, Any], ...]:
         """The card objects of `data` exactly as the server sent them, one per card.
@@ -399,7 +445,7 @@ def check_page(page: CardPage, asked: int) -> None:
             detail=f"meta.total is {meta.total}; at most {MAX_CARDS} cards are listed",
         )
     expected = laravel_last_page(meta.total, meta.per_page)
-    entries = len(page.cards) + page.skipped
+    entries = page.card_count + page.skipped
     if meta.last_page != expected:
         problem = (
             f"meta.last_page is {meta.last_page}, but {meta.total} cards at "
@@ -475,12 +521,13 @@ def _cut_envelope(body: bytes) -> _BodyEnvelope | None:
 
 
 def _page(data: list[Any], meta: PageMeta, links: PageLinks) -> CardPage:
+    """A page of `data`'s card objects, read when first asked for (`CardPage.cards`)."""
     sent = tuple(item for item in data if isinstance(item, Mapping))
-    cards = [parse_card(item) for item in sent]
-    skipped = len(data) - len(cards)
+    skipped = len(data) - len(sent)
     if skipped:
         log.warning("page %d: skipped %d entries that are not cards", meta.current_page, skipped)
-    page = CardPage.model_construct(cards=tuple(cards), meta=meta, links=links, skipped=skipped)
+    # No `cards` yet: they are read from `sent` when first asked for.
+    page = CardPage.model_construct(meta=meta, links=links, skipped=skipped)  # type: ignore[call-arg]
     page._sent = sent
     return page
 

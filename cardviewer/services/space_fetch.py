@@ -99,7 +99,7 @@ async def fetch_pages_in_order(
     first = await fetch(1)
     check_page(first, 1)
     total = first.meta.last_page
-    cards = len(first.cards)
+    cards = first.card_count
     most_cards = first.meta.total  # the space may grow while it is fetched
     check_card_count(cards, most_cards)
     arrived: dict[int, CardPage] = {}
@@ -137,7 +137,7 @@ async def fetch_pages_in_order(
             page = await fetch(number)
             check_page(page, number)
             done += 1
-            cards += len(page.cards)
+            cards += page.card_count
             most_cards = max(most_cards, page.meta.total)
             check_card_count(cards, most_cards)
             arrived[number] = page

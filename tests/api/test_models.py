@@ -522,3 +522,40 @@ def test_a_page_keeps_its_cards_as_sent_and_a_made_page_gives_them_as_read():
     again = [parse_card(card) for card in made.sent_cards()]
     assert again == list(page.cards)
     assert again[0].invalid_fields == {"connects": "many"}
+
+
+def test_a_page_read_from_an_answer_reads_its_cards_when_first_asked_for(caplog):
+    """Counting them reads none (a sync hands them on as sent); the first use reads
+    them all, once, and what is set aside is logged then."""
+    sent = [card_json(uuid="a", connects="many"), card_json(uuid="b")]
+    body = json.dumps(envelope([*sent, 3], last_page=1, total=2)).encode()
+    for page in (parse_page_json(body), parse_page(json.loads(body))):
+        caplog.clear()
+        assert (page.card_count, page.skipped, page.is_empty) == (2, 1, False)
+        check_page(page, 1)
+        assert not [r for r in caplog.records if "ignored invalid fields" in r.getMessage()]
+        assert [card.uuid for card in page.cards] == ["a", "b"]
+        assert page.cards is page.cards
+        assert [r.getMessage() for r in caplog.records].count(
+            "card a: ignored invalid fields ['connects']"
+        ) == 1
+
+
+def test_a_page_whose_cards_are_not_read_yet_compares_shows_and_writes_them():
+    sent = [card_json(uuid="a"), card_json(uuid="b", display_name="Bea")]
+    body = json.dumps(envelope(sent, last_page=1, total=2)).encode()
+    read = parse_page_json(body)
+    assert len(read.cards) == 2
+    for compare in (lambda a, b: a == b, lambda a, b: b == a):
+        assert compare(parse_page_json(body), read)
+    assert hash(parse_page_json(body)) == hash(read)
+    assert repr(parse_page_json(body)) == repr(read)
+    assert repr(read).startswith("CardPage(cards=(Card(uuid='a'")
+    assert parse_page_json(body).model_dump() == read.model_dump()
+    assert parse_page_json(body).model_dump()["cards"][1]["display_name"] == "Bea"
+    assert parse_page_json(body).model_dump_json() == read.model_dump_json()
+    other = json.dumps(envelope([card_json(uuid="c"), sent[1]], last_page=1, total=2)).encode()
+    assert parse_page_json(other) != parse_page_json(body)
+    made = CardPage.model_validate({"cards": read.cards, "meta": read.meta, "links": {}})
+    assert made.card_count == 2
+    assert made.model_dump()["cards"] == read.model_dump()["cards"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import json
 import logging
 import multiprocessing.connection
 import os
@@ -29,7 +30,7 @@ from typing import Any
 import pytest
 
 from cardviewer.api import CardPage
-from cardviewer.api.models import parse_card
+from cardviewer.api.models import parse_card, parse_page_json
 from cardviewer.services import card_store
 from cardviewer.services.card_store import (
     FOLDED,
@@ -253,6 +254,25 @@ async def test_the_writing_process_reads_the_cards_and_its_warnings_reach_the_ap
             "CardViewer store writer",
         )
     ]
+
+
+async def test_a_sync_leaves_reading_its_cards_to_the_writing_process(tmp_path, caplog):
+    """The pages come from answers, as in the app: the window's process counts their
+    cards and hands them on, and only the writing process reads them."""
+    sent = [{"uuid": f"c{n}", "connects": "many" if n == 13 else n} for n in range(25)]
+
+    async def fetch(number: int) -> CardPage:
+        data = sent[(number - 1) * 10 : number * 10]
+        meta = {"current_page": number, "last_page": 3, "per_page": 10, "total": 25}
+        body = {"data": data, "links": {}, "meta": {**meta, "path": "u", "links": []}}
+        return parse_page_json(json.dumps(body).encode())
+
+    with CardStore.open(tmp_path / "space.sqlite") as store:
+        with caplog.at_level(logging.WARNING):
+            await sync_space(store, fetch, concurrency=2)
+        told = [r.processName for r in caplog.records if "ignored invalid" in r.getMessage()]
+        assert told == ["CardViewer store writer"]
+        assert [card.uuid for card in store.cards()] == [f"c{n}" for n in range(25)]
 
 
 def test_a_kept_record_goes_as_its_text_with_its_traceback():
