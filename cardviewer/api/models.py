@@ -392,7 +392,9 @@ class CardPage(BaseModel):
     @property
     def card_count(self) -> int:
         """How many cards the page has, without reading them."""
-        return len(self._sent) if "cards" not in self.__dict__ and self._sent else len(self.cards)
+        if "cards" in self.__dict__ or self._sent is None:
+            return len(self.cards)
+        return len(self._sent)
 
     @property
     def is_empty(self) -> bool:
