@@ -133,6 +133,9 @@ def configure_logging(verbose: bool) -> logging.Handler:
     # httpx names every request at INFO; httpcore's trace is never needed in this log.
     logging.getLogger("httpx").setLevel(logging.DEBUG if verbose else logging.WARNING)
     logging.getLogger("httpcore").setLevel(logging.WARNING)
+    # qasync names every job handed to a thread at DEBUG, with its arguments written
+    # out: a picture's bytes, a sync's batch of 500 cards (megabytes of log a minute).
+    logging.getLogger("qasync").setLevel(logging.INFO)
     hold_records()
     return handler
 

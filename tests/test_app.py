@@ -22,6 +22,7 @@ from cardviewer.app import main
 from cardviewer.controller import AppController
 from cardviewer.demo import Fault
 from cardviewer.error_reporter import ErrorReporter
+from cardviewer.log_setup import remove_file_log
 from cardviewer.services import site_config
 from cardviewer.services.card_store import CardStore, store_path
 from cardviewer.services.page_loader import PageRequest
@@ -868,3 +869,22 @@ def test_every_menu_command_has_a_shortcut(demo_server, qtbot, run_app):
     assert without == ["Open &Log Folder"]
     window.close()
     assert ended_with(qtbot, task) == 0
+
+
+def test_verbose_logging_leaves_out_the_event_loop_s_trace_of_each_job():
+    """qasync names every job handed to a thread at DEBUG, with its arguments (a
+    picture's bytes, a sync's batch of cards): `--verbose` keeps the app's own debug
+    lines and leaves those out."""
+    names = (None, "httpx", "httpcore", "qasync")
+    levels = [logging.getLogger(name).level for name in names]
+    handler = app_module.configure_logging(verbose=True)
+    try:
+        assert logging.getLogger("cardviewer.app").isEnabledFor(logging.DEBUG)
+        assert not logging.getLogger("qasync").isEnabledFor(logging.DEBUG)
+        assert not logging.getLogger("qasync._QThreadWorker").isEnabledFor(logging.DEBUG)
+        assert logging.getLogger("qasync").isEnabledFor(logging.INFO)
+    finally:
+        logging.getLogger().removeHandler(handler)
+        remove_file_log()  # the records held for a file never opened
+        for name, level in zip(names, levels, strict=True):
+            logging.getLogger(name).setLevel(level)
