@@ -860,8 +860,8 @@ def _connect(path: Path, *, create: bool = True) -> sqlite3.Connection:
                 for step in range(version + 1, SCHEMA_VERSION + 1):
                     MIGRATIONS[step](connection)
                     connection.execute(f"PRAGMA user_version = {step}")
-        with _transaction(connection):
-            _drop_unused(connection)  # a sync cut short by a crash left its rows behind
+        if _has_unused(connection):  # a sync cut short by a crash left its rows behind
+            _drop_unused_unless_busy(connection)
         return connection
     except BaseException:
         connection.close()
@@ -1034,20 +1034,51 @@ def _transaction(connection: sqlite3.Connection) -> Iterator[None]:
     connection.execute("COMMIT")
 
 
+_UNUSED_COPY = (
+    "synced_at IS NOT NULL AND id NOT IN "
+    "(SELECT value FROM state WHERE key IN ('current', 'previous'))"
+)
+"""A generation that was current once and is neither current nor previous now."""
+_UNFINISHED_SYNC = (
+    "synced_at IS NULL AND id < (SELECT COALESCE(MAX(value), 0) FROM state WHERE key = 'current')"
+)
+"""A sync left unfinished by a process that is gone: older than any running one could be."""
+
+
+def _has_unused(connection: sqlite3.Connection) -> bool:
+    """Whether `_drop_unused` has anything to drop (a read: it waits for no writer)."""
+    query = (
+        f"SELECT EXISTS (SELECT 1 FROM generations WHERE ({_UNUSED_COPY}) OR ({_UNFINISHED_SYNC}))"
+    )
+    return bool(connection.execute(query).fetchone()[0])
+
+
+def _drop_unused_unless_busy(connection: sqlite3.Connection) -> None:
+    """`_drop_unused` now if no other program writes to the store, else at a later opening.
+
+    A copy is opened on the window's thread, and another program (a sync's writing
+    process, a second window, the CLI) may hold the store for seconds: tidying up is no
+    reason to wait for it, and reading the copy needs no lock.
+    """
+    connection.execute("PRAGMA busy_timeout = 0")
+    try:
+        with _transaction(connection):
+            _drop_unused(connection)
+    except sqlite3.OperationalError as error:
+        if "locked" not in str(error) and "busy" not in str(error):
+            raise
+        log.info("another program writes to the local copy; what it no longer needs stays")
+    finally:
+        connection.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_MS)}")
+
+
 def _drop_unused(connection: sqlite3.Connection) -> None:
     """Delete every generation that is neither current nor previous, nor being written.
 
-    Cheap when there is none, as on most openings: only then are the indexes looked at.
+    Cheap when there is none: only then are the indexes looked at.
     """
-    dropped = connection.execute(
-        "DELETE FROM generations WHERE synced_at IS NOT NULL AND id NOT IN "
-        "(SELECT value FROM state WHERE key IN ('current', 'previous'))"
-    ).rowcount
-    # A sync left unfinished by a process that is gone: older than any running one could be.
-    dropped += connection.execute(
-        "DELETE FROM generations WHERE synced_at IS NULL AND id < "
-        "(SELECT COALESCE(MAX(value), 0) FROM state WHERE key = 'current')"
-    ).rowcount
+    dropped = connection.execute(f"DELETE FROM generations WHERE {_UNUSED_COPY}").rowcount
+    dropped += connection.execute(f"DELETE FROM generations WHERE {_UNFINISHED_SYNC}").rowcount
     if dropped:
         _drop_unused_search(connection)
 

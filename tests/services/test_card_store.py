@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -619,14 +620,52 @@ def test_a_sync_may_be_written_by_another_thread_than_the_one_that_opened_the_st
         assert [c.uuid for c in store.cards()] == ["a", "b"]
 
 
-def test_a_store_another_program_is_writing_to_is_in_use_and_left_alone(path, monkeypatch):
-    """After waiting `BUSY_TIMEOUT_MS` for the other program, it is refused, not set aside."""
+def test_a_copy_opens_at_once_while_another_program_writes_to_it(path, monkeypatch):
+    """Reading needs no lock: a window opening the copy during another program's write
+    (a sync's writing process ranking 100,000 cards holds it for seconds) does not wait
+    for it. Rows an unfinished sync left behind are dropped at an opening when the
+    store is free, not waited for."""
+    with CardStore.open(path) as store:
+        synced(store, cards("a"))
+        assert store.current is not None
+        left = store.current.id - 1  # free: the sync before it was dropped
+    with contextlib.closing(sqlite3.connect(path)) as db, db:  # what a crash leaves
+        db.execute(
+            "INSERT INTO generations (id, started_at, with_emails) VALUES (?, '2024-01-01', 0)",
+            (left,),
+        )
+    monkeypatch.setattr(card_store, "BUSY_TIMEOUT_MS", 3000)
+    writer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    writer.execute("BEGIN IMMEDIATE")
+    try:
+        started = time.perf_counter()
+        with CardStore.open(path) as store:
+            waited = time.perf_counter() - started
+            assert [c.uuid for c in store.cards()] == ["a"]
+    finally:
+        writer.rollback()
+        writer.close()
+    assert waited < 1.0, "opened without waiting for the other program"
+    assert generation_ids(path) == [left, left + 1], "the unfinished sync's rows wait"
+    CardStore.open(path).close()
+    assert generation_ids(path) == [left + 1]
+
+
+def generation_ids(path: Path) -> list[int]:
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        return [row[0] for row in db.execute("SELECT id FROM generations ORDER BY id")]
+
+
+def test_a_store_another_program_holds_whole_is_in_use_and_left_alone(path, monkeypatch):
+    """Locked even for reading: after waiting `BUSY_TIMEOUT_MS` it is refused, not set aside."""
     with CardStore.open(path) as store:
         synced(store, cards("a"))
     monkeypatch.setattr(card_store, "BUSY_TIMEOUT_MS", 200)
-    writer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    writer.execute("BEGIN IMMEDIATE")
-    done = threading.Timer(2.0, writer.rollback)  # ends a wait far longer than 200 ms
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("PRAGMA locking_mode = EXCLUSIVE")
+    other.execute("BEGIN EXCLUSIVE")
+    other.execute("INSERT INTO state (key, value) VALUES ('other program', 1)")
+    done = threading.Timer(2.0, other.rollback)  # ends a wait far longer than 200 ms
     done.start()
     started = time.perf_counter()
     try:
@@ -636,8 +675,8 @@ def test_a_store_another_program_is_writing_to_is_in_use_and_left_alone(path, mo
         waited = time.perf_counter() - started
         done.cancel()
         done.join()
-        writer.rollback()
-        writer.close()
+        other.rollback()
+        other.close()
     assert refused.value.problem is StoreProblem.IN_USE
     assert waited >= 0.15, "refused only after waiting for the other program"
     assert list(path.parent.glob("*.damaged-*")) == []
