@@ -109,7 +109,7 @@
         <translation>Die Antwort des Servers sieht nicht wie die der Kartenplattform aus. Prüfen Sie die Serveradresse.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/api/models.py" line="+382"/>
+        <location filename="../cardviewer/api/models.py" line="+430"/>
         <source>The server sent page %1 when page %2 was asked for.</source>
         <translation>Der Server hat Seite %1 gesendet, obwohl Seite %2 angefordert wurde.</translation>
     </message>
@@ -629,7 +629,12 @@
         </translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+16"/>
+        <source>Cancelling…</source>
+        <translation>Wird abgebrochen…</translation>
+    </message>
+    <message>
+        <location line="+76"/>
         <source>Finishing the local copy…</source>
         <translation>Lokale Kopie wird fertiggestellt…</translation>
     </message>

@@ -67,10 +67,12 @@ async def sync_space(
     then ranks the texts and indexes the sort keys (`StoreSync.prepare`), with no
     window to share Python with. `writer_for` starts another kind of writer.
     `on_finishing` is called once the last card is sent to be written, as the copy is
-    finished (seconds at 100,000 cards).
+    finished (seconds at 100,000 cards). The store is written on worker threads only,
+    never on the caller's (the window's): another program may hold it for seconds, and
+    dropping what a stopped sync wrote takes seconds at 100,000 cards.
     """
     try:
-        sync = store.begin_sync(with_emails=with_emails)
+        sync = await asyncio.to_thread(store.begin_sync, with_emails=with_emails)
     except sqlite3.Error as error:
         raise _store_error(error) from error
     batch: list[Mapping[str, Any]] = []
@@ -108,13 +110,31 @@ async def sync_space(
     except BaseException as error:
         if writer is not None:
             await writer.stop()
-        try:
-            sync.abandon()
-        except sqlite3.Error as cleanup:  # the rows go with the next sync
-            log.warning("the unfinished sync could not be removed yet: %s", cleanup)
+        await _abandoned(sync)
         if isinstance(error, sqlite3.Error):
             raise _store_error(error) from error
         raise
+
+
+async def _abandoned(sync: StoreSync) -> None:
+    """`sync.abandon()` on a worker thread: the rows of 100,000 cards take seconds to drop.
+
+    Called off meanwhile, the sync still waits for it: the store is the thread's until
+    it is done.
+    """
+    dropping = asyncio.ensure_future(asyncio.to_thread(_abandon, sync))
+    try:
+        await asyncio.shield(dropping)
+    except asyncio.CancelledError:
+        await asyncio.wait({dropping})
+        raise
+
+
+def _abandon(sync: StoreSync) -> None:
+    try:
+        sync.abandon()
+    except sqlite3.Error as cleanup:  # the rows go with the next sync
+        log.warning("the unfinished sync could not be removed yet: %s", cleanup)
 
 
 async def _finished(sync: StoreSync, collation: str) -> Generation:

@@ -126,17 +126,24 @@ class ExportAllDialog(QDialog):
         """Stop fetching; nothing is written. Too late once the file is being written.
 
         Before the fetch has started (a sync opens its local copy first), it never starts.
+        Stopping takes a moment: a sync drops what it wrote (seconds at 100,000 cards),
+        and the dialog says so until then.
         """
         if self._task is None:
             self.cancelled = True
         elif not self._task.done() and self.cancel_button.isEnabled():
             self.cancelled = True
             self._task.cancel()
+            self.progress_bar.setRange(0, 0)
+            self.progress_label.setText(self.tr("Cancelling…"))
+            self.cancel_button.setEnabled(False)
 
     def reject(self) -> None:  # Esc and the window's close button
         self.cancel()
 
     def _on_progress(self, progress: FetchProgress) -> None:
+        if self.cancelled:
+            return  # "Cancelling…" stays
         self.progress_bar.setRange(0, progress.pages_total)
         self.progress_bar.setValue(progress.pages_done)
         self.progress_label.setText(self.describe(progress))

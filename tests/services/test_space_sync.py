@@ -7,7 +7,8 @@ import contextlib
 import logging
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable
+import time
+from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 
 import pytest
@@ -287,3 +288,81 @@ async def test_the_caller_hears_when_the_copy_is_being_finished(store):
     )
     assert heard == [before]
     assert store.current == generation
+
+
+class SlowAbandon:
+    """Records which thread begins and abandons a sync; dropping its rows takes a while."""
+
+    SECONDS = 0.3
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.threads: list[tuple[str, threading.Thread]] = []
+        self.dropped = False
+        begin, abandon = CardStore.begin_sync, StoreSync.abandon
+
+        def begun(store: CardStore, **options: bool) -> StoreSync:
+            self.threads.append(("begin", threading.current_thread()))
+            return begin(store, **options)
+
+        def abandoned(sync: StoreSync) -> None:
+            self.threads.append(("abandon", threading.current_thread()))
+            time.sleep(self.SECONDS)  # as 100,000 cards' rows take seconds
+            abandon(sync)
+            self.dropped = True
+
+        monkeypatch.setattr(CardStore, "begin_sync", begun)
+        monkeypatch.setattr(StoreSync, "abandon", abandoned)
+
+
+async def longest_pause_while(work: Awaitable[object]) -> float:
+    """Seconds the loop's thread was kept from running a timer while `work` ran, at most."""
+    loop = asyncio.get_running_loop()
+    gaps = [0.0]
+
+    async def tick() -> None:
+        last = loop.time()
+        while True:
+            await asyncio.sleep(0.01)
+            gaps.append(loop.time() - last - 0.01)
+            last = loop.time()
+
+    ticker = asyncio.ensure_future(tick())
+    try:
+        await work
+    finally:
+        ticker.cancel()
+    return max(gaps)
+
+
+async def test_a_stopped_sync_drops_what_it_wrote_off_the_loop_s_thread(store, monkeypatch):
+    """Another program may hold the store for seconds, and the rows of a stopped sync
+    of 100,000 cards take seconds to drop: neither keeps the window's thread."""
+    await sync_space(store, space(30, prefix="old"))
+    slow = SlowAbandon(monkeypatch)
+
+    async def failing() -> None:
+        with pytest.raises(ServerError):
+            await sync_space(store, space(95, failing=7), concurrency=2, writer_for=on_thread)
+
+    paused = await longest_pause_while(failing())
+    assert [name for name, _thread in slow.threads] == ["begin", "abandon"]
+    assert threading.main_thread() not in [thread for _name, thread in slow.threads]
+    assert slow.dropped
+    assert paused < SlowAbandon.SECONDS / 2
+    assert [card.uuid for card in store.cards()] == [f"old{n}" for n in range(30)]
+
+
+async def test_a_sync_called_off_twice_still_drops_what_it_wrote_before_it_ends(store, monkeypatch):
+    """The store is the dropping thread's until it is done: a second Cancel waits."""
+    slow = SlowAbandon(monkeypatch)
+    watched = Watched(store, monkeypatch, hold=True)
+    task = asyncio.ensure_future(sync_space(store, space(95), concurrency=2, writer_for=on_thread))
+    await until(watched.writing.is_set)
+    task.cancel()
+    watched.release.set()  # the batch under way is written first
+    await until(lambda: len(slow.threads) == 2)  # begun, and now dropping
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert slow.dropped, "the sync ended only once its rows were dropped"
+    assert store.current is None

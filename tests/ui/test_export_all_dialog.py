@@ -6,6 +6,7 @@ import asyncio
 import csv
 import itertools
 import math
+import threading
 
 import openpyxl
 import pytest
@@ -15,7 +16,7 @@ from cardviewer import i18n
 from cardviewer.api import CardPage, CardsClient
 from cardviewer.api.errors import ServerError
 from cardviewer.api.models import parse_card
-from cardviewer.services.card_store import CardStore
+from cardviewer.services.card_store import CardStore, StoreSync
 from cardviewer.services.csv_export import neutralize_formula
 from cardviewer.services.space_fetch import FetchProgress
 from cardviewer.ui.export_all_dialog import ExportAllDialog
@@ -312,3 +313,49 @@ def test_the_dialog_speaks_german(german, qtbot, arun, tmp_path):
     qtbot.addWidget(syncing)
     assert syncing.windowTitle() == "Bereich synchronisieren"
     assert syncing.title_label.text() == "Alle Karten von s-1 werden synchronisiert"
+
+
+def test_a_sync_called_off_says_it_is_cancelling_until_it_has_dropped_its_rows(
+    qtbot, qloop, tmp_path, monkeypatch
+):
+    """Dropping what a sync of 100,000 cards wrote takes seconds, on a worker thread:
+    the dialog says so meanwhile, keeps saying it whatever page still lands, and ends
+    once the rows are gone."""
+    dropping, drop = threading.Event(), threading.Event()
+    abandon = StoreSync.abandon
+
+    def slow_abandon(sync: StoreSync) -> None:
+        dropping.set()
+        drop.wait(WAIT / 1000)
+        abandon(sync)
+
+    monkeypatch.setattr(StoreSync, "abandon", slow_abandon)
+    started = asyncio.Event()
+
+    async def pages(number: int) -> CardPage:
+        meta = {"current_page": number, "last_page": 50, "per_page": 10, "total": 500}
+        cards = tuple(parse_card({"uuid": f"c{n}"}) for n in range(10 * number - 10, 10 * number))
+        if number > 1:
+            started.set()
+            await asyncio.sleep(30)
+        return CardPage.model_validate({"cards": cards, "meta": meta, "links": {}})
+
+    copy = tmp_path / "s-1.sqlite"
+    dialog = ExportAllDialog(pages, copy, space_id="s-1", with_emails=False, syncing=True)
+    qtbot.addWidget(dialog)
+    with CardStore.open(copy) as store:
+        task = qloop.create_task(dialog.sync(store))
+        qtbot.waitUntil(started.is_set, timeout=WAIT)
+        qtbot.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(dropping.is_set, timeout=WAIT)
+        assert dialog.isVisible()
+        assert dialog.progress_label.text() == "Cancelling…"
+        assert not dialog.cancel_button.isEnabled()
+        assert dialog.progress_bar.maximum() == 0  # busy, no count
+        dialog._on_progress(FetchProgress(3, 50, 30, 1.0))  # a page that still lands
+        assert dialog.progress_label.text() == "Cancelling…"
+        drop.set()
+        qtbot.waitUntil(task.done, timeout=WAIT)
+        assert task.result() is None
+        assert store.current is None
+        assert list(store.cards()) == []
