@@ -136,8 +136,10 @@ class Source:
     def __init__(self) -> None:
         self.failing = False
         self.slow = False
+        self.asked = 0
 
     async def __call__(self, request: PageRequest) -> CardPage:
+        self.asked += 1
         if self.slow:
             await asyncio.Event().wait()
         if self.failing:
@@ -198,6 +200,14 @@ def test_the_export_rows_are_what_the_window_shows(
         qtbot.waitUntil(lambda: isinstance(jobs.progress, ExportAllDialog), timeout=WAIT)
         assert isinstance(jobs.progress, ExportAllDialog)
         jobs.progress.cancel()
+    shown.append(said.args[0])
+    asked = source.asked
+    with qtbot.waitSignal(jobs.statusMessage, timeout=WAIT) as said:
+        jobs.sync(SHOWN, tmp_path / "space.sqlite")
+        qtbot.waitUntil(lambda: source.asked > asked, timeout=WAIT)
+        assert isinstance(jobs.progress, ExportAllDialog)
+        jobs.progress.cancel()
+        shown.append(jobs.progress.progress_label.text())  # while it drops what it wrote
     shown.append(said.args[0])
 
     def stopped(*, withdrawn: bool, **painting: Any) -> int:
