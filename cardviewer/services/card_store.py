@@ -154,6 +154,12 @@ def text_key_for(collation: str) -> TextKey:
     return locale_text_key(collation)
 
 
+def is_in_use(error: sqlite3.Error) -> bool:
+    """The error says another program holds the store ("database is locked", busy)."""
+    text = str(error).lower()
+    return "locked" in text or "busy" in text
+
+
 class StoreProblem(Enum):
     """Why a local copy cannot be used, for the window to say in its language."""
 
@@ -358,7 +364,7 @@ class CardStore:
         try:
             return cls(_connect(path), path)
         except sqlite3.DatabaseError as error:
-            if isinstance(error, sqlite3.OperationalError) and "locked" in str(error):
+            if isinstance(error, sqlite3.OperationalError) and is_in_use(error):
                 raise StoreError(
                     "The local copy of this space is in use by another program; try again.",
                     StoreProblem.IN_USE,
@@ -1065,7 +1071,7 @@ def _drop_unused_unless_busy(connection: sqlite3.Connection) -> None:
         with _transaction(connection):
             _drop_unused(connection)
     except sqlite3.OperationalError as error:
-        if "locked" not in str(error) and "busy" not in str(error):
+        if not is_in_use(error):
             raise
         log.info("another program writes to the local copy; what it no longer needs stays")
     finally:

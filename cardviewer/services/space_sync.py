@@ -22,6 +22,7 @@ from cardviewer.services.card_store import (
     StoreError,
     StoreProblem,
     StoreSync,
+    is_in_use,
     text_key_for,
 )
 from cardviewer.services.space_fetch import (
@@ -159,13 +160,12 @@ async def _finished(sync: StoreSync, collation: str) -> Generation:
 
 
 def _store_error(error: sqlite3.Error) -> StoreError:
-    text = str(error).lower()
-    if "full" in text:
+    if "full" in str(error).lower():
         return StoreError(
             "The disk is full; the local copy of this space stays as it was.",
             StoreProblem.DISK_FULL,
         )
-    if "locked" in text or "busy" in text:  # another program wrote to it for seconds
+    if is_in_use(error):  # another program wrote to it for seconds
         return StoreError(
             "The local copy of this space is in use by another program; it stays as it "
             "was. Try again.",

@@ -270,9 +270,9 @@ def write_from_pipe(connection: Connection, path: Path, generation: int, with_em
     try:
         sync = StoreSync.reopen(path, generation, with_emails=with_emails)
     except Exception as error:
-        connection.send((*_failure(error), kept.take()))
+        _answer(connection, kept, _failure(error))
         return
-    connection.send(("ready", True, kept.take()))
+    _answer(connection, kept, ("ready", True))
     try:
         write_batches(connection, sync, kept)
     finally:
@@ -289,13 +289,18 @@ def write_batches(connection: Connection, sync: StoreSync, kept: KeptRecords) ->
         try:
             if isinstance(sent, str):
                 sync.prepare(text_key_for(sent), sent)
-                connection.send(("written", sync.written, kept.take()))
+                _answer(connection, kept, ("written", sync.written))
                 return
             sync.add_sent(sent)
         except Exception as error:
-            connection.send((*_failure(error), kept.take()))
+            _answer(connection, kept, _failure(error))
             return
-        connection.send(("added", None, kept.take()))
+        _answer(connection, kept, ("added", None))
+
+
+def _answer(connection: Connection, kept: KeptRecords, answer: tuple[str, Any]) -> None:
+    """Send `answer` with the records logged since the last one (`KeptRecords`)."""
+    connection.send((*answer, kept.take()))
 
 
 class KeptRecords(logging.Handler):
