@@ -243,8 +243,18 @@ def card_json(card: Card) -> str:
         # Not asked for: the API leaves the key out, and `null` would read as "none".
         del raw[EMAILS_KEY]
     raw.update(card.invalid_fields)  # as the server sent them, to be set aside again
-    # ASCII: a lone surrogate the server escaped stays an escape, which SQLite can keep.
-    return json.dumps(raw, separators=(",", ":"), default=str)
+    return _CARD_JSON.encode(raw)
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, Mapping):
+        return dict(value)
+    return str(value)
+
+
+_CARD_JSON = json.JSONEncoder(separators=(",", ":"), default=_plain)
+"""Made once (`json.dumps` with options builds one at every call). ASCII: a lone
+surrogate the server escaped stays an escape, which SQLite can keep."""
 
 
 def stored_search_text(card: Card) -> str:
@@ -681,11 +691,18 @@ class StoreSync:
     """Cards written into a generation of their own, made current in one step at the end."""
 
     def __init__(
-        self, connection: sqlite3.Connection, generation: int, *, with_emails: bool = False
+        self,
+        connection: sqlite3.Connection,
+        generation: int,
+        *,
+        with_emails: bool = False,
+        beside_threads: bool = True,
     ) -> None:
         self._db = connection
         self.generation = generation
         self.with_emails = with_emails
+        self._beside_threads = beside_threads
+        """Other threads may be busy in Python meanwhile (`insert_rows`)."""
         self.count = 0
         self._first_positions: dict[str, int] = {}
         """Each field the cards written have, and the first card to have it."""
@@ -693,13 +710,18 @@ class StoreSync:
         self._done = False
 
     @classmethod
-    def reopen(cls, path: Path, generation: int, *, with_emails: bool = False) -> StoreSync:
+    def reopen(
+        cls, path: Path, generation: int, *, with_emails: bool = False, beside_threads: bool = True
+    ) -> StoreSync:
         """The sync `generation` of the store at `path`, on a connection of its own.
 
         For writing its cards from another process; `close()` when done. Raises
-        `sqlite3.Error` when the store cannot be opened.
+        `sqlite3.Error` when the store cannot be opened. `beside_threads=False` where
+        no other thread is busy in Python meanwhile: rows are then written the way that
+        is quicker alone (`insert_rows`).
         """
-        return cls(_connect(path, create=False), generation, with_emails=with_emails)
+        connection = _connect(path, create=False)
+        return cls(connection, generation, with_emails=with_emails, beside_threads=beside_threads)
 
     def close(self) -> None:
         """Close the connection of a `reopen`ed sync."""
@@ -725,7 +747,11 @@ class StoreSync:
         self.add([parse_card(item) for item in sent])
 
     def add(self, cards: Iterable[Card]) -> None:
-        """Write `cards` after those added so far (one transaction; the copy shown stays)."""
+        """Write `cards` after those added so far (one transaction; the copy shown stays).
+
+        Each is kept as `card_json` writes it, not as it was sent: a sync tells a card
+        changed by its text (`changes`), and the server's order of keys is no change.
+        """
         batch = list(cards)
         positions = range(self.count, self.count + len(batch))
         rows = [
@@ -741,25 +767,22 @@ class StoreSync:
             for position, card in zip(positions, batch, strict=True)
             for field, (kind, value) in card_sort_keys(card)
         ]
-        generation = (self.generation,)
-        with _transaction(self._db):
+
+        def insert(table: str, columns: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
             insert_rows(
                 self._db,
-                "cards",
-                ("generation", "position", "uuid", "json"),
+                table,
+                ("generation", *columns),
                 rows,
-                shared=generation,
+                shared=(self.generation,),
+                beside_threads=self._beside_threads,
             )
-            text_columns = ("generation", "position", "text")
+
+        with _transaction(self._db):
+            insert("cards", ("position", "uuid", "json"), rows)
             for table in ("card_text", "card_search"):
-                insert_rows(self._db, table, text_columns, texts, shared=generation)
-            insert_rows(
-                self._db,
-                "sort_keys",
-                ("generation", "field", "position", "kind", "value", "text"),
-                keys,
-                shared=generation,
-            )
+                insert(table, ("position", "text"), texts)
+            insert("sort_keys", ("field", "position", "kind", "value", "text"), keys)
         if batch and not self._first_positions:
             self._first_positions = dict.fromkeys(SORTED_KEYS, self.count)
         for position, card in zip(positions, batch, strict=True):

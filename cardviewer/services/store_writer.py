@@ -268,7 +268,7 @@ def write_from_pipe(connection: Connection, path: Path, generation: int, with_em
     kept = KeptRecords()
     logging.getLogger().addHandler(kept)
     try:
-        sync = StoreSync.reopen(path, generation, with_emails=with_emails)
+        sync = StoreSync.reopen(path, generation, with_emails=with_emails, beside_threads=False)
     except Exception as error:
         _answer(connection, kept, _failure(error))
         return

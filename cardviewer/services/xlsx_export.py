@@ -30,6 +30,10 @@ SHEET_NAME = "Cards"
 MAX_CELL_TEXT = 32_767
 
 
+_NUMBERS = (int, float)
+"""A tuple, not `int | float`, which `isinstance` would build anew for every cell."""
+
+
 def write_xlsx(
     path: Path, header: Sequence[str], rows: Iterable[Sequence[CellValue]], *, title: str = ""
 ) -> int:
@@ -92,7 +96,7 @@ def _write(
     if isinstance(value, bool):
         sheet.write_boolean(row, column, value)
         return 6
-    if isinstance(value, int | float):
+    if isinstance(value, _NUMBERS):
         sheet.write_number(row, column, value)
         return len(str(value)) + 1
     if isinstance(value, datetime):

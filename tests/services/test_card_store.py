@@ -35,6 +35,7 @@ from cardviewer.services.card_store import (
     Generation,
     StoreError,
     StoreProblem,
+    StoreSync,
     account_folder,
     card_json,
     remove_copies,
@@ -87,6 +88,53 @@ def test_the_demo_cards_come_back_as_they_were_and_their_json_stays_the_same(wit
         assert again == card
         assert (again.emails is None) is not with_emails, "not fetched is not none"
         assert card_json(again) == card_json(card)
+
+
+def test_a_card_sent_with_its_keys_in_another_order_has_not_changed(path):
+    """A card is kept as its content, not as the text the server sent: the order of
+    its keys is no change; a new value is."""
+    first: list[dict[str, Any]] = [
+        {"uuid": "c1", "username": "zoë", "connects": 1, "x-flag": [1, {"a": None}]},
+        {"uuid": "c2", "display_name": "Ada", "connects": "many", "big": 2**70},
+    ]
+    again: list[dict[str, Any]] = [
+        {"x-flag": [1, {"a": None}], "connects": 1, "username": "zoë", "uuid": "c1"},
+        {"big": 2**70, "connects": "many", "uuid": "c2", "display_name": "Ada!"},
+    ]
+    with CardStore.open(path) as store:
+        for sent in (first, again):
+            sync = store.begin_sync()
+            sync.add_sent(sent)
+            sync.finish()
+        assert store.changes() == Changes(added=(), removed=(), changed=("c2",))
+        assert list(store.cards()) == [parse_card(item) for item in again]
+
+
+def test_a_writer_alone_in_its_process_writes_the_same_copy(tmp_path):
+    """A sync's writing process writes its rows one by one (quicker with no thread
+    beside it), the window's thread as one JSON array each: the copies are the same."""
+    space = next(iter(build_spaces(40).values()))
+    sent = [card.to_json(space, "https://img.example", with_emails=True) for card in space.cards]
+    tables = ("cards", "card_text", "sort_keys", "fields")
+    kept = []
+    for beside_threads in (True, False):
+        path = tmp_path / f"{beside_threads}.sqlite"
+        with CardStore.open(path) as store:
+            generation = store.begin_sync(with_emails=True).generation
+        sync = StoreSync.reopen(path, generation, with_emails=True, beside_threads=beside_threads)
+        sync.add_sent(sent[:25])
+        sync.add_sent(sent[25:])
+        sync.finish()
+        sync.close()
+        with contextlib.closing(sqlite3.connect(path)) as db:
+            kept.append(
+                [db.execute(f"SELECT * FROM {table} ORDER BY 2, 3").fetchall() for table in tables]
+            )
+            assert db.execute(
+                "SELECT count(*) FROM card_search WHERE text MATCH 'vertrieb'"
+            ).fetchone()[0]
+    assert kept[0] == kept[1]
+    assert len(kept[0][0]) == len(sent)
 
 
 def test_nothing_before_the_first_sync_then_the_cards_in_order(path):

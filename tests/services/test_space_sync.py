@@ -8,14 +8,15 @@ import logging
 import sqlite3
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from cardviewer.api import CardPage
 from cardviewer.api.errors import ServerError
-from cardviewer.api.models import Card, parse_card
+from cardviewer.api.models import parse_card
 from cardviewer.services import card_store
 from cardviewer.services.card_store import CardStore, StoreError, StoreProblem, StoreSync
 from cardviewer.services.space_fetch import PageFetch
@@ -139,10 +140,10 @@ class Watched:
 
         def begin_sync(*, with_emails: bool = False) -> StoreSync:
             sync = begin(with_emails=with_emails)
-            add, abandon = sync.add, sync.abandon
+            add, abandon = sync.add_sent, sync.abandon
 
-            def adding(cards: Iterable[Card]) -> None:
-                batch = list(cards)
+            def adding(sent: Iterable[Mapping[str, Any]]) -> None:
+                batch = list(sent)
                 self.calls.append("add")
                 self.writing.set()
                 self.release.wait(5)
@@ -156,7 +157,7 @@ class Watched:
                     raise sqlite3.OperationalError("database is locked")
                 abandon()
 
-            monkeypatch.setattr(sync, "add", adding)
+            monkeypatch.setattr(sync, "add_sent", adding)
             monkeypatch.setattr(sync, "abandon", abandoning)
             return sync
 

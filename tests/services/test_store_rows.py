@@ -111,6 +111,16 @@ def test_without_json_functions_every_row_is_written_one_by_one(monkeypatch):
         assert len([sql for sql in run if sql.startswith("INSERT")]) == len(rows)
 
 
+def test_with_no_thread_beside_every_row_is_written_one_by_one():
+    """A process of its own (a sync's writer) has no thread to let go of the lock for."""
+    rows = [("x", 1.5, None), ("y", 2, "z"), ("é😀", -(2**63), "")]
+    with table() as connection:
+        run = statements(connection)
+        insert_rows(connection, "t", COLUMNS, rows, shared=(5,), beside_threads=False)
+        assert written(connection) == one_by_one(rows, (5,))
+        assert len([sql for sql in run if sql.startswith("INSERT")]) == len(rows)
+
+
 def test_no_rows_write_nothing():
     with table() as connection:
         run = statements(connection)

@@ -538,10 +538,10 @@ async def test_a_full_disk_while_the_process_ranks_says_so_and_keeps_the_copy_be
 async def test_a_failure_in_the_writing_process_is_logged_whole(tmp_path, caplog, monkeypatch):
     path = tmp_path / "space.sqlite"
 
-    def broken(self: StoreSync, cards: object) -> None:
+    def broken(self: StoreSync, sent: object) -> None:
         raise ValueError("a card the rows cannot be made of")
 
-    monkeypatch.setattr(StoreSync, "add", broken)
+    monkeypatch.setattr(StoreSync, "add_sent", broken)
     with CardStore.open(path) as store:
         sync = store.begin_sync()
         writer = served_on_thread(sync, path)
