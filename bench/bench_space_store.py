@@ -39,7 +39,8 @@ def store_for(count: int) -> Path:
 
     from cardviewer.api.models import parse_card
     from cardviewer.demo.data import build_spaces
-    from cardviewer.services.card_store import SCHEMA_VERSION, CardStore
+    from cardviewer.services.card_store import CardStore
+    from cardviewer.services.store_schema import SCHEMA_VERSION
     from cardviewer.services.text_collation import text_collator
 
     path = Path(tempfile.gettempdir()) / f"cardviewer-bench-{count}-v{SCHEMA_VERSION}.sqlite"

@@ -19,13 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardviewer.api.models import Card
-from cardviewer.services.card_store import (
-    FOLDED,
-    TRIGRAM,
-    CardStore,
-    StoreError,
-    text_key_for,
-)
+from cardviewer.services.card_store import TRIGRAM, CardStore
+from cardviewer.services.store_schema import StoreError
+from cardviewer.services.store_sort_keys import FOLDED, text_key_for
 
 log = logging.getLogger(__name__)
 

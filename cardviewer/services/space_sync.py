@@ -15,22 +15,16 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from cardviewer.api.models import CardPage
-from cardviewer.services.card_store import (
-    FOLDED,
-    CardStore,
-    Generation,
-    StoreError,
-    StoreProblem,
-    StoreSync,
-    is_in_use,
-    text_key_for,
-)
+from cardviewer.services.card_store import CardStore
 from cardviewer.services.space_fetch import (
     DEFAULT_CONCURRENCY,
     PageFetch,
     ProgressCallback,
     fetch_pages_in_order,
 )
+from cardviewer.services.store_schema import Generation, StoreError, StoreProblem, is_in_use
+from cardviewer.services.store_sort_keys import FOLDED, text_key_for
+from cardviewer.services.store_sync import StoreSync
 from cardviewer.services.store_writer import CardWriter, WriterStart, start_writer
 
 log = logging.getLogger(__name__)

@@ -34,13 +34,9 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Protocol
 
-from cardviewer.services.card_store import (
-    StoreError,
-    StoreProblem,
-    StoreSync,
-    Written,
-    text_key_for,
-)
+from cardviewer.services.store_schema import StoreError, StoreProblem
+from cardviewer.services.store_sort_keys import text_key_for
+from cardviewer.services.store_sync import StoreSync, Written
 
 log = logging.getLogger(__name__)
 

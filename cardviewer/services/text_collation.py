@@ -3,7 +3,7 @@
 A local copy ranks its texts under a collation (`CardStore.rank_texts`) and records its
 name: the locale's name (`collation_of`), or "folded", the store's own rule without a
 locale. The sorting worker and the process writing a sync build the key from the name
-alone (`card_store.text_key_for`, which calls `locale_text_key`).
+alone (`store_sort_keys.text_key_for`, which calls `locale_text_key`).
 """
 
 from __future__ import annotations

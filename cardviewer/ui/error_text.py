@@ -15,8 +15,8 @@ from PySide6.QtCore import QCoreApplication
 
 from cardviewer.api.errors import TRANSLATION_CONTEXT, CardViewerError, Sentence, fill_markers
 from cardviewer.api.retry import WaitUnit, wait_to_tell
-from cardviewer.services.card_store import StoreError, StoreProblem
 from cardviewer.services.file_errors import WriteProblem, write_problem
+from cardviewer.services.store_schema import StoreError, StoreProblem
 
 log = logging.getLogger(__name__)
 

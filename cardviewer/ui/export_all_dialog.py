@@ -28,10 +28,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from cardviewer.services.card_store import CardStore, Generation
+from cardviewer.services.card_store import CardStore
 from cardviewer.services.space_export import export_space
 from cardviewer.services.space_fetch import DEFAULT_CONCURRENCY, FetchProgress, PageFetch
 from cardviewer.services.space_sync import sync_space
+from cardviewer.services.store_schema import Generation
 from cardviewer.services.text_collation import collation_of
 from cardviewer.ui.cards.columns import column_titles
 from cardviewer.ui.plain_text import plain_tooltip

@@ -36,8 +36,9 @@ from PySide6.QtWidgets import (
 from cardviewer.api.models import Card
 from cardviewer.services.atomic_file import write_atomically
 from cardviewer.services.card_export import stored_cards
-from cardviewer.services.card_store import CardStore, StoreError
+from cardviewer.services.card_store import CardStore
 from cardviewer.services.space_overview import RankedCard, SpaceOverview, space_overview
+from cardviewer.services.store_schema import StoreError
 from cardviewer.tasks import TaskSet
 from cardviewer.ui.cards.card_table_model import CardTableModel
 from cardviewer.ui.cards.value_text import format_local_time

@@ -25,12 +25,13 @@ from PySide6.QtCore import QCoreApplication, QObject, QStandardPaths, Signal
 from cardviewer.api import Card, CardPage, CardViewerError, NotAuthenticated
 from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.card_export import ExportFormat
-from cardviewer.services.card_store import CardStore, Changes, Generation, StoreError
+from cardviewer.services.card_store import CardStore, Changes
 from cardviewer.services.page_loader import PageRequest, PageSource
 from cardviewer.services.phone_list import PagesRefused, PhoneListStopped, picture_jpeg
 from cardviewer.services.settings import Settings
 from cardviewer.services.space_fetch import PageFetch
 from cardviewer.services.stoppable import Painted, Stopped
+from cardviewer.services.store_schema import Generation, StoreError
 from cardviewer.services.vcard_export import SUFFIX as VCARD_SUFFIX
 from cardviewer.services.vcard_export import (
     PhotoLookup,

@@ -26,21 +26,17 @@ from hypothesis import strategies as st
 
 from cardviewer.api.models import Card, parse_card
 from cardviewer.demo.data import build_spaces
-from cardviewer.services import card_store
+from cardviewer.services import store_schema, store_sort_keys
 from cardviewer.services.card_search import card_search_text, search_terms
 from cardviewer.services.card_store import (
-    SCHEMA_VERSION,
     CardStore,
     Changes,
-    Generation,
-    StoreError,
-    StoreProblem,
-    StoreSync,
     account_folder,
-    card_json,
     remove_copies,
     store_path,
 )
+from cardviewer.services.store_schema import SCHEMA_VERSION, Generation, StoreError, StoreProblem
+from cardviewer.services.store_sync import StoreSync, card_json
 from tests.properties import examples
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -682,7 +678,7 @@ def test_a_copy_opens_at_once_while_another_program_writes_to_it(path, monkeypat
             "INSERT INTO generations (id, started_at, with_emails) VALUES (?, '2024-01-01', 0)",
             (left,),
         )
-    monkeypatch.setattr(card_store, "BUSY_TIMEOUT_MS", 3000)
+    monkeypatch.setattr(store_schema, "BUSY_TIMEOUT_MS", 3000)
     writer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     writer.execute("BEGIN IMMEDIATE")
     try:
@@ -708,7 +704,7 @@ def test_a_store_another_program_holds_whole_is_in_use_and_left_alone(path, monk
     """Locked even for reading: after waiting `BUSY_TIMEOUT_MS` it is refused, not set aside."""
     with CardStore.open(path) as store:
         synced(store, cards("a"))
-    monkeypatch.setattr(card_store, "BUSY_TIMEOUT_MS", 200)
+    monkeypatch.setattr(store_schema, "BUSY_TIMEOUT_MS", 200)
     other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     other.execute("PRAGMA locking_mode = EXCLUSIVE")
     other.execute("BEGIN EXCLUSIVE")
@@ -889,7 +885,7 @@ def test_texts_ranked_in_runs_get_the_ranks_one_sort_gives(texts, run):
     for rank, folded in enumerate(sorted({key(text) for text in texts})):
         expected.update({text: rank for text in texts if key(text) == folded})
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(card_store, "SORT_RUN", run)
-        ranked = list(card_store._ranks(texts, key))
+        patch.setattr(store_sort_keys, "SORT_RUN", run)
+        ranked = list(store_sort_keys.ranks(texts, key))
     assert dict(ranked) == expected
     assert [rank for _, rank in ranked] == sorted(rank for _, rank in ranked)

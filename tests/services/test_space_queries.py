@@ -14,7 +14,7 @@ import pytest
 
 from cardviewer.api.models import parse_card
 from cardviewer.services import space_queries
-from cardviewer.services.card_store import FOLDED, SCHEMA_VERSION, CardStore
+from cardviewer.services.card_store import CardStore
 from cardviewer.services.space_queries import (
     FIRST_CARDS,
     FIRST_ROWS,
@@ -22,6 +22,8 @@ from cardviewer.services.space_queries import (
     SpaceQueries,
     SpaceQuery,
 )
+from cardviewer.services.store_schema import SCHEMA_VERSION
+from cardviewer.services.store_sort_keys import FOLDED
 
 WAIT = 10.0
 

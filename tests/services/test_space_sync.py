@@ -17,10 +17,12 @@ import pytest
 from cardviewer.api import CardPage
 from cardviewer.api.errors import ServerError
 from cardviewer.api.models import parse_card
-from cardviewer.services import card_store
-from cardviewer.services.card_store import CardStore, StoreError, StoreProblem, StoreSync
+from cardviewer.services import store_schema
+from cardviewer.services.card_store import CardStore
 from cardviewer.services.space_fetch import PageFetch
 from cardviewer.services.space_sync import sync_space
+from cardviewer.services.store_schema import StoreError, StoreProblem
+from cardviewer.services.store_sync import StoreSync
 from cardviewer.services.store_writer import ThreadWriter
 
 pytestmark = pytest.mark.anyio
@@ -99,7 +101,7 @@ async def test_a_copy_another_program_keeps_locked_is_told_as_in_use_and_kept(
     tmp_path, monkeypatch
 ):
     """Another program writing to the copy for longer than the sync waits for it."""
-    monkeypatch.setattr(card_store, "BUSY_TIMEOUT_MS", 100)
+    monkeypatch.setattr(store_schema, "BUSY_TIMEOUT_MS", 100)
     path = tmp_path / "space.sqlite"
     with CardStore.open(path) as store:
         await sync_space(store, space(20, prefix="old"))

@@ -31,20 +31,13 @@ import pytest
 
 from cardviewer.api import CardPage
 from cardviewer.api.models import parse_card, parse_page_json
-from cardviewer.services import card_store
-from cardviewer.services.card_store import (
-    FOLDED,
-    SCHEMA_VERSION,
-    CardStore,
-    StoreError,
-    StoreProblem,
-    StoreSync,
-    Written,
-    folded_text_key,
-    text_key_for,
-)
+from cardviewer.services import store_sync
+from cardviewer.services.card_store import CardStore
 from cardviewer.services.space_fetch import PageFetch
 from cardviewer.services.space_sync import sync_space
+from cardviewer.services.store_schema import SCHEMA_VERSION, StoreError, StoreProblem
+from cardviewer.services.store_sort_keys import FOLDED, folded_text_key, text_key_for
+from cardviewer.services.store_sync import StoreSync, Written
 from cardviewer.services.store_writer import (
     CardWriter,
     KeptRecords,
@@ -525,7 +518,7 @@ async def test_a_full_disk_while_the_process_ranks_says_so_and_keeps_the_copy_be
         sync = store.begin_sync()
         sync.add(PEOPLE)
         sync.finish()
-        monkeypatch.setattr(card_store, "_index_sort_keys", disk_full)
+        monkeypatch.setattr(store_sync, "index_sort_keys", disk_full)
 
         async def fetch(number: int) -> CardPage:
             return page_of(number, 5)

@@ -24,8 +24,8 @@ from cardviewer.api.errors import (
     map_exceptions,
 )
 from cardviewer.api.retry import Wait, WaitUnit, wait_to_tell
-from cardviewer.services.card_store import StoreError, StoreProblem
 from cardviewer.services.file_errors import ADVICE, WriteProblem
+from cardviewer.services.store_schema import StoreError, StoreProblem
 from cardviewer.ui import error_text as error_text_module
 from cardviewer.ui.error_text import error_text, store_error_text, wait_text, write_failure_text
 

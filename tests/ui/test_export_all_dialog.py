@@ -16,9 +16,10 @@ from cardviewer import i18n
 from cardviewer.api import CardPage, CardsClient
 from cardviewer.api.errors import ServerError
 from cardviewer.api.models import parse_card
-from cardviewer.services.card_store import CardStore, StoreSync
+from cardviewer.services.card_store import CardStore
 from cardviewer.services.csv_export import neutralize_formula
 from cardviewer.services.space_fetch import FetchProgress
+from cardviewer.services.store_sync import StoreSync
 from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.plain_text import plain_tooltip
 

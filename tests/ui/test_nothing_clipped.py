@@ -23,8 +23,9 @@ from pytestqt.qtbot import QtBot
 from cardviewer.api import CardPage
 from cardviewer.api.client import read_page
 from cardviewer.demo import DemoServer, Fault
-from cardviewer.services.card_store import SCHEMA_VERSION, CardStore
+from cardviewer.services.card_store import CardStore
 from cardviewer.services.settings import Settings
+from cardviewer.services.store_schema import SCHEMA_VERSION
 from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.login.login_dialog import LoginDialog
 from cardviewer.ui.main_window import MainWindow

@@ -13,8 +13,9 @@ from PySide6.QtCore import QItemSelectionModel, QLocale, Qt, QTime
 from PySide6.QtWidgets import QStyle, QStylePainter
 
 from cardviewer.demo import Fault
-from cardviewer.services import card_store, space_queries
-from cardviewer.services.card_store import SCHEMA_VERSION, CardStore, Generation
+from cardviewer.services import space_queries, store_schema
+from cardviewer.services.card_store import CardStore
+from cardviewer.services.store_schema import SCHEMA_VERSION, Generation
 from cardviewer.services.text_collation import text_collator
 from cardviewer.ui import whole_space_view
 from cardviewer.ui.cards.space_table_model import SpaceTableModel
@@ -132,7 +133,7 @@ def test_a_copy_that_cannot_be_opened_is_explained_and_the_page_stays(window, de
 def test_a_copy_in_use_by_another_program_is_explained_left_alone_and_opens_later(
     window, demo_server, qtbot, monkeypatch
 ):
-    monkeypatch.setattr(card_store, "BUSY_TIMEOUT_MS", 50)  # how long a reader waits
+    monkeypatch.setattr(store_schema, "BUSY_TIMEOUT_MS", 50)  # how long a reader waits
     open_space(qtbot, window, demo_server.space_id)
     sync(qtbot, window)
     window.whole_space.switch.activated.emit(PAGES)

@@ -1,0 +1,312 @@
+"""The file of a local copy: its tables, its version, opening it and tidying it.
+
+The schema carries its version in `PRAGMA user_version` and is migrated forward
+(`MIGRATIONS`): a file written by a newer CardViewer is refused, never changed. The
+file is created readable by this user only and kept in write-ahead-log mode, so that
+a sync's writing process, the sorting thread and the window use it at once. Opening it
+drops what no one needs any more (copies neither current nor previous, a sync cut
+short by a crash), unless another program holds it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import sqlite3
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import Enum
+from pathlib import Path
+
+from cardviewer.api.models import parse_card
+from cardviewer.services.card_columns import ID_KEY
+from cardviewer.services.card_order import EMPTY, card_sort_keys, sort_key
+from cardviewer.services.store_sort_keys import (
+    FOLDED,
+    add_empty_keys,
+    folded_text_key,
+    index_names,
+    index_sort_keys,
+    rank_generation_texts,
+    stored_sort_key,
+)
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 3
+
+BUSY_TIMEOUT_MS = 5_000
+"""How long a write waits for another program's write to the store (a second window, the CLI)."""
+
+_SCHEMA = """
+CREATE TABLE generations (
+    id INTEGER PRIMARY KEY,
+    started_at TEXT NOT NULL,
+    synced_at TEXT,
+    card_count INTEGER NOT NULL DEFAULT 0,
+    with_emails INTEGER NOT NULL DEFAULT 0,
+    collation TEXT
+);
+CREATE TABLE state (
+    key TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+);
+CREATE TABLE cards (
+    generation INTEGER NOT NULL REFERENCES generations(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    uuid TEXT NOT NULL,
+    json TEXT NOT NULL,
+    PRIMARY KEY (generation, position)
+) WITHOUT ROWID;
+CREATE INDEX cards_by_uuid ON cards(generation, uuid);
+CREATE TABLE card_text (
+    generation INTEGER NOT NULL REFERENCES generations(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (generation, position)
+) WITHOUT ROWID;
+CREATE VIRTUAL TABLE card_search USING fts5(
+    text, generation UNINDEXED, position UNINDEXED,
+    tokenize = 'trigram case_sensitive 1'
+);
+"""
+
+_SORT_KEYS = """
+CREATE TABLE sort_keys (
+    generation INTEGER NOT NULL REFERENCES generations(id) ON DELETE CASCADE,
+    field TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    kind INTEGER NOT NULL,
+    value,
+    text TEXT,
+    PRIMARY KEY (generation, field, position)
+) WITHOUT ROWID;
+CREATE TABLE fields (
+    generation INTEGER NOT NULL REFERENCES generations(id) ON DELETE CASCADE,
+    field TEXT NOT NULL,
+    first_position INTEGER NOT NULL,
+    PRIMARY KEY (generation, field)
+) WITHOUT ROWID;
+"""
+"""A card's sort key per field: `kind` (`card_order`), then `value`, which is the number
+or the time, or the rank of `text` under the generation's `collation`. Each complete
+generation has an index of its own in sort order (`index_sort_keys`), made once its
+keys are all written and ranked: keeping one up to date row by row doubles a sync.
+`fields` lists a generation's fields once, for a window opening it (reading them off
+the sort keys takes half a second at 100,000 cards)."""
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {}
+"""Each takes a store of the version before the key to that version."""
+
+
+def is_in_use(error: sqlite3.Error) -> bool:
+    """The error says another program holds the store ("database is locked", busy)."""
+    text = str(error).lower()
+    return "locked" in text or "busy" in text
+
+
+class StoreProblem(Enum):
+    """Why a local copy cannot be used, for the window to say in its language."""
+
+    NEWER_VERSION = "written by a newer version"
+    IN_USE = "in use by another program"
+    DISK_FULL = "disk full"
+    NOT_WRITTEN = "not written"
+
+
+class StoreError(Exception):
+    """The local copy cannot be used; the message says why in plain words, `problem` too."""
+
+    def __init__(self, message: str, problem: StoreProblem = StoreProblem.NOT_WRITTEN) -> None:
+        super().__init__(message)
+        self.problem = problem
+
+
+@dataclass(frozen=True)
+class Generation:
+    """One complete copy of the space: when it was synced and how many cards it has."""
+
+    id: int
+    synced_at: datetime
+    card_count: int
+    with_emails: bool = False
+    """Whether the cards were fetched with their e-mail addresses."""
+
+
+def connect_store(path: Path, *, create: bool = True) -> sqlite3.Connection:
+    if not path.exists():
+        if not create:
+            raise sqlite3.OperationalError(f"unable to open database file: {path} is gone")
+        # Created readable by this user only: it holds the space's cards, e-mails too.
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    # Used by one thread at a time, not always the one that opened it (a sync's worker).
+    connection = sqlite3.connect(
+        path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+    )
+    try:
+        connection.execute("PRAGMA foreign_keys = ON")
+        connection.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS text_ranks (text TEXT PRIMARY KEY, rank INTEGER)"
+        )
+        version = connection.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                "The local copy of this space was written by a newer version of CardViewer; "
+                "it is left as it is. Update CardViewer to use it.",
+                StoreProblem.NEWER_VERSION,
+            )
+        connection.execute("PRAGMA journal_mode = WAL")
+        connection.execute("PRAGMA synchronous = NORMAL")
+        if version == 0:
+            with write_transaction(connection):
+                # Another program may have created the tables meanwhile.
+                if connection.execute("PRAGMA user_version").fetchone()[0] == 0:
+                    for statement in filter(str.strip, (_SCHEMA + _SORT_KEYS).split(";")):
+                        connection.execute(statement)
+                    connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        elif version < SCHEMA_VERSION:
+            with write_transaction(connection):
+                # Another program may have migrated it meanwhile.
+                version = connection.execute("PRAGMA user_version").fetchone()[0]
+                for step in range(version + 1, SCHEMA_VERSION + 1):
+                    MIGRATIONS[step](connection)
+                    connection.execute(f"PRAGMA user_version = {step}")
+        if _has_unused(connection):  # a sync cut short by a crash left its rows behind
+            _drop_unused_unless_busy(connection)
+        return connection
+    except BaseException:
+        connection.close()
+        raise
+
+
+@contextlib.contextmanager
+def write_transaction(connection: sqlite3.Connection) -> Iterator[None]:
+    """One write transaction: all of it or none of it, whatever stops it."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        if connection.in_transaction:  # SQLite ends some on its own (a full disk)
+            connection.execute("ROLLBACK")
+        raise
+    connection.execute("COMMIT")
+
+
+_UNUSED_COPY = (
+    "synced_at IS NOT NULL AND id NOT IN "
+    "(SELECT value FROM state WHERE key IN ('current', 'previous'))"
+)
+"""A generation that was current once and is neither current nor previous now."""
+
+_UNFINISHED_SYNC = (
+    "synced_at IS NULL AND id < (SELECT COALESCE(MAX(value), 0) FROM state WHERE key = 'current')"
+)
+"""A sync left unfinished by a process that is gone: older than any running one could be."""
+
+
+def _has_unused(connection: sqlite3.Connection) -> bool:
+    """Whether `drop_unused` has anything to drop (a read: it waits for no writer)."""
+    query = (
+        f"SELECT EXISTS (SELECT 1 FROM generations WHERE ({_UNUSED_COPY}) OR ({_UNFINISHED_SYNC}))"
+    )
+    return bool(connection.execute(query).fetchone()[0])
+
+
+def _drop_unused_unless_busy(connection: sqlite3.Connection) -> None:
+    """`drop_unused` now if no other program writes to the store, else at a later opening.
+
+    A copy is opened on the window's thread, and another program (a sync's writing
+    process, a second window, the CLI) may hold the store for seconds: tidying up is no
+    reason to wait for it, and reading the copy needs no lock.
+    """
+    connection.execute("PRAGMA busy_timeout = 0")
+    try:
+        with write_transaction(connection):
+            drop_unused(connection)
+    except sqlite3.OperationalError as error:
+        if not is_in_use(error):
+            raise
+        log.info("another program writes to the local copy; what it no longer needs stays")
+    finally:
+        connection.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_MS)}")
+
+
+def drop_unused(connection: sqlite3.Connection) -> None:
+    """Delete every generation that is neither current nor previous, nor being written.
+
+    Cheap when there is none: only then are the indexes looked at.
+    """
+    dropped = connection.execute(f"DELETE FROM generations WHERE {_UNUSED_COPY}").rowcount
+    dropped += connection.execute(f"DELETE FROM generations WHERE {_UNFINISHED_SYNC}").rowcount
+    if dropped:
+        drop_unused_search(connection)
+
+
+def drop_unused_search(connection: sqlite3.Connection) -> None:
+    """The search and sort indexes of generations gone (they have no foreign keys)."""
+    connection.execute(
+        "DELETE FROM card_search WHERE generation NOT IN (SELECT id FROM generations)"
+    )
+    kept = {row[0] for row in connection.execute("SELECT id FROM generations")}
+    indexes = connection.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND name GLOB 'sort_keys_*[0-9]'"
+    ).fetchall()
+    for (name,) in indexes:
+        if int(name.rsplit("_", 1)[1]) not in kept:
+            connection.execute(f"DROP INDEX {name}")
+
+
+def utc_now_text() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _add_sort_keys(connection: sqlite3.Connection) -> None:
+    """Version 2: sort keys per field, worked out from the cards of every copy kept."""
+    connection.execute("ALTER TABLE generations ADD COLUMN collation TEXT")
+    connection.execute("ALTER TABLE generations ADD COLUMN with_emails INTEGER NOT NULL DEFAULT 0")
+    for statement in filter(str.strip, _SORT_KEYS.split(";")):
+        connection.execute(statement)
+    rows = connection.execute("SELECT generation, position, json FROM cards")
+    connection.executemany(
+        "INSERT INTO sort_keys (generation, field, position, kind, value, text) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        (
+            (generation, field, position, *stored_sort_key(kind, value))
+            for generation, position, text in rows.fetchall()
+            for field, (kind, value) in card_sort_keys(parse_card(json.loads(text)))
+        ),
+    )
+    for (generation,) in connection.execute("SELECT id FROM generations").fetchall():
+        add_empty_keys(connection, generation)
+        rank_generation_texts(connection, generation, folded_text_key, FOLDED)
+        index_sort_keys(connection, generation)
+        # The first version kept no such flag: e-mails were fetched if any card has one.
+        connection.execute(
+            "UPDATE generations SET with_emails = EXISTS (SELECT 1 FROM sort_keys "
+            f"WHERE generation = :g AND field = 'emails' AND kind < {EMPTY}) WHERE id = :g",
+            {"g": generation},
+        )
+
+
+def _add_id_keys(connection: sqlite3.Connection) -> None:
+    """Version 3: the card's id sorts too. Texts are ranked again when next sorted."""
+    rows = connection.execute("SELECT generation, position, uuid FROM cards")
+    connection.executemany(
+        "INSERT OR IGNORE INTO sort_keys (generation, field, position, kind, value, text) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        (
+            (generation, ID_KEY, position, *stored_sort_key(*sort_key(uuid)))
+            for generation, position, uuid in rows.fetchall()
+        ),
+    )
+    for (generation,) in connection.execute("SELECT id FROM generations").fetchall():
+        for name in index_names(generation):
+            connection.execute(f"DROP INDEX IF EXISTS {name}")
+    connection.execute("UPDATE generations SET collation = NULL")
+
+
+MIGRATIONS[2] = _add_sort_keys
+MIGRATIONS[3] = _add_id_keys

@@ -1,0 +1,250 @@
+"""Writing a new copy of a space: a generation of its own, made current in one step.
+
+Cards are kept as JSON the API's parser reads back to the same `Card` (`card_json`),
+beside what the window's filter and sort need, worked out once per card when it is
+written: the folded search text (`card_search_text`, also in a trigram index) and a
+sort key per field (`card_sort_keys`, `store_sort_keys`). Only `StoreSync.finish`
+makes the copy current; until then the copy shown stays as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from cardviewer.api.models import Card, parse_card
+from cardviewer.services.card_columns import EMAILS_KEY
+from cardviewer.services.card_order import SORTED_KEYS, card_sort_keys
+from cardviewer.services.card_search import card_search_text
+from cardviewer.services.store_rows import insert_rows
+from cardviewer.services.store_schema import (
+    Generation,
+    StoreError,
+    connect_store,
+    drop_unused,
+    drop_unused_search,
+    utc_now_text,
+    write_transaction,
+)
+from cardviewer.services.store_sort_keys import (
+    FOLDED,
+    TextKey,
+    add_empty_keys,
+    folded_text_key,
+    index_sort_keys,
+    rank_generation_texts,
+    storable,
+    stored_sort_key,
+)
+
+
+def card_json(card: Card) -> str:
+    """The card as JSON that `parse_card` reads back to the same card, odd values included."""
+    raw: dict[str, Any] = card.model_dump(mode="json")
+    if card.emails is None:
+        # Not asked for: the API leaves the key out, and `null` would read as "none".
+        del raw[EMAILS_KEY]
+    raw.update(card.invalid_fields)  # as the server sent them, to be set aside again
+    return _CARD_JSON.encode(raw)
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, Mapping):
+        return dict(value)
+    return str(value)
+
+
+_CARD_JSON = json.JSONEncoder(separators=(",", ":"), default=_plain)
+"""Made once (`json.dumps` with options builds one at every call). ASCII: a lone
+surrogate the server escaped stays an escape, which SQLite can keep."""
+
+
+def stored_search_text(card: Card) -> str:
+    """`card_search_text` as SQLite can search it: no lone surrogate, no NUL.
+
+    A lone surrogate becomes U+FFFD, a NUL a line break: SQLite's text search ends at
+    a NUL, and no typed word holds either (words never hold a line break).
+    """
+    return storable(card_search_text(card)).replace("\x00", "\n")
+
+
+@dataclass(frozen=True)
+class Written:
+    """How far the cards of an unfinished sync are written (`StoreSync.written`)."""
+
+    count: int
+    first_positions: Mapping[str, int]
+    """Each field the cards have, and the first card to have it."""
+    prepared: str | None = None
+    """The collation the texts are ranked under and indexed for (`StoreSync.prepare`)."""
+
+
+class StoreSync:
+    """Cards written into a generation of their own, made current in one step at the end."""
+
+    def __init__(
+        self,
+        connection: sqlite3.Connection,
+        generation: int,
+        *,
+        with_emails: bool = False,
+        beside_threads: bool = True,
+    ) -> None:
+        self._db = connection
+        self.generation = generation
+        self.with_emails = with_emails
+        self._beside_threads = beside_threads
+        """Other threads may be busy in Python meanwhile (`insert_rows`)."""
+        self.count = 0
+        self._first_positions: dict[str, int] = {}
+        """Each field the cards written have, and the first card to have it."""
+        self._prepared: str | None = None
+        self._done = False
+
+    @classmethod
+    def reopen(
+        cls, path: Path, generation: int, *, with_emails: bool = False, beside_threads: bool = True
+    ) -> StoreSync:
+        """The sync `generation` of the store at `path`, on a connection of its own.
+
+        For writing its cards from another process; `close()` when done. Raises
+        `sqlite3.Error` when the store cannot be opened. `beside_threads=False` where
+        no other thread is busy in Python meanwhile: rows are then written the way that
+        is quicker alone (`insert_rows`).
+        """
+        connection = connect_store(path, create=False)
+        return cls(connection, generation, with_emails=with_emails, beside_threads=beside_threads)
+
+    def close(self) -> None:
+        """Close the connection of a `reopen`ed sync."""
+        self._db.close()
+
+    @property
+    def written(self) -> Written:
+        """The cards added so far, for the sync's own connection to `adopt`."""
+        return Written(self.count, dict(self._first_positions), self._prepared)
+
+    def adopt(self, written: Written) -> None:
+        """Take `written` as added here: another connection wrote the cards (`reopen`)."""
+        self.count = written.count
+        self._first_positions = dict(written.first_positions)
+        self._prepared = written.prepared
+
+    def add_sent(self, sent: Iterable[Mapping[str, Any]]) -> None:
+        """`add` the cards `sent`, each as the server sent it (`CardPage.sent_cards`).
+
+        They are read (`parse_card`) here, by whoever writes: a sync's writing process
+        reads them, not the window's thread.
+        """
+        self.add([parse_card(item) for item in sent])
+
+    def add(self, cards: Iterable[Card]) -> None:
+        """Write `cards` after those added so far (one transaction; the copy shown stays).
+
+        Each is kept as `card_json` writes it, not as it was sent: a sync tells a card
+        changed by its text (`changes`), and the server's order of keys is no change.
+        """
+        batch = list(cards)
+        positions = range(self.count, self.count + len(batch))
+        rows = [
+            (position, storable(card.uuid or ""), card_json(card))
+            for position, card in zip(positions, batch, strict=True)
+        ]
+        texts = [
+            (position, stored_search_text(card))
+            for position, card in zip(positions, batch, strict=True)
+        ]
+        keys = [
+            (field, position, *stored_sort_key(kind, value))
+            for position, card in zip(positions, batch, strict=True)
+            for field, (kind, value) in card_sort_keys(card)
+        ]
+
+        def insert(table: str, columns: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
+            insert_rows(
+                self._db,
+                table,
+                ("generation", *columns),
+                rows,
+                shared=(self.generation,),
+                beside_threads=self._beside_threads,
+            )
+
+        with write_transaction(self._db):
+            insert("cards", ("position", "uuid", "json"), rows)
+            for table in ("card_text", "card_search"):
+                insert(table, ("position", "text"), texts)
+            insert("sort_keys", ("field", "position", "kind", "value", "text"), keys)
+        if batch and not self._first_positions:
+            self._first_positions = dict.fromkeys(SORTED_KEYS, self.count)
+        for position, card in zip(positions, batch, strict=True):
+            for field in card.model_extra or ():
+                self._first_positions.setdefault(field, position)
+        self.count += len(rows)
+
+    def finish(self, text_key: TextKey = folded_text_key, collation: str = FOLDED) -> Generation:
+        """Make this copy the current one; the one before becomes the previous one.
+
+        Its texts are ranked under `collation` first and its sort keys indexed
+        (`prepare`, unless done already), while the copy before is still the one
+        shown. Raises `StoreError` if a sync begun later by another program finished
+        first: it took this copy for one left behind by a crash, and its own copy
+        stays the current one.
+        """
+        if self._prepared != collation:
+            self.prepare(text_key, collation)
+        synced_at = utc_now_text()
+        with write_transaction(self._db):
+            written = self._db.execute(
+                "UPDATE generations SET synced_at = ?, card_count = ? WHERE id = ?",
+                (synced_at, self.count, self.generation),
+            ).rowcount
+            if not written:  # a sync begun later by another program finished first
+                raise StoreError(
+                    "Another program synced this space meanwhile and its copy is kept; "
+                    "this one was not written."
+                )
+            current = self._db.execute("SELECT value FROM state WHERE key = 'current'").fetchone()
+            if current is not None:
+                self._db.execute(
+                    "INSERT OR REPLACE INTO state (key, value) VALUES ('previous', ?)", current
+                )
+            self._db.execute(
+                "INSERT OR REPLACE INTO state (key, value) VALUES ('current', ?)",
+                (self.generation,),
+            )
+            drop_unused(self._db)
+        self._done = True
+        return Generation(
+            self.generation, datetime.fromisoformat(synced_at), self.count, self.with_emails
+        )
+
+    def prepare(self, text_key: TextKey, collation: str) -> None:
+        """What `finish` does before it makes the copy current, done ahead, in one
+        transaction: an empty sort key for each card without a field that others have,
+        the texts ranked under `collation` (`CardStore.rank_texts`), the keys indexed.
+
+        Seconds at 100,000 cards: the process that wrote the cards does it, so that
+        the window's process is free meanwhile.
+        """
+        with write_transaction(self._db):
+            add_empty_keys(self._db, self.generation, self._first_positions)
+            rank_generation_texts(
+                self._db, self.generation, text_key, collation, self._first_positions
+            )
+            index_sort_keys(self._db, self.generation)
+        self._prepared = collation
+
+    def abandon(self) -> None:
+        """Drop what was written; the copy shown stays as it was."""
+        if self._done:
+            return
+        with write_transaction(self._db):
+            self._db.execute("DELETE FROM generations WHERE id = ?", (self.generation,))
+            drop_unused_search(self._db)
+        self._done = True
