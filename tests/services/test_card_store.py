@@ -2,31 +2,22 @@
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import json
-import os
 import signal
 import sqlite3
-import stat
 import subprocess
 import sys
 import tempfile
 import textwrap
-import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardviewer.api.models import Card, parse_card
-from cardviewer.demo.data import build_spaces
-from cardviewer.services import store_schema, store_sort_keys
+from cardviewer.api.models import parse_card
 from cardviewer.services.card_search import card_search_text, search_terms
 from cardviewer.services.card_store import (
     CardStore,
@@ -35,102 +26,16 @@ from cardviewer.services.card_store import (
     remove_copies,
     store_path,
 )
-from cardviewer.services.store_schema import SCHEMA_VERSION, Generation, StoreError, StoreProblem
-from cardviewer.services.store_sync import StoreSync, card_json
+from cardviewer.services.store_schema import Generation, StoreError, StoreProblem
 from tests.properties import examples
+from tests.services.stores import a_store_path, cards, synced
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def cards(*ids: str, name: str = "Person") -> list[Card]:
-    return [parse_card({"uuid": uuid, "display_name": f"{name} {uuid}"}) for uuid in ids]
-
-
-def synced(store: CardStore, batch: list[Card]) -> None:
-    sync = store.begin_sync()
-    sync.add(batch[: len(batch) // 2])
-    sync.add(batch[len(batch) // 2 :])
-    sync.finish()
-
-
 @pytest.fixture
 def path(tmp_path: Path) -> Path:
-    return store_path(tmp_path / "spaces", "https://cards.example", "Ada@Example.com", "space-1")
-
-
-def test_a_card_comes_back_as_it_was_odd_values_and_unknown_fields_included():
-    raw = {
-        "uuid": "c1",
-        "display_name": "Ada",
-        "connects": "many",  # of the wrong type: set aside, kept as sent
-        "created_at": "2024-04-19T22:53:03.000000Z",
-        "avatar": {"uuid": None, "src": "https://cdn.example/a.jpg"},
-        "emails": ["ada@example.com"],
-        "theme": {"name": "dark"},
-    }
-    card = parse_card(raw)
-    again = parse_card(json.loads(card_json(card)))
-    assert again == card
-    assert again.invalid_fields == {"connects": "many"}
-    assert again.extra_fields == {"theme": {"name": "dark"}}
-
-
-@pytest.mark.parametrize("with_emails", [False, True])
-def test_the_demo_cards_come_back_as_they_were_and_their_json_stays_the_same(with_emails):
-    space = next(iter(build_spaces(60).values()))
-    for demo in space.cards:
-        card = parse_card(demo.to_json(space, "https://img.example", with_emails=with_emails))
-        again = parse_card(json.loads(card_json(card)))
-        assert again == card
-        assert (again.emails is None) is not with_emails, "not fetched is not none"
-        assert card_json(again) == card_json(card)
-
-
-def test_a_card_sent_with_its_keys_in_another_order_has_not_changed(path):
-    """A card is kept as its content, not as the text the server sent: the order of
-    its keys is no change; a new value is."""
-    first: list[dict[str, Any]] = [
-        {"uuid": "c1", "username": "zoë", "connects": 1, "x-flag": [1, {"a": None}]},
-        {"uuid": "c2", "display_name": "Ada", "connects": "many", "big": 2**70},
-    ]
-    again: list[dict[str, Any]] = [
-        {"x-flag": [1, {"a": None}], "connects": 1, "username": "zoë", "uuid": "c1"},
-        {"big": 2**70, "connects": "many", "uuid": "c2", "display_name": "Ada!"},
-    ]
-    with CardStore.open(path) as store:
-        for sent in (first, again):
-            sync = store.begin_sync()
-            sync.add_sent(sent)
-            sync.finish()
-        assert store.changes() == Changes(added=(), removed=(), changed=("c2",))
-        assert list(store.cards()) == [parse_card(item) for item in again]
-
-
-def test_a_writer_alone_in_its_process_writes_the_same_copy(tmp_path):
-    """A sync's writing process writes its rows one by one (quicker with no thread
-    beside it), the window's thread as one JSON array each: the copies are the same."""
-    space = next(iter(build_spaces(40).values()))
-    sent = [card.to_json(space, "https://img.example", with_emails=True) for card in space.cards]
-    tables = ("cards", "card_text", "sort_keys", "fields")
-    kept = []
-    for beside_threads in (True, False):
-        path = tmp_path / f"{beside_threads}.sqlite"
-        with CardStore.open(path) as store:
-            generation = store.begin_sync(with_emails=True).generation
-        sync = StoreSync.reopen(path, generation, with_emails=True, beside_threads=beside_threads)
-        sync.add_sent(sent[:25])
-        sync.add_sent(sent[25:])
-        sync.finish()
-        sync.close()
-        with contextlib.closing(sqlite3.connect(path)) as db:
-            kept.append(
-                [db.execute(f"SELECT * FROM {table} ORDER BY 2, 3").fetchall() for table in tables]
-            )
-            assert db.execute(
-                "SELECT count(*) FROM card_search WHERE text MATCH 'vertrieb'"
-            ).fetchone()[0]
-    assert kept[0] == kept[1]
-    assert len(kept[0][0]) == len(sent)
+    return a_store_path(tmp_path)
 
 
 def test_nothing_before_the_first_sync_then_the_cards_in_order(path):
@@ -232,44 +137,6 @@ def test_a_sync_killed_halfway_leaves_the_copy_before_it(path):
     assert count_rows(path, "card_search") == 3
 
 
-def test_a_store_of_a_newer_version_is_refused_and_left_alone(path):
-    with CardStore.open(path) as store:
-        synced(store, cards("a"))
-    with sqlite3.connect(path) as db:
-        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
-    before = path.read_bytes()
-    with pytest.raises(StoreError, match="newer version of CardViewer") as refused:
-        CardStore.open(path)
-    assert refused.value.problem is StoreProblem.NEWER_VERSION
-    assert path.read_bytes() == before
-
-
-def test_a_store_of_the_first_version_is_migrated_and_sorts_its_cards(path):
-    people = [
-        parse_card({"uuid": "b", "display_name": "émile", "connects": 10}),
-        parse_card({"uuid": "a", "display_name": "Zoë", "connects": 2}),
-        parse_card({"uuid": "c", "display_name": "Ada"}),
-    ]
-    with CardStore.open(path) as store:
-        synced(store, people)
-    with sqlite3.connect(path) as db:  # the first version had no sort keys
-        db.execute("DROP TABLE sort_keys")
-        db.execute("DROP TABLE fields")
-        db.execute("ALTER TABLE generations DROP COLUMN collation")
-        db.execute("ALTER TABLE generations DROP COLUMN with_emails")
-        db.execute("PRAGMA user_version = 1")
-    with CardStore.open(path) as store:
-        assert [c.uuid for c in store.cards()] == ["b", "a", "c"]
-        assert store.current is not None
-        assert not store.current.with_emails
-        assert store.ordered("display_name") == [2, 0, 1]
-        assert store.ordered("connects", descending=True) == [0, 1, 2], "empty last"
-        assert store.ordered("uuid") == [1, 0, 2]
-        assert store.extra_fields() == []
-    with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
-
-
 def test_a_descending_sort_of_words_found_by_the_index_keeps_empty_values_last(path):
     """Matches of a word of three letters or more are sorted in one pass; the rule holds."""
     people = [
@@ -298,23 +165,6 @@ def test_a_card_id_with_a_lone_surrogate_is_kept_and_compared_the_same_each_sync
         changes = store.changes()
         assert changes is not None
         assert not changes.any
-
-
-def test_a_store_of_the_second_version_gets_the_card_ids_to_sort_by(path):
-    with CardStore.open(path) as store:
-        synced(store, cards("b", "c", "a", ""))
-        assert store.ordered("uuid", collation="de") == [2, 0, 1, 3]
-    with sqlite3.connect(path) as db:  # the second version kept no key for the id
-        db.execute("DELETE FROM sort_keys WHERE field = 'uuid'")
-        db.execute("PRAGMA user_version = 2")
-    with CardStore.open(path) as store:
-        assert store.ordered("uuid", collation="de") == [2, 0, 1, 3], "no id last"
-        assert store.ordered("uuid", descending=True, collation="de") == [1, 0, 2, 3]
-        assert store.ordered("display_name", collation="de") == [3, 2, 0, 1]
-    with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
-        indexes = db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'index'")
-        assert indexes.fetchone()[0] == 2 + 2, "by uuid and state, and the copy's two"
 
 
 def test_whole_space_order_filters_too_and_rows_are_read_by_position(path):
@@ -412,16 +262,6 @@ def test_a_file_that_is_no_database_is_set_aside_and_a_new_store_started(path):
         synced(store, cards("a"))
     (aside,) = path.parent.glob(f"{path.name}.damaged-*")
     assert aside.read_bytes() == b"this is not a database" * 100
-
-
-@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
-def test_the_store_is_readable_by_this_user_only(path):
-    with CardStore.open(path) as store:
-        synced(store, cards("a"))
-        assert stat.S_IMODE(path.stat().st_mode) == 0o600
-        wal = Path(f"{path}-wal")
-        assert not wal.exists() or stat.S_IMODE(wal.stat().st_mode) & 0o077 == 0
-    assert stat.S_IMODE(path.parent.stat().st_mode) & 0o077 == 0
 
 
 def test_one_file_per_server_account_and_space_without_the_address_in_its_name(tmp_path):
@@ -664,110 +504,6 @@ def test_a_sync_may_be_written_by_another_thread_than_the_one_that_opened_the_st
         assert [c.uuid for c in store.cards()] == ["a", "b"]
 
 
-def test_a_copy_opens_at_once_while_another_program_writes_to_it(path, monkeypatch):
-    """Reading needs no lock: a window opening the copy during another program's write
-    (a sync's writing process ranking 100,000 cards holds it for seconds) does not wait
-    for it. Rows an unfinished sync left behind are dropped at an opening when the
-    store is free, not waited for."""
-    with CardStore.open(path) as store:
-        synced(store, cards("a"))
-        assert store.current is not None
-        left = store.current.id - 1  # free: the sync before it was dropped
-    with contextlib.closing(sqlite3.connect(path)) as db, db:  # what a crash leaves
-        db.execute(
-            "INSERT INTO generations (id, started_at, with_emails) VALUES (?, '2024-01-01', 0)",
-            (left,),
-        )
-    monkeypatch.setattr(store_schema, "BUSY_TIMEOUT_MS", 3000)
-    writer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    writer.execute("BEGIN IMMEDIATE")
-    try:
-        started = time.perf_counter()
-        with CardStore.open(path) as store:
-            waited = time.perf_counter() - started
-            assert [c.uuid for c in store.cards()] == ["a"]
-    finally:
-        writer.rollback()
-        writer.close()
-    assert waited < 1.0, "opened without waiting for the other program"
-    assert generation_ids(path) == [left, left + 1], "the unfinished sync's rows wait"
-    CardStore.open(path).close()
-    assert generation_ids(path) == [left + 1]
-
-
-def generation_ids(path: Path) -> list[int]:
-    with contextlib.closing(sqlite3.connect(path)) as db:
-        return [row[0] for row in db.execute("SELECT id FROM generations ORDER BY id")]
-
-
-def test_a_store_another_program_holds_whole_is_in_use_and_left_alone(path, monkeypatch):
-    """Locked even for reading: after waiting `BUSY_TIMEOUT_MS` it is refused, not set aside."""
-    with CardStore.open(path) as store:
-        synced(store, cards("a"))
-    monkeypatch.setattr(store_schema, "BUSY_TIMEOUT_MS", 200)
-    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    other.execute("PRAGMA locking_mode = EXCLUSIVE")
-    other.execute("BEGIN EXCLUSIVE")
-    other.execute("INSERT INTO state (key, value) VALUES ('other program', 1)")
-    done = threading.Timer(2.0, other.rollback)  # ends a wait far longer than 200 ms
-    done.start()
-    started = time.perf_counter()
-    try:
-        with pytest.raises(StoreError, match="in use by another program") as refused:
-            CardStore.open(path)
-    finally:
-        waited = time.perf_counter() - started
-        done.cancel()
-        done.join()
-        other.rollback()
-        other.close()
-    assert refused.value.problem is StoreProblem.IN_USE
-    assert waited >= 0.15, "refused only after waiting for the other program"
-    assert list(path.parent.glob("*.damaged-*")) == []
-    with CardStore.open(path) as store:
-        assert [c.uuid for c in store.cards()] == ["a"]
-
-
-def test_a_database_without_the_stores_tables_is_set_aside(path):
-    """A database that is no store of this version (its tables gone) counts as damaged."""
-    path.parent.mkdir(parents=True)
-    with sqlite3.connect(path) as db:
-        db.execute("CREATE TABLE notes (text TEXT)")
-        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-    with CardStore.open(path) as store:
-        assert store.current is None
-        synced(store, cards("a"))
-    (aside,) = path.parent.glob(f"{path.name}.damaged-*")
-    with sqlite3.connect(aside) as db:
-        assert db.execute("SELECT name FROM sqlite_master").fetchall() == [("notes",)]
-
-
-def test_two_programs_opening_a_new_store_at_once_use_the_tables_one_of_them_made(
-    path, monkeypatch
-):
-    """The second finds the store new, then the tables made by the time it may write."""
-    connect = sqlite3.connect
-    others: list[str] = []
-
-    class Raced(sqlite3.Connection):
-        def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
-            if sql == "BEGIN IMMEDIATE" and not others:
-                others.append("opened")
-                with CardStore.open(path) as other:  # the other program, just before
-                    synced(other, cards("a"))
-            return super().execute(sql, *args)
-
-    def raced(*args: Any, **kwargs: Any) -> sqlite3.Connection:
-        return connect(*args, factory=Raced, **kwargs)
-
-    monkeypatch.setattr(sqlite3, "connect", raced)
-    with CardStore.open(path) as store:
-        assert [c.uuid for c in store.cards()] == ["a"]
-    monkeypatch.undo()
-    assert others == ["opened"]
-    assert list(path.parent.glob("*.damaged-*")) == []
-
-
 def test_a_sync_finishing_after_a_later_one_of_another_program_leaves_that_ones_copy(path):
     """The later sync took this one for a sync left behind by a crash and dropped it."""
     with CardStore.open(path) as store, CardStore.open(path) as other:
@@ -812,27 +548,6 @@ def test_a_copy_named_current_that_is_gone_or_unfinished_reads_as_none(path):
         assert [c.uuid for c in store.cards()] == ["b"]
 
 
-def test_a_store_of_the_first_version_with_e_mails_and_fields_of_its_own(path):
-    """The migration finds that the cards were fetched with e-mails, and lists the fields."""
-    people = [
-        parse_card({"uuid": "a", "display_name": "Ada"}),
-        parse_card({"uuid": "b", "emails": ["bob@example.com"], "theme": "dark"}),
-    ]
-    with CardStore.open(path) as store:
-        synced(store, people)
-    with sqlite3.connect(path) as db:  # the first version had no sort keys
-        db.execute("DROP TABLE sort_keys")
-        db.execute("DROP TABLE fields")
-        db.execute("ALTER TABLE generations DROP COLUMN collation")
-        db.execute("ALTER TABLE generations DROP COLUMN with_emails")
-        db.execute("PRAGMA user_version = 1")
-    with CardStore.open(path) as store:
-        assert store.current is not None
-        assert store.current.with_emails
-        assert store.extra_fields() == ["theme"]
-        assert store.ordered("theme", descending=True) == [1, 0], "empty last"
-
-
 def test_copies_that_cannot_be_removed_stay_and_the_others_go(tmp_path, monkeypatch, caplog):
     """A file in use (on Windows) is logged and left; the files after it still go."""
     folder = tmp_path / "spaces"
@@ -868,24 +583,3 @@ def test_where_a_copy_lives_stays_the_same_from_version_to_version(tmp_path):
     """A copy synced by an earlier version is found again: its folder's name never changes."""
     path = store_path(tmp_path, "https://a.example", "ada@example.com", "s1")
     assert path == tmp_path / "784a557dc2faa6f6" / "s1.sqlite"
-
-
-@settings(max_examples=200, deadline=None)
-@given(
-    texts=st.lists(st.text(alphabet="aAbBcäÄ ", max_size=3), unique=True, max_size=40),
-    run=st.integers(1, 7),
-)
-def test_texts_ranked_in_runs_get_the_ranks_one_sort_gives(texts, run):
-    """Long lists are sorted in runs and merged (`SORT_RUN`); ranks and ties are as one sort."""
-
-    def key(text: str) -> str:
-        return text.casefold()
-
-    expected: dict[str, int] = {}
-    for rank, folded in enumerate(sorted({key(text) for text in texts})):
-        expected.update({text: rank for text in texts if key(text) == folded})
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(store_sort_keys, "SORT_RUN", run)
-        ranked = list(store_sort_keys.ranks(texts, key))
-    assert dict(ranked) == expected
-    assert [rank for _, rank in ranked] == sorted(rank for _, rank in ranked)

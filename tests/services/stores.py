@@ -1,0 +1,33 @@
+"""Cards and stores the tests of the local copy share (`card_store` and its parts)."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from pathlib import Path
+
+from cardviewer.api.models import Card, parse_card
+from cardviewer.services.card_store import CardStore, store_path
+
+
+def cards(*ids: str, name: str = "Person") -> list[Card]:
+    return [parse_card({"uuid": uuid, "display_name": f"{name} {uuid}"}) for uuid in ids]
+
+
+def synced(store: CardStore, batch: list[Card]) -> None:
+    """`batch` as a sync writes it (in two batches) and makes current."""
+    sync = store.begin_sync()
+    sync.add(batch[: len(batch) // 2])
+    sync.add(batch[len(batch) // 2 :])
+    sync.finish()
+
+
+def a_store_path(folder: Path) -> Path:
+    """Where the copy of a space lives under `folder`, as the app names it."""
+    return store_path(folder / "spaces", "https://cards.example", "Ada@Example.com", "space-1")
+
+
+def generation_ids(path: Path) -> list[int]:
+    """The copies the store at `path` keeps, finished or not, oldest first."""
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        return [row[0] for row in db.execute("SELECT id FROM generations ORDER BY id")]

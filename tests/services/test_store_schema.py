@@ -1,0 +1,210 @@
+"""The file of a local copy: its versions, who may read it, and other programs using it."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import stat
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardviewer.api.models import parse_card
+from cardviewer.services import store_schema
+from cardviewer.services.card_store import CardStore
+from cardviewer.services.store_schema import SCHEMA_VERSION, StoreError, StoreProblem
+from tests.services.stores import a_store_path, cards, generation_ids, synced
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    return a_store_path(tmp_path)
+
+
+def test_a_store_of_a_newer_version_is_refused_and_left_alone(path):
+    with CardStore.open(path) as store:
+        synced(store, cards("a"))
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="newer version of CardViewer") as refused:
+        CardStore.open(path)
+    assert refused.value.problem is StoreProblem.NEWER_VERSION
+    assert path.read_bytes() == before
+
+
+def test_a_store_of_the_first_version_is_migrated_and_sorts_its_cards(path):
+    people = [
+        parse_card({"uuid": "b", "display_name": "émile", "connects": 10}),
+        parse_card({"uuid": "a", "display_name": "Zoë", "connects": 2}),
+        parse_card({"uuid": "c", "display_name": "Ada"}),
+    ]
+    with CardStore.open(path) as store:
+        synced(store, people)
+    with sqlite3.connect(path) as db:  # the first version had no sort keys
+        db.execute("DROP TABLE sort_keys")
+        db.execute("DROP TABLE fields")
+        db.execute("ALTER TABLE generations DROP COLUMN collation")
+        db.execute("ALTER TABLE generations DROP COLUMN with_emails")
+        db.execute("PRAGMA user_version = 1")
+    with CardStore.open(path) as store:
+        assert [c.uuid for c in store.cards()] == ["b", "a", "c"]
+        assert store.current is not None
+        assert not store.current.with_emails
+        assert store.ordered("display_name") == [2, 0, 1]
+        assert store.ordered("connects", descending=True) == [0, 1, 2], "empty last"
+        assert store.ordered("uuid") == [1, 0, 2]
+        assert store.extra_fields() == []
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_a_store_of_the_second_version_gets_the_card_ids_to_sort_by(path):
+    with CardStore.open(path) as store:
+        synced(store, cards("b", "c", "a", ""))
+        assert store.ordered("uuid", collation="de") == [2, 0, 1, 3]
+    with sqlite3.connect(path) as db:  # the second version kept no key for the id
+        db.execute("DELETE FROM sort_keys WHERE field = 'uuid'")
+        db.execute("PRAGMA user_version = 2")
+    with CardStore.open(path) as store:
+        assert store.ordered("uuid", collation="de") == [2, 0, 1, 3], "no id last"
+        assert store.ordered("uuid", descending=True, collation="de") == [1, 0, 2, 3]
+        assert store.ordered("display_name", collation="de") == [3, 2, 0, 1]
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        indexes = db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'index'")
+        assert indexes.fetchone()[0] == 2 + 2, "by uuid and state, and the copy's two"
+
+
+def test_a_store_of_the_first_version_with_e_mails_and_fields_of_its_own(path):
+    """The migration finds that the cards were fetched with e-mails, and lists the fields."""
+    people = [
+        parse_card({"uuid": "a", "display_name": "Ada"}),
+        parse_card({"uuid": "b", "emails": ["bob@example.com"], "theme": "dark"}),
+    ]
+    with CardStore.open(path) as store:
+        synced(store, people)
+    with sqlite3.connect(path) as db:  # the first version had no sort keys
+        db.execute("DROP TABLE sort_keys")
+        db.execute("DROP TABLE fields")
+        db.execute("ALTER TABLE generations DROP COLUMN collation")
+        db.execute("ALTER TABLE generations DROP COLUMN with_emails")
+        db.execute("PRAGMA user_version = 1")
+    with CardStore.open(path) as store:
+        assert store.current is not None
+        assert store.current.with_emails
+        assert store.extra_fields() == ["theme"]
+        assert store.ordered("theme", descending=True) == [1, 0], "empty last"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+def test_the_store_is_readable_by_this_user_only(path):
+    with CardStore.open(path) as store:
+        synced(store, cards("a"))
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        wal = Path(f"{path}-wal")
+        assert not wal.exists() or stat.S_IMODE(wal.stat().st_mode) & 0o077 == 0
+    assert stat.S_IMODE(path.parent.stat().st_mode) & 0o077 == 0
+
+
+def test_a_copy_opens_at_once_while_another_program_writes_to_it(path, monkeypatch):
+    """Reading needs no lock: a window opening the copy during another program's write
+    (a sync's writing process ranking 100,000 cards holds it for seconds) does not wait
+    for it. Rows an unfinished sync left behind are dropped at an opening when the
+    store is free, not waited for."""
+    with CardStore.open(path) as store:
+        synced(store, cards("a"))
+        assert store.current is not None
+        left = store.current.id - 1  # free: the sync before it was dropped
+    with contextlib.closing(sqlite3.connect(path)) as db, db:  # what a crash leaves
+        db.execute(
+            "INSERT INTO generations (id, started_at, with_emails) VALUES (?, '2024-01-01', 0)",
+            (left,),
+        )
+    monkeypatch.setattr(store_schema, "BUSY_TIMEOUT_MS", 3000)
+    writer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    writer.execute("BEGIN IMMEDIATE")
+    try:
+        started = time.perf_counter()
+        with CardStore.open(path) as store:
+            waited = time.perf_counter() - started
+            assert [c.uuid for c in store.cards()] == ["a"]
+    finally:
+        writer.rollback()
+        writer.close()
+    assert waited < 1.0, "opened without waiting for the other program"
+    assert generation_ids(path) == [left, left + 1], "the unfinished sync's rows wait"
+    CardStore.open(path).close()
+    assert generation_ids(path) == [left + 1]
+
+
+def test_a_store_another_program_holds_whole_is_in_use_and_left_alone(path, monkeypatch):
+    """Locked even for reading: after waiting `BUSY_TIMEOUT_MS` it is refused, not set aside."""
+    with CardStore.open(path) as store:
+        synced(store, cards("a"))
+    monkeypatch.setattr(store_schema, "BUSY_TIMEOUT_MS", 200)
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("PRAGMA locking_mode = EXCLUSIVE")
+    other.execute("BEGIN EXCLUSIVE")
+    other.execute("INSERT INTO state (key, value) VALUES ('other program', 1)")
+    done = threading.Timer(2.0, other.rollback)  # ends a wait far longer than 200 ms
+    done.start()
+    started = time.perf_counter()
+    try:
+        with pytest.raises(StoreError, match="in use by another program") as refused:
+            CardStore.open(path)
+    finally:
+        waited = time.perf_counter() - started
+        done.cancel()
+        done.join()
+        other.rollback()
+        other.close()
+    assert refused.value.problem is StoreProblem.IN_USE
+    assert waited >= 0.15, "refused only after waiting for the other program"
+    assert list(path.parent.glob("*.damaged-*")) == []
+    with CardStore.open(path) as store:
+        assert [c.uuid for c in store.cards()] == ["a"]
+
+
+def test_a_database_without_the_stores_tables_is_set_aside(path):
+    """A database that is no store of this version (its tables gone) counts as damaged."""
+    path.parent.mkdir(parents=True)
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE notes (text TEXT)")
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    with CardStore.open(path) as store:
+        assert store.current is None
+        synced(store, cards("a"))
+    (aside,) = path.parent.glob(f"{path.name}.damaged-*")
+    with sqlite3.connect(aside) as db:
+        assert db.execute("SELECT name FROM sqlite_master").fetchall() == [("notes",)]
+
+
+def test_two_programs_opening_a_new_store_at_once_use_the_tables_one_of_them_made(
+    path, monkeypatch
+):
+    """The second finds the store new, then the tables made by the time it may write."""
+    connect = sqlite3.connect
+    others: list[str] = []
+
+    class Raced(sqlite3.Connection):
+        def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
+            if sql == "BEGIN IMMEDIATE" and not others:
+                others.append("opened")
+                with CardStore.open(path) as other:  # the other program, just before
+                    synced(other, cards("a"))
+            return super().execute(sql, *args)
+
+    def raced(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        return connect(*args, factory=Raced, **kwargs)
+
+    monkeypatch.setattr(sqlite3, "connect", raced)
+    with CardStore.open(path) as store:
+        assert [c.uuid for c in store.cards()] == ["a"]
+    monkeypatch.undo()
+    assert others == ["opened"]
+    assert list(path.parent.glob("*.damaged-*")) == []
