@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -75,6 +76,10 @@ def test_a_writer_alone_in_its_process_writes_the_same_copy(tmp_path):
     beside it), the window's thread as one JSON array each: the copies are the same."""
     space = next(iter(build_spaces(40).values()))
     sent = [card.to_json(space, "https://img.example", with_emails=True) for card in space.cards]
+    sent[3:3] = [  # what JSON in SQLite cannot carry, which goes row by row either way
+        {"uuid": "odd1", "display_name": "Nul\x00byte", "score": math.inf, "big": 2**70},
+        {"uuid": "odd2", "username": "lone\ud800", "score": -math.inf, "position": " "},
+    ]
     tables = ("cards", "card_text", "sort_keys", "fields")
     kept = []
     for beside_threads in (True, False):
