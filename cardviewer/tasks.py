@@ -3,13 +3,15 @@
 Qt slots are synchronous; the work they start is a coroutine. A `TaskSet` keeps a
 strong reference to every task it starts (asyncio keeps only weak ones), reports
 failures instead of letting them vanish, and cancels and awaits everything on close.
+Work handed to a thread that must not be left running when its caller is called off
+goes through `on_thread_to_the_end`.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     import asyncio
@@ -17,6 +19,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 ErrorHandler = Callable[[BaseException], None]
+T = TypeVar("T")
 
 
 class TaskSet:
@@ -81,3 +84,20 @@ class TaskSet:
             import asyncio  # as in `start`
 
             await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def on_thread_to_the_end(work: Callable[..., T], *args: Any) -> T:
+    """`work(*args)` on a worker thread, awaited to its end even when called off.
+
+    Called off meanwhile, the caller still waits for `work` to end, then is cancelled:
+    for work that holds something (a store's connection) that nothing else may touch
+    until it is done.
+    """
+    import asyncio  # as in `start`
+
+    running = asyncio.ensure_future(asyncio.to_thread(work, *args))
+    try:
+        return await asyncio.shield(running)
+    except asyncio.CancelledError:
+        await asyncio.wait({running})
+        raise

@@ -26,6 +26,7 @@ from cardviewer.services.store_schema import Generation, StoreError, StoreProble
 from cardviewer.services.store_sort_keys import FOLDED, text_key_for
 from cardviewer.services.store_sync import StoreSync
 from cardviewer.services.store_writer import CardWriter, WriterStart, start_writer
+from cardviewer.tasks import on_thread_to_the_end
 
 log = logging.getLogger(__name__)
 
@@ -105,23 +106,11 @@ async def sync_space(
     except BaseException as error:
         if writer is not None:
             await writer.stop()
-        await _abandoned(sync)
+        # On a worker thread: the rows of 100,000 cards take seconds to drop. Called
+        # off meanwhile, the sync still waits: the store is the thread's until then.
+        await on_thread_to_the_end(_abandon, sync)
         if isinstance(error, sqlite3.Error):
             raise _store_error(error) from error
-        raise
-
-
-async def _abandoned(sync: StoreSync) -> None:
-    """`sync.abandon()` on a worker thread: the rows of 100,000 cards take seconds to drop.
-
-    Called off meanwhile, the sync still waits for it: the store is the thread's until
-    it is done.
-    """
-    dropping = asyncio.ensure_future(asyncio.to_thread(_abandon, sync))
-    try:
-        await asyncio.shield(dropping)
-    except asyncio.CancelledError:
-        await asyncio.wait({dropping})
         raise
 
 

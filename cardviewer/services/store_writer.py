@@ -37,6 +37,7 @@ from typing import Any, Protocol
 from cardviewer.services.store_schema import StoreError, StoreProblem
 from cardviewer.services.store_sort_keys import text_key_for
 from cardviewer.services.store_sync import StoreSync, Written
+from cardviewer.tasks import on_thread_to_the_end
 
 log = logging.getLogger(__name__)
 
@@ -73,12 +74,8 @@ class ThreadWriter:
         self._sync = sync
 
     async def add(self, sent: list[Mapping[str, Any]]) -> None:
-        adding = asyncio.ensure_future(asyncio.to_thread(self._sync.add_sent, sent))
-        try:
-            await asyncio.shield(adding)
-        except asyncio.CancelledError:
-            await asyncio.wait({adding})  # nothing else may touch the store meanwhile
-            raise
+        # Called off, it still waits: nothing else may touch the store meanwhile.
+        await on_thread_to_the_end(self._sync.add_sent, sent)
 
     async def close(self, collation: str) -> None:
         pass  # the sync's own connection wrote the cards; `finish` prepares them
