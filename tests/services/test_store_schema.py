@@ -37,6 +37,16 @@ def test_a_store_of_a_newer_version_is_refused_and_left_alone(path):
     assert path.read_bytes() == before
 
 
+def as_the_first_version(path: Path) -> None:
+    """Make the store at `path` what the first version wrote: no sort keys, no fields."""
+    with sqlite3.connect(path) as db:
+        db.execute("DROP TABLE sort_keys")
+        db.execute("DROP TABLE fields")
+        db.execute("ALTER TABLE generations DROP COLUMN collation")
+        db.execute("ALTER TABLE generations DROP COLUMN with_emails")
+        db.execute("PRAGMA user_version = 1")
+
+
 def test_a_store_of_the_first_version_is_migrated_and_sorts_its_cards(path):
     people = [
         parse_card({"uuid": "b", "display_name": "émile", "connects": 10}),
@@ -45,12 +55,7 @@ def test_a_store_of_the_first_version_is_migrated_and_sorts_its_cards(path):
     ]
     with CardStore.open(path) as store:
         synced(store, people)
-    with sqlite3.connect(path) as db:  # the first version had no sort keys
-        db.execute("DROP TABLE sort_keys")
-        db.execute("DROP TABLE fields")
-        db.execute("ALTER TABLE generations DROP COLUMN collation")
-        db.execute("ALTER TABLE generations DROP COLUMN with_emails")
-        db.execute("PRAGMA user_version = 1")
+    as_the_first_version(path)
     with CardStore.open(path) as store:
         assert [c.uuid for c in store.cards()] == ["b", "a", "c"]
         assert store.current is not None
@@ -88,12 +93,7 @@ def test_a_store_of_the_first_version_with_e_mails_and_fields_of_its_own(path):
     ]
     with CardStore.open(path) as store:
         synced(store, people)
-    with sqlite3.connect(path) as db:  # the first version had no sort keys
-        db.execute("DROP TABLE sort_keys")
-        db.execute("DROP TABLE fields")
-        db.execute("ALTER TABLE generations DROP COLUMN collation")
-        db.execute("ALTER TABLE generations DROP COLUMN with_emails")
-        db.execute("PRAGMA user_version = 1")
+    as_the_first_version(path)
     with CardStore.open(path) as store:
         assert store.current is not None
         assert store.current.with_emails
