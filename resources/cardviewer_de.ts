@@ -570,7 +570,7 @@
 <context>
     <name>ExportAllDialog</name>
     <message>
-        <location filename="../cardviewer/ui/export_all_dialog.py" line="+77"/>
+        <location filename="../cardviewer/ui/export_all_dialog.py" line="+78"/>
         <source>Export All Pages</source>
         <translation>Alle Seiten exportieren</translation>
     </message>
@@ -797,7 +797,7 @@
         <translation>Die Seite neu laden (F5)</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="+375"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="+370"/>
         <location filename="../cardviewer/ui/window_commands.py" line="+31"/>
         <source>&amp;Export Page…</source>
         <translation>Seite e&amp;xportieren…</translation>
@@ -1069,7 +1069,7 @@
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/cards/card_table_view.py" line="+58"/>
+        <location filename="../cardviewer/ui/cards/card_table_view.py" line="+65"/>
         <source>Cards</source>
         <translation>Karten</translation>
     </message>
@@ -1194,7 +1194,7 @@
         <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist. Die angezeigten Karten bleiben sichtbar; melden Sie sich an, um weitere zu laden.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+341"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+343"/>
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
@@ -1229,7 +1229,7 @@
         <translation>QR-Code speichern</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+374"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+388"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
@@ -1269,7 +1269,7 @@
         <translation>Öffnen Sie zuerst einen Bereich.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-178"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-184"/>
         <source>The sync stopped and the local copy stays as it was; it starts again once you have signed in.</source>
         <translation>Die Synchronisierung wurde angehalten, die lokale Kopie bleibt unverändert; sie beginnt erneut, sobald Sie sich angemeldet haben.</translation>
     </message>
@@ -1294,7 +1294,7 @@
         <translation>Die lokale Kopie konnte nicht geschrieben werden; sie bleibt unverändert.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+338"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+369"/>
         <source>%1 could not be synced. %2</source>
         <translation>%1 konnte nicht synchronisiert werden. %2</translation>
     </message>
@@ -1304,12 +1304,12 @@
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-333"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-364"/>
         <source>The export of all pages stopped and saved nothing; it starts again once you have signed in.</source>
         <translation>Der Export aller Seiten wurde angehalten und hat nichts gespeichert; er beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+334"/>
+        <location line="+365"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>
@@ -1319,7 +1319,7 @@
         <translation>Die Karten konnten nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location line="-83"/>
+        <location line="-108"/>
         <source>Saving %1…</source>
         <translation>%1 wird gespeichert…</translation>
     </message>
@@ -1329,12 +1329,12 @@
         <translation>Die Telefonliste wird an den Drucker gesendet…</translation>
     </message>
     <message>
-        <location line="+162"/>
+        <location line="+187"/>
         <source>Printing stopped; the pages already made still get printed.</source>
         <translation>Drucken angehalten; die schon erstellten Seiten werden noch gedruckt.</translation>
     </message>
     <message>
-        <location line="-149"/>
+        <location line="-174"/>
         <source>The cards could not be printed. %1</source>
         <translation>Die Karten konnten nicht gedruckt werden. %1</translation>
     </message>
@@ -1344,7 +1344,12 @@
         <translation>Der Drucker hat die Seiten nicht angenommen; prüfen Sie, ob er bereit ist.</translation>
     </message>
     <message>
-        <location line="+141"/>
+        <location line="+13"/>
+        <source>Copying %1 rows…</source>
+        <translation>%1 Zeilen werden kopiert…</translation>
+    </message>
+    <message>
+        <location line="+153"/>
         <source>Sync cancelled; the local copy stays as it was.</source>
         <translation>Synchronisierung abgebrochen; die lokale Kopie bleibt unverändert.</translation>
     </message>
@@ -1354,9 +1359,29 @@
         <translation>Drucken abgebrochen; nichts wurde gedruckt.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
+        <source>Copying cancelled; the clipboard stays as it was.</source>
+        <translation>Kopieren abgebrochen; die Zwischenablage bleibt, wie sie war.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Export cancelled; nothing was saved.</source>
         <translation>Export abgebrochen; es wurde nichts gespeichert.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The local copy has changed since they were selected; copy them again.</source>
+        <translation>Die lokale Kopie hat sich geändert, seit sie ausgewählt wurden; kopieren Sie sie erneut.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The local copy could not be read; sync the space again to renew it.</source>
+        <translation>Die lokale Kopie konnte nicht gelesen werden; synchronisieren Sie den Bereich erneut, um sie zu erneuern.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The rows could not be copied. %1</source>
+        <translation>Die Zeilen konnten nicht kopiert werden. %1</translation>
     </message>
     <message>
         <location filename="../cardviewer/ui/help_and_settings.py" line="+85"/>
@@ -1793,6 +1818,26 @@
         <translation>Drucken wird abgebrochen…</translation>
     </message>
     <message>
+        <location line="+4"/>
+        <source>Copying</source>
+        <translation>Kopieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop copying the rows</source>
+        <translation>Kopieren der Zeilen anhalten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancel copying</source>
+        <translation>Kopieren abbrechen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancelling the copy…</source>
+        <translation>Kopieren wird abgebrochen…</translation>
+    </message>
+    <message>
         <location line="+3"/>
         <source>Phone list</source>
         <translation>Telefonliste</translation>
@@ -2056,7 +2101,7 @@
     <name>SpaceOverview</name>
     <message>
         <location filename="../cardviewer/ui/month_chart.py" line="+37"/>
-        <location filename="../cardviewer/ui/overview_window.py" line="+87"/>
+        <location filename="../cardviewer/ui/overview_window.py" line="+88"/>
         <source>Cards created per month</source>
         <translation>Neue Karten je Monat</translation>
     </message>
@@ -2199,12 +2244,12 @@
 <context>
     <name>TableCopy</name>
     <message>
-        <location filename="../cardviewer/ui/cards/table_copy.py" line="+263"/>
+        <location filename="../cardviewer/ui/cards/table_copy.py" line="+276"/>
         <source>Nothing to copy</source>
         <translation>Nichts zu kopieren</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Copied 1 row</source>
         <translation>1 Zeile kopiert</translation>
     </message>
@@ -2229,7 +2274,7 @@
         <translation>E-Mail-Adresse %1 kopiert</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+30"/>
         <source>Copy Cell</source>
         <translation>Zelle kopieren</translation>
     </message>

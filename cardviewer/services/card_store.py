@@ -203,6 +203,19 @@ class CardStore:
         ).fetchone()
         return start + rows
 
+    @contextlib.contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Read the copy as it is at the first read, until the block ends.
+
+        A long read goes block by block; without this, a sync made current between two
+        blocks would give the later ones the cards of another copy.
+        """
+        self._db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            self._db.execute("COMMIT")
+
     def __enter__(self) -> CardStore:
         return self
 

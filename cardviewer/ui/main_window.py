@@ -120,8 +120,7 @@ class MainWindow(QMainWindow, CommandActions):
         self.exports = ExportCommands(
             self.model, self.jobs, settings, ask_path, self, shown, table=lambda: self.table
         )
-        self.settings = settings
-        self._avatar_size = avatar_size
+        self.settings, self._avatar_size = settings, avatar_size
         self.setWindowTitle(APP_NAME)
 
         self.commands = WindowCommands(self, command_table(self))
@@ -183,6 +182,7 @@ class MainWindow(QMainWindow, CommandActions):
     def _connect_table(self) -> None:
         """Copies are reported; an empty page past the end leads to the last one."""
         self.table.copied.connect(partial(self.statusBar().showMessage, timeout=5000))
+        self.table.copy_stored = self.jobs.copy_rows
         self.details_pane.copied.connect(partial(self.statusBar().showMessage, timeout=5000))
         self.details_pane.failed.connect(partial(self.error_bar.show_error, retryable=False))
         self.empty_page.action_button.clicked.connect(self.page_bar.request_last)

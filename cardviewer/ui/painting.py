@@ -1,5 +1,5 @@
-"""A phone list painted, or vCards written, off the window's thread: how far it has
-come, and Cancel.
+"""A phone list painted, vCards written, or a whole space's rows copied, off the window's
+thread: how far it has come, and Cancel.
 
 A whole space's phone list takes seconds (100,000 cards, about 16), its vCards with
 photos minutes (the pictures downloaded a few at a time). The painting runs
@@ -27,6 +27,7 @@ class Made(Enum):
     PHONE_LIST = "phone list"
     VCARDS = "vCards"
     PRINT = "print"
+    COPY = "copy"
 
 
 class Paint(Protocol):

@@ -1,5 +1,5 @@
-"""In the status bar while a phone list is painted or vCards are written: how far it
-has come, and Cancel.
+"""In the status bar while a phone list is painted, vCards are written or many rows are
+copied: how far it has come, and Cancel.
 
 A phone list of a page is done before anyone would read a progress bar, so the note
 shows only when the painting is still running after `SHOW_AFTER_MS`. The window stays
@@ -39,6 +39,13 @@ def note_texts(made: Made) -> tuple[str, str, str, str]:
             QCoreApplication.translate("PaintingNote", "Stop printing the phone list"),
             QCoreApplication.translate("PaintingNote", "Cancel printing"),
             QCoreApplication.translate("PaintingNote", "Cancelling printing…"),
+        )
+    if made is Made.COPY:
+        return (
+            QCoreApplication.translate("PaintingNote", "Copying"),
+            QCoreApplication.translate("PaintingNote", "Stop copying the rows"),
+            QCoreApplication.translate("PaintingNote", "Cancel copying"),
+            QCoreApplication.translate("PaintingNote", "Cancelling the copy…"),
         )
     return (
         QCoreApplication.translate("PaintingNote", "Phone list"),

@@ -1,4 +1,5 @@
-"""Exporting the page shown, exporting every page of a space, syncing a space's local copy.
+"""Exporting the page shown, exporting every page of a space, syncing a space's local copy,
+and copying many of its rows.
 
 The jobs hold no widgets: they report through signals, and the window decides what
 the person sees. A whole-space fetch shows its progress, and offers Cancel, through
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import threading
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
@@ -20,18 +22,20 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import shiboken6
-from PySide6.QtCore import QCoreApplication, QObject, QStandardPaths, Signal
+from PySide6.QtCore import QCoreApplication, QLocale, QObject, QStandardPaths, Signal
+from PySide6.QtGui import QGuiApplication
 
 from cardviewer.api import Card, CardPage, CardViewerError, NotAuthenticated
 from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.card_export import ExportFormat
 from cardviewer.services.card_store import CardStore, Changes
+from cardviewer.services.clipboard_text import CopyOutdated, StoredRows
 from cardviewer.services.page_loader import PageRequest, PageSource
 from cardviewer.services.phone_list import PagesRefused, PhoneListStopped, picture_jpeg
 from cardviewer.services.settings import Settings
 from cardviewer.services.space_fetch import PageFetch
 from cardviewer.services.stoppable import Painted, Stopped
-from cardviewer.services.store_schema import Generation, StoreError
+from cardviewer.services.store_schema import Generation, StoreError, StoreProblem
 from cardviewer.services.vcard_export import SUFFIX as VCARD_SUFFIX
 from cardviewer.services.vcard_export import (
     PhotoLookup,
@@ -43,6 +47,7 @@ from cardviewer.services.vcard_photo import photo_jpeg
 from cardviewer.services.vcard_photos import PhotoSource, Thumbnail, blocking_lookup
 from cardviewer.tasks import TaskSet
 from cardviewer.ui.cards.card_export import write_cards, write_stored_cards
+from cardviewer.ui.cards.table_copy import rows_copied
 from cardviewer.ui.error_text import error_text, store_error_text, write_failure_text
 from cardviewer.ui.painting import Made, Paint, Painting
 from cardviewer.ui.preferences_dialog import export_csv_delimiter
@@ -59,6 +64,7 @@ class JobKind(Enum):
     EXPORT_ALL = "export all"
     SYNC = "sync"
     PRINT = "print"
+    COPY = "copy"
 
 
 WHOLE_SPACE_KINDS = (JobKind.EXPORT_ALL, JobKind.SYNC)
@@ -170,7 +176,8 @@ class WholeSpaceJobs(QObject):
         self._stopped: _Stopped | None = None
         self.progress: WholeSpaceProgress | None = None
         self.painting = Painting(self)
-        """The phone list being painted into a file or for a printer: progress, Cancel."""
+        """The phone list being painted into a file or for a printer, the vCards being
+        written, the rows being copied: progress, Cancel."""
         self.export_dir = documents_dir()
         """The folder an export suggests: the one chosen last."""
 
@@ -325,6 +332,12 @@ class WholeSpaceJobs(QObject):
         `painting` tells its progress, `finished` or `failed` how it ended."""
         self._start(JobKind.PRINT, self._print(paint, request, total, pictures=pictures))
 
+    def copy_rows(self, rows: StoredRows) -> None:
+        """Put rows of a synced space on the clipboard, read from its copy off the
+        window's thread; told and cancelled by `painting` as a phone list is. A copy
+        asked for meanwhile takes its place."""
+        self._start(JobKind.COPY, self._copy(rows))
+
     def export_all(self, request: PageRequest, path: Path) -> None:
         """Fetch every page of the space of `request` and save all its cards to `path`."""
         self._start_whole_space(JobKind.EXPORT_ALL, request, _with_suffix(path))
@@ -410,6 +423,31 @@ class WholeSpaceJobs(QObject):
             return
         log.info("printed %d cards", count)
         self._finish(JobResult(JobKind.PRINT, request, count, Path()))
+
+    async def _copy(self, rows: StoredRows) -> None:
+        count = len(rows.positions)
+        copying = QCoreApplication.translate("MainWindow", "Copying %1 rows…")
+        self.statusMessage.emit(copying.replace("%1", QLocale().toString(count)), 0)
+        copied: list[str] = []
+
+        def copy(*, stop: threading.Event, painted: Painted) -> int:
+            copied.append(rows.text(stop=stop, painted=painted))
+            return count
+
+        try:
+            await self.painting.run(copy, count, Made.COPY)
+        except Stopped:
+            log.info("copying %d rows was cancelled", count)
+            self.statusMessage.emit(_cancelled(JobKind.COPY), STATUS_TIMEOUT_MS)
+            return
+        except (CopyOutdated, StoreError, sqlite3.Error) as exc:
+            self.statusMessage.emit("", 1)
+            log.warning("copying %d rows of %s failed: %r", count, rows.store_path, exc)
+            self.failed.emit(_copy_failure_text(exc), repr(exc))
+            return
+        QGuiApplication.clipboard().setText(copied[0])
+        log.info("copied %d rows", count)
+        self.statusMessage.emit(rows_copied(count), STATUS_TIMEOUT_MS)
 
     async def _fetch_whole_space(self, kind: JobKind, shown: PageRequest, path: Path) -> None:
         progress = self._open(kind, shown, path)
@@ -550,4 +588,25 @@ def _cancelled(kind: JobKind, *, withdrawn: bool = True) -> str:
         return QCoreApplication.translate(
             "MainWindow", "Printing stopped; the pages already made still get printed."
         )
+    if kind is JobKind.COPY:
+        return QCoreApplication.translate(
+            "MainWindow", "Copying cancelled; the clipboard stays as it was."
+        )
     return QCoreApplication.translate("MainWindow", "Export cancelled; nothing was saved.")
+
+
+def _copy_failure_text(exc: Exception) -> str:
+    """Why rows of a synced space could not be copied, and what to do."""
+    if isinstance(exc, CopyOutdated):
+        reason = QCoreApplication.translate(
+            "MainWindow", "The local copy has changed since they were selected; copy them again."
+        )
+    elif isinstance(exc, StoreError) and exc.problem is not StoreProblem.NOT_WRITTEN:
+        reason = store_error_text(exc)
+    else:
+        reason = QCoreApplication.translate(
+            "MainWindow", "The local copy could not be read; sync the space again to renew it."
+        )
+    return QCoreApplication.translate("MainWindow", "The rows could not be copied. %1").replace(
+        "%1", reason
+    )

@@ -256,6 +256,7 @@ def test_cancel_does_not_wait_for_pictures_still_on_their_way(qtbot, qloop, arun
         (Made.PHONE_LIST, ("Phone list", "Cancel the phone list", "Stop making the phone list")),
         (Made.VCARDS, ("vCards", "Cancel the vCards", "Stop saving the vCards")),
         (Made.PRINT, ("Printing", "Cancel printing", "Stop printing the phone list")),
+        (Made.COPY, ("Copying", "Cancel copying", "Stop copying the rows")),
     ],
 )
 def test_the_note_is_named_for_what_is_made(qtbot, qloop, made, names):

@@ -4,21 +4,27 @@ from __future__ import annotations
 
 import asyncio
 import csv
+import sqlite3
 import threading
 from collections.abc import Iterator
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
 import pytest
+from PySide6.QtGui import QGuiApplication
 
 from cardviewer.api import CardPage, CardViewerError, NotAuthenticated
 from cardviewer.api.errors import RateLimited, ServerError
 from cardviewer.api.models import parse_card
+from cardviewer.services.card_columns import build_columns
 from cardviewer.services.card_store import CardStore
+from cardviewer.services.clipboard_text import StoredRows
 from cardviewer.services.page_loader import PageRequest
 from cardviewer.services.settings import Settings
+from cardviewer.services.stoppable import Painted, check
 from cardviewer.ui.export_all_dialog import ExportAllDialog
-from cardviewer.ui.whole_space_jobs import JobKind, JobResult, WholeSpaceJobs
+from cardviewer.ui.whole_space_jobs import STATUS_TIMEOUT_MS, JobKind, JobResult, WholeSpaceJobs
 
 WAIT = 10_000
 SPACE = "jobs-space"
@@ -320,3 +326,101 @@ def test_a_save_says_so_while_it_lasts_and_a_failure_takes_the_note_back(jobs, q
     with qtbot.waitSignal(jobs.failed, timeout=WAIT):
         jobs.export_page(page(1), SHOWN, tmp_path / "gone" / "page.csv")
     assert said == [("Saving page.csv…", 0), ("", 1)]
+
+
+# Copying many rows of a synced space
+
+
+def stored_rows(tmp_path: Path, count: int = 12) -> StoredRows:
+    """The rows of a synced space of `count` cards, last card first, every column."""
+    cards = [parse_card({"uuid": f"c{n}", "display_name": f"Card {n}"}) for n in range(count)]
+    path = tmp_path / "space.sqlite"
+    with CardStore.open(path) as store:
+        sync = store.begin_sync()
+        sync.add(cards)
+        generation = sync.finish()
+    columns = build_columns(cards, with_emails=False)
+    every = frozenset(range(len(columns)))
+    return StoredRows(path, generation.id, list(range(count))[::-1], columns, [every] * count)
+
+
+class SlowRows(StoredRows):
+    """Tells of 250 rows, then waits to be stopped, as 100,000 rows would take long."""
+
+    def text(self, *, stop: threading.Event | None = None, painted: Painted | None = None) -> str:
+        assert stop is not None
+        assert painted is not None
+        painted(250)
+        stop.wait(WAIT / 1000)
+        check(stop)
+        return "never"
+
+
+class UnreadableRows(StoredRows):
+    def text(self, *, stop: threading.Event | None = None, painted: Painted | None = None) -> str:
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+
+@pytest.fixture
+def clipboard(qapp):
+    board = QGuiApplication.clipboard()
+    board.setText("the clipboard before")
+    return board
+
+
+def test_copied_rows_go_on_the_clipboard_and_the_status_says_so(jobs, qtbot, tmp_path, clipboard):
+    rows = stored_rows(tmp_path)
+    said: list[tuple[str, int]] = []
+    jobs.statusMessage.connect(lambda text, ms: said.append((text, ms)))
+    jobs.copy_rows(rows)
+    qtbot.waitUntil(lambda: len(said) == 2, timeout=WAIT)
+    assert said == [("Copying 12 rows…", 0), ("Copied 12 rows", STATUS_TIMEOUT_MS)]
+    assert clipboard.text() == rows.text()
+    assert "\tCard 11\t" in clipboard.text().split("\n")[0]
+
+
+def test_copying_cancelled_leaves_the_clipboard_as_it_was(jobs, qtbot, tmp_path, clipboard):
+    done = stored_rows(tmp_path)
+    slow = SlowRows(**{field: getattr(done, field) for field in done.__dataclass_fields__})
+    jobs.copy_rows(slow)
+    qtbot.waitUntil(lambda: jobs.painting.running, timeout=WAIT)
+    with qtbot.waitSignal(jobs.statusMessage, timeout=WAIT) as said:
+        jobs.painting.cancel()
+    assert said.args == ["Copying cancelled; the clipboard stays as it was.", STATUS_TIMEOUT_MS]
+    assert clipboard.text() == "the clipboard before"
+
+
+def test_a_new_copy_takes_the_place_of_one_under_way(jobs, qtbot, tmp_path, clipboard):
+    done = stored_rows(tmp_path)
+    slow = SlowRows(**{field: getattr(done, field) for field in done.__dataclass_fields__})
+    said: list[str] = []
+    jobs.statusMessage.connect(lambda text, _ms: said.append(text))
+    jobs.copy_rows(slow)
+    qtbot.waitUntil(lambda: jobs.painting.running, timeout=WAIT)
+    jobs.copy_rows(done)
+    qtbot.waitUntil(lambda: "Copied 12 rows" in said, timeout=WAIT)
+    qtbot.waitUntil(lambda: not jobs.painting.running, timeout=WAIT)
+    assert clipboard.text() == done.text()
+    assert not any("cancelled" in text for text in said), "replaced quietly"
+
+
+@pytest.mark.parametrize(
+    ("make", "reason"),
+    [
+        (
+            lambda rows: replace(rows, generation=rows.generation + 1),
+            "The local copy has changed since they were selected; copy them again.",
+        ),
+        (
+            lambda rows: UnreadableRows(
+                **{field: getattr(rows, field) for field in rows.__dataclass_fields__}
+            ),
+            "The local copy could not be read; sync the space again to renew it.",
+        ),
+    ],
+)
+def test_rows_that_cannot_be_copied_are_explained(jobs, qtbot, tmp_path, clipboard, make, reason):
+    with qtbot.waitSignal(jobs.failed, timeout=WAIT) as failed:
+        jobs.copy_rows(make(stored_rows(tmp_path)))
+    assert failed.args[0] == f"The rows could not be copied. {reason}"
+    assert clipboard.text() == "the clipboard before"

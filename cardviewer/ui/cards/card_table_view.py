@@ -1,7 +1,8 @@
 """The card table as the window shows it: rows selected whole, sortable, copyable.
 
 Rows are tall enough for an avatar; columns can be moved, and their header has its own
-menu (the window fills it). Copying reports what it did through `copied`.
+menu (the window fills it). Copying reports what it did through `copied`; many rows of
+a synced space are handed to `copy_stored`, to be copied off the window's thread.
 
 Tab, Shift+Tab and Ctrl+Tab leave the table for the window's next control, as in any
 other field; the arrow keys, Home, End and the page keys move within it. A table that
@@ -10,11 +11,14 @@ took Tab for its cells would keep a keyboard user in it, cell after cell, for go
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QAbstractItemModel, QCoreApplication, QPoint, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView, QWidget
 
-from cardviewer.ui.cards.table_copy import build_context_menu, copy_selection
+from cardviewer.services.clipboard_text import StoredRows
+from cardviewer.ui.cards.table_copy import build_context_menu, copy_selection, stored_rows
 
 
 class CardTableView(QTableView):
@@ -31,6 +35,9 @@ class CardTableView(QTableView):
     ) -> None:
         super().__init__(parent)
         self.menu: QMenu | None = None
+        self.copy_stored: Callable[[StoredRows], None] | None = None
+        """Copies many rows of a synced space off the window's thread (the window's
+        jobs do); without it every selection is copied at once."""
         self.setModel(model)
         self.setAlternatingRowColors(True)
         self.setShowGrid(False)
@@ -102,12 +109,19 @@ class CardTableView(QTableView):
         current = self.currentIndex()
         if not self.selectionModel().hasSelection() and current.isValid():
             self.selectRow(current.row())
+        if self.copy_stored is not None and (rows := stored_rows(self)) is not None:
+            self.copy_stored(rows)  # the window tells how it goes
+            return
         self.copied.emit(copy_selection(self))
 
     def show_menu(self, position: QPoint) -> None:
         """The copy menu for the cell at `position` (in the viewport)."""
         menu = build_context_menu(
-            self, self.indexAt(position), self.window(), on_copied=self.copied.emit
+            self,
+            self.indexAt(position),
+            self.window(),
+            on_copied=self.copied.emit,
+            copy_selected=self.copy_selection,
         )
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.menu = menu

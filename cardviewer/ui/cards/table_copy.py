@@ -11,26 +11,13 @@ What is copied:
   that grid is not selected. So two rows picked apart with Ctrl paste as two adjacent
   rows, not with the rows between them.
 
-How the text is written:
-
-- Cells are separated by tabs and rows by line feeds, with no line end after the last
-  row, so a single cell pastes into a text field without a trailing line break. Qt
-  writes the system's line ends (CRLF on Windows) to the clipboard itself.
-- A cell containing a tab or a line break, or starting with a double quote, is put in
-  double quotes with its quotes doubled. Excel, LibreOffice and Google Sheets read
-  that as one cell and keep the line break; replacing the breaks by spaces would
-  change the value.
-- Cells pass the same formula guard as the CSV export (`neutralize_formula`): text
-  from the server that starts like a formula gets a leading `'`, so pasting it into
-  a spreadsheet never runs it. Copying is mostly done to paste into a spreadsheet,
-  and a paste there is parsed like typed input. Plain numbers such as `-3` are
-  left as they are: they cannot run anything and should stay numbers.
+How the text is written: `services.clipboard_text`, which also copies a synced space's
+rows from its local copy when there are too many to copy at once (`stored_rows`).
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Container, Sequence
+from collections.abc import Callable, Collection, Container, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
@@ -49,7 +36,7 @@ from PySide6.QtWidgets import QMenu, QTableView, QWidget
 
 from cardviewer.api.models import Card
 from cardviewer.services.card_columns import Column, export_header
-from cardviewer.services.csv_export import neutralize_formula
+from cardviewer.services.clipboard_text import StoredRows, clipboard_cell, grid_text
 from cardviewer.ui.cards.card_table_model import CARD_ROLE, CardTableModel
 from cardviewer.ui.cards.columns import column_titles
 from cardviewer.ui.cards.space_table_model import SpaceTableModel
@@ -58,11 +45,6 @@ ModelIndex = QModelIndex | QPersistentModelIndex
 OnCopied = Callable[[str], None]
 """Receives the status message after something was copied (or nothing could be)."""
 
-CELL_SEPARATOR = "\t"
-LINE_END = "\n"
-_PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
-_NEEDS_QUOTES = ("\t", "\n", "\r")
-
 COPY_CELL = "copyCellAction"
 COPY_ROW = "copyRowAction"
 COPY_EMAIL = "copyEmailAction"
@@ -70,21 +52,7 @@ COPY_SELECTION = "copySelectionAction"
 """Object names of the context menu's actions."""
 
 
-# Text of one cell and of a grid
-
-
-def clipboard_cell(text: str) -> str:
-    """One cell as clipboard text: formula-guarded, quoted when it would break the grid."""
-    if not _PLAIN_NUMBER.fullmatch(text):
-        text = neutralize_formula(text)
-    if text.startswith('"') or any(char in text for char in _NEEDS_QUOTES):
-        return '"' + text.replace('"', '""') + '"'
-    return text
-
-
-def grid_text(rows: Sequence[Sequence[str]]) -> str:
-    """Rows of cell texts as tab-separated lines (see `clipboard_cell`)."""
-    return LINE_END.join(CELL_SEPARATOR.join(clipboard_cell(cell) for cell in row) for row in rows)
+# Texts of cells
 
 
 class _CellTexts:
@@ -164,29 +132,36 @@ def _visible_columns(view: QTableView, columns: set[int] | range) -> list[int]:
     return sorted((c for c in columns if not view.isColumnHidden(c)), key=header.visualIndex)
 
 
-def _visible_rows(view: QTableView, rows: set[int] | range) -> list[int]:
+def _visible_rows(view: QTableView, rows: Collection[int]) -> list[int]:
+    """`rows` without hidden ones, in the order shown (a whole space's in one sort)."""
     header = view.verticalHeader()
+    if header.hiddenSectionCount() == 0 and not header.sectionsMoved():
+        return sorted(rows)
     return sorted((r for r in rows if not view.isRowHidden(r)), key=header.visualIndex)
 
 
-def _selected_grid(view: QTableView) -> tuple[list[int], list[int], dict[int, set[int]]]:
-    """Rows and columns of the selection as shown, and the selected columns of each row."""
+def _selected_grid(view: QTableView) -> tuple[list[int], list[int], dict[int, frozenset[int]]]:
+    """Rows and columns of the selection as shown, and the selected columns of each row.
+
+    Rows selected alike share one set: Ctrl+A in a whole space selects 100,000 rows.
+    """
     selection_model = view.selectionModel()
     if view.model() is None or selection_model is None:
         return [], [], {}
-    selected: dict[int, set[int]] = {}
+    selected: dict[int, frozenset[int]] = {}
     selection = selection_model.selection()
     for n in range(selection.count()):
         selection_range = selection.at(n)
         if not selection_range.isValid() or selection_range.parent().isValid():
             continue
-        span = range(selection_range.left(), selection_range.right() + 1)
+        span = frozenset(range(selection_range.left(), selection_range.right() + 1))
         for row in range(selection_range.top(), selection_range.bottom() + 1):
-            selected.setdefault(row, set()).update(span)
-    rows = _visible_rows(view, set(selected))
+            earlier = selected.get(row, span)
+            selected[row] = earlier if span <= earlier else earlier | span
+    rows = _visible_rows(view, selected.keys())
     all_columns: set[int] = set()
-    for row in rows:
-        all_columns |= selected[row]
+    for span in set(selected.values()):
+        all_columns |= span
     columns = _visible_columns(view, all_columns)
     if not columns:
         return [], [], {}
@@ -206,6 +181,44 @@ def _selection_rows(view: QTableView, with_header: bool) -> tuple[list[list[str]
         lines.append([texts.title(rows[0], column) for column in columns])
     lines.extend(texts.row(row, columns, selected[row]) for row in rows)
     return lines, len(rows), len(columns)
+
+
+IMMEDIATE_ROWS = 250
+"""Rows of a synced space copied at once on the window's thread (some 15 ms, each card
+read and written); more are copied from its local copy off that thread (`stored_rows`)."""
+
+
+def stored_rows(view: QTableView, *, with_header: bool = False) -> StoredRows | None:
+    """The selected rows of a synced space, to be copied from its local copy off the
+    window's thread; None when they are `IMMEDIATE_ROWS` or fewer, or not a space's."""
+    rows, columns, selected = _selected_grid(view)
+    texts = _CellTexts(view.model())
+    space = texts.cards
+    if (
+        len(rows) <= IMMEDIATE_ROWS
+        or not isinstance(space, SpaceTableModel)
+        or texts.proxies
+        or space.generation is None
+    ):
+        return None
+    index_of = {column: n for n, column in enumerate(columns)}
+    made: dict[frozenset[int], frozenset[int]] = {}
+    chosen: list[frozenset[int]] = []
+    for row in rows:
+        span = selected[row]
+        indexes = made.get(span)
+        if indexes is None:
+            indexes = made[span] = frozenset(index_of[c] for c in span if c in index_of)
+        chosen.append(indexes)
+    shown, every_column = space.positions(), space.columns
+    return StoredRows(
+        space.path,
+        space.generation.id,
+        [shown[row] for row in rows],
+        [every_column[column] for column in columns],
+        chosen,
+        [texts.title(rows[0], column) for column in columns] if with_header else None,
+    )
 
 
 def selection_as_tsv(view: QTableView, *, with_header: bool = False) -> str:
@@ -263,7 +276,8 @@ def _nothing_copied() -> str:
     return QCoreApplication.translate("TableCopy", "Nothing to copy")
 
 
-def _rows_copied(rows: int) -> str:
+def rows_copied(rows: int) -> str:
+    """The note "Copied 1,250 rows", in the reader's language and numbers."""
     if rows == 1:
         return QCoreApplication.translate("TableCopy", "Copied 1 row")
     # Not a `%n` plural: the catalogue tools read only `tr()` calls as plurals.
@@ -284,7 +298,7 @@ def copy_selection(view: QTableView, *, with_header: bool = False) -> str:
     if rows == 0:
         return _nothing_copied()
     _to_clipboard(grid_text(lines))
-    return _cell_copied() if rows == 1 and columns == 1 else _rows_copied(rows)
+    return _cell_copied() if rows == 1 and columns == 1 else rows_copied(rows)
 
 
 def copy_cell(view: QTableView, index: ModelIndex) -> str:
@@ -301,7 +315,7 @@ def copy_row(view: QTableView, row: int) -> str:
     if model is None or not 0 <= row < model.rowCount():
         return _nothing_copied()
     _to_clipboard(row_as_tsv(view, row))
-    return _rows_copied(1)
+    return rows_copied(1)
 
 
 def copy_email(view: QTableView, index: ModelIndex) -> str:
@@ -324,10 +338,12 @@ def build_context_menu(
     parent: QWidget | None = None,
     *,
     on_copied: OnCopied | None = None,
+    copy_selected: Callable[[], None] | None = None,
 ) -> QMenu:
     """The table's context menu for the cell at `index` (invalid: below the last row).
 
-    Each action copies to the clipboard and passes its status message to `on_copied`.
+    Each action copies to the clipboard and passes its status message to `on_copied`;
+    Copy Selection calls `copy_selected` instead if given (the view's own copying).
     The actions act on the cell as it was when the menu opened; if the page changes
     meanwhile they copy nothing. The caller shows the menu and deletes it afterwards.
     """
@@ -362,5 +378,8 @@ def build_context_menu(
     copy_selection_action.setObjectName(COPY_SELECTION)
     selection_model = view.selectionModel()
     copy_selection_action.setEnabled(selection_model is not None and selection_model.hasSelection())
-    copy_selection_action.triggered.connect(lambda: report(copy_selection(view)))
+    if copy_selected is not None:
+        copy_selection_action.triggered.connect(copy_selected)
+    else:
+        copy_selection_action.triggered.connect(lambda: report(copy_selection(view)))
     return menu

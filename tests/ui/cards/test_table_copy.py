@@ -4,15 +4,27 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QItemSelection, QItemSelectionModel, Qt, QTranslator
+from PySide6.QtCore import (
+    QCoreApplication,
+    QItemSelection,
+    QItemSelectionModel,
+    QPoint,
+    Qt,
+    QTranslator,
+)
 from PySide6.QtGui import QAction, QGuiApplication, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QMenu, QTableView
 
+from cardviewer.services.clipboard_text import StoredRows, clipboard_cell, grid_text
+from cardviewer.ui.cards import table_copy
 from cardviewer.ui.cards.card_filter_model import CardFilterModel
 from cardviewer.ui.cards.card_table_model import CardTableModel
+from cardviewer.ui.cards.card_table_view import CardTableView
+from cardviewer.ui.cards.space_table_model import SpaceTableModel
 from cardviewer.ui.cards.table_copy import (
     COPY_CELL,
     COPY_EMAIL,
@@ -20,14 +32,14 @@ from cardviewer.ui.cards.table_copy import (
     COPY_SELECTION,
     build_context_menu,
     cell_text,
-    clipboard_cell,
     copy_selection,
     first_email,
-    grid_text,
     row_as_tsv,
     selection_as_tsv,
+    stored_rows,
 )
 from tests.ui.cards.test_card_filter_model import LoadCards, load_cards, make_card
+from tests.ui.cards.test_space_table_model import synced_store
 
 __all__ = ["load_cards"]  # the fixture, shared with the filter model's tests
 
@@ -405,3 +417,74 @@ def test_many_rows_copy(qtbot, load_cards, clipboard):
     lines = clipboard.text().split("\n")
     assert len(lines) == 1_111
     assert lines[0].split("\t")[1:3] == ["Person 1", "user-1"]
+
+
+# Many rows of a synced space
+
+
+@pytest.fixture
+def space_view(qtbot, tmp_path, monkeypatch) -> Iterator[CardTableView]:
+    """A whole space of 30 cards shown sorted by name, and fewer rows copied at once."""
+    monkeypatch.setattr(table_copy, "IMMEDIATE_ROWS", 5)
+    people = [make_card(n, display_name=f"Person {n:02}", position=f"=Role {n}") for n in range(30)]
+    model = SpaceTableModel(synced_store(tmp_path / "space.sqlite", people))
+    view = CardTableView(model, avatar_size=32)
+    qtbot.addWidget(view)
+    qtbot.waitUntil(lambda: not model.is_sorting, timeout=5_000)
+    name = model.column_of("display_name")
+    assert name is not None
+    with qtbot.waitSignal(model.queryFinished, timeout=5_000):
+        view.sortByColumn(name, Qt.SortOrder.DescendingOrder)
+    yield view
+    model.close()
+
+
+def test_many_rows_of_a_synced_space_are_copied_from_its_copy_as_shown(space_view, clipboard):
+    handed: list[StoredRows] = []
+    space_view.copy_stored = handed.append
+    space_view.horizontalHeader().moveSection(3, 0)
+    space_view.hideColumn(space_view.model().column_of("username"))
+    space_view.selectAll()
+    space_view.selectionModel().select(  # one cell less in the second row
+        space_view.model().index(1, space_view.model().column_of("position")),
+        QItemSelectionModel.SelectionFlag.Deselect,
+    )
+    at_once = selection_as_tsv(space_view, with_header=True)
+    assert len(at_once.split("\n")) == 31
+    assert "'=Role 29" in at_once, "the first row's position, its formula guarded"
+    assert "'=Role 28" not in at_once, "the second row's position is not selected"
+    space_view.copy_selection()
+    assert len(handed) == 1
+    assert clipboard.text() == SENTINEL, "handed on, not copied here"
+    assert handed[0].text() == selection_as_tsv(space_view)
+    with_titles = stored_rows(space_view, with_header=True)
+    assert with_titles is not None
+    assert with_titles.text() == at_once
+
+
+def test_the_menu_hands_many_rows_on_too_and_few_are_copied_at_once(space_view, clipboard):
+    handed: list[StoredRows] = []
+    messages: list[str] = []
+    space_view.copy_stored = handed.append
+    space_view.copied.connect(messages.append)
+    space_view.selectAll()
+    space_view.show_menu(QPoint(5, 5))
+    assert space_view.menu is not None
+    action(space_view.menu, COPY_SELECTION).trigger()
+    assert len(handed) == 1
+    assert len(handed[0].positions) == 30
+    space_view.clearSelection()
+    space_view.selectRow(0)
+    space_view.copy_selection()
+    assert len(handed) == 1, "one row: copied at once"
+    assert messages == ["Copied 1 row"]
+    assert "\tPerson 29\t" in clipboard.text()
+
+
+def test_without_the_window_many_rows_are_copied_at_once(space_view, clipboard):
+    messages: list[str] = []
+    space_view.copied.connect(messages.append)
+    space_view.selectAll()
+    space_view.copy_selection()
+    assert messages == ["Copied 30 rows"]
+    assert len(clipboard.text().split("\n")) == 30
