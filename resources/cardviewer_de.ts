@@ -1194,7 +1194,7 @@
         <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist. Die angezeigten Karten bleiben sichtbar; melden Sie sich an, um weitere zu laden.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+343"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+341"/>
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
@@ -1229,7 +1229,7 @@
         <translation>QR-Code speichern</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+388"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+389"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
@@ -1294,7 +1294,7 @@
         <translation>Die lokale Kopie konnte nicht geschrieben werden; sie bleibt unverändert.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+369"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+370"/>
         <source>%1 could not be synced. %2</source>
         <translation>%1 konnte nicht synchronisiert werden. %2</translation>
     </message>
@@ -1304,12 +1304,12 @@
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-364"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-365"/>
         <source>The export of all pages stopped and saved nothing; it starts again once you have signed in.</source>
         <translation>Der Export aller Seiten wurde angehalten und hat nichts gespeichert; er beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+365"/>
+        <location line="+366"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>
@@ -1319,7 +1319,7 @@
         <translation>Die Karten konnten nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location line="-108"/>
+        <location line="-109"/>
         <source>Saving %1…</source>
         <translation>%1 wird gespeichert…</translation>
     </message>
@@ -1329,12 +1329,12 @@
         <translation>Die Telefonliste wird an den Drucker gesendet…</translation>
     </message>
     <message>
-        <location line="+187"/>
+        <location line="+188"/>
         <source>Printing stopped; the pages already made still get printed.</source>
         <translation>Drucken angehalten; die schon erstellten Seiten werden noch gedruckt.</translation>
     </message>
     <message>
-        <location line="-174"/>
+        <location line="-175"/>
         <source>The cards could not be printed. %1</source>
         <translation>Die Karten konnten nicht gedruckt werden. %1</translation>
     </message>
@@ -1349,7 +1349,7 @@
         <translation>%1 Zeilen werden kopiert…</translation>
     </message>
     <message>
-        <location line="+153"/>
+        <location line="+154"/>
         <source>Sync cancelled; the local copy stays as it was.</source>
         <translation>Synchronisierung abgebrochen; die lokale Kopie bleibt unverändert.</translation>
     </message>
@@ -1375,6 +1375,11 @@
     </message>
     <message>
         <location line="+6"/>
+        <source>Copying stopped unexpectedly; try again.</source>
+        <translation>Das Kopieren brach unerwartet ab; versuchen Sie es erneut.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>The local copy could not be read; sync the space again to renew it.</source>
         <translation>Die lokale Kopie konnte nicht gelesen werden; synchronisieren Sie den Bereich erneut, um sie zu erneuern.</translation>
     </message>

@@ -124,6 +124,10 @@ class StoreError(Exception):
         super().__init__(message)
         self.problem = problem
 
+    def __reduce__(self) -> tuple[type[StoreError], tuple[str, StoreProblem]]:
+        """Pickled with its problem: a job's process sends it back (`process_job`)."""
+        return StoreError, (str(self), self.problem)
+
 
 @dataclass(frozen=True)
 class Generation:

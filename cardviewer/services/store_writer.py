@@ -34,6 +34,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Protocol
 
+from cardviewer.services.process_job import KeptRecords
 from cardviewer.services.store_schema import StoreError, StoreProblem
 from cardviewer.services.store_sort_keys import text_key_for
 from cardviewer.services.store_sync import StoreSync, Written
@@ -294,33 +295,6 @@ def write_batches(connection: Connection, sync: StoreSync, kept: KeptRecords) ->
 def _answer(connection: Connection, kept: KeptRecords, answer: tuple[str, Any]) -> None:
     """Send `answer` with the records logged since the last one (`KeptRecords`)."""
     connection.send((*answer, kept.take()))
-
-
-class KeptRecords(logging.Handler):
-    """The writing process's log records (warnings and worse, as its root logger lets
-    through), kept to go back with its next answer.
-
-    The process has no log of its own: the app's log, and the person reading it, should
-    hear that a card's field was set aside whichever process read the card. A record
-    goes as its finished text, so that nothing in it needs pickling but strings.
-    """
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        record.msg = record.getMessage()
-        record.args = None
-        if record.exc_info:
-            record.exc_text = logging.Formatter().formatException(record.exc_info)
-            record.exc_info = None
-        self._records.append(record)
-
-    def take(self) -> list[logging.LogRecord]:
-        """The records kept since the last call."""
-        records, self._records = self._records, []
-        return records
 
 
 def _failure(error: Exception) -> tuple[str, Any]:

@@ -32,6 +32,7 @@ from cardviewer.services.card_store import CardStore, Changes
 from cardviewer.services.clipboard_text import CopyOutdated, StoredRows
 from cardviewer.services.page_loader import PageRequest, PageSource
 from cardviewer.services.phone_list import PagesRefused, PhoneListStopped, picture_jpeg
+from cardviewer.services.process_job import JobEnded, run_in_process
 from cardviewer.services.settings import Settings
 from cardviewer.services.space_fetch import PageFetch
 from cardviewer.services.stoppable import Painted, Stopped
@@ -431,7 +432,8 @@ class WholeSpaceJobs(QObject):
         copied: list[str] = []
 
         def copy(*, stop: threading.Event, painted: Painted) -> int:
-            copied.append(rows.text(stop=stop, painted=painted))
+            # In a process: the window's thread would wait for this one at every paint.
+            copied.append(run_in_process(rows.text, stop=stop, painted=painted))
             return count
 
         try:
@@ -440,7 +442,7 @@ class WholeSpaceJobs(QObject):
             log.info("copying %d rows was cancelled", count)
             self.statusMessage.emit(_cancelled(JobKind.COPY), STATUS_TIMEOUT_MS)
             return
-        except (CopyOutdated, StoreError, sqlite3.Error) as exc:
+        except (CopyOutdated, StoreError, sqlite3.Error, JobEnded) as exc:
             self.statusMessage.emit("", 1)
             log.warning("copying %d rows of %s failed: %r", count, rows.store_path, exc)
             self.failed.emit(_copy_failure_text(exc), repr(exc))
@@ -603,6 +605,10 @@ def _copy_failure_text(exc: Exception) -> str:
         )
     elif isinstance(exc, StoreError) and exc.problem is not StoreProblem.NOT_WRITTEN:
         reason = store_error_text(exc)
+    elif isinstance(exc, JobEnded):
+        reason = QCoreApplication.translate(
+            "MainWindow", "Copying stopped unexpectedly; try again."
+        )
     else:
         reason = QCoreApplication.translate(
             "MainWindow", "The local copy could not be read; sync the space again to renew it."

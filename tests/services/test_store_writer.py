@@ -14,7 +14,6 @@ import json
 import logging
 import multiprocessing.connection
 import os
-import pickle
 import signal
 import sqlite3
 import subprocess
@@ -33,6 +32,7 @@ from cardviewer.api import CardPage
 from cardviewer.api.models import parse_card, parse_page_json
 from cardviewer.services import store_sync
 from cardviewer.services.card_store import CardStore
+from cardviewer.services.process_job import KeptRecords
 from cardviewer.services.space_fetch import PageFetch
 from cardviewer.services.space_sync import sync_space
 from cardviewer.services.store_schema import SCHEMA_VERSION, StoreError, StoreProblem
@@ -40,7 +40,6 @@ from cardviewer.services.store_sort_keys import FOLDED, folded_text_key, text_ke
 from cardviewer.services.store_sync import StoreSync, Written
 from cardviewer.services.store_writer import (
     CardWriter,
-    KeptRecords,
     ProcessWriter,
     ThreadWriter,
     WriterStart,
@@ -266,28 +265,6 @@ async def test_a_sync_leaves_reading_its_cards_to_the_writing_process(tmp_path, 
         told = [r.processName for r in caplog.records if "ignored invalid" in r.getMessage()]
         assert told == ["CardViewer store writer"]
         assert [card.uuid for card in store.cards()] == [f"c{n}" for n in range(25)]
-
-
-def test_a_kept_record_goes_as_its_text_with_its_traceback():
-    """Arguments and a traceback need not pickle: a record goes as the text it makes."""
-    kept = KeptRecords()
-    logger = logging.getLogger("cardviewer.test.kept")
-    logger.addHandler(kept)
-    try:
-        try:
-            raise ValueError("odd")
-        except ValueError:
-            logger.error("card %s: %r", "x", object())
-            logger.exception("failed on %s", "y")
-    finally:
-        logger.removeHandler(kept)
-    records = pickle.loads(pickle.dumps(kept.take()))
-    assert [r.getMessage().split(" at 0x")[0] for r in records] == [
-        "card x: <object object",
-        "failed on y",
-    ]
-    assert "ValueError: odd" in logging.Formatter().format(records[1])
-    assert kept.take() == []
 
 
 def kept_in(writers: list[ProcessWriter]) -> WriterStart:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import csv
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -356,6 +357,11 @@ class SlowRows(StoredRows):
         return "never"
 
 
+class DyingRows(StoredRows):
+    def text(self, *, stop: threading.Event | None = None, painted: Painted | None = None) -> str:
+        os._exit(9)  # as a process killed
+
+
 class UnreadableRows(StoredRows):
     def text(self, *, stop: threading.Event | None = None, painted: Painted | None = None) -> str:
         raise sqlite3.DatabaseError("database disk image is malformed")
@@ -416,6 +422,12 @@ def test_a_new_copy_takes_the_place_of_one_under_way(jobs, qtbot, tmp_path, clip
                 **{field: getattr(rows, field) for field in rows.__dataclass_fields__}
             ),
             "The local copy could not be read; sync the space again to renew it.",
+        ),
+        (
+            lambda rows: DyingRows(
+                **{field: getattr(rows, field) for field in rows.__dataclass_fields__}
+            ),
+            "Copying stopped unexpectedly; try again.",
         ),
     ],
 )
