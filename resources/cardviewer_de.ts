@@ -1294,7 +1294,7 @@
         <translation>Die lokale Kopie konnte nicht geschrieben werden; sie bleibt unverändert.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+370"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+386"/>
         <source>%1 could not be synced. %2</source>
         <translation>%1 konnte nicht synchronisiert werden. %2</translation>
     </message>
@@ -1304,42 +1304,48 @@
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-365"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-381"/>
         <source>The export of all pages stopped and saved nothing; it starts again once you have signed in.</source>
         <translation>Der Export aller Seiten wurde angehalten und hat nichts gespeichert; er beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+366"/>
+        <location line="+382"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>
     <message>
-        <location line="-89"/>
+        <location line="-190"/>
+        <location line="+101"/>
         <source>The cards could not be saved as %1. %2</source>
         <translation>Die Karten konnten nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location line="-109"/>
+        <location line="-125"/>
         <source>Saving %1…</source>
         <translation>%1 wird gespeichert…</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+36"/>
         <source>Sending the phone list to the printer…</source>
         <translation>Die Telefonliste wird an den Drucker gesendet…</translation>
     </message>
     <message>
-        <location line="+188"/>
+        <location line="+192"/>
         <source>Printing stopped; the pages already made still get printed.</source>
         <translation>Drucken angehalten; die schon erstellten Seiten werden noch gedruckt.</translation>
     </message>
     <message>
-        <location line="-175"/>
+        <location line="-179"/>
         <source>The cards could not be printed. %1</source>
         <translation>Die Karten konnten nicht gedruckt werden. %1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-28"/>
+        <source>Saving stopped unexpectedly; try again.</source>
+        <translation>Das Speichern brach unerwartet ab; versuchen Sie es erneut.</translation>
+    </message>
+    <message>
+        <location line="+30"/>
         <source>The printer did not take the pages; check that it is ready.</source>
         <translation>Der Drucker hat die Seiten nicht angenommen; prüfen Sie, ob er bereit ist.</translation>
     </message>
@@ -1349,7 +1355,7 @@
         <translation>%1 Zeilen werden kopiert…</translation>
     </message>
     <message>
-        <location line="+154"/>
+        <location line="+158"/>
         <source>Sync cancelled; the local copy stays as it was.</source>
         <translation>Synchronisierung abgebrochen; die lokale Kopie bleibt unverändert.</translation>
     </message>
@@ -1369,22 +1375,22 @@
         <translation>Export abgebrochen; es wurde nichts gespeichert.</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>The local copy has changed since they were selected; copy them again.</source>
         <translation>Die lokale Kopie hat sich geändert, seit sie ausgewählt wurden; kopieren Sie sie erneut.</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-160"/>
         <source>Copying stopped unexpectedly; try again.</source>
         <translation>Das Kopieren brach unerwartet ab; versuchen Sie es erneut.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+167"/>
         <source>The local copy could not be read; sync the space again to renew it.</source>
         <translation>Die lokale Kopie konnte nicht gelesen werden; synchronisieren Sie den Bereich erneut, um sie zu erneuern.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-164"/>
         <source>The rows could not be copied. %1</source>
         <translation>Die Zeilen konnten nicht kopiert werden. %1</translation>
     </message>

@@ -8,6 +8,7 @@ still gets its column; many cards are written in a worker thread.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from enum import Enum
 from pathlib import Path
@@ -22,6 +23,7 @@ from cardviewer.services.card_columns import (
 )
 from cardviewer.services.card_store import CardStore
 from cardviewer.services.csv_export import safe_file_stem, write_csv
+from cardviewer.services.stoppable import Painted, check
 from cardviewer.services.time_zone import local_zone_name
 from cardviewer.services.xlsx_export import write_xlsx
 
@@ -124,12 +126,15 @@ def write_stored_cards_now(
     delimiter: str = ",",
     titles: ColumnTitles = ENGLISH_TITLES,
     export_format: ExportFormat | None = None,
+    stop: threading.Event | None = None,
+    painted: Painted | None = None,
 ) -> int:
     """Write the cards at `positions` of the local copy at `store_path`, in that order.
 
     The cards are read a block at a time as they are written, so a whole space of
     100,000 cards is never in memory; the columns are those the window shows for it.
-    Otherwise as `write_cards_now()`.
+    Between blocks `painted` hears how many are written and `stop` ends it (`Stopped`,
+    the earlier file left as it was). Otherwise as `write_cards_now()`.
     """
     with CardStore.open(store_path) as store:
         generation = store.current
@@ -143,7 +148,7 @@ def write_stored_cards_now(
         return _write_cards(
             path,
             columns,
-            stored_cards(store, positions),
+            stored_cards(store, positions, stop=stop, painted=painted),
             export_format=export_format or ExportFormat.of(path),
             title=title,
             delimiter=delimiter,
@@ -151,12 +156,25 @@ def write_stored_cards_now(
         )
 
 
-def stored_cards(store: CardStore, positions: Sequence[int]) -> Iterator[Card]:
-    """The cards at `positions` of the copy, in that order, read `STORE_BLOCK` at a time."""
+def stored_cards(
+    store: CardStore,
+    positions: Sequence[int],
+    *,
+    stop: threading.Event | None = None,
+    painted: Painted | None = None,
+) -> Iterator[Card]:
+    """The cards at `positions` of the copy, in that order, read `STORE_BLOCK` at a time.
+
+    Before each block `stop` is looked at (`Stopped`); after each, `painted` hears how
+    many positions are done.
+    """
     for start in range(0, len(positions), STORE_BLOCK):
+        check(stop)
         block = positions[start : start + STORE_BLOCK]
         found = store.cards_at(block)
         yield from (found[position] for position in block if position in found)
+        if painted is not None:
+            painted(start + len(block))
 
 
 def _write_cards(

@@ -393,6 +393,18 @@ class WholeSpaceJobs(QObject):
                 message.replace("%1", str(path)).replace("%2", write_failure_text(exc)), repr(exc)
             )
             return
+        except (StoreError, sqlite3.Error, JobEnded) as exc:  # the cards of a local copy
+            self.statusMessage.emit("", 1)
+            log.warning("export to %s failed reading the local copy: %r", path, exc)
+            ended = QCoreApplication.translate(
+                "MainWindow", "Saving stopped unexpectedly; try again."
+            )
+            message = QCoreApplication.translate(
+                "MainWindow", "The cards could not be saved as %1. %2"
+            )
+            reason = _reading_failure_text(exc, ended)
+            self.failed.emit(message.replace("%1", str(path)).replace("%2", reason), repr(exc))
+            return
         log.info("exported %d cards to %s", count, path)
         self._finish(JobResult(JobKind.EXPORT_PAGE, request, count, path))
 
@@ -445,7 +457,11 @@ class WholeSpaceJobs(QObject):
         except (CopyOutdated, StoreError, sqlite3.Error, JobEnded) as exc:
             self.statusMessage.emit("", 1)
             log.warning("copying %d rows of %s failed: %r", count, rows.store_path, exc)
-            self.failed.emit(_copy_failure_text(exc), repr(exc))
+            ended = QCoreApplication.translate(
+                "MainWindow", "Copying stopped unexpectedly; try again."
+            )
+            message = QCoreApplication.translate("MainWindow", "The rows could not be copied. %1")
+            self.failed.emit(message.replace("%1", _reading_failure_text(exc, ended)), repr(exc))
             return
         QGuiApplication.clipboard().setText(copied[0])
         log.info("copied %d rows", count)
@@ -597,22 +613,17 @@ def _cancelled(kind: JobKind, *, withdrawn: bool = True) -> str:
     return QCoreApplication.translate("MainWindow", "Export cancelled; nothing was saved.")
 
 
-def _copy_failure_text(exc: Exception) -> str:
-    """Why rows of a synced space could not be copied, and what to do."""
+def _reading_failure_text(exc: Exception, ended: str) -> str:
+    """Why cards of a local copy could not be read, and what to do; `ended`: its
+    process ended without an answer (`JobEnded`)."""
     if isinstance(exc, CopyOutdated):
-        reason = QCoreApplication.translate(
+        return QCoreApplication.translate(
             "MainWindow", "The local copy has changed since they were selected; copy them again."
         )
-    elif isinstance(exc, StoreError) and exc.problem is not StoreProblem.NOT_WRITTEN:
-        reason = store_error_text(exc)
-    elif isinstance(exc, JobEnded):
-        reason = QCoreApplication.translate(
-            "MainWindow", "Copying stopped unexpectedly; try again."
-        )
-    else:
-        reason = QCoreApplication.translate(
-            "MainWindow", "The local copy could not be read; sync the space again to renew it."
-        )
-    return QCoreApplication.translate("MainWindow", "The rows could not be copied. %1").replace(
-        "%1", reason
+    if isinstance(exc, StoreError) and exc.problem is not StoreProblem.NOT_WRITTEN:
+        return store_error_text(exc)
+    if isinstance(exc, JobEnded):
+        return ended
+    return QCoreApplication.translate(
+        "MainWindow", "The local copy could not be read; sync the space again to renew it."
     )

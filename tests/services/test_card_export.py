@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import csv
+import threading
 from pathlib import Path
 
 import openpyxl
@@ -20,6 +21,7 @@ from cardviewer.services.card_export import (
     write_table,
 )
 from cardviewer.services.card_store import CardStore
+from cardviewer.services.stoppable import Stopped
 from cardviewer.services.time_zone import local_zone_name
 from tests.services.test_card_columns import card
 
@@ -152,3 +154,30 @@ def test_cards_of_a_local_copy_are_written_in_the_order_asked_a_block_at_a_time(
     assert [row[0] for row in rows[1:]] == ["c4", "c0", "c2", "c3"]
     assert [row[2] for row in rows[1:]] == ["Person 4", "Person 0", "Person 2", "Person 3"]
     assert [row[-1] for row in rows[1:]] == ["dark", "", "", ""]
+
+
+def test_cards_of_a_local_copy_tell_their_progress_and_stop_between_blocks(tmp_path, monkeypatch):
+    monkeypatch.setattr(card_export, "STORE_BLOCK", 2)
+    people = [parse_card({"uuid": f"c{n}", "display_name": f"Person {n}"}) for n in range(5)]
+    with CardStore.open(tmp_path / "space.sqlite") as store:
+        sync = store.begin_sync()
+        sync.add(people)
+        sync.finish()
+    out = tmp_path / "shown.csv"
+    told: list[int] = []
+    card_export.write_stored_cards_now(
+        out, tmp_path / "space.sqlite", range(5), painted=told.append
+    )
+    assert told == [2, 4, 5]
+    out.write_text("the file before", "utf-8")
+    stop = threading.Event()
+
+    def stop_after_first_block(count: int) -> None:
+        stop.set()
+
+    with pytest.raises(Stopped):
+        card_export.write_stored_cards_now(
+            out, tmp_path / "space.sqlite", range(5), stop=stop, painted=stop_after_first_block
+        )
+    assert out.read_text("utf-8") == "the file before"
+    assert sorted(path.name for path in tmp_path.iterdir() if "shown" in path.name) == ["shown.csv"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import csv
 import os
 import sqlite3
@@ -22,8 +23,11 @@ from cardviewer.services.card_columns import build_columns
 from cardviewer.services.card_store import CardStore
 from cardviewer.services.clipboard_text import StoredRows
 from cardviewer.services.page_loader import PageRequest
+from cardviewer.services.process_job import JobEnded
 from cardviewer.services.settings import Settings
 from cardviewer.services.stoppable import Painted, check
+from cardviewer.services.store_schema import SCHEMA_VERSION
+from cardviewer.ui.cards import card_export as ui_card_export
 from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.whole_space_jobs import STATUS_TIMEOUT_MS, JobKind, JobResult, WholeSpaceJobs
 
@@ -436,3 +440,40 @@ def test_rows_that_cannot_be_copied_are_explained(jobs, qtbot, tmp_path, clipboa
         jobs.copy_rows(make(stored_rows(tmp_path)))
     assert failed.args[0] == f"The rows could not be copied. {reason}"
     assert clipboard.text() == "the clipboard before"
+
+
+# Saving the cards shown of a synced space
+
+
+def test_the_cards_shown_are_saved_from_the_copy_and_one_it_cannot_read_is_explained(
+    jobs, qtbot, tmp_path
+):
+    rows = stored_rows(tmp_path)
+    target = tmp_path / "shown.csv"
+    with qtbot.waitSignal(jobs.finished, timeout=WAIT) as done:
+        jobs.export_shown(rows.store_path, [11, 0], SHOWN, target)
+    assert done.args[0].count == 2
+    names = [row[2] for row in csv.reader(target.read_text("utf-8-sig").splitlines())]
+    assert names == ["Name", "Card 11", "Card 0"]
+    with contextlib.closing(sqlite3.connect(rows.store_path)) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    with qtbot.waitSignal(jobs.failed, timeout=WAIT) as failed:
+        jobs.export_shown(rows.store_path, [11, 0], SHOWN, target)
+    assert failed.args[0] == (
+        f"The cards could not be saved as {target}. The local copy was written by a newer "
+        "version of CardViewer and is left as it is; update CardViewer to use it."
+    )
+    assert names == [row[2] for row in csv.reader(target.read_text("utf-8-sig").splitlines())]
+
+
+def test_saving_that_ends_unexpectedly_is_explained(jobs, qtbot, tmp_path, monkeypatch):
+    def ended(*_args, **_kwargs):
+        raise JobEnded("killed")
+
+    monkeypatch.setattr(ui_card_export, "run_in_process", ended)
+    with qtbot.waitSignal(jobs.failed, timeout=WAIT) as failed:
+        jobs.export_shown(tmp_path / "space.sqlite", [0], SHOWN, tmp_path / "shown.csv")
+    assert failed.args[0] == (
+        f"The cards could not be saved as {tmp_path / 'shown.csv'}. "
+        "Saving stopped unexpectedly; try again."
+    )

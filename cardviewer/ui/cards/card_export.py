@@ -7,10 +7,13 @@ window's files differ only in their headings, which are in the reader's language
 from __future__ import annotations
 
 import asyncio
+import threading
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cardviewer.services import card_export
+from cardviewer.services.process_job import run_in_process
 from cardviewer.ui.cards.columns import column_titles
 
 if TYPE_CHECKING:
@@ -39,11 +42,13 @@ async def write_stored_cards(
     title: str = "",
     delimiter: str = ",",
 ) -> int:
-    """Write cards of a local copy in a worker thread with the table's headings.
+    """Write cards of a local copy in a process of its own with the table's headings.
 
+    A whole space's cards are Python from end to end; on a thread beside the window's
+    they held up its every paint. Called off, the process stops and writes nothing.
     See `card_export.write_stored_cards_now`.
     """
-    return await asyncio.to_thread(
+    write = partial(
         card_export.write_stored_cards_now,
         path,
         store_path,
@@ -52,3 +57,13 @@ async def write_stored_cards(
         delimiter=delimiter,
         titles=column_titles(),
     )
+    stop = threading.Event()
+    try:
+        return await asyncio.to_thread(run_in_process, write, stop=stop, painted=_untold)
+    except asyncio.CancelledError:
+        stop.set()
+        raise
+
+
+def _untold(_count: int) -> None:
+    """An export's progress: "Saving everyone.csv…" stands for it."""

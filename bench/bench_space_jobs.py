@@ -1,0 +1,130 @@
+"""Scrolling a synced space of 100,000 cards while its cards are exported or copied.
+
+Export Cards Shown (CSV and Excel) and copying every row (Ctrl+A, Ctrl+C) read each
+card of the local copy and make its texts: seconds of Python. The window must scroll
+as it does without them. Each row scrolls the window's table from top to bottom and
+back, a step at a time (a screenful of new rows each), for as long as the job runs,
+through the app's own calls (`write_stored_cards`, `stored_rows` and `run_in_process`);
+its figure is the median step, its baseline the median step of the same scroll with
+no job running. The longest step and the job's time are in the row's name.
+
+Target: the median step at most 1.5x the baseline. On a thread beside the window's,
+these jobs made it 17x (Python's lock, which every paint needs, held by the job).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import tempfile
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from bench.bench_space_store import LOCALE, _settled, store_for
+from bench.common import Result, report, run_in_qt
+
+CARDS = 100_000
+RATIO = 1.5
+
+
+def measure(cards: int = CARDS) -> list[Result]:
+    from PySide6.QtCore import QLocale
+
+    from cardviewer.services.process_job import run_in_process
+    from cardviewer.ui.cards.card_export import write_stored_cards
+    from cardviewer.ui.cards.card_table_view import CardTableView
+    from cardviewer.ui.cards.space_table_model import SpaceTableModel
+    from cardviewer.ui.cards.table_copy import stored_rows
+
+    path = store_for(cards)
+    label = f"{cards:,} cards"
+
+    async def main() -> list[Result]:
+        QLocale.setDefault(QLocale(LOCALE))
+        model = SpaceTableModel(path, locale=QLocale(LOCALE))
+        view = CardTableView(model, avatar_size=32)
+        view.resize(1000, 700)
+        view.show()
+        await _settled(model)
+        scrollbar = view.verticalScrollBar()
+        step = max(1, scrollbar.maximum() // 400)
+
+        async def scroll(busy: Callable[[], bool]) -> list[float]:
+            """Milliseconds of each step, down and up again, while `busy()`."""
+            steps, value, direction = [], 0, step
+            while busy():
+                started = time.perf_counter()
+                scrollbar.setValue(value)
+                view.viewport().repaint()  # now, not when the loop comes round to it
+                steps.append((time.perf_counter() - started) * 1000)
+                await asyncio.sleep(0)  # the job's answers come through the loop
+                if not 0 <= value + direction <= scrollbar.maximum():
+                    direction = -direction
+                value += direction
+            return steps
+
+        passes = iter(range(2 * (scrollbar.maximum() // step + 1)))
+        alone = statistics.median(await scroll(lambda: next(passes, None) is not None))
+
+        async def during(job: Awaitable[object]) -> tuple[list[float], float]:
+            started = time.perf_counter()
+            task = asyncio.ensure_future(job)
+            steps = await scroll(lambda: not task.done())
+            await task
+            return steps, time.perf_counter() - started
+
+        results = []
+        with tempfile.TemporaryDirectory() as folder:
+
+            def export(suffix: str) -> Callable[[], Awaitable[object]]:
+                target = Path(folder) / f"shown.{suffix}"
+                return lambda: write_stored_cards(
+                    target, store_path=path, positions=model.positions()
+                )
+
+            jobs = [
+                (f"export {label} shown to {suffix}", export(suffix)) for suffix in ("csv", "xlsx")
+            ]
+            view.selectAll()
+            rows = stored_rows(view)
+            assert rows is not None
+            jobs.append(
+                (
+                    f"copy {label} (Ctrl+A, Ctrl+C)",
+                    lambda: asyncio.to_thread(
+                        run_in_process, rows.text, stop=threading.Event(), painted=print_nothing
+                    ),
+                )
+            )
+            view.clearSelection()
+            for name, job in jobs:
+                steps, took = await during(job())
+                median = statistics.median(steps)
+                results.append(
+                    Result(
+                        f"scroll while the app does: {name}: median step (longest "
+                        f"{max(steps):.0f} ms, {len(steps)} steps, job {took:.1f} s)",
+                        median,
+                        alone,
+                        "ms",
+                        f"≤ {RATIO}x the same scroll alone",
+                        median <= RATIO * alone,
+                    )
+                )
+        view.close()
+        model.close()
+        return results
+
+    return run_in_qt(main)
+
+
+def print_nothing(_count: int) -> None:
+    """Progress the benchmark does not show."""
+
+
+if __name__ == "__main__":
+    import sys
+
+    report(measure(int(sys.argv[1]) if len(sys.argv) > 1 else CARDS))
