@@ -1229,7 +1229,7 @@
         <translation>QR-Code speichern</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+389"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+396"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
@@ -1269,7 +1269,7 @@
         <translation>Öffnen Sie zuerst einen Bereich.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-184"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-191"/>
         <source>The sync stopped and the local copy stays as it was; it starts again once you have signed in.</source>
         <translation>Die Synchronisierung wurde angehalten, die lokale Kopie bleibt unverändert; sie beginnt erneut, sobald Sie sich angemeldet haben.</translation>
     </message>
@@ -1294,7 +1294,7 @@
         <translation>Die lokale Kopie konnte nicht geschrieben werden; sie bleibt unverändert.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+386"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+393"/>
         <source>%1 could not be synced. %2</source>
         <translation>%1 konnte nicht synchronisiert werden. %2</translation>
     </message>
@@ -1304,12 +1304,12 @@
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-381"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-388"/>
         <source>The export of all pages stopped and saved nothing; it starts again once you have signed in.</source>
         <translation>Der Export aller Seiten wurde angehalten und hat nichts gespeichert; er beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+382"/>
+        <location line="+389"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>
@@ -1375,22 +1375,22 @@
         <translation>Export abgebrochen; es wurde nichts gespeichert.</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+21"/>
         <source>The local copy has changed since they were selected; copy them again.</source>
         <translation>Die lokale Kopie hat sich geändert, seit sie ausgewählt wurden; kopieren Sie sie erneut.</translation>
     </message>
     <message>
-        <location line="-160"/>
+        <location line="-174"/>
         <source>Copying stopped unexpectedly; try again.</source>
         <translation>Das Kopieren brach unerwartet ab; versuchen Sie es erneut.</translation>
     </message>
     <message>
-        <location line="+167"/>
+        <location line="+181"/>
         <source>The local copy could not be read; sync the space again to renew it.</source>
         <translation>Die lokale Kopie konnte nicht gelesen werden; synchronisieren Sie den Bereich erneut, um sie zu erneuern.</translation>
     </message>
     <message>
-        <location line="-164"/>
+        <location line="-178"/>
         <source>The rows could not be copied. %1</source>
         <translation>Die Zeilen konnten nicht kopiert werden. %1</translation>
     </message>
@@ -2112,7 +2112,7 @@
     <name>SpaceOverview</name>
     <message>
         <location filename="../cardviewer/ui/month_chart.py" line="+37"/>
-        <location filename="../cardviewer/ui/overview_window.py" line="+88"/>
+        <location filename="../cardviewer/ui/overview_window.py" line="+93"/>
         <source>Cards created per month</source>
         <translation>Neue Karten je Monat</translation>
     </message>
@@ -2242,12 +2242,17 @@
         <translation>Nur die %1 vom Server geladenen Karten: Synchronisieren Sie den Bereich (Ansicht → Bereich synchronisieren) für eine Übersicht aller Karten.</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+61"/>
+        <source>Working out the overview stopped unexpectedly; open it again.</source>
+        <translation>Die Übersicht brach unerwartet ab; öffnen Sie sie erneut.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>The local copy could not be read: %1</source>
         <translation>Die lokale Kopie konnte nicht gelesen werden: %1</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="-35"/>
         <source>Every card of the local copy synced %1.</source>
         <translation>Alle Karten der lokalen Kopie, synchronisiert %1.</translation>
     </message>

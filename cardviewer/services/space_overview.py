@@ -8,13 +8,18 @@ Months are the reader's (local time), as the table shows dates.
 from __future__ import annotations
 
 import heapq
+import threading
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
+from pathlib import Path
 from typing import Any
 
 from cardviewer.api.models import Card
+from cardviewer.services.card_export import stored_cards
+from cardviewer.services.card_store import CardStore
+from cardviewer.services.stoppable import Painted
 
 TOP = 10
 """Cards in each of the overview's lists."""
@@ -112,3 +117,17 @@ def _every_month(months: Counter[tuple[int, int]]) -> list[tuple[date, int]]:
         every.append((date(year, month, 1), months[(year, month)]))
         year, month = (year + 1, 1) if month == 12 else (year, month + 1)
     return every
+
+
+def overview_of_copy(
+    path: Path, *, stop: threading.Event | None = None, painted: Painted | None = None
+) -> tuple[SpaceOverview, datetime | None]:
+    """The overview of every card of the local copy at `path`, and when it was synced
+    (None, with no cards, before its first sync); read a block at a time, `stop` and
+    `painted` as `stored_cards` takes them."""
+    with CardStore.open(path) as store:
+        generation = store.current
+        if generation is None:
+            return space_overview((), with_emails=False), None
+        cards = stored_cards(store, range(generation.card_count), stop=stop, painted=painted)
+        return space_overview(cards, with_emails=generation.with_emails), generation.synced_at

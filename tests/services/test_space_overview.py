@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import threading
 from collections.abc import Callable
 from datetime import UTC, date, datetime
 
 import pytest
 
 from cardviewer.api.models import Card, parse_card
-from cardviewer.services.space_overview import TOP, RankedCard, space_overview
+from cardviewer.services.card_store import CardStore
+from cardviewer.services.space_overview import TOP, RankedCard, overview_of_copy, space_overview
+from cardviewer.services.stoppable import Stopped
 from tests.demo_cards import demo_space_cards
 
 
@@ -123,3 +126,21 @@ def test_the_figures_cannot_be_changed_and_e_mails_are_named():
         overview.most_connects[0].value = 4  # type: ignore[misc]
     with pytest.raises(TypeError):
         space_overview([], True)  # type: ignore[call-arg]
+
+
+def test_a_local_copy_is_overviewed_from_every_card_and_its_sync_time(demo_cards, tmp_path):
+    path = tmp_path / "space.sqlite"
+    assert overview_of_copy(path) == (space_overview((), with_emails=False), None)
+    with CardStore.open(path) as store:
+        sync = store.begin_sync(with_emails=True)
+        sync.add(demo_cards)
+        generation = sync.finish()
+    told: list[int] = []
+    overview, synced = overview_of_copy(path, painted=told.append)
+    assert overview == space_overview(demo_cards, with_emails=True)
+    assert synced == generation.synced_at
+    assert told[-1] == len(demo_cards)
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(Stopped):
+        overview_of_copy(path, stop=stop)

@@ -112,6 +112,7 @@ def test_a_copy_that_cannot_be_read_is_said_in_the_window(
 ):
     import sqlite3
 
+    from cardviewer.services.process_job import JobEnded
     from cardviewer.ui import overview_window
 
     window = demo_window
@@ -119,13 +120,22 @@ def test_a_copy_that_cannot_be_read_is_said_in_the_window(
     with qtbot.waitSignal(window.jobs.finished, timeout=WAIT):
         window.sync_action.trigger()
 
-    def broken(_source):
-        raise sqlite3.DatabaseError("database disk image is malformed")
+    failures = [
+        sqlite3.DatabaseError("database disk image is malformed"),  # as the process tells it
+        JobEnded("killed"),
+    ]
 
-    monkeypatch.setattr(overview_window, "_overview_of", broken)
-    window.overview_action.trigger()
-    shown = window.overview.window
-    assert shown is not None
-    qtbot.waitUntil(lambda: "could not be read" in shown.source_label.text(), timeout=WAIT)
-    assert "malformed" in shown.source_label.text()
-    assert not shown.save_chart_button.isEnabled()
+    def broken(*_args, **_kwargs):
+        raise failures.pop(0)
+
+    monkeypatch.setattr(overview_window, "run_in_process", broken)
+    for said in (
+        "The local copy could not be read: database disk image is malformed",
+        ("Working out the overview stopped unexpectedly; open it again."),
+    ):
+        window.overview_action.trigger()
+        shown = window.overview.window
+        assert shown is not None
+        qtbot.waitUntil(lambda: shown.source_label.text() == said, timeout=WAIT)  # noqa: B023
+        assert not shown.save_chart_button.isEnabled()
+        shown.close()

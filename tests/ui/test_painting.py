@@ -4,6 +4,7 @@ Cancel, and the note."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pypdf
@@ -17,7 +18,9 @@ from cardviewer.services import vcard_export
 from cardviewer.services.card_store import CardStore
 from cardviewer.services.page_loader import PageRequest
 from cardviewer.services.phone_list import PhoneListStopped
+from cardviewer.services.process_job import run_in_process
 from cardviewer.services.settings import Settings
+from cardviewer.ui import whole_space_jobs
 from cardviewer.ui.chosen_cards import ChosenCards
 from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.painting import Made, Painting
@@ -304,9 +307,15 @@ def in_status_bar(qtbot, painting: Painting) -> tuple[QStatusBar, PaintingNote]:
     return status, note
 
 
+def on_this_thread(job: Callable[..., int], *args, stop: threading.Event, painted) -> int:
+    """`run_in_process` without the process, for a job slowed down in this one."""
+    return job(*args, stop=stop, painted=painted)
+
+
 def test_vcards_of_a_synced_space_tell_their_progress_and_cancel_keeps_the_earlier_file(
     qtbot, jobs, tmp_path: Path, monkeypatch
 ):
+    monkeypatch.setattr(whole_space_jobs, "run_in_process", on_this_thread)
     positions = synced(tmp_path / "space.sqlite", CARDS + CARDS[:400])
     written = 0
     go_on = threading.Event()
@@ -389,3 +398,26 @@ def test_photos_that_hang_do_not_hold_up_cancelling_vcards(qtbot, qloop, arun, t
         qtbot.waitUntil(lambda: made[0]._closed, timeout=WAIT)
     finally:
         arun(jobs.aclose())
+
+
+def test_vcards_of_a_synced_space_without_photos_are_written_by_a_process(
+    qtbot, jobs, tmp_path: Path, monkeypatch
+):
+    positions = synced(tmp_path / "space.sqlite", CARDS)
+    ran: list[object] = []
+
+    def in_a_process(job: Callable[..., int], *args, stop: threading.Event, painted) -> int:
+        ran.append(job)
+        return run_in_process(job, *args, stop=stop, painted=painted)
+
+    monkeypatch.setattr(whole_space_jobs, "run_in_process", in_a_process)
+    told: list[int] = []
+    jobs.painting.advanced.connect(lambda count, _total: told.append(count))
+    target = tmp_path / "shown.vcf"
+    with qtbot.waitSignal(jobs.finished, timeout=WAIT):
+        jobs.export_shown_vcards(tmp_path / "space.sqlite", positions[::-1], SHOWN, target)
+    assert len(ran) == 1
+    assert told == [0, 250, 500, 600], "its progress told as a thread's"
+    text = target.read_text("utf-8")
+    assert text.count("BEGIN:VCARD") == 600
+    assert text.index("FN:Person 599") < text.index("FN:Person 0\n")
