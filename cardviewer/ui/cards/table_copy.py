@@ -17,7 +17,8 @@ rows from its local copy when there are too many to copy at once (`stored_rows`)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Container, Sequence
+from collections.abc import Callable, Collection, Container, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import (
@@ -126,7 +127,7 @@ def _display_text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def _visible_columns(view: QTableView, columns: set[int] | range) -> list[int]:
+def _visible_columns(view: QTableView, columns: Collection[int]) -> list[int]:
     """`columns` without hidden ones, in the order the header shows them."""
     header = view.horizontalHeader()
     return sorted((c for c in columns if not view.isColumnHidden(c)), key=header.visualIndex)
@@ -140,22 +141,38 @@ def _visible_rows(view: QTableView, rows: Collection[int]) -> list[int]:
     return sorted((r for r in rows if not view.isRowHidden(r)), key=header.visualIndex)
 
 
-def _selected_grid(view: QTableView) -> tuple[list[int], list[int], dict[int, frozenset[int]]]:
+@dataclass(frozen=True)
+class _Spans:
+    """The selected columns of each row of a selection: `every` row's, or `by_row`."""
+
+    every: frozenset[int] | None = None
+    by_row: Mapping[int, frozenset[int]] = field(default_factory=dict)
+
+    def __getitem__(self, row: int) -> frozenset[int]:
+        return self.every if self.every is not None else self.by_row[row]
+
+
+def _selected_grid(view: QTableView) -> tuple[list[int], list[int], _Spans]:
     """Rows and columns of the selection as shown, and the selected columns of each row.
 
-    Rows selected alike share one set: Ctrl+A in a whole space selects 100,000 rows.
+    One range (Ctrl+A in a whole space: 100,000 rows; a click; Shift+click) gives every
+    row the same columns, and no row is looked at alone.
     """
     selection_model = view.selectionModel()
     if view.model() is None or selection_model is None:
-        return [], [], {}
-    selected: dict[int, frozenset[int]] = {}
+        return [], [], _Spans()
     selection = selection_model.selection()
-    for n in range(selection.count()):
-        selection_range = selection.at(n)
-        if not selection_range.isValid() or selection_range.parent().isValid():
-            continue
-        span = frozenset(range(selection_range.left(), selection_range.right() + 1))
-        for row in range(selection_range.top(), selection_range.bottom() + 1):
+    parts = [selection.at(n) for n in range(selection.count())]
+    parts = [part for part in parts if part.isValid() and not part.parent().isValid()]
+    if len(parts) == 1:
+        span = frozenset(range(parts[0].left(), parts[0].right() + 1))
+        columns = _visible_columns(view, span)
+        rows = _visible_rows(view, range(parts[0].top(), parts[0].bottom() + 1))
+        return (rows, columns, _Spans(every=span)) if columns else ([], [], _Spans())
+    selected: dict[int, frozenset[int]] = {}
+    for part in parts:
+        span = frozenset(range(part.left(), part.right() + 1))
+        for row in range(part.top(), part.bottom() + 1):
             earlier = selected.get(row, span)
             selected[row] = earlier if span <= earlier else earlier | span
     rows = _visible_rows(view, selected.keys())
@@ -164,9 +181,9 @@ def _selected_grid(view: QTableView) -> tuple[list[int], list[int], dict[int, fr
         all_columns |= span
     columns = _visible_columns(view, all_columns)
     if not columns:
-        return [], [], {}
+        return [], [], _Spans()
     rows = [row for row in rows if not selected[row].isdisjoint(columns)]
-    return rows, columns, selected
+    return rows, columns, _Spans(by_row=selected)
 
 
 def _selection_rows(view: QTableView, with_header: bool) -> tuple[list[list[str]], int, int]:
@@ -203,13 +220,18 @@ def stored_rows(view: QTableView, *, with_header: bool = False) -> StoredRows | 
         return None
     index_of = {column: n for n, column in enumerate(columns)}
     made: dict[frozenset[int], frozenset[int]] = {}
-    chosen: list[frozenset[int]] = []
-    for row in rows:
-        span = selected[row]
-        indexes = made.get(span)
-        if indexes is None:
-            indexes = made[span] = frozenset(index_of[c] for c in span if c in index_of)
-        chosen.append(indexes)
+
+    def indexes(span: frozenset[int]) -> frozenset[int]:
+        """`span`'s columns as places in `columns`, made once for rows selected alike."""
+        found = made.get(span)
+        if found is None:
+            found = made[span] = frozenset(index_of[c] for c in span if c in index_of)
+        return found
+
+    if selected.every is not None:
+        chosen = [indexes(selected.every)] * len(rows)
+    else:
+        chosen = [indexes(selected[row]) for row in rows]
     shown, every_column = space.positions(), space.columns
     return StoredRows(
         space.path,

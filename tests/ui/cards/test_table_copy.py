@@ -487,4 +487,9 @@ def test_without_the_window_many_rows_are_copied_at_once(space_view, clipboard):
     space_view.selectAll()
     space_view.copy_selection()
     assert messages == ["Copied 30 rows"]
-    assert len(clipboard.text().split("\n")) == 30
+    lines = clipboard.text().split("\n")
+    assert len(lines) == 30
+    assert ["\tPerson 29\t" in lines[0], "\tPerson 00\t" in lines[-1]] == [True, True]
+    every = stored_rows(space_view)
+    assert every is not None
+    assert every.text() == clipboard.text(), "the same from the copy as at once"
