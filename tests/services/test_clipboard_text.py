@@ -1,7 +1,9 @@
-"""Rows of a synced space copied as a grid from its local copy, block by block."""
+"""Cells as text a spreadsheet pastes as a grid, and a synced space's rows so, from its copy."""
 
 from __future__ import annotations
 
+import csv
+import io
 import threading
 from pathlib import Path
 
@@ -11,9 +13,46 @@ from cardviewer.api.models import Card, parse_card
 from cardviewer.services import clipboard_text
 from cardviewer.services.card_columns import build_columns
 from cardviewer.services.card_store import CardStore
-from cardviewer.services.clipboard_text import CopyOutdated, StoredRows, grid_text
+from cardviewer.services.clipboard_text import CopyOutdated, StoredRows, clipboard_cell, grid_text
 from cardviewer.services.stoppable import Stopped
 from tests.services.stores import a_store_path, synced
+
+# Cells as text
+
+
+@pytest.mark.parametrize(
+    ("cell", "text"),
+    [
+        ("Jane", "Jane"),
+        ("", ""),
+        ("Head of\nLegal", '"Head of\nLegal"'),
+        ("Tab\there", '"Tab\there"'),
+        ("CR\rhere", '"CR\rhere"'),
+        ('"Quoted" at the start', '"""Quoted"" at the start"'),
+        ('Say "hi"', 'Say "hi"'),  # a quote inside is read literally
+        ("=HYPERLINK(1)", "'=HYPERLINK(1)"),
+        ("@jane", "'@jane"),
+        ("+49 30 123", "'+49 30 123"),
+        ("-3 apples", "'-3 apples"),
+        ("-3", "-3"),  # plain numbers stay numbers
+        ("+2.5e3", "+2.5e3"),
+        ("\t=1+1", '"\'\t=1+1"'),
+    ],
+)
+def test_clipboard_cell(cell, text):
+    assert clipboard_cell(cell) == text
+
+
+def test_grid_text_reads_back_as_the_same_cells():
+    rows = [["a", "Head of\nLegal", 'Say "hi"'], ['"x"', "tab\tin", ""]]
+    text = grid_text(rows)
+    assert text == 'a\t"Head of\nLegal"\tSay "hi"\n"""x"""\t"tab\tin"\t'
+    assert list(csv.reader(io.StringIO(text), delimiter="\t")) == rows
+    assert grid_text([]) == ""
+
+
+# Rows of a synced space
+
 
 PEOPLE = [
     parse_card({"uuid": f"c{n}", "display_name": f"Person {n}", "position": f"=Role {n}"})

@@ -19,7 +19,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QAction, QGuiApplication, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QMenu, QTableView
 
-from cardviewer.services.clipboard_text import StoredRows, clipboard_cell, grid_text
+from cardviewer.services.clipboard_text import StoredRows
 from cardviewer.ui.cards import table_copy
 from cardviewer.ui.cards.card_filter_model import CardFilterModel
 from cardviewer.ui.cards.card_table_model import CardTableModel
@@ -135,40 +135,6 @@ def action(menu: QMenu, name: str) -> QAction:
 
 def parse_tsv(text: str) -> list[list[str]]:
     return list(csv.reader(io.StringIO(text), delimiter="\t"))
-
-
-# Cells as text
-
-
-@pytest.mark.parametrize(
-    ("cell", "text"),
-    [
-        ("Jane", "Jane"),
-        ("", ""),
-        ("Head of\nLegal", '"Head of\nLegal"'),
-        ("Tab\there", '"Tab\there"'),
-        ("CR\rhere", '"CR\rhere"'),
-        ('"Quoted" at the start', '"""Quoted"" at the start"'),
-        ('Say "hi"', 'Say "hi"'),  # a quote inside is read literally
-        ("=HYPERLINK(1)", "'=HYPERLINK(1)"),
-        ("@jane", "'@jane"),
-        ("+49 30 123", "'+49 30 123"),
-        ("-3 apples", "'-3 apples"),
-        ("-3", "-3"),  # plain numbers stay numbers
-        ("+2.5e3", "+2.5e3"),
-        ("\t=1+1", '"\'\t=1+1"'),
-    ],
-)
-def test_clipboard_cell(cell, text):
-    assert clipboard_cell(cell) == text
-
-
-def test_grid_text_reads_back_as_the_same_cells():
-    rows = [["a", "Head of\nLegal", 'Say "hi"'], ['"x"', "tab\tin", ""]]
-    text = grid_text(rows)
-    assert text == 'a\t"Head of\nLegal"\tSay "hi"\n"""x"""\t"tab\tin"\t'
-    assert parse_tsv(text) == rows
-    assert grid_text([]) == ""
 
 
 # The selection
