@@ -376,7 +376,11 @@ class WholeSpaceJobs(QObject):
         self._start(kind, self._fetch_whole_space(kind, request, path))
 
     def _start(self, kind: JobKind, job: Coroutine[Any, Any, None]) -> None:
-        self._tasks.start(job, name=kind.value)
+        """Run `job`. A copy replaces the one under way; a whole-space fetch is one at a
+        time (`_start_whole_space`); each export and print runs to its end, as its own
+        file or printout, whatever starts after it."""
+        replaces = kind in (*WHOLE_SPACE_KINDS, JobKind.COPY)
+        self._tasks.start(job, name=kind.value if replaces else None)
 
     # The jobs
 

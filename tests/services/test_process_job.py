@@ -29,6 +29,14 @@ def counting(to: int, *, stop: threading.Event, painted: Painted) -> tuple[int, 
     return to, multiprocessing.current_process().name
 
 
+def checking(*, stop: threading.Event, painted: Painted) -> str:
+    for count in range(1, 6):
+        time.sleep(process_job.POLL_SECONDS)  # the caller looks for a stop meanwhile
+        check(stop)
+        painted(count)
+    return "done"
+
+
 def until_stopped(*, stop: threading.Event, painted: Painted) -> str:
     painted(1)
     stop.wait(WAIT)
@@ -62,6 +70,12 @@ def test_the_result_progress_and_log_of_a_job_come_back(caplog):
     assert [(r.getMessage(), r.processName) for r in caplog.records] == [
         ("counted to 3", "CardViewer job")
     ]
+
+
+def test_a_job_that_is_not_stopped_hears_no_stop():
+    told: list[int] = []
+    assert run_in_process(checking, stop=threading.Event(), painted=told.append) == "done"
+    assert told == [1, 2, 3, 4, 5]
 
 
 def test_a_stop_ends_the_job_as_on_a_thread():

@@ -477,3 +477,30 @@ def test_saving_that_ends_unexpectedly_is_explained(jobs, qtbot, tmp_path, monke
         f"The cards could not be saved as {tmp_path / 'shown.csv'}. "
         "Saving stopped unexpectedly; try again."
     )
+
+
+def test_an_export_started_while_another_runs_leaves_it_to_finish(jobs, qtbot, tmp_path):
+    """A phone list of 100,000 cards takes a minute; saving the page meanwhile must not
+    call it off without a word."""
+    started, go_on = threading.Event(), threading.Event()
+
+    def slow_list(path: Path, *, stop: threading.Event, painted: Painted) -> int:
+        started.set()
+        go_on.wait(WAIT / 1000)
+        check(stop)
+        path.write_text("the list", "utf-8")
+        return 1
+
+    said: list[str] = []
+    jobs.statusMessage.connect(lambda text, _ms: said.append(text))
+    done: list[Path] = []
+    jobs.finished.connect(lambda result: done.append(result.path))
+    jobs.export_with(slow_list, SHOWN, tmp_path / "everyone.pdf", total=1)
+    qtbot.waitUntil(started.is_set, timeout=WAIT)
+    jobs.export_page(page(1), SHOWN, tmp_path / "page.csv")
+    qtbot.waitUntil(lambda: done == [tmp_path / "page.csv"], timeout=WAIT)
+    go_on.set()
+    qtbot.waitUntil(lambda: len(done) == 2, timeout=WAIT)
+    assert done[1] == tmp_path / "everyone.pdf"
+    assert (tmp_path / "everyone.pdf").read_text("utf-8") == "the list"
+    assert not [text for text in said if "cancelled" in text]
