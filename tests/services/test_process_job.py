@@ -57,6 +57,11 @@ def failing_unpicklably(*, stop: threading.Event, painted: Painted) -> None:
     raise Unpicklable("first", "second")
 
 
+def lingering(*, stop: threading.Event, painted: Painted) -> str:
+    threading.Thread(target=time.sleep, args=(WAIT,)).start()  # holds the process open
+    return "answered"
+
+
 def dying(*, stop: threading.Event, painted: Painted) -> None:
     os._exit(3)
 
@@ -104,6 +109,14 @@ def test_a_failure_is_raised_here_as_it_was_there(error):
 def test_a_failure_that_cannot_be_sent_comes_back_as_its_traceback():
     with pytest.raises(RuntimeError, match="Unpicklable: first"):
         run_in_process(failing_unpicklably, stop=threading.Event(), painted=print)
+
+
+def test_a_process_that_lingers_after_its_answer_is_ended(monkeypatch):
+    monkeypatch.setattr(process_job, "STOP_SECONDS", 0.5)
+    started = time.monotonic()
+    assert run_in_process(lingering, stop=threading.Event(), painted=print) == "answered"
+    assert time.monotonic() - started < WAIT / 2
+    assert multiprocessing.active_children() == []
 
 
 def test_a_process_that_dies_without_an_answer_is_told():
