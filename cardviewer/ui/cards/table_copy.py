@@ -177,7 +177,7 @@ def _selected_grid(view: QTableView) -> tuple[list[int], list[int], _Spans]:
             selected[row] = earlier if span <= earlier else earlier | span
     rows = _visible_rows(view, selected.keys())
     all_columns: set[int] = set()
-    for span in set(selected.values()):
+    for span in {selected[row] for row in rows}:  # of the rows shown only
         all_columns |= span
     columns = _visible_columns(view, all_columns)
     if not columns:

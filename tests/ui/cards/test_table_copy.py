@@ -191,6 +191,12 @@ def test_rows_only_selected_in_hidden_columns_are_left_out(table):
     assert selection_as_tsv(table.view) == "Zoë Müller"
 
 
+def test_columns_only_selected_in_hidden_rows_are_left_out(table):
+    table.view.setRowHidden(1, True)
+    table.select((0, "display_name", 0, "display_name"), (1, "position", 1, "position"))
+    assert selection_as_tsv(table.view) == "Zoë Müller"
+
+
 def test_nothing_selected_is_empty(table):
     assert selection_as_tsv(table.view) == ""
     assert selection_as_tsv(table.view, with_header=True) == ""
