@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
@@ -37,62 +38,79 @@ class Paint(Protocol):
     def __call__(self, *, stop: threading.Event, painted: Painted) -> int: ...
 
 
+@dataclass(eq=False)
+class _Run:
+    """One painting under way: its stop, what it makes, how far it has come."""
+
+    stop: threading.Event
+    made: Made
+    total: int
+    count: int = 0
+
+
 class Painting(QObject):
-    """Phone lists being painted, vCards written: `advanced` tells of the newest,
-    `cancel()` stops all.
+    """Phone lists being painted, vCards written, rows copied: `advanced` tells of the
+    newest, `cancel()` stops it.
 
     A print started while a PDF is still being written, say, runs beside it; the
-    progress shown is that of the one started last.
+    progress shown, and what Cancel stops, is that of the one started last. When it
+    ends, the one before it is shown again (`resumed`).
     """
 
     advanced = Signal(int, int)
     """Cards painted so far, of how many; (0, total) when a painting starts."""
+    resumed = Signal()
+    """The newest painting ended and the one before it is shown again (`made`); its
+    progress follows on `advanced`."""
     ended = Signal()
     """No painting runs any more: each is done, failed or cancelled."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._stops: list[threading.Event] = []
-        self._made: list[Made] = []
+        self._runs: list[_Run] = []
 
     @property
     def running(self) -> bool:
-        return bool(self._stops)
+        return bool(self._runs)
 
     @property
     def made(self) -> Made:
         """What the newest painting makes (a phone list when none runs)."""
-        return self._made[-1] if self._made else Made.PHONE_LIST
+        return self._runs[-1].made if self._runs else Made.PHONE_LIST
 
     def cancel(self) -> None:
-        """Stop after the card being painted; each painting raises `Stopped`."""
-        for stop in self._stops:
-            stop.set()
+        """Stop the newest painting after the card it is on; it raises `Stopped`."""
+        if self._runs:
+            self._runs[-1].stop.set()
 
     async def run(self, paint: Paint, total: int, made: Made = Made.PHONE_LIST) -> int:
         """Run `paint`, which makes `made`, on a thread of its own; the number of cards
         it painted."""
-        stop = threading.Event()
-        self._stops.append(stop)
-        self._made.append(made)
+        run = _Run(threading.Event(), made, total)
+        self._runs.append(run)
         loop = asyncio.get_running_loop()
 
         def painted(count: int) -> None:  # on the painting thread
             with contextlib.suppress(RuntimeError):  # the loop is closed: the app is ending
-                loop.call_soon_threadsafe(self._advance, stop, count, total)
+                loop.call_soon_threadsafe(self._advance, run, count)
 
         self.advanced.emit(0, total)
         try:
-            return await asyncio.to_thread(paint, stop=stop, painted=painted)
+            return await asyncio.to_thread(paint, stop=run.stop, painted=painted)
         except asyncio.CancelledError:
-            stop.set()  # the window is closing: the thread stops soon, writing nothing
+            run.stop.set()  # the window is closing: the thread stops soon, writing nothing
             raise
         finally:
-            del self._made[self._stops.index(stop)]
-            self._stops.remove(stop)
-            if not self._stops:
+            newest = self._runs[-1] is run
+            self._runs.remove(run)
+            if not self._runs:
                 self.ended.emit()
+            elif newest:
+                before = self._runs[-1]
+                self.resumed.emit()
+                self.advanced.emit(before.count, before.total)
 
-    def _advance(self, stop: threading.Event, count: int, total: int) -> None:
-        if self._stops and self._stops[-1] is stop:
-            self.advanced.emit(count, total)
+    def _advance(self, run: _Run, count: int) -> None:
+        run.count = count
+        if self._runs and self._runs[-1] is run:
+            self.advanced.emit(count, run.total)

@@ -3,8 +3,9 @@ copied: how far it has come, and Cancel.
 
 A phone list of a page is done before anyone would read a progress bar, so the note
 shows only when the painting is still running after `SHOW_AFTER_MS`. The window stays
-usable meanwhile; Cancel stops the painting after the card it is on. Its names say
-what is being made, for a screen reader too.
+usable meanwhile; Cancel stops the painting shown after the card it is on, and one
+still running from before is shown again. Its names say what is being made, for a
+screen reader too.
 """
 
 from __future__ import annotations
@@ -77,7 +78,9 @@ class PaintingNote(QWidget):
         self._show_later.setSingleShot(True)
         self._show_later.setInterval(SHOW_AFTER_MS)
         self._show_later.timeout.connect(self._show)
+        self._total = -1
         painting.advanced.connect(self._advance)
+        painting.resumed.connect(self._resume)
         painting.ended.connect(self._end)
         self.hide()
 
@@ -88,8 +91,10 @@ class PaintingNote(QWidget):
         self.cancel_button.setAccessibleName(cancel)
 
     def _advance(self, count: int, total: int) -> None:
-        if count == 0:  # named for what it makes; as wide as its longest text
+        if count == 0:  # named for what it makes
             self._name(self._painting.made)
+        if total != self._total:  # as wide as its longest text
+            self._total = total
             widest = self.bar.fontMetrics().horizontalAdvance(painted_text(total, total))
             self.bar.setFixedWidth(widest + 4 * self.bar.fontMetrics().averageCharWidth())
         self.bar.setRange(0, max(total, 1))
@@ -102,6 +107,11 @@ class PaintingNote(QWidget):
         if self._painting.running:
             self.cancel_button.setEnabled(True)
             self.show()
+
+    def _resume(self) -> None:
+        """The painting shown ended; the one before it is shown again, with its Cancel."""
+        self._name(self._painting.made)
+        self.cancel_button.setEnabled(True)
 
     def _cancel(self) -> None:
         self.cancel_button.setEnabled(False)  # said once; the card being painted finishes

@@ -68,7 +68,7 @@ def test_a_painting_tells_how_far_it_has_come_and_stops_when_cancelled(qtbot, ql
     assert not painting.running
 
 
-def test_only_the_newest_paintings_progress_is_told_and_ended_comes_after_the_last(qtbot, qloop):
+def test_the_newest_painting_is_told_and_cancelled_and_ended_comes_after_the_last(qtbot, qloop):
     painting = Painting()
     first, second = SlowPaint(), SlowPaint()
     heard: list[tuple[int, int]] = []
@@ -80,11 +80,17 @@ def test_only_the_newest_paintings_progress_is_told_and_ended_comes_after_the_la
     two = qloop.create_task(painting.run(second, 2000))
     qtbot.waitUntil(lambda: (250, 2000) in heard, timeout=WAIT)
     assert all(total == 2000 for _count, total in heard)
-    painting.cancel()
-    qtbot.waitUntil(lambda: one.done() and two.done(), timeout=WAIT)
-    assert ended == [True]
-    assert isinstance(one.exception(), PhoneListStopped)
+    with qtbot.waitSignal(painting.resumed, timeout=WAIT):
+        painting.cancel()  # the newest, the one told of
+    qtbot.waitUntil(two.done, timeout=WAIT)
     assert isinstance(two.exception(), PhoneListStopped)
+    assert not one.done(), "the one before it goes on"
+    assert heard[-1] == (250, 1000), "and is told of again"
+    assert ended == []
+    painting.cancel()
+    qtbot.waitUntil(one.done, timeout=WAIT)
+    assert isinstance(one.exception(), PhoneListStopped)
+    assert ended == [True]
 
 
 def test_the_cards_painted_are_told_every_few_hundred_and_at_the_end(qapp, tmp_path):
@@ -421,3 +427,26 @@ def test_vcards_of_a_synced_space_without_photos_are_written_by_a_process(
     text = target.read_text("utf-8")
     assert text.count("BEGIN:VCARD") == 600
     assert text.index("FN:Person 599") < text.index("FN:Person 0\n")
+
+
+def test_cancelling_a_copy_leaves_a_phone_list_before_it_shown_with_its_cancel(qtbot, qloop):
+    painting = Painting()
+    _status, note = in_status_bar(qtbot, painting)
+    phone_list, copy = SlowPaint(), SlowPaint()
+    one = qloop.create_task(painting.run(phone_list, 100_000, Made.PHONE_LIST))
+    qtbot.waitUntil(phone_list.started.is_set, timeout=WAIT)
+    two = qloop.create_task(painting.run(copy, 1000, Made.COPY))
+    qtbot.waitUntil(lambda: note.isVisible() and copy.started.is_set(), timeout=WAIT)
+    assert note.cancel_button.accessibleName() == "Cancel copying"
+    note.cancel_button.click()
+    qtbot.waitUntil(two.done, timeout=WAIT)
+    assert isinstance(two.exception(), PhoneListStopped)
+    qtbot.waitUntil(lambda: note.bar.maximum() == 100_000, timeout=WAIT)
+    assert note.cancel_button.accessibleName() == "Cancel the phone list"
+    assert note.cancel_button.isEnabled()
+    assert note.bar.text() == f"250 of {QLocale().toString(100_000)} cards"
+    assert not one.done()
+    note.cancel_button.click()
+    qtbot.waitUntil(one.done, timeout=WAIT)
+    assert isinstance(one.exception(), PhoneListStopped)
+    qtbot.waitUntil(note.isHidden, timeout=WAIT)
