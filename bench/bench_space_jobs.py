@@ -5,7 +5,7 @@ Ctrl+C) and the space's overview read each card of the local copy and make its t
 seconds of Python. The window must scroll as it does without them. Each row scrolls
 the window's table from top to bottom and back, a step at a time (a screenful of new
 rows each), for as long as the job runs, started as the app starts it (in a process
-of its own through `run_in_process`, the phone list on a thread); its figure is the
+of its own through `process_job`, the phone list on a thread); its figure is the
 median step, its baseline the median step of the same scroll with no job running.
 The longest step and the job's time are in the row's name.
 
@@ -35,7 +35,7 @@ def measure(cards: int = CARDS) -> list[Result]:
     from PySide6.QtCore import QLocale
 
     from cardviewer.services.page_loader import PageRequest
-    from cardviewer.services.process_job import run_in_process
+    from cardviewer.services.process_job import in_a_process
     from cardviewer.services.space_overview import overview_of_copy
     from cardviewer.services.vcard_export import VCardVersion, write_stored_vcards
     from cardviewer.ui.cards.card_export import write_stored_cards
@@ -97,20 +97,8 @@ def measure(cards: int = CARDS) -> list[Result]:
             view.selectAll()
             rows = stored_rows(view)
             assert rows is not None
-            jobs.append(
-                (
-                    f"copy {label} (Ctrl+A, Ctrl+C)",
-                    lambda: asyncio.to_thread(
-                        run_in_process, rows.text, stop=threading.Event(), painted=print_nothing
-                    ),
-                )
-            )
+            jobs.append((f"copy {label} (Ctrl+A, Ctrl+C)", lambda: in_a_process(rows.text)))
             view.clearSelection()
-
-            def in_a_process(job: Callable[..., object], *args: object) -> Awaitable[object]:
-                return asyncio.to_thread(
-                    run_in_process, job, *args, stop=threading.Event(), painted=print_nothing
-                )
 
             vcards = partial(
                 write_stored_vcards,
@@ -159,10 +147,6 @@ def measure(cards: int = CARDS) -> list[Result]:
         return results
 
     return run_in_qt(main)
-
-
-def print_nothing(_count: int) -> None:
-    """Progress the benchmark does not show."""
 
 
 if __name__ == "__main__":

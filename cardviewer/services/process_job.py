@@ -7,7 +7,8 @@ instead of 8 while 100,000 cards were written. A process has a lock of its own.
 
 `run_in_process(job, *args, stop=…, painted=…)` is called on a worker thread, as a
 `Painting` calls its paint, and returns what `job(*args, stop=…, painted=…)` returns in
-the process. The job's progress and what it logs come back over one pipe; a stop goes
+the process; `in_a_process(job, *args)` awaits it so from the loop, its progress
+untold. The job's progress and what it logs come back over one pipe; a stop goes
 to it over another, and it ends as it would on a thread (`Stopped`, a file half written
 removed); its exception is raised here. Without a caller (the app ended) it stops too.
 Where no process can be started the job runs on the calling thread instead.
@@ -15,6 +16,7 @@ Where no process can be started the job runs on the calling thread instead.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import multiprocessing
@@ -71,6 +73,21 @@ def run_in_process(job: Callable[..., T], *args: Any, stop: threading.Event, pai
             process.kill()
             process.join()
         answers.close()
+
+
+async def in_a_process(job: Callable[..., T], *args: Any) -> T:
+    """`run_in_process(job, *args, …)` awaited off the loop, its progress untold; called
+    off (the window closing), the process is told to stop."""
+    stop = threading.Event()
+    try:
+        return await asyncio.to_thread(run_in_process, job, *args, stop=stop, painted=_untold)
+    except asyncio.CancelledError:
+        stop.set()
+        raise
+
+
+def _untold(_count: int) -> None:
+    """Progress nobody shows."""
 
 
 def _answer(

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-import threading
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -36,7 +35,7 @@ from PySide6.QtWidgets import (
 
 from cardviewer.api.models import Card
 from cardviewer.services.atomic_file import write_atomically
-from cardviewer.services.process_job import JobEnded, run_in_process
+from cardviewer.services.process_job import JobEnded, in_a_process
 from cardviewer.services.space_overview import (
     RankedCard,
     SpaceOverview,
@@ -311,17 +310,11 @@ class OverviewCommand(QObject):
 
     async def _work_out(self, source: OverviewSource) -> None:
         window = self.window
-        stop = threading.Event()
         try:
             if source.copy is not None:  # a process: on a thread it held up every paint
-                overview, synced = await asyncio.to_thread(
-                    run_in_process, overview_of_copy, source.copy, stop=stop, painted=_untold
-                )
+                overview, synced = await in_a_process(overview_of_copy, source.copy)
             else:
                 overview, synced = await asyncio.to_thread(_overview_of, source)
-        except asyncio.CancelledError:
-            stop.set()
-            raise
         except (StoreError, sqlite3.Error, OSError, JobEnded) as error:
             log.warning("the overview of %s failed: %r", source.space_id, error)
             if window is not None:
@@ -352,10 +345,6 @@ def png_bytes(image: QImage) -> bytes:
 def _overview_of(source: OverviewSource) -> tuple[SpaceOverview, None]:
     """The overview of the cards loaded (a copy's is `overview_of_copy`)."""
     return space_overview(source.cards, with_emails=source.with_emails), None
-
-
-def _untold(_count: int) -> None:
-    """The overview's progress: "Working out the overview…" stands for it."""
 
 
 def _failure_text(error: Exception) -> str:

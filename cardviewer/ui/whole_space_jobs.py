@@ -271,7 +271,7 @@ class WholeSpaceJobs(QObject):
             version=VCardVersion.V3,
         )
         if not photos:
-            write = partial(_in_a_process, write)
+            write = partial(_written_in_a_process, write)
         self._export_vcards(write, request, path, total=len(positions), photos=photos)
 
     def _export_vcards(
@@ -624,7 +624,7 @@ def _cancelled(kind: JobKind, *, withdrawn: bool = True) -> str:
     return QCoreApplication.translate("MainWindow", "Export cancelled; nothing was saved.")
 
 
-def _in_a_process(
+def _written_in_a_process(
     write: PaintFile,
     path: Path,
     *,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import multiprocessing
 import os
@@ -12,7 +13,13 @@ import time
 import pytest
 
 from cardviewer.services import process_job
-from cardviewer.services.process_job import JobEnded, KeptRecords, answer_job, run_in_process
+from cardviewer.services.process_job import (
+    JobEnded,
+    KeptRecords,
+    answer_job,
+    in_a_process,
+    run_in_process,
+)
 from cardviewer.services.stoppable import Painted, Stopped, check
 from cardviewer.services.store_schema import StoreError, StoreProblem
 
@@ -149,6 +156,22 @@ def test_the_job_stops_when_its_caller_is_gone():
     assert not serving.is_alive()
     assert kind == "failed"
     assert isinstance(value, Stopped)
+
+
+def test_a_job_awaited_from_the_loop_gives_its_result_and_stops_when_called_off():
+    async def both() -> object:
+        result = await in_a_process(counting, 2)
+        waiting = asyncio.ensure_future(in_a_process(until_stopped))
+        await asyncio.sleep(1.0)  # the process started and waits to be stopped
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        return result
+
+    started = time.monotonic()
+    assert asyncio.run(both()) == (2, "CardViewer job")  # waits for its worker thread
+    assert time.monotonic() - started < WAIT / 2, "the process was told to stop"
+    assert multiprocessing.active_children() == []
 
 
 def test_a_kept_record_goes_as_its_text_with_its_traceback():

@@ -125,10 +125,10 @@ def test_a_copy_that_cannot_be_read_is_said_in_the_window(
         JobEnded("killed"),
     ]
 
-    def broken(*_args, **_kwargs):
+    async def broken(*_args, **_kwargs):
         raise failures.pop(0)
 
-    monkeypatch.setattr(overview_window, "run_in_process", broken)
+    monkeypatch.setattr(overview_window, "in_a_process", broken)
     for said in (
         "The local copy could not be read: database disk image is malformed",
         ("Working out the overview stopped unexpectedly; open it again."),

@@ -467,10 +467,10 @@ def test_the_cards_shown_are_saved_from_the_copy_and_one_it_cannot_read_is_expla
 
 
 def test_saving_that_ends_unexpectedly_is_explained(jobs, qtbot, tmp_path, monkeypatch):
-    def ended(*_args, **_kwargs):
+    async def ended(*_args, **_kwargs):
         raise JobEnded("killed")
 
-    monkeypatch.setattr(ui_card_export, "run_in_process", ended)
+    monkeypatch.setattr(ui_card_export, "in_a_process", ended)
     with qtbot.waitSignal(jobs.failed, timeout=WAIT) as failed:
         jobs.export_shown(tmp_path / "space.sqlite", [0], SHOWN, tmp_path / "shown.csv")
     assert failed.args[0] == (

@@ -6,14 +6,12 @@ window's files differ only in their headings, which are in the reader's language
 
 from __future__ import annotations
 
-import asyncio
-import threading
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cardviewer.services import card_export
-from cardviewer.services.process_job import run_in_process
+from cardviewer.services.process_job import in_a_process
 from cardviewer.ui.cards.columns import column_titles
 
 if TYPE_CHECKING:
@@ -57,13 +55,4 @@ async def write_stored_cards(
         delimiter=delimiter,
         titles=column_titles(),
     )
-    stop = threading.Event()
-    try:
-        return await asyncio.to_thread(run_in_process, write, stop=stop, painted=_untold)
-    except asyncio.CancelledError:
-        stop.set()
-        raise
-
-
-def _untold(_count: int) -> None:
-    """An export's progress: "Saving everyone.csv…" stands for it."""
+    return await in_a_process(write)  # "Saving everyone.csv…" stands for its progress

@@ -208,15 +208,12 @@ read and written); more are copied from its local copy off that thread (`stored_
 def stored_rows(view: QTableView, *, with_header: bool = False) -> StoredRows | None:
     """The selected rows of a synced space, to be copied from its local copy off the
     window's thread; None when they are `IMMEDIATE_ROWS` or fewer, or not a space's."""
-    rows, columns, selected = _selected_grid(view)
     texts = _CellTexts(view.model())
     space = texts.cards
-    if (
-        len(rows) <= IMMEDIATE_ROWS
-        or not isinstance(space, SpaceTableModel)
-        or texts.proxies
-        or space.generation is None
-    ):
+    if not isinstance(space, SpaceTableModel) or texts.proxies or space.generation is None:
+        return None  # before the selection is gone through: the caller goes through it
+    rows, columns, selected = _selected_grid(view)
+    if len(rows) <= IMMEDIATE_ROWS:
         return None
     index_of = {column: n for n, column in enumerate(columns)}
     made: dict[frozenset[int], frozenset[int]] = {}
