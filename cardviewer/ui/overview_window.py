@@ -17,7 +17,16 @@ from datetime import datetime
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QBuffer, QByteArray, QCoreApplication, QIODevice, QLocale, QObject, Qt
+from PySide6.QtCore import (
+    QBuffer,
+    QByteArray,
+    QCoreApplication,
+    QIODevice,
+    QLocale,
+    QObject,
+    QSize,
+    Qt,
+)
 from PySide6.QtGui import QFont, QImage, QImageWriter
 from PySide6.QtWidgets import (
     QDialog,
@@ -51,8 +60,12 @@ from cardviewer.ui.error_text import store_error_text, write_failure_text
 from cardviewer.ui.month_chart import MonthChart
 from cardviewer.ui.whole_space_jobs import WholeSpaceJobs
 from cardviewer.ui.whole_space_view import WholeSpaceView
+from cardviewer.ui.window_layout import first_size
 
 log = logging.getLogger(__name__)
+
+DESIGNED_SIZE = QSize(760, 640)
+"""The window's size where the screen has room for it (`first_size`)."""
 
 
 @dataclass(frozen=True)
@@ -125,7 +138,7 @@ class OverviewWindow(QDialog):
         layout.addWidget(self.chart, 1)
         layout.addWidget(self.lists, 1)
         layout.addWidget(buttons)
-        self.resize(760, 640)
+        self.resize(first_size(self.screen(), DESIGNED_SIZE))
 
     def _list(self, heading: str) -> QTableWidget:
         table = QTableWidget(0, 2, self)

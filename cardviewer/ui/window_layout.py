@@ -21,12 +21,13 @@ SCREEN_SHARE = 0.9
 the rest is its frame, and the desktop around it."""
 
 
-def first_size(screen: QScreen | None) -> QSize:
-    """`DEFAULT_SIZE`, made smaller to fit `screen` (a laptop's, a projector's)."""
+def first_size(screen: QScreen | None, designed: QSize = DEFAULT_SIZE) -> QSize:
+    """The `designed` size of a window, made smaller to fit `screen` (a laptop's, a
+    projector's)."""
     if screen is None:
-        return QSize(DEFAULT_SIZE)
+        return QSize(designed)
     free = screen.availableGeometry().size()
-    return DEFAULT_SIZE.boundedTo(
+    return designed.boundedTo(
         QSize(int(free.width() * SCREEN_SHARE), int(free.height() * SCREEN_SHARE))
     )
 

@@ -139,3 +139,20 @@ def test_a_copy_that_cannot_be_read_is_said_in_the_window(
         qtbot.waitUntil(lambda: shown.source_label.text() == said, timeout=WAIT)  # noqa: B023
         assert not shown.save_chart_button.isEnabled()
         shown.close()
+
+
+def test_the_overview_opens_within_a_small_screen(qtbot, monkeypatch):
+    """At 760 x 640 it stood 40 px below an 800 x 600 screen, Save and Close with it."""
+    from PySide6.QtCore import QSize
+
+    from cardviewer.ui.overview_window import DESIGNED_SIZE, OverviewWindow
+    from tests.ui.test_window_layout import ScreenOf
+
+    monkeypatch.setattr(OverviewWindow, "screen", lambda _self: ScreenOf(800, 600))
+    small = OverviewWindow()
+    qtbot.addWidget(small)
+    assert small.size() == QSize(720, 540)
+    monkeypatch.setattr(OverviewWindow, "screen", lambda _self: ScreenOf(1920, 1040))
+    large = OverviewWindow()
+    qtbot.addWidget(large)
+    assert large.size() == DESIGNED_SIZE
