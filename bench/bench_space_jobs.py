@@ -5,7 +5,7 @@ Ctrl+C) and the space's overview read each card of the local copy and make its t
 seconds of Python. The window must scroll as it does without them. Each row scrolls
 the window's table from top to bottom and back, a step at a time (a screenful of new
 rows each), for as long as the job runs, started as the app starts it (in a process
-of its own through `process_job`, the phone list on a thread); its figure is the
+of its own through `process_job`); its figure is the
 median step, its baseline the median step of the same scroll with no job running.
 The longest step and the job's time are in the row's name.
 
@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import statistics
 import tempfile
-import threading
 import time
 from collections.abc import Awaitable, Callable
 from functools import partial
@@ -43,7 +42,11 @@ def measure(cards: int = CARDS) -> list[Result]:
     from cardviewer.ui.cards.space_table_model import SpaceTableModel
     from cardviewer.ui.cards.table_copy import stored_rows
     from cardviewer.ui.chosen_cards import ChosenCards
-    from cardviewer.ui.phone_list_output import phone_list_texts, write_chosen_pdf
+    from cardviewer.ui.phone_list_output import (
+        painted_elsewhere,
+        phone_list_texts,
+        write_chosen_pdf,
+    )
 
     path = store_for(cards)
     label = f"{cards:,} cards"
@@ -113,20 +116,18 @@ def measure(cards: int = CARDS) -> list[Result]:
                 store_path=path,
                 positions=model.positions(),
             )
-            phone_list = partial(
-                write_chosen_pdf,
-                Path(folder) / "shown.pdf",
-                chosen=chosen,
-                texts=phone_list_texts(chosen),
-                stop=threading.Event(),
+            phone_list = painted_elsewhere(
+                partial(
+                    write_chosen_pdf,
+                    Path(folder) / "shown.pdf",
+                    chosen=chosen,
+                    texts=phone_list_texts(chosen),
+                )
             )
             jobs += [
                 (f"export {label} shown as vCards", lambda: in_a_process(vcards)),
                 (f"overview of {label}", lambda: in_a_process(overview_of_copy, path)),
-                (
-                    f"export {label} shown as a phone list (PDF)",
-                    lambda: asyncio.to_thread(phone_list),
-                ),
+                (f"export {label} shown as a phone list (PDF)", lambda: in_a_process(phone_list)),
             ]
             for name, job in jobs:
                 steps, took = await during(job())

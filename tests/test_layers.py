@@ -32,6 +32,9 @@ QT_SERVICES = {
     # every name, right-to-left names in their direction) and painted on Qt's PDF writer
     # or a printer. Only the window and `--format pdf` import it.
     "cardviewer.services.phone_list",
+    # A printer as the print dialog set it up (a QPrinter's settings), for the process
+    # that paints a whole space's phone list for it. Only the window imports it.
+    "cardviewer.services.printer_setup",
     # A vCard's photo is the avatar read as the table reads it (`avatar_loader`), then
     # written as a JPEG with QImageWriter. Only the window and `--photos` import it.
     "cardviewer.services.vcard_photo",

@@ -9,6 +9,10 @@ as on screen. Cards are painted as they come and each full page is handed to the
 device, so a space of 100,000 cards is never held whole, neither as cards nor as pages;
 pictures are asked for a batch of cards at a time (`PhotoLookup`, e.g. a
 `vcard_photos.PhotoSource` through `blocking_lookup`) and let go once those are painted.
+
+A whole space's list is painted in a process of its own (`OffscreenPainting`, through
+`process_job`): painting is Python for every row, and on a thread of the window's
+process it would make the window's every paint wait.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
+from typing import Any, Generic, TypeVar
 
 from PySide6.QtCore import QFile, QIODevice, QMarginsF, QPointF, QRectF, Qt
 from PySide6.QtGui import (
@@ -60,6 +65,8 @@ from cardviewer.services.vcard_export import (
     space_name,
 )
 from cardviewer.services.vcard_photo import photo_jpeg
+
+T = TypeVar("T")
 
 SUFFIX = ".pdf"
 MARGIN_MM = 15.0
@@ -114,6 +121,10 @@ class PhoneListStopped(Stopped):
         super().__init__("the phone list was called off")
         self.withdrawn = withdrawn
         """A printer's job was withdrawn, so no page of it comes out."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Sent back from a painting's process as it was raised there."""
+        return partial(PhoneListStopped, withdrawn=self.withdrawn), ()
 
 
 def write_phone_list(
@@ -217,6 +228,30 @@ def ensure_application() -> None:
 
 
 _APPLICATION: QGuiApplication | None = None
+
+
+@dataclass(frozen=True)
+class OffscreenPainting(Generic[T]):
+    """A phone list's painting as a job for a process of its own (`process_job`).
+
+    There, a Qt application is made first, drawing off screen in the window's font, so
+    that the pages come out as they would from the window's process. Called where an
+    application already is (no process could be started), it only paints.
+    """
+
+    paint: Callable[..., T]
+    """Paints the list (its count of cards); called with the job's arguments."""
+    font: str
+    """The window's font (`QFont.toString`): the list's text is in its family."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> T:
+        if QGuiApplication.instance() is None:
+            os.environ["QT_QPA_PLATFORM"] = "offscreen"  # never a window, whatever the display
+            ensure_application()
+            font = QFont()
+            font.fromString(self.font)
+            QGuiApplication.setFont(font)
+        return self.paint(*args, **kwargs)
 
 
 async def export_space_phone_list(

@@ -12,6 +12,10 @@ untold. The job's progress and what it logs come back over one pipe; a stop goes
 to it over another, and it ends as it would on a thread (`Stopped`, a file half written
 removed); its exception is raised here. Without a caller (the app ended) it stops too.
 Where no process can be started the job runs on the calling thread instead.
+
+What only the caller can do (fetch a card's picture through the window's loop, say)
+is `served` to the job: a function of the caller's, given to the job by name, whose
+calls go to the caller and are answered there, on the calling thread.
 """
 
 from __future__ import annotations
@@ -21,14 +25,16 @@ import contextlib
 import logging
 import multiprocessing
 import pickle
+import queue
 import signal
 import threading
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from functools import partial
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar
 
-from cardviewer.services.stoppable import Painted
+from cardviewer.services.stoppable import Painted, Stopped
 
 log = logging.getLogger(__name__)
 
@@ -44,28 +50,44 @@ class JobEnded(Exception):
     """The job's process ended without an answer (killed, or out of memory)."""
 
 
-def run_in_process(job: Callable[..., T], *args: Any, stop: threading.Event, painted: Painted) -> T:
+Served = Mapping[str, Callable[[Any], Any]]
+"""Functions of the caller's a job may call, each given to it as the keyword of its name;
+what goes to them and comes back must pickle."""
+
+
+def run_in_process(
+    job: Callable[..., T],
+    *args: Any,
+    stop: threading.Event,
+    painted: Painted,
+    served: Served | None = None,
+) -> T:
     """`job(*args, stop=…, painted=…)` in a process started afresh; its result.
 
     `job` and `args` must be picklable: a module's function, or a method of a
-    picklable object. Blocks: call it on a worker thread.
+    picklable object. Each of `served` is a keyword argument of `job` too, answered
+    here. Blocks: call it on a worker thread.
     """
+    served = served or {}
     context = multiprocessing.get_context("spawn")  # not forked: Qt's threads run here
     answers, answering = context.Pipe(duplex=False)
     ordering, orders = context.Pipe(duplex=False)
     process = context.Process(
-        target=serve, args=(answering, ordering, job, args), name="CardViewer job", daemon=True
+        target=serve,
+        args=(answering, ordering, job, args, tuple(served)),
+        name="CardViewer job",
+        daemon=True,
     )
     try:
         process.start()
     except OSError as error:
         log.warning("no process could be started for %r (%s); a thread runs it", job, error)
-        return job(*args, stop=stop, painted=painted)
+        return job(*args, stop=stop, painted=painted, **served)
     finally:
         answering.close()  # only the process holds these ends: its death closes them
         ordering.close()
     try:
-        return _answer(answers, orders, stop, painted)  # type: ignore[no-any-return]
+        return _answer(answers, orders, stop, painted, served)  # type: ignore[no-any-return]
     finally:
         orders.close()  # the process hears it, if it still runs, and stops
         process.join(STOP_SECONDS)
@@ -91,9 +113,14 @@ def _untold(_count: int) -> None:
 
 
 def _answer(
-    answers: Connection, orders: Connection, stop: threading.Event, painted: Painted
+    answers: Connection,
+    orders: Connection,
+    stop: threading.Event,
+    painted: Painted,
+    served: Served,
 ) -> Any:
-    """The process's result, its progress passed to `painted` meanwhile."""
+    """The process's result, its progress passed to `painted` meanwhile and its calls
+    answered by `served`."""
     told_to_stop = False
     while True:
         if stop.is_set() and not told_to_stop:
@@ -110,18 +137,36 @@ def _answer(
             logging.getLogger(record.name).handle(record)
         if kind == "painted":
             painted(value)
+        elif kind == "asked":
+            _reply(orders, served, *value)
         elif kind == "done":
             return value
         else:
             raise value
 
 
-def serve(answers: Connection, orders: Connection, job: Callable[..., Any], args: Any) -> None:
+def _reply(orders: Connection, served: Served, name: str, argument: Any) -> None:
+    """Answer the job's call of `served[name]`: its result, or what it raised."""
+    try:
+        reply: tuple[str, Any] = ("answer", served[name](argument))
+    except Exception as error:
+        reply = ("refused", _picklable(error))
+    with contextlib.suppress(OSError):  # the process is gone: nobody to answer
+        orders.send(reply)
+
+
+def serve(
+    answers: Connection,
+    orders: Connection,
+    job: Callable[..., Any],
+    args: Any,
+    served: tuple[str, ...] = (),
+) -> None:
     """The job's process: runs `job`, telling its progress and log, result or failure."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is for the app, which stops this
     kept = KeptRecords()
     logging.getLogger().addHandler(kept)
-    answer_job(answers, orders, job, args, kept)
+    answer_job(answers, orders, job, args, kept, served)
 
 
 def answer_job(
@@ -130,28 +175,55 @@ def answer_job(
     job: Callable[..., Any],
     args: Any,
     kept: KeptRecords | None = None,
+    served: tuple[str, ...] = (),
 ) -> None:
     """`serve` once the process is set up; `kept` holds what it logs meanwhile."""
     kept = kept or KeptRecords()
     stop = threading.Event()
-    threading.Thread(target=_until_stopped, args=(orders, stop), daemon=True).start()
+    replies: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
+    threading.Thread(target=_hear_orders, args=(orders, stop, replies), daemon=True).start()
 
     def told(count: int) -> None:
         answers.send(("painted", count, kept.take()))
 
+    calls = {name: partial(_ask, answers, replies, kept, name) for name in served}
     try:
-        answer: tuple[str, Any] = ("done", job(*args, stop=stop, painted=told))
+        answer: tuple[str, Any] = ("done", job(*args, stop=stop, painted=told, **calls))
     except Exception as error:
         answer = ("failed", _picklable(error))
     with contextlib.suppress(OSError):  # no caller any more: nobody to tell
         answers.send((*answer, kept.take()))
 
 
-def _until_stopped(orders: Connection, stop: threading.Event) -> None:
-    """Set `stop` when the caller says so, or is gone."""
+def _hear_orders(
+    orders: Connection, stop: threading.Event, replies: queue.SimpleQueue[tuple[str, Any]]
+) -> None:
+    """Set `stop` when the caller says so, or is gone; pass on its replies meanwhile."""
     with contextlib.suppress(EOFError, OSError):
-        orders.recv()
+        while (order := orders.recv()) != "stop":
+            replies.put(order)
+        stop.set()
+        while True:  # a call under way is still answered
+            replies.put(orders.recv())
     stop.set()
+    replies.put(("gone", None))
+
+
+def _ask(
+    answers: Connection,
+    replies: queue.SimpleQueue[tuple[str, Any]],
+    kept: KeptRecords,
+    name: str,
+    argument: Any,
+) -> Any:
+    """In the process: the caller's `served[name](argument)`."""
+    answers.send(("asked", (name, argument), kept.take()))
+    kind, value = replies.get()
+    if kind == "answer":
+        return value
+    if kind == "refused":
+        raise value
+    raise Stopped("the caller is gone")
 
 
 def _picklable(error: Exception) -> Exception:

@@ -32,8 +32,11 @@ from cardviewer.ui.phone_list_output import (
     ask_printer as ask_printer_dialog,
 )
 from cardviewer.ui.phone_list_output import (
+    painted_elsewhere,
+    painted_in_a_process,
     phone_list_texts,
     print_chosen,
+    print_chosen_elsewhere,
     write_chosen_pdf,
 )
 from cardviewer.ui.whole_space_jobs import WholeSpaceJobs
@@ -190,6 +193,8 @@ class ExportCommands(QObject):
             texts=phone_list_texts(chosen),
             qr_codes=self._settings.phone_list_qr_codes,
         )
+        if chosen.store_path is not None:  # a whole space's cards: in a process of its own
+            write = partial(painted_in_a_process, painted_elsewhere(write))
         pictures = self._settings.phone_list_pictures
         self._jobs.export_with(write, chosen.request, path, total=chosen.count, pictures=pictures)
 
@@ -201,8 +206,9 @@ class ExportCommands(QObject):
         printer = self.ask_printer()
         if printer is None:
             return
+        whole_space = chosen.store_path is not None  # in a process of its own
         paint = partial(
-            print_chosen,
+            print_chosen_elsewhere if whole_space else print_chosen,
             printer,
             chosen=chosen,
             texts=phone_list_texts(chosen),

@@ -260,19 +260,18 @@ class WholeSpaceJobs(QObject):
     ) -> None:
         """Save the cards of the local copy at `store_path` shown (or selected) as vCards.
 
-        Without photos they are written in a process of its own: on a thread, 100,000
-        cards held up the window's every paint for 11 s. Photos are fetched through the
-        window's loop, so with them a thread writes.
+        They are written in a process of its own: on a thread, 100,000 cards held up
+        the window's every paint for 11 s. Their photos are fetched here, through the
+        window's loop, and sent to it.
         """
-        write: PaintFile = partial(
+        write = partial(
             write_stored_vcards,
             store_path=store_path,
             positions=positions,
             version=VCardVersion.V3,
         )
-        if not photos:
-            write = partial(_written_in_a_process, write)
-        self._export_vcards(write, request, path, total=len(positions), photos=photos)
+        in_a_process = partial(_written_in_a_process, write)
+        self._export_vcards(in_a_process, request, path, total=len(positions), photos=photos)
 
     def _export_vcards(
         self, write: PaintFile, request: PageRequest, path: Path, *, total: int, photos: bool
@@ -632,10 +631,10 @@ def _written_in_a_process(
     painted: Painted,
     photos: PhotoLookup | None = None,
 ) -> int:
-    """`write(path, …)` run in a process of its own (`run_in_process`); it needs
-    nothing from this one, no photos among it."""
-    assert photos is None, "photos are fetched through the window's loop"
-    return run_in_process(partial(write, path), stop=stop, painted=painted)
+    """`write(path, …)` run in a process of its own (`run_in_process`); its `photos`,
+    if any, are asked for here."""
+    served = {"photos": photos} if photos is not None else None
+    return run_in_process(partial(write, path), stop=stop, painted=painted, served=served)
 
 
 def _reading_failure_text(exc: Exception, ended: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
+import pickle
 import sys
 import threading
 import unicodedata
@@ -39,7 +40,8 @@ from cardviewer.services.phone_list import (
     write_phone_list,
     write_phone_list_pdf,
 )
-from cardviewer.services.stoppable import PROGRESS_EVERY
+from cardviewer.services.process_job import run_in_process
+from cardviewer.services.stoppable import PROGRESS_EVERY, Painted
 from tests.demo_cards import demo_space_cards
 from tests.pdf_layout import layouts
 
@@ -693,6 +695,37 @@ def test_a_program_without_a_display_draws_off_screen(
     phone_list.ensure_application()
     assert made == [["cardviewer"]], "one application, made once"
     assert os.environ.get("QT_QPA_PLATFORM") == drawn
+
+
+def application_here(*, stop: threading.Event, painted: Painted) -> tuple[str, str, str]:
+    """In a process of its own: the application's platform, font and family drawn in."""
+    drawn = QFontMetricsF(QFont()).horizontalAdvance("Ada Lovelace")
+    return QGuiApplication.platformName(), QGuiApplication.font().toString(), f"{drawn:.2f}"
+
+
+def test_a_list_painted_in_a_process_of_its_own_is_drawn_off_screen_in_the_windows_font(qapp):
+    font = QFont(QGuiApplication.font())
+    font.setFamily("DejaVu Serif" if "DejaVu Serif" in QFontDatabase.families() else "Serif")
+    font.setPointSizeF(13.5)
+    job = phone_list.OffscreenPainting(application_here, font.toString())
+    platform, there, drawn = run_in_process(job, stop=threading.Event(), painted=print)
+    assert platform == "offscreen"
+    assert there == font.toString()
+    assert drawn == f"{QFontMetricsF(font).horizontalAdvance('Ada Lovelace'):.2f}"
+
+
+def test_painted_where_an_application_is_the_list_keeps_its_font(qapp):
+    before = QGuiApplication.font().toString()
+    job = phone_list.OffscreenPainting(lambda **_job: 7, "Serif,30,-1,5,700,0,0,0,0,0,0,0,0,0,0,1")
+    assert job(stop=threading.Event(), painted=print) == 7
+    assert QGuiApplication.font().toString() == before
+
+
+def test_a_list_stopped_in_its_process_is_told_whether_the_printer_took_it_back():
+    for withdrawn in (False, True):
+        again = pickle.loads(pickle.dumps(PhoneListStopped(withdrawn=withdrawn)))
+        assert isinstance(again, PhoneListStopped)
+        assert again.withdrawn is withdrawn
 
 
 def test_an_application_already_there_is_used(qapp):

@@ -9,6 +9,7 @@ import os
 import pickle
 import threading
 import time
+from collections.abc import Callable
 
 import pytest
 
@@ -71,6 +72,19 @@ def lingering(*, stop: threading.Event, painted: Painted) -> str:
 
 def dying(*, stop: threading.Event, painted: Painted) -> None:
     os._exit(3)
+
+
+def asking(
+    words: list[str], *, stop: threading.Event, painted: Painted, shout: Callable[[str], str]
+) -> list[str]:
+    said = []
+    for word in words:
+        try:
+            said.append(shout(word))
+        except ValueError as error:
+            said.append(f"refused: {error}")
+        check(stop)
+    return said
 
 
 def test_the_result_progress_and_log_of_a_job_come_back(caplog):
@@ -172,6 +186,63 @@ def test_a_job_awaited_from_the_loop_gives_its_result_and_stops_when_called_off(
     assert asyncio.run(both()) == (2, "CardViewer job")  # waits for its worker thread
     assert time.monotonic() - started < WAIT / 2, "the process was told to stop"
     assert multiprocessing.active_children() == []
+
+
+def test_a_job_calls_what_its_caller_serves_and_hears_the_answer():
+    callers: set[int] = set()
+
+    def shout(word: str) -> str:
+        callers.add(threading.get_ident())
+        if not word:
+            raise ValueError("nothing to shout")
+        return word.upper()
+
+    served = {"shout": shout}
+    said = run_in_process(
+        asking, ["ab", "", "cd"], stop=threading.Event(), painted=print, served=served
+    )
+    assert said == ["AB", "refused: nothing to shout", "CD"]
+    assert callers == {threading.get_ident()}, "answered on the calling thread"
+
+
+def test_a_stop_while_the_caller_answers_ends_the_job_after_the_answer():
+    stop = threading.Event()
+    heard: list[str] = []
+
+    def shout(word: str) -> str:
+        heard.append(word)
+        stop.set()  # Cancel, pressed while the caller fetched the answer
+        return word.upper()
+
+    with pytest.raises(Stopped):
+        run_in_process(asking, ["ab", "cd"], stop=stop, painted=print, served={"shout": shout})
+    assert heard == ["ab"]
+
+
+def test_where_no_process_starts_a_served_function_is_called_directly(monkeypatch):
+    def no_process(self) -> None:
+        raise OSError(24, "Too many open files")
+
+    monkeypatch.setattr(multiprocessing.get_context("spawn").Process, "start", no_process)
+    said = run_in_process(
+        asking, ["ab"], stop=threading.Event(), painted=print, served={"shout": str.upper}
+    )
+    assert said == ["AB"]
+
+
+def test_a_job_waiting_for_an_answer_stops_when_its_caller_is_gone():
+    answers, answering = multiprocessing.Pipe(duplex=False)
+    ordering, orders = multiprocessing.Pipe(duplex=False)
+    job_args = (answering, ordering, asking, (["ab"],), None, ("shout",))
+    serving = threading.Thread(target=answer_job, args=job_args)
+    serving.start()
+    assert answers.recv()[:2] == ("asked", ("shout", "ab"))
+    orders.close()
+    serving.join(WAIT)
+    kind, value, _records = answers.recv()
+    assert not serving.is_alive()
+    assert kind == "failed"
+    assert isinstance(value, Stopped)
 
 
 def test_a_kept_record_goes_as_its_text_with_its_traceback():

@@ -232,6 +232,35 @@ def test_a_phone_list_of_the_page_as_pdf(
 
 
 @pytest.mark.usefixtures("asked_about_emails")
+def test_a_phone_list_of_the_whole_space_shown_is_painted_in_a_process(
+    demo_window, demo_server, qtbot, tmp_path, monkeypatch
+):
+    from cardviewer.services.process_job import run_in_process
+    from cardviewer.ui import phone_list_output
+
+    ran: list[object] = []
+
+    def recorded(job, *args, stop, painted, served=None) -> object:
+        ran.append(job)
+        return run_in_process(job, *args, stop=stop, painted=painted, served=served)
+
+    monkeypatch.setattr(phone_list_output, "run_in_process", recorded)
+    window = demo_window
+    space = synced_and_filtered(window, demo_server, qtbot, "müller")
+    shown = [card for row in range(space.rowCount()) if (card := space.card(row))]
+    assert shown
+    monkeypatch.setattr(window, "ask_export_path", lambda *_a, **_k: tmp_path / "müller.pdf")
+    with qtbot.waitSignal(window.jobs.finished, timeout=10_000):
+        window.export_pdf_action.trigger()
+    assert len(ran) == 1
+    text = pdf_text(tmp_path / "müller.pdf")
+    names = [card.display_name or "" for card in shown]
+    assert [name for name in names if name in text] == names
+    saved = f"Exported {len(shown)} cards to {tmp_path / 'müller.pdf'}"
+    assert window.statusBar().currentMessage() == saved
+
+
+@pytest.mark.usefixtures("asked_about_emails")
 def test_printing_sends_the_cards_shown_of_the_whole_space(
     demo_window, demo_server, qtbot, tmp_path
 ):

@@ -313,9 +313,11 @@ def in_status_bar(qtbot, painting: Painting) -> tuple[QStatusBar, PaintingNote]:
     return status, note
 
 
-def on_this_thread(job: Callable[..., int], *args, stop: threading.Event, painted) -> int:
+def on_this_thread(
+    job: Callable[..., int], *args, stop: threading.Event, painted, served=None
+) -> int:
     """`run_in_process` without the process, for a job slowed down in this one."""
-    return job(*args, stop=stop, painted=painted)
+    return job(*args, stop=stop, painted=painted, **(served or {}))
 
 
 def test_vcards_of_a_synced_space_tell_their_progress_and_cancel_keeps_the_earlier_file(
@@ -412,9 +414,11 @@ def test_vcards_of_a_synced_space_without_photos_are_written_by_a_process(
     positions = synced(tmp_path / "space.sqlite", CARDS)
     ran: list[object] = []
 
-    def in_a_process(job: Callable[..., int], *args, stop: threading.Event, painted) -> int:
+    def in_a_process(
+        job: Callable[..., int], *args, stop: threading.Event, painted, served=None
+    ) -> int:
         ran.append(job)
-        return run_in_process(job, *args, stop=stop, painted=painted)
+        return run_in_process(job, *args, stop=stop, painted=painted, served=served)
 
     monkeypatch.setattr(whole_space_jobs, "run_in_process", in_a_process)
     told: list[int] = []
