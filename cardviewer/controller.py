@@ -24,7 +24,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import QDialog, QWidget
 
@@ -505,11 +505,38 @@ async def amain(controller: AppController, reporter: ErrorReporter) -> int:
     ticker.timeout.connect(lambda: None)
     ticker.start(200)
     restore_sigint = _on_sigint(controller.quit)
+    quit_events = QuitAsClose(controller.quit)
+    application = QCoreApplication.instance()
+    if application is not None:
+        application.installEventFilter(quit_events)
     try:
         return await controller.run()
     finally:
         ticker.stop()
         restore_sigint()
+        if application is not None:
+            application.removeEventFilter(quit_events)
+
+
+class QuitAsClose(QObject):
+    """Qt's Quit (the system's Quit menu, Cmd+Q, a session ending) ends the app as
+    closing its window does.
+
+    Left to Qt, Quit stopped the event loop under the app's flow: with the sign-in
+    open the app never ended, and with the window open it ended in a traceback, its
+    connections and jobs not closed.
+    """
+
+    def __init__(self, quit: Callable[[], None]) -> None:
+        super().__init__()
+        self._quit = quit
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Quit and watched is QCoreApplication.instance():
+            log.info("asked to quit")
+            self._quit()
+            return True
+        return False
 
 
 def _on_sigint(handler: Callable[[], None]) -> Callable[[], None]:
