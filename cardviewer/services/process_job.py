@@ -122,11 +122,16 @@ def _answer(
     """The process's result, its progress passed to `painted` meanwhile and its calls
     answered by `served`."""
     told_to_stop = False
-    while True:
+
+    def tell_a_stop() -> None:
+        nonlocal told_to_stop
         if stop.is_set() and not told_to_stop:
             with contextlib.suppress(OSError):
                 orders.send("stop")
             told_to_stop = True
+
+    while True:
+        tell_a_stop()
         if not answers.poll(POLL_SECONDS):
             continue
         try:
@@ -138,21 +143,22 @@ def _answer(
         if kind == "painted":
             painted(value)
         elif kind == "asked":
-            _reply(orders, served, *value)
+            reply = _reply(served, *value)
+            tell_a_stop()  # set while it was answered: heard before the answer
+            with contextlib.suppress(OSError):  # the process is gone: nobody to answer
+                orders.send(reply)
         elif kind == "done":
             return value
         else:
             raise value
 
 
-def _reply(orders: Connection, served: Served, name: str, argument: Any) -> None:
-    """Answer the job's call of `served[name]`: its result, or what it raised."""
+def _reply(served: Served, name: str, argument: Any) -> tuple[str, Any]:
+    """The answer to the job's call of `served[name]`: its result, or what it raised."""
     try:
-        reply: tuple[str, Any] = ("answer", served[name](argument))
+        return ("answer", served[name](argument))
     except Exception as error:
-        reply = ("refused", _picklable(error))
-    with contextlib.suppress(OSError):  # the process is gone: nobody to answer
-        orders.send(reply)
+        return ("refused", _picklable(error))
 
 
 def serve(

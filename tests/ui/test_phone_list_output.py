@@ -36,7 +36,7 @@ CARDS = [
     parse_card(
         {
             "uuid": f"c{n}",
-            "display_name": f"Person {n} Müller-Lüdenscheidt" if n % 7 else f"王芳 {n}",
+            "display_name": f"Person {n} Müller-Lüdenscheidt" if n % 7 else f"Zoë {n}",
             "position": "Head of Procurement" if n % 3 else None,
             "emails": [f"p{n}@x.example", f"person.{n}@example.com"][: 1 + n % 2],
         }
