@@ -5,6 +5,10 @@ account, a progress note with Cancel) and no further, mid-word and without a sig
 more follows: in German on a small screen "acme1EU01demo01-shown.vcf wird ges". Here the
 message is fitted to the room left, again whenever that room changes, with the whole
 text in its tooltip and in `messageChanged`, which is what screen readers are told.
+
+One permanent widget may give way to the message (`add_yielding_label`): the account,
+which can be read again once the message is gone, gives the message the room it needs,
+down to a few letters, before the message is cut.
 """
 
 from __future__ import annotations
@@ -16,11 +20,15 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QStatusBar, QWidget
 
+from cardviewer.ui.eliding_label import ElidingLabel
+
 LEFT_MARGIN = 6
 RIGHT_MARGIN = 12
 WIDGET_GAP = 2
 """Where `QStatusBar` paints its message: from 6 px on, to 2 px before the first
 permanent widget shown, or 12 px before its right end."""
+NO_LIMIT = 16777215
+"""Qt's largest widget width (`QWIDGETSIZE_MAX`): no limit."""
 
 
 class ElidingStatusBar(QStatusBar):
@@ -31,6 +39,8 @@ class ElidingStatusBar(QStatusBar):
         self._whole = ""
         self._until: float | None = None
         self._permanent: list[QWidget] = []
+        self._yielding: ElidingLabel | None = None
+        self.messageChanged.connect(self._message_changed)
 
     def whole_message(self) -> str:
         """The message shown, as it was given; "" once it is gone."""
@@ -50,6 +60,11 @@ class ElidingStatusBar(QStatusBar):
         placed = super().insertPermanentWidget(index, widget, stretch or 0)
         self._follow(widget)
         return placed
+
+    def add_yielding_label(self, label: ElidingLabel) -> None:
+        """Add `label` at the right end; it is cut when the message needs its room."""
+        self.addPermanentWidget(label)
+        self._yielding = label
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -76,6 +91,7 @@ class ElidingStatusBar(QStatusBar):
         bar out, which moves the widgets this follows.
         """
         message = self._whole
+        self._make_room(message)
         fitted = self.fontMetrics().elidedText(message, Qt.TextElideMode.ElideMiddle, self._room())
         self.setToolTip(message if fitted != message else "")
         timeout = 0
@@ -88,6 +104,30 @@ class ElidingStatusBar(QStatusBar):
             super().showMessage(fitted, timeout)
         finally:
             self.blockSignals(blocked)
+
+    def _make_room(self, message: str) -> None:
+        """Narrow the yielding label so that `message` fits beside it, down to the few
+        letters it keeps; without a message it takes its whole width again.
+
+        The layout follows later: the widgets it moves fit the message again.
+        """
+        label = self._yielding
+        if label is None or not shiboken6.isValid(label):
+            return
+        limit = NO_LIMIT
+        if message and label.isVisible():
+            natural = label.sizeHint().width()
+            needed = self.fontMetrics().horizontalAdvance(message) + 1
+            room_beside_it_whole = self._room() - (natural - label.width())
+            limit = natural - max(0, needed - room_beside_it_whole)
+            limit = max(label.minimumSizeHint().width(), min(natural, limit))
+        if label.maximumWidth() != limit:
+            label.setMaximumWidth(limit)
+
+    def _message_changed(self, message: str) -> None:
+        """A message gone by its time, or cleared: the yielding label is whole again."""
+        if not message:
+            self._make_room("")
 
     def _room(self) -> int:
         """The width `QStatusBar` paints its message in."""

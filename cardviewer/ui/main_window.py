@@ -101,7 +101,8 @@ class MainWindow(QMainWindow, CommandActions):
         store_folder: Path | None = None,
     ) -> None:
         super().__init__(parent)
-        self.setStatusBar(ElidingStatusBar(self))  # before anything shows a message in it
+        self.status_bar = ElidingStatusBar(self)
+        self.setStatusBar(self.status_bar)  # before anything shows a message in it
         self.pages, self.model = pages, pages.model
         self._avatars, self._store_folder = avatars, store_folder
         self._details_avatars = details_avatars
@@ -280,12 +281,11 @@ class MainWindow(QMainWindow, CommandActions):
         self.table.copy_selection()
 
     def _create_status_bar(self) -> None:
-        status = self.statusBar()
-        self.busy_indicator = BusyIndicator(status, self.pages, self.stop_loading_action)
-        self.account_label = AccountLabel(status)
-        status.addPermanentWidget(self.busy_indicator)
-        status.addPermanentWidget(self.busy_indicator.stop_button)
-        status.addPermanentWidget(self.account_label)
+        self.busy_indicator = BusyIndicator(self.status_bar, self.pages, self.stop_loading_action)
+        self.account_label = AccountLabel(self.status_bar)
+        for widget in (self.busy_indicator, self.busy_indicator.stop_button):
+            self.status_bar.addPermanentWidget(widget)
+        self.status_bar.add_yielding_label(self.account_label)
 
     # Public interface
 

@@ -10,18 +10,21 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QStatusBar, QWidget
 
-from cardviewer.ui.plain_text import plain_tooltip
+from cardviewer.ui.eliding_label import ElidingLabel
 
 
-class AccountLabel(QLabel):
-    """ "name@example.com on cards.example.com", or "Signed out (…)" once the session ended."""
+class AccountLabel(ElidingLabel):
+    """ "name@example.com on cards.example.com", or "Signed out (…)" once the session ended.
+
+    It gives way to a status message that needs the room (`ElidingStatusBar`), cut at
+    its end and whole in its tooltip.
+    """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setTextFormat(Qt.TextFormat.PlainText)
         self._email = ""
         self._server_url = ""
         self._signed_out = False
@@ -51,9 +54,7 @@ class AccountLabel(QLabel):
                 if text
                 else QCoreApplication.translate("MainWindow", "Signed out")
             )
-        self.setText(text)
-        self.setToolTip(plain_tooltip(server_url))
-        self.setAccessibleDescription(server_url)  # the tooltip is markup: read as text
+        self.set_whole_text(text, server_url)
 
     def set_signed_out(self, signed_out: bool) -> None:
         """Enter or leave the signed-out state; the status bar it sits in says what waits."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QLabel, QMainWindow
 
+from cardviewer.ui.eliding_label import ElidingLabel
 from cardviewer.ui.eliding_status_bar import ElidingStatusBar
 from tests.ui.test_nothing_clipped import status_message_clipped
 
@@ -92,3 +93,74 @@ def test_a_new_message_replaces_a_cut_one(window, qtbot):
     assert status.currentMessage() == "Saved."
     status.clearMessage()
     assert status.whole_message() == ""
+
+
+# The account gives way
+
+
+ACCOUNT = "demo@cardviewer.example bei 127.0.0.1:42969"
+SERVER = "http://127.0.0.1:42969"
+
+
+@pytest.fixture
+def with_account(qtbot):
+    window = QMainWindow()
+    status = ElidingStatusBar(window)
+    window.setStatusBar(status)
+    account = ElidingLabel(status)
+    account.set_whole_text(ACCOUNT, SERVER)
+    status.add_yielding_label(account)
+    qtbot.addWidget(window)
+    window.resize(720, 200)
+    window.show()
+    qtbot.waitExposed(window)
+    return window, status, account
+
+
+def test_the_account_gives_way_to_a_message_that_needs_its_room(with_account, qtbot):
+    _window, status, account = with_account
+    message = "Die Telefonliste wird an den Drucker gesendet…"
+    assert not account.is_cut()
+    note = QLabel("8.250 von 20.000 Karten  Abbrechen", status)
+    status.addPermanentWidget(note)  # a job's progress beside the account
+    status.showMessage(message)
+    qtbot.waitUntil(lambda: status.currentMessage() == message)
+    assert account.is_cut()
+    assert account.text().endswith("…")
+    assert account.text().startswith("demo@")
+    assert account.whole_text() == account.accessibleName() == ACCOUNT
+    assert ACCOUNT in account.toolTip()
+    assert SERVER in account.toolTip()
+    assert status_message_clipped(status) == []
+
+    status.clearMessage()
+    qtbot.waitUntil(lambda: not account.is_cut())
+    assert account.text() == ACCOUNT
+    assert ACCOUNT not in account.toolTip()
+    assert SERVER in account.toolTip()
+
+
+def test_the_account_keeps_a_few_letters_and_the_message_is_cut_after(with_account, qtbot):
+    _window, status, account = with_account
+    status.showMessage(LONG + " " + LONG)
+    qtbot.waitUntil(lambda: account.is_cut() and cut(status.currentMessage()))
+    qtbot.wait(50)  # the layout settled
+    assert account.text() == ACCOUNT[:6] + "…"
+    assert account.width() >= account.minimumSizeHint().width()
+    assert status_message_clipped(status) == []
+
+
+def test_a_message_that_fits_beside_the_account_leaves_it_whole(with_account, qtbot):
+    _window, status, account = with_account
+    status.showMessage("Saved.")
+    qtbot.wait(50)
+    assert status.currentMessage() == "Saved."
+    assert not account.is_cut()
+
+
+def test_the_account_is_whole_again_when_a_message_times_out(with_account, qtbot):
+    _window, status, account = with_account
+    status.showMessage(LONG, 100)
+    qtbot.waitUntil(account.is_cut)
+    qtbot.waitUntil(lambda: status.currentMessage() == "", timeout=2000)
+    qtbot.waitUntil(lambda: not account.is_cut())

@@ -251,7 +251,11 @@ def elided(window: MainWindow) -> list[QWidget]:
     switch = window.whole_space.switch
     if switch.isVisible():
         assert switch.toolTip() == switch.currentText()
-    return [switch]
+    account = window.account_label  # gives way to a message that needs its room
+    if account.is_cut():
+        assert account.whole_text() in account.toolTip()
+        assert account.fontMetrics().horizontalAdvance(account.text()) <= account.width()
+    return [switch, account]
 
 
 def walk_main_window(
