@@ -41,7 +41,7 @@ CARDS = [
             "emails": [f"p{n}@x.example", f"person.{n}@example.com"][: 1 + n % 2],
         }
     )
-    for n in range(300)
+    for n in range(121)
 ]
 
 
@@ -53,7 +53,7 @@ def chosen(tmp_path: Path) -> ChosenCards:
         sync = store.begin_sync()
         sync.add(CARDS)
         sync.finish()
-    return ChosenCards(SHOWN, "space-1", store_path=path, positions=list(range(299, -1, -2)))
+    return ChosenCards(SHOWN, "space-1", store_path=path, positions=list(range(120, -1, -2)))
 
 
 @pytest.fixture
@@ -80,11 +80,11 @@ def test_a_list_painted_in_a_process_is_the_list_painted_here(qapp, chosen, proc
         painted=told.append,
     )
     assert len(processes) == 1
-    assert here == there == 150
-    assert told == [150], "its progress told as a thread's"
+    assert here == there == 61
+    assert told == [61], "its progress told as a thread's"
     assert layouts(tmp_path / "there.pdf") == layouts(tmp_path / "here.pdf")
     text = pdf_text(tmp_path / "there.pdf")
-    assert text.index("Person 299") < text.index("Page 2") < text.index("Person 1 ")
+    assert text.index("Person 120") < text.index("Page 2") < text.index("Person 2 ")
 
 
 def test_a_list_called_off_in_its_process_keeps_the_earlier_file(qapp, chosen, tmp_path):
@@ -115,7 +115,7 @@ def test_a_print_of_a_whole_space_is_painted_in_a_process_as_set_up_here(
     count = print_chosen_elsewhere(
         printer, chosen=chosen, texts=texts, stop=threading.Event(), painted=print
     )
-    assert count == 150
+    assert count == 61
     assert len(processes) == 1
     print_chosen(pdf_printer(tmp_path / "here.pdf"), chosen=chosen, texts=texts)
     assert layouts(tmp_path / "printed.pdf") == layouts(tmp_path / "here.pdf")
@@ -140,11 +140,11 @@ def test_a_printer_its_process_cannot_have_is_printed_to_from_here(
             stop=threading.Event(),
             painted=print,
         )
-    assert count == 150
+    assert count == 61
     assert len(processes) == 1, "tried there first"
     assert "printing from the window's process" in caplog.text
     assert "Not there" in caplog.text
-    assert "Person 299" in pdf_text(tmp_path / "printed.pdf")
+    assert "Person 120" in pdf_text(tmp_path / "printed.pdf")
 
 
 def test_pictures_of_a_list_in_a_process_are_asked_for_here(qapp, chosen, tmp_path):
@@ -162,6 +162,6 @@ def test_pictures_of_a_list_in_a_process_are_asked_for_here(qapp, chosen, tmp_pa
         painted=print,
         pictures=pictures,
     )
-    assert count == 150
+    assert count == 61
     assert {caller for caller, _ids in asked} == {threading.get_ident()}
-    assert [uuid for _caller, ids in asked for uuid in ids] == [f"c{n}" for n in range(299, -1, -2)]
+    assert [uuid for _caller, ids in asked for uuid in ids] == [f"c{n}" for n in range(120, -1, -2)]
