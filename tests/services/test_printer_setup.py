@@ -81,3 +81,25 @@ def test_a_system_printer_that_cannot_be_had_here_is_said_to_be_unavailable(qapp
     named = dataclasses.replace(setup, printer_name="No such printer", output_format=native)
     with pytest.raises(PrinterUnavailable, match="No such printer"):
         named.printer()
+
+
+def system_printers() -> list[str]:
+    from PySide6.QtPrintSupport import QPrinterInfo
+
+    return [info.printerName() for info in QPrinterInfo.availablePrinters()]
+
+
+def test_a_system_printer_is_set_up_again_by_its_name(qapp, tmp_path):
+    """Where the system has a printer (a CUPS queue on Linux): the same one, not the default."""
+    names = system_printers()
+    if not names:
+        pytest.skip("no system printer here")
+    printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+    printer.setPrinterName(names[-1])
+    printer.setCopyCount(2)
+    assert printer.outputFormat() is QPrinter.OutputFormat.NativeFormat
+    again = pickle.loads(pickle.dumps(PrinterSetup.of(printer))).printer()
+    assert again.isValid()
+    assert again.outputFormat() is QPrinter.OutputFormat.NativeFormat
+    assert again.printerName() == names[-1]
+    assert again.copyCount() == 2

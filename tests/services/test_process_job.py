@@ -219,6 +219,28 @@ def test_a_stop_while_the_caller_answers_ends_the_job_after_the_answer():
     assert heard == ["ab"]
 
 
+def asking_regardless(
+    words: list[str], *, stop: threading.Event, painted: Painted, shout: Callable[[str], str]
+) -> list[str]:
+    """Asks about every word whatever its stop says, as a painter asks for the pictures of
+    the row it is on before it looks at its stop."""
+    return [shout(word) for word in words]
+
+
+def test_a_call_made_after_a_stop_is_still_answered():
+    """The painter that then stops by its own rules (a print withdrawn) gets its answer."""
+    stop = threading.Event()
+
+    def shout(word: str) -> str:
+        stop.set()
+        return word.upper()
+
+    said = run_in_process(
+        asking_regardless, ["ab", "cd"], stop=stop, painted=print, served={"shout": shout}
+    )
+    assert said == ["AB", "CD"]
+
+
 def test_where_no_process_starts_a_served_function_is_called_directly(monkeypatch):
     def no_process(self) -> None:
         raise OSError(24, "Too many open files")
