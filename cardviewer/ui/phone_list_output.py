@@ -143,27 +143,18 @@ def print_chosen_elsewhere(
 ) -> int:
     """`print_chosen` in a process of its own, on a printer set up there as `printer`
     is here. A printer that process cannot have is printed to from this thread."""
-    setup = PrinterSetup.of(printer)
-    paint = partial(_print_set_up, setup, chosen=chosen, texts=texts, qr_codes=qr_codes)
-    job = painted_elsewhere(paint)
+    paint = partial(print_chosen, chosen=chosen, texts=texts, qr_codes=qr_codes)
+    job = painted_elsewhere(partial(_print_set_up, PrinterSetup.of(printer), paint))
     try:
         return painted_in_a_process(job, stop=stop, painted=painted, pictures=pictures)
     except PrinterUnavailable as error:
         log.info("printing from the window's process: %s in a process of its own", error)
-    return print_chosen(
-        printer,
-        chosen=chosen,
-        texts=texts,
-        qr_codes=qr_codes,
-        pictures=pictures,
-        stop=stop,
-        painted=painted,
-    )
+    return paint(printer, pictures=pictures, stop=stop, painted=painted)
 
 
-def _print_set_up(setup: PrinterSetup, **paint: Any) -> int:
-    """In a process of its own: `print_chosen` on the printer `setup` describes."""
-    return print_chosen(setup.printer(), **paint)
+def _print_set_up(setup: PrinterSetup, paint: Callable[..., int], **job: Any) -> int:
+    """In a process of its own: `paint` on the printer `setup` describes."""
+    return paint(setup.printer(), **job)
 
 
 def ask_printer(parent: QWidget | None) -> QPrinter | None:

@@ -157,17 +157,28 @@ def test_where_no_process_starts_the_job_runs_on_the_callers_thread(monkeypatch,
     assert "a thread runs it" in caplog.text
 
 
-def test_the_job_stops_when_its_caller_is_gone():
-    """The process's part run here: once the orders' pipe closes, the job hears a stop."""
+def left_by_its_caller(
+    job: Callable[..., object], args: tuple[object, ...], served: tuple[str, ...] = ()
+) -> tuple[tuple[object, ...], tuple[object, ...], bool]:
+    """The process's part of `job` run here, its caller gone after its first word: that
+    word, its last, and whether it still runs."""
     answers, answering = multiprocessing.Pipe(duplex=False)
     ordering, orders = multiprocessing.Pipe(duplex=False)
-    serving = threading.Thread(target=answer_job, args=(answering, ordering, until_stopped, ()))
+    serving = threading.Thread(
+        target=answer_job, args=(answering, ordering, job, args, None, served)
+    )
     serving.start()
-    assert answers.recv()[:2] == ("painted", 1)
+    first = answers.recv()
     orders.close()
     serving.join(WAIT)
-    kind, value, _records = answers.recv()
-    assert not serving.is_alive()
+    return first, answers.recv(), serving.is_alive()
+
+
+def test_the_job_stops_when_its_caller_is_gone():
+    """The process's part run here: once the orders' pipe closes, the job hears a stop."""
+    first, (kind, value, _records), alive = left_by_its_caller(until_stopped, ())
+    assert first[:2] == ("painted", 1)
+    assert not alive
     assert kind == "failed"
     assert isinstance(value, Stopped)
 
@@ -253,16 +264,9 @@ def test_where_no_process_starts_a_served_function_is_called_directly(monkeypatc
 
 
 def test_a_job_waiting_for_an_answer_stops_when_its_caller_is_gone():
-    answers, answering = multiprocessing.Pipe(duplex=False)
-    ordering, orders = multiprocessing.Pipe(duplex=False)
-    job_args = (answering, ordering, asking, (["ab"],), None, ("shout",))
-    serving = threading.Thread(target=answer_job, args=job_args)
-    serving.start()
-    assert answers.recv()[:2] == ("asked", ("shout", "ab"))
-    orders.close()
-    serving.join(WAIT)
-    kind, value, _records = answers.recv()
-    assert not serving.is_alive()
+    first, (kind, value, _records), alive = left_by_its_caller(asking, (["ab"],), ("shout",))
+    assert first[:2] == ("asked", ("shout", "ab"))
+    assert not alive
     assert kind == "failed"
     assert isinstance(value, Stopped)
 
