@@ -56,8 +56,12 @@ format: setup
 typecheck: setup
 	$(BIN)/mypy
 
+# The suite runs on every core (pytest-xdist): one worker per core, each test in one of
+# them; TEST_WORKERS=0 runs it in this process alone, as `pytest` does.
+TEST_WORKERS ?= auto
+
 pytest: setup
-	QT_QPA_PLATFORM=$(OFFSCREEN) $(BIN)/pytest --hypothesis-profile=thorough
+	QT_QPA_PLATFORM=$(OFFSCREEN) $(BIN)/pytest --hypothesis-profile=thorough -n $(TEST_WORKERS)
 
 test: lint typecheck pytest
 
