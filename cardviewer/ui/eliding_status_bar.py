@@ -9,6 +9,9 @@ text in its tooltip and in `messageChanged`, which is what screen readers are to
 One permanent widget may give way to the message (`add_yielding_label`): the account,
 which can be read again once the message is gone, gives the message the room it needs,
 down to a few letters, before the message is cut.
+
+A menu item's status tip is fitted too: its window hands it to the bar in C++, past
+`showMessage`, so the bar takes its window's status tips itself.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import time
 
 import shiboken6
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QResizeEvent, QStatusTipEvent
 from PySide6.QtWidgets import QStatusBar, QWidget
 
 from cardviewer.ui.eliding_label import ElidingLabel
@@ -40,7 +43,9 @@ class ElidingStatusBar(QStatusBar):
         self._until: float | None = None
         self._permanent: list[QWidget] = []
         self._yielding: ElidingLabel | None = None
+        self._window: QWidget | None = None
         self.messageChanged.connect(self._message_changed)
+        self._take_status_tips()
 
     def whole_message(self) -> str:
         """The message shown, as it was given; "" once it is gone."""
@@ -70,10 +75,29 @@ class ElidingStatusBar(QStatusBar):
         super().resizeEvent(event)
         self._refit()
 
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ParentChange:
+            self._take_status_tips()
+        return super().event(event)
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if isinstance(event, QStatusTipEvent) and watched is self._window:
+            self.showMessage(event.tip())
+            return True
         if event.type() in (QEvent.Type.Show, QEvent.Type.Hide, QEvent.Type.Move):
             self._refit()
         return False
+
+    def _take_status_tips(self) -> None:
+        """Show the status tips sent to the window this bar is in, as messages."""
+        window = self.parentWidget()
+        if window is self._window:
+            return
+        if self._window is not None and shiboken6.isValid(self._window):
+            self._window.removeEventFilter(self)
+        self._window = window
+        if window is not None:
+            window.installEventFilter(self)
 
     def _follow(self, widget: QWidget) -> None:
         self._permanent.append(widget)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QMainWindow
 
 from cardviewer.ui.eliding_label import ElidingLabel
@@ -93,6 +94,36 @@ def test_a_new_message_replaces_a_cut_one(window, qtbot):
     assert status.currentMessage() == "Saved."
     status.clearMessage()
     assert status.whole_message() == ""
+
+
+def test_a_menu_items_status_tip_is_fitted_as_a_message(window, qtbot):
+    """Qt shows a hovered item's status tip through its own C++, past `showMessage`."""
+    status = window.statusBar()
+    action = QAction("Reset View", window)
+    action.setStatusTip(LONG)
+    with qtbot.waitSignal(status.messageChanged) as told:
+        action.showStatusText(window)  # as a menu does when the item is hovered
+    assert cut(status.currentMessage())
+    assert status_message_clipped(status) == []
+    assert status.whole_message() == status.toolTip() == told.args[0] == LONG
+
+    action.setStatusTip("")
+    action.showStatusText(window)  # the pointer left the item
+    assert status.currentMessage() == status.whole_message() == ""
+
+
+def test_a_bar_given_to_its_window_later_fits_its_status_tips(qtbot):
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    status = ElidingStatusBar()
+    window.setStatusBar(status)
+    window.resize(300, 200)
+    window.show()
+    action = QAction("Reset View", window)
+    action.setStatusTip(LONG)
+    action.showStatusText(window)
+    assert cut(status.currentMessage())
+    assert status.whole_message() == LONG
 
 
 # The account gives way
