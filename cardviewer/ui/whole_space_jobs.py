@@ -179,10 +179,23 @@ class WholeSpaceJobs(QObject):
         self.painting = Painting(self)
         """The phone list being painted into a file or for a printer, the vCards being
         written, the rows being copied: progress, Cancel."""
-        self.export_dir = documents_dir()
-        """The folder an export suggests: the one chosen last."""
+        self._export_dir: Path | None = None
 
     # State
+
+    @property
+    def export_dir(self) -> Path:
+        """The folder an export suggests: the one chosen last, while it is there.
+
+        A file dialog given a folder that is not there opens wherever the app was
+        started from, which for a double-clicked app is nowhere the person knows.
+        """
+        chosen = self._export_dir
+        return chosen if chosen is not None and chosen.is_dir() else documents_dir()
+
+    @export_dir.setter
+    def export_dir(self, folder: Path) -> None:
+        self._export_dir = folder
 
     @property
     def can_fetch_whole_space(self) -> bool:
@@ -570,9 +583,13 @@ async def _sync(
 
 
 def documents_dir() -> Path:
-    """The person's documents folder (else home), where the first export is suggested."""
+    """The person's documents folder (else home), where the first export is suggested.
+
+    Qt names one even where there is none (`~/Documents` on a desktop without it).
+    """
     location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
-    return Path(location) if location else Path.home()
+    folder = Path(location) if location else Path.home()
+    return folder if folder.is_dir() else Path.home()
 
 
 def photo_source_like(avatars: AvatarLoader, thumbnail: Thumbnail) -> PhotoSource:

@@ -29,7 +29,13 @@ from cardviewer.services.stoppable import Painted, check
 from cardviewer.services.store_schema import SCHEMA_VERSION
 from cardviewer.ui.cards import card_export as ui_card_export
 from cardviewer.ui.export_all_dialog import ExportAllDialog
-from cardviewer.ui.whole_space_jobs import STATUS_TIMEOUT_MS, JobKind, JobResult, WholeSpaceJobs
+from cardviewer.ui.whole_space_jobs import (
+    STATUS_TIMEOUT_MS,
+    JobKind,
+    JobResult,
+    WholeSpaceJobs,
+    documents_dir,
+)
 
 WAIT = 10_000
 SPACE = "jobs-space"
@@ -136,6 +142,23 @@ def test_export_page_writes_the_page_and_remembers_the_folder(jobs, qtbot, tmp_p
     assert result == JobResult(JobKind.EXPORT_PAGE, SHOWN, PER_PAGE, target)
     assert names_in(target) == [f"Card 2.{n}" for n in range(PER_PAGE)]
     assert jobs.export_dir == tmp_path
+
+
+def test_exports_are_first_offered_in_the_documents_folder(private_user_dirs):
+    documents = private_user_dirs / "Documents"
+    assert documents_dir() == private_user_dirs, "no Documents folder: home"
+    documents.mkdir()
+    assert documents_dir() == documents
+
+
+def test_a_folder_gone_since_the_last_export_is_not_offered(jobs, qtbot, tmp_path):
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    finished(qtbot, jobs, lambda: jobs.export_page(page(1), SHOWN, folder / "page"))
+    assert jobs.export_dir == folder
+    (folder / "page.csv").unlink()
+    folder.rmdir()
+    assert jobs.export_dir == documents_dir()
 
 
 def test_export_page_to_a_missing_folder_is_explained(jobs, qtbot, tmp_path):
