@@ -21,13 +21,15 @@ Stored as JSON, for example:
       "header_state": "AAAA/wAAAAAAAAA…",
       "splitter_state": "AAAA/wAAAAEAAAA…",
       "details_visible": true,
-      "keep_signed_in": true
+      "keep_signed_in": true,
+      "export_folder": "/home/ada/Documents/Phone lists"
     }
 
 `csv_delimiter` "" means "whatever the language's spreadsheets expect" and `language`
 "" means "the system's language". The four `…_state`/`…_geometry` values are Qt's saved
 window layout in base64 (`encode_view_state` / `decode_view_state`); they mean nothing
-outside the main window, which restores them.
+outside the main window, which restores them. `export_folder` is where the last export
+was saved, where the next one is offered ("" before the first).
 
 Settings are a convenience, so reading them never fails: a missing file gives the
 defaults, and so does a damaged one (not a JSON object, larger than `MAX_FILE_BYTES`,
@@ -135,6 +137,8 @@ class Settings:
     details_visible: bool = True
     # "Keep me signed in" as the person last left it; the sign-in dialog starts so.
     keep_signed_in: bool = True
+    # The folder the last export was saved in, where the next is offered; "" before it.
+    export_folder: str = ""
     path: Path = field(default_factory=default_settings_path, repr=False, compare=False)
     _unknown: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -292,6 +296,7 @@ _FIELDS = (
     _Field("splitter_state", str, _view_state),
     _Field("details_visible", bool),
     _Field("keep_signed_in", bool),
+    _Field("export_folder", str),
 )
 _KNOWN_KEYS = frozenset(spec.name for spec in _FIELDS)
 _DATACLASS_FIELDS = {spec.name: spec for spec in fields(Settings)}

@@ -52,6 +52,7 @@ from cardviewer.ui.cards.table_copy import rows_copied
 from cardviewer.ui.error_text import error_text, store_error_text, write_failure_text
 from cardviewer.ui.painting import Made, Paint, Painting
 from cardviewer.ui.preferences_dialog import export_csv_delimiter
+from cardviewer.ui.settings_saving import save_settings
 
 log = logging.getLogger(__name__)
 
@@ -179,23 +180,25 @@ class WholeSpaceJobs(QObject):
         self.painting = Painting(self)
         """The phone list being painted into a file or for a printer, the vCards being
         written, the rows being copied: progress, Cancel."""
-        self._export_dir: Path | None = None
 
     # State
 
     @property
     def export_dir(self) -> Path:
-        """The folder an export suggests: the one chosen last, while it is there.
+        """The folder an export suggests: the one chosen last (in this run or an
+        earlier one), while it is there.
 
         A file dialog given a folder that is not there opens wherever the app was
         started from, which for a double-clicked app is nowhere the person knows.
         """
-        chosen = self._export_dir
+        chosen = Path(self._settings.export_folder) if self._settings.export_folder else None
         return chosen if chosen is not None and chosen.is_dir() else documents_dir()
 
     @export_dir.setter
     def export_dir(self, folder: Path) -> None:
-        self._export_dir = folder
+        if str(folder) != self._settings.export_folder:
+            self._settings.export_folder = str(folder)
+            save_settings(self._settings)
 
     @property
     def can_fetch_whole_space(self) -> bool:

@@ -49,6 +49,7 @@ def test_nothing_saved_gives_the_defaults(path):
     assert settings.header_state == settings.splitter_state == ""
     assert settings.details_visible is True
     assert settings.keep_signed_in is True
+    assert settings.export_folder == ""
 
 
 def test_the_export_concurrency_default_is_the_fetchers():
@@ -93,6 +94,7 @@ def documented(**values: object) -> dict[str, object]:
         "splitter_state": "",
         "details_visible": True,
         "keep_signed_in": True,
+        "export_folder": "",
     }
     file.update(values)
     return file
@@ -301,6 +303,7 @@ PREFERENCES: dict[str, Any] = {
     "splitter_state": encode_view_state(b"splitter"),
     "details_visible": False,
     "keep_signed_in": False,
+    "export_folder": "/home/zoë/Telefonlisten",
 }
 
 
@@ -340,6 +343,8 @@ def test_preferences_load_back(path):
         ("phone_list_pictures", False),
         ("vcard_photos", True),
         ("vcard_photos", False),
+        ("export_folder", "C:\\Users\\Zoë\\Documents"),
+        ("export_folder", ""),
     ],
 )
 def test_each_preference_round_trips_without_warnings(path, caplog, name, value):
@@ -585,5 +590,6 @@ def test_the_constructor_takes_the_remembered_values_and_the_path():
         "splitter_state",
         "details_visible",
         "keep_signed_in",
+        "export_folder",
         "path",
     ]

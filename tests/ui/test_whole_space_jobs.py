@@ -151,6 +151,14 @@ def test_exports_are_first_offered_in_the_documents_folder(private_user_dirs):
     assert documents_dir() == documents
 
 
+def test_the_folder_of_the_last_export_is_offered_after_a_restart(jobs, qtbot, tmp_path, source):
+    folder = tmp_path / "Telefonlisten"
+    folder.mkdir()
+    finished(qtbot, jobs, lambda: jobs.export_page(page(1), SHOWN, folder / "page"))
+    later = WholeSpaceJobs(source, Settings.load(), partial(ExportAllDialog, parent=None))
+    assert later.export_dir == folder
+
+
 def test_a_folder_gone_since_the_last_export_is_not_offered(jobs, qtbot, tmp_path):
     folder = tmp_path / "exports"
     folder.mkdir()
