@@ -26,7 +26,7 @@ from PySide6.QtCore import (
     QTime,
     Signal,
 )
-from PySide6.QtGui import QAction, QPaintEvent
+from PySide6.QtGui import QAction, QFontMetrics, QPaintEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QStyle,
@@ -78,6 +78,24 @@ def synced_label(generation: Generation | None) -> str:
     return text.replace("%1", format_local_time(generation.synced_at))
 
 
+def fitted_choice(text: str, metrics: QFontMetrics, width: int) -> str:
+    """`text` cut short with "…" to `width` pixels; its closing "(…)", the copy's sync
+    time, stays whole while the words before it give way, to nothing if need be."""
+    if metrics.horizontalAdvance(text) <= width:
+        return text
+    words, opening, rest = text.rpartition(" (")
+    if words and text.endswith(")"):
+        kept = opening + rest
+        short = metrics.elidedText(
+            words, Qt.TextElideMode.ElideRight, width - metrics.horizontalAdvance(kept)
+        )
+        if short:
+            return short + kept
+        if metrics.horizontalAdvance(rest) < width:
+            return f"({rest}"
+    return metrics.elidedText(text, Qt.TextElideMode.ElideRight, width)
+
+
 class SourceSwitch(QComboBox):
     """Chooses the pages from the server, the whole synced space, or what its sync changed."""
 
@@ -111,11 +129,7 @@ class SourceSwitch(QComboBox):
         field = self.style().subControlRect(
             QStyle.ComplexControl.CC_ComboBox, option, QStyle.SubControl.SC_ComboBoxEditField, self
         )
-        option.currentText = self.fontMetrics().elidedText(
-            option.currentText,
-            Qt.TextElideMode.ElideRight,
-            field.width(),
-        )
+        option.currentText = fitted_choice(option.currentText, self.fontMetrics(), field.width())
         painter.drawControl(QStyle.ControlElement.CE_ComboBoxLabel, option)
 
     def offer(self, label: str | None, *, changes: bool = False) -> None:

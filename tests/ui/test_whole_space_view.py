@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QItemSelectionModel, QLocale, Qt, QTime
-from PySide6.QtWidgets import QStyle, QStylePainter
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QApplication, QStyle, QStylePainter
 
 from cardviewer.demo import Fault
 from cardviewer.services import space_queries, store_schema
@@ -397,15 +398,14 @@ def test_the_switch_names_the_sync_time_in_hours_and_minutes(qapp, locale):
     assert "42" not in label
 
 
-def test_a_narrow_switch_cuts_its_text_with_an_ellipsis_and_keeps_it_whole_as_tooltip(qtbot):
+def drawn_choice(qtbot, label: str, width: int | None = None) -> str:
+    """The text a switch offering `label` draws at `width` (its least by default)."""
     switch = whole_space_view.SourceSwitch()
     qtbot.addWidget(switch)
-    label = "Whole space (synced on a long, long day of the year)"
     switch.offer(label)
     switch.setCurrentIndex(WHOLE_SPACE)
-    full = switch.sizeHint().width()
-    assert switch.minimumSizeHint().width() < full
-    switch.resize(switch.minimumSizeHint().width(), switch.sizeHint().height())
+    assert switch.minimumSizeHint().width() < switch.sizeHint().width()
+    switch.resize(width or switch.minimumSizeHint().width(), switch.sizeHint().height())
     drawn: list[str] = []
     real_draw = QStylePainter.drawControl
 
@@ -419,10 +419,35 @@ def test_a_narrow_switch_cuts_its_text_with_an_ellipsis_and_keeps_it_whole_as_to
         switch.grab()
     finally:
         QStylePainter.drawControl = real_draw  # type: ignore[method-assign]
-    assert drawn
-    assert drawn[-1].endswith("…")
-    assert len(drawn[-1]) < len(label)
     assert switch.toolTip() == label
+    assert drawn
+    return drawn[-1]
+
+
+def drawn_switch_width(label: str) -> int:
+    """The width a switch offering `label` asks for, to show it whole."""
+    switch = whole_space_view.SourceSwitch()
+    switch.offer(label)
+    switch.setCurrentIndex(WHOLE_SPACE)
+    return switch.sizeHint().width()
+
+
+def test_a_narrow_switch_cuts_its_text_with_an_ellipsis_and_keeps_it_whole_as_tooltip(qtbot):
+    label = "Whole space (synced on a long, long day of the year)"
+    drawn = drawn_choice(qtbot, label)
+    assert drawn.endswith("…")
+    assert len(drawn) < len(label)
+
+
+@pytest.mark.parametrize("label", ["Whole space (synced 14:02)", "Ganzer Bereich (Stand 14:02)"])
+def test_a_narrow_switch_keeps_the_sync_time_and_cuts_the_words_before_it(qtbot, label):
+    words, time = label.split(" (")
+    assert drawn_choice(qtbot, label, width=10_000) == label
+    a_word = QFontMetrics(QApplication.font()).horizontalAdvance("space")
+    drawn = drawn_choice(qtbot, label, width=drawn_switch_width(label) - a_word)
+    assert drawn.startswith(words[:2])
+    assert drawn.endswith(f"… ({time}")
+    assert drawn_choice(qtbot, label).endswith(f"({time}"), "at the least width too"
 
 
 def test_the_current_card_is_found_again_in_the_rest_of_an_answer(
