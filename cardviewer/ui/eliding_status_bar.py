@@ -81,11 +81,12 @@ class ElidingStatusBar(QStatusBar):
         return super().event(event)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if isinstance(event, QStatusTipEvent) and watched is self._window:
-            self.showMessage(event.tip())
-            return True
-        if event.type() in (QEvent.Type.Show, QEvent.Type.Hide, QEvent.Type.Move):
-            self._refit()
+        if watched is self._window:  # its status tips only: it moves with the bar
+            if isinstance(event, QStatusTipEvent):
+                self.showMessage(event.tip())
+                return True
+        elif event.type() in (QEvent.Type.Show, QEvent.Type.Hide, QEvent.Type.Move):
+            self._refit()  # a permanent widget came, went or moved
         return False
 
     def _take_status_tips(self) -> None:
