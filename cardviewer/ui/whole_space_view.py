@@ -91,7 +91,7 @@ def fitted_choice(text: str, metrics: QFontMetrics, width: int) -> str:
         )
         if short:
             return short + kept
-        if metrics.horizontalAdvance(rest) < width:
+        if metrics.horizontalAdvance(rest) <= width:
             return f"({rest}"
     return metrics.elidedText(text, Qt.TextElideMode.ElideRight, width)
 
