@@ -11,6 +11,7 @@ has: commas and quotes in names, very long titles, an emoji, an empty title.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import random
 import re
@@ -347,6 +348,11 @@ _FOLD = str.maketrans(
 _UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
 
 
+# The folds below are cached: a large demo space folds the same few thousand names
+# hundreds of thousands of times.
+
+
+@lru_cache(maxsize=8192)
 def ascii_fold(text: str, *, umlauts: bool = False) -> str:
     """Latin text without diacritics, as used in e-mail addresses and handles."""
     if umlauts:
@@ -355,11 +361,13 @@ def ascii_fold(text: str, *, umlauts: bool = False) -> str:
     return text.encode("ascii", "ignore").decode("ascii")
 
 
+@lru_cache(maxsize=8192)
 def slug(text: str, separator: str = "-", *, umlauts: bool = False) -> str:
     """`"Jürgen Groß"` → `"juergen-gross"` with German umlauts, else `"jurgen-gross"`."""
     return separator.join(re.findall(r"[a-z0-9]+", ascii_fold(text, umlauts=umlauts).lower()))
 
 
+@lru_cache(maxsize=8192)
 def initials_of(given: str, family: str) -> str:
     """Two ASCII capitals; the avatar font has Latin letters only."""
     letters = [ascii_fold(part).strip()[:1].upper() for part in (given, family)]
@@ -462,6 +470,7 @@ class _Generator:
         self.usernames: dict[str, int] = {}
         self.addresses: dict[str, int] = {}
         self.cum_weights = list(itertools.accumulate(c.weight for c in CULTURES))
+        self.total_weight = self.cum_weights[-1] + 0.0
 
     def new_id(self) -> str:
         while True:
@@ -488,7 +497,11 @@ class _Generator:
     def person(self) -> tuple[str, str, str, str, Culture]:
         """Display name, given and family name in Latin letters, initials, culture."""
         rng = self.rng
-        culture = rng.choices(CULTURES, cum_weights=self.cum_weights)[0]
+        # `rng.choices(CULTURES, cum_weights=…)[0]` as that function draws it, without its
+        # list and checks: the same random number gives the same culture.
+        culture = CULTURES[
+            bisect.bisect(self.cum_weights, rng.random() * self.total_weight, 0, len(CULTURES) - 1)
+        ]
         woman = rng.random() < 0.5
         given = rng.choice(culture.women if woman else culture.men)
         index = rng.randrange(len(culture.surnames))

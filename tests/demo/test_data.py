@@ -37,6 +37,21 @@ def test_the_same_seed_gives_the_same_cards():
     assert again is not CARDS
 
 
+def test_the_demo_space_is_the_one_the_docs_and_screenshots_show():
+    """Making the cards quicker must not change them: the README's pictures show these."""
+    assert [(c.display_name, c.username) for c in CARDS[:3]] == [
+        ("Inês Simões", "ines-simoes"),
+        ("Giorgos Oikonomou", "giorgos-oikonomou"),
+        ("陈雪", "xue-chen"),
+    ]
+    drawn = CARDS[199]  # drawn from the cultures' weights, not one of the special cards
+    assert drawn.display_name == "Elif Şahin"
+    assert [e.email for e in drawn.emails] == [
+        "elif.sahin@acme.example",
+        "e.sahin@acme-europe.example",
+    ]
+
+
 def test_another_seed_gives_other_cards():
     other = generate_cards(240, 2)
     assert [c.uuid for c in other] != [c.uuid for c in CARDS]
