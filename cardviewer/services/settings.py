@@ -256,6 +256,14 @@ def _server(value: str) -> str:
     return value
 
 
+def _folder(value: str) -> str:
+    # A relative one would be taken from wherever the app was started. (A NUL, which
+    # would cut a path short, makes the whole file damaged: `local_file`.)
+    if value and not Path(value).is_absolute():
+        raise ValueError("not the full path of a folder")
+    return value
+
+
 def _view_state(value: str) -> str:
     if value and not decode_view_state(value):
         raise ValueError("not base64")
@@ -296,7 +304,7 @@ _FIELDS = (
     _Field("splitter_state", str, _view_state),
     _Field("details_visible", bool),
     _Field("keep_signed_in", bool),
-    _Field("export_folder", str),
+    _Field("export_folder", str, _folder),
 )
 _KNOWN_KEYS = frozenset(spec.name for spec in _FIELDS)
 _DATACLASS_FIELDS = {spec.name: spec for spec in fields(Settings)}

@@ -192,7 +192,12 @@ class WholeSpaceJobs(QObject):
         started from, which for a double-clicked app is nowhere the person knows.
         """
         chosen = Path(self._settings.export_folder) if self._settings.export_folder else None
-        return chosen if chosen is not None and chosen.is_dir() else documents_dir()
+        try:
+            if chosen is not None and chosen.is_dir():
+                return chosen
+        except OSError as error:  # a folder this user may no longer look into
+            log.info("the last export's folder is not offered: %s", error)
+        return documents_dir()
 
     @export_dir.setter
     def export_dir(self, folder: Path) -> None:

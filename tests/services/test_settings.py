@@ -303,7 +303,7 @@ PREFERENCES: dict[str, Any] = {
     "splitter_state": encode_view_state(b"splitter"),
     "details_visible": False,
     "keep_signed_in": False,
-    "export_folder": "/home/zoë/Telefonlisten",
+    "export_folder": str(Path.cwd() / "Zoë" / "Telefonlisten"),
 }
 
 
@@ -343,7 +343,7 @@ def test_preferences_load_back(path):
         ("phone_list_pictures", False),
         ("vcard_photos", True),
         ("vcard_photos", False),
-        ("export_folder", "C:\\Users\\Zoë\\Documents"),
+        ("export_folder", str(Path.cwd() / "Zoë" / "Documents")),
         ("export_folder", ""),
     ],
 )
@@ -377,6 +377,7 @@ def test_each_preference_round_trips_without_warnings(path, caplog, name, value)
         ("details_visible", 0),
         ("keep_signed_in", "false"),
         ("keep_signed_in", None),
+        ("export_folder", ["/home/ada"]),
     ],
 )
 def test_a_preference_of_the_wrong_type_gives_its_default_with_a_warning(path, caplog, name, value):
@@ -402,6 +403,7 @@ def test_a_preference_of_the_wrong_type_gives_its_default_with_a_warning(path, c
         ("window_geometry", "not base64!"),
         ("window_state", "AAA"),
         ("header_state", "ü"),
+        ("export_folder", "Telefonlisten"),
     ],
 )
 def test_a_preference_out_of_its_choices_gives_its_default_with_a_warning(

@@ -169,6 +169,21 @@ def test_a_folder_gone_since_the_last_export_is_not_offered(jobs, qtbot, tmp_pat
     assert jobs.export_dir == documents_dir()
 
 
+def test_a_folder_that_cannot_be_looked_into_is_not_offered(jobs, qtbot, tmp_path, monkeypatch):
+    folder = tmp_path / "locked" / "exports"
+    folder.mkdir(parents=True)
+    finished(qtbot, jobs, lambda: jobs.export_page(page(1), SHOWN, folder / "page"))
+
+    def refused(path: Path, *args, **kwargs):
+        if path == folder:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_stat(path, *args, **kwargs)
+
+    real_stat = Path.stat
+    monkeypatch.setattr(Path, "stat", refused)  # as for a user without search rights
+    assert jobs.export_dir == documents_dir()
+
+
 def test_export_page_to_a_missing_folder_is_explained(jobs, qtbot, tmp_path):
     target = tmp_path / "gone" / "page.csv"
     message, detail = failed(qtbot, jobs, lambda: jobs.export_page(page(1), SHOWN, target))
