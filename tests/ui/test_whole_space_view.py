@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import sqlite3
 import time
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
@@ -398,14 +399,18 @@ def test_the_switch_names_the_sync_time_in_hours_and_minutes(qapp, locale):
     assert "42" not in label
 
 
-def drawn_choice(qtbot, label: str, width: int | None = None) -> str:
-    """The text a switch offering `label` draws at `width` (its least by default)."""
+def drawn_choice(
+    qtbot, label: str, width: Callable[[whole_space_view.SourceSwitch], int] | None = None
+) -> str:
+    """The text a switch offering `label` draws at the `width` it is given (its least by
+    default)."""
     switch = whole_space_view.SourceSwitch()
     qtbot.addWidget(switch)
     switch.offer(label)
     switch.setCurrentIndex(WHOLE_SPACE)
     assert switch.minimumSizeHint().width() < switch.sizeHint().width()
-    switch.resize(width or switch.minimumSizeHint().width(), switch.sizeHint().height())
+    given = width(switch) if width is not None else switch.minimumSizeHint().width()
+    switch.resize(given, switch.sizeHint().height())
     drawn: list[str] = []
     real_draw = QStylePainter.drawControl
 
@@ -424,14 +429,6 @@ def drawn_choice(qtbot, label: str, width: int | None = None) -> str:
     return drawn[-1]
 
 
-def drawn_switch_width(label: str) -> int:
-    """The width a switch offering `label` asks for, to show it whole."""
-    switch = whole_space_view.SourceSwitch()
-    switch.offer(label)
-    switch.setCurrentIndex(WHOLE_SPACE)
-    return switch.sizeHint().width()
-
-
 def test_a_narrow_switch_cuts_its_text_with_an_ellipsis_and_keeps_it_whole_as_tooltip(qtbot):
     label = "Whole space (synced on a long, long day of the year)"
     drawn = drawn_choice(qtbot, label)
@@ -442,9 +439,9 @@ def test_a_narrow_switch_cuts_its_text_with_an_ellipsis_and_keeps_it_whole_as_to
 @pytest.mark.parametrize("label", ["Whole space (synced 14:02)", "Ganzer Bereich (Stand 14:02)"])
 def test_a_narrow_switch_keeps_the_sync_time_and_cuts_the_words_before_it(qtbot, label):
     words, time = label.split(" (")
-    assert drawn_choice(qtbot, label, width=10_000) == label
+    assert drawn_choice(qtbot, label, width=lambda _switch: 10_000) == label
     a_word = QFontMetrics(QApplication.font()).horizontalAdvance("space")
-    drawn = drawn_choice(qtbot, label, width=drawn_switch_width(label) - a_word)
+    drawn = drawn_choice(qtbot, label, width=lambda switch: switch.sizeHint().width() - a_word)
     assert drawn.startswith(words[:2])
     assert drawn.endswith(f"… ({time}")
     assert drawn_choice(qtbot, label).endswith(f"({time}"), "at the least width too"
