@@ -29,7 +29,7 @@ Stored as JSON, for example:
 "" means "the system's language". The four `…_state`/`…_geometry` values are Qt's saved
 window layout in base64 (`encode_view_state` / `decode_view_state`); they mean nothing
 outside the main window, which restores them. `export_folder` is where the last export
-was saved, where the next one is offered ("" before the first).
+(or QR code, or chart) was saved, where the next one is offered ("" before the first).
 
 Settings are a convenience, so reading them never fails: a missing file gives the
 defaults, and so does a damaged one (not a JSON object, larger than `MAX_FILE_BYTES`,

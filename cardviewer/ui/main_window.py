@@ -105,7 +105,6 @@ class MainWindow(QMainWindow, CommandActions):
         self.setStatusBar(self.status_bar)  # before anything shows a message in it
         self.pages, self.model = pages, pages.model
         self._avatars, self._store_folder = avatars, store_folder
-        self._details_avatars = details_avatars
         self.messages = PageMessages(self._plurals())
         progress = announcing_progress(partial(ExportAllDialog, parent=self))
         self.jobs = WholeSpaceJobs(
@@ -129,7 +128,7 @@ class MainWindow(QMainWindow, CommandActions):
         for name, action in self.commands.actions.items():
             setattr(self, f"{name}_action", action)
         self._create_toolbar()
-        self._create_central()
+        self._create_central(details_avatars)
         self._create_status_bar()
         self.set_account(email, server_url)
         self.window_layout = WindowLayout(
@@ -186,6 +185,7 @@ class MainWindow(QMainWindow, CommandActions):
         self.table.copy_stored = self.jobs.copy_rows
         self.details_pane.copied.connect(partial(self.statusBar().showMessage, timeout=5000))
         self.details_pane.failed.connect(partial(self.error_bar.show_error, retryable=False))
+        self.details_pane.saved.connect(self.jobs.remember_folder)
         self.empty_page.action_button.clicked.connect(self.page_bar.request_last)
 
     def _connect_jobs(self) -> None:
@@ -226,7 +226,7 @@ class MainWindow(QMainWindow, CommandActions):
         self.include_emails_check = self.toolbar.include_emails_check
         self.addToolBar(self.toolbar)
 
-    def _create_central(self) -> None:
+    def _create_central(self, details_avatars: AvatarLoader | None) -> None:
         self.error_bar = ErrorBar(self)
 
         self.proxy = CardFilterModel(self)
@@ -248,7 +248,7 @@ class MainWindow(QMainWindow, CommandActions):
         self.stack = CardStack(self.table, self.windowIcon(), self.messages.no_space(), self)
         self.hint_page, self.empty_page = self.stack.hint_page, self.stack.empty_page
         self.filter_row.cover(self.stack)
-        self.details_pane = CardDetailsPane(self._details_avatars, self, self.exports.ask_qr_path)
+        self.details_pane = CardDetailsPane(details_avatars, self, self.exports.ask_qr_path)
         self.splitter = CardArea(self.filter_row, self.stack, self.details_pane, self)
         self.details = CurrentCardDetails(
             self.table,

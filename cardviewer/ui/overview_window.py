@@ -296,6 +296,7 @@ class OverviewCommand(QObject):
             ).replace("%1", str(path))
             self._failed(message.replace("%2", write_failure_text(error)), repr(error))
             return
+        self._parts.jobs.remember_folder(path)
         self._note(
             QCoreApplication.translate("SpaceOverview", "Saved the chart to %1").replace(
                 "%1", str(path)

@@ -205,6 +205,10 @@ class WholeSpaceJobs(QObject):
             self._settings.export_folder = str(folder)
             save_settings(self._settings)
 
+    def remember_folder(self, saved: Path) -> None:
+        """A file the person saved (a QR code, a chart): its folder is offered next."""
+        self.export_dir = saved.parent
+
     @property
     def can_fetch_whole_space(self) -> bool:
         """Whether pages can be fetched at all (a window without a source cannot)."""
@@ -571,7 +575,7 @@ class WholeSpaceJobs(QObject):
 
     def _finish(self, result: JobResult) -> None:
         if result.kind not in (JobKind.SYNC, JobKind.PRINT):  # no folder the person chose
-            self.export_dir = result.path.parent
+            self.remember_folder(result.path)
         self.finished.emit(result)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import re
+from pathlib import Path
 
 import openpyxl
 import pytest
@@ -797,6 +798,29 @@ def test_the_details_pane_follows_the_selected_card(window, demo_server, qtbot):
     with qtbot.waitSignal(window.pages.pageLoaded, timeout=LOAD_TIMEOUT):
         window.go_to_page(2)
     assert pane.placeholder_label.isVisibleTo(pane)  # the card shown before is not on this page
+
+
+def test_a_saved_qr_code_s_folder_is_where_the_next_export_is_offered(
+    window, demo_server, qtbot, tmp_path, monkeypatch
+):
+    open_space(qtbot, window, demo_server.space_id)
+    code = window.details_pane.qr_code
+    with qtbot.waitSignal(code.codeShown, timeout=LOAD_TIMEOUT):
+        window.table.selectRow(0)
+    folder = tmp_path / "Visitenkarten"
+    folder.mkdir()
+    asked: list[Path] = []
+
+    def answer(suggested: Path, title: str = "") -> Path | None:
+        asked.append(suggested)
+        return folder / "ada.png" if title == "Save QR Code" else None
+
+    monkeypatch.setattr(window, "ask_export_path", answer)
+    code.save_button.click()
+    assert (folder / "ada.png").exists()
+    window.export_action.trigger()
+    assert asked[-1].parent == folder
+    assert Settings.load().export_folder == str(folder), "and after a restart"
 
 
 def test_the_details_pane_hides_and_enter_brings_it_back(make_window, demo_server, qtbot):

@@ -76,11 +76,13 @@ def test_the_chart_is_saved_as_a_picture(
     assert not picture.isNull()
     assert picture.width() >= shown.chart.width()
     assert window.statusBar().currentMessage() == f"Saved the chart to {target}.png"
+    assert window.jobs.export_dir == tmp_path, "the next export is offered beside it"
 
     monkeypatch.setattr(window, "ask_export_path", lambda *_a, **_k: tmp_path / "gone" / "c.png")
     shown.save_chart_button.click()
     assert window.error_bar.isVisible()
     assert window.error_bar.text_label.text().startswith("The chart could not be saved as")
+    assert window.jobs.export_dir == tmp_path
 
 
 def test_without_a_space_there_is_nothing_to_overview(demo_window):

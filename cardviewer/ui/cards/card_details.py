@@ -150,11 +150,13 @@ class CardDetailsPane(QWidget):
     `avatars` supplies the picture; one made with `size=AVATAR_SIZE` gives a sharp one,
     a smaller one is scaled up smoothly. `copied` carries a line for the status bar,
     `failed` a file that could not be saved (the message and its detail). Below the
-    fields, the card's contact as a QR code; `ask_path` asks where to save it.
+    fields, the card's contact as a QR code; `ask_path` asks where to save it, `saved`
+    tells the file it went to.
     """
 
     copied = Signal(str)
     failed = Signal(str, str)
+    saved = Signal(Path)
 
     def __init__(
         self,
@@ -216,6 +218,7 @@ class CardDetailsPane(QWidget):
         self.qr_code = CardQrCode(ask_path or self._ask_qr_path, content)
         self.qr_code.copied.connect(self.copied)
         self.qr_code.failed.connect(self.failed)
+        self.qr_code.saved.connect(self.saved)
         content_layout.addWidget(self.qr_code)
         content_layout.addStretch(1)
 

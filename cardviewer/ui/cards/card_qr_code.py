@@ -166,6 +166,8 @@ class CardQrCode(QWidget):
     """A file could not be saved: the message, and the detail for the log's reader."""
     codeShown = Signal()
     """The code of the card set last is shown, or said to be too long for one."""
+    saved = Signal(Path)
+    """The code was saved in this file: its folder is where the next save is offered."""
 
     def __init__(self, ask_path: AskPath, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -270,4 +272,5 @@ class CardQrCode(QWidget):
             message = message.replace("%1", str(path)).replace("%2", write_failure_text(error))
             self.failed.emit(message, repr(error))
             return
+        self.saved.emit(path)
         self.copied.emit(self.tr("Saved the QR code to %1").replace("%1", str(path)))

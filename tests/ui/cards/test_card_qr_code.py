@@ -96,10 +96,11 @@ def test_save_writes_the_kind_of_picture_the_name_asks_for(
     show(code, CARD, qtbot)
     target = tmp_path / f"xue{suffix}"
     code.answers.append(target)  # type: ignore[attr-defined]
-    with qtbot.waitSignal(code.copied) as said:
+    with qtbot.waitSignal(code.copied) as said, qtbot.waitSignal(code.saved) as saved:
         code.save_button.click()
     assert asked[-1].name.endswith("-qr.png"), "a PNG is offered first"
     assert said.args == [f"Saved the QR code to {target}"]
+    assert saved.args == [target]
     data = target.read_bytes()
     if suffix == ".png":
         assert read(QImage.fromData(data)) == card_vcard(CARD)
@@ -111,7 +112,7 @@ def test_a_code_that_cannot_be_saved_is_explained(code: CardQrCode, qtbot, tmp_p
     show(code, CARD, qtbot)
     target = tmp_path / "gone" / "xue.png"
     code.answers.append(target)  # type: ignore[attr-defined]
-    with qtbot.waitSignal(code.failed) as failed:
+    with qtbot.waitSignal(code.failed) as failed, qtbot.assertNotEmitted(code.saved):
         code.save_button.click()
     message, detail = failed.args
     assert message.startswith(f"The QR code could not be saved as {target}.")
@@ -122,7 +123,11 @@ def test_a_code_that_cannot_be_saved_is_explained(code: CardQrCode, qtbot, tmp_p
 
 def test_cancelling_the_save_writes_nothing(code: CardQrCode, qtbot, asked, tmp_path):
     show(code, CARD, qtbot)
-    with qtbot.assertNotEmitted(code.copied), qtbot.assertNotEmitted(code.failed):
+    with (
+        qtbot.assertNotEmitted(code.copied),
+        qtbot.assertNotEmitted(code.failed),
+        qtbot.assertNotEmitted(code.saved),
+    ):
         code.save_button.click()
     assert len(asked) == 1
     assert list(tmp_path.iterdir()) == []
