@@ -17,7 +17,14 @@ from pathlib import Path
 import httpx
 import pytest
 from PySide6.QtCore import QCoreApplication, QEvent, QSize
-from PySide6.QtWidgets import QAbstractButton, QComboBox, QLabel, QStatusBar, QWidget
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QComboBox,
+    QFormLayout,
+    QLabel,
+    QStatusBar,
+    QWidget,
+)
 from pytestqt.qtbot import QtBot
 
 from cardviewer.api import CardPage
@@ -26,6 +33,7 @@ from cardviewer.demo import DemoServer, Fault
 from cardviewer.services.card_store import CardStore
 from cardviewer.services.settings import Settings
 from cardviewer.services.store_schema import SCHEMA_VERSION
+from cardviewer.ui.cards.card_details import LONG_WORD, CardDetailsPane
 from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.login.login_dialog import LoginDialog
 from cardviewer.ui.main_window import MainWindow
@@ -440,3 +448,28 @@ def test_the_main_window_fits_a_small_screen_with_its_details_pane(
     field = window.filter_edit
     assert field.width() >= field.fontMetrics().horizontalAdvance("x") * 14
     assert not clipped(window, elided(window))
+
+    details = window.details_pane  # at its narrowest, a card with every field on show
+    window.table.setCurrentIndex(window.table.model().index(0, 1))
+    assert details.card is not None
+    window.splitter.setSizes([SMALL_SCREEN.width(), 1])
+    settle(qtbot, window)
+    assert details.scroll_area.horizontalScrollBar().maximum() == 0, "no sideways scrolling"
+    assert not cut_words(details), "a value is cut at the pane's edge"
+
+
+def cut_words(pane: CardDetailsPane) -> list[str]:
+    """The words of the pane's values wider than their labels: a date cut to "12.02.20".
+
+    Words longer than `LONG_WORD` (an address, a long handle) may be cut; their tooltip
+    holds them whole.
+    """
+    cut = []
+    for row in range(pane.form.rowCount()):
+        item = pane.form.itemAt(row, QFormLayout.ItemRole.FieldRole)
+        label = item.widget() if item is not None else None
+        if isinstance(label, QLabel):
+            width = label.fontMetrics().horizontalAdvance
+            words = [word for word in label.text().split() if len(word) <= LONG_WORD]
+            cut += [f"{label.objectName()}: {w}" for w in words if width(w) > label.width()]
+    return cut

@@ -23,7 +23,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
 from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QHelpEvent, QPalette, QPixmap
 from PySide6.QtWidgets import (
     QFormLayout,
@@ -55,6 +55,7 @@ from cardviewer.ui.cards.columns import (
     iso_timestamp,
     tooltip_text,
 )
+from cardviewer.ui.cards.form_wrapping import FormWrapping
 from cardviewer.ui.cards.value_text import field_lines, item_lines
 from cardviewer.ui.export_path import ask_export_path
 from cardviewer.ui.plain_text import plain_tooltip
@@ -208,7 +209,7 @@ class CardDetailsPane(QWidget):
 
         content = QWidget()
         content.setObjectName("cardDetailsContent")
-        content_layout = QVBoxLayout(content)
+        content_layout = self._content_layout = QVBoxLayout(content)
         content_layout.setContentsMargins(16, 16, 16, 16)
         content_layout.setSpacing(8)
         content_layout.addWidget(self.avatar_label, 0, Qt.AlignmentFlag.AlignHCenter)
@@ -219,6 +220,7 @@ class CardDetailsPane(QWidget):
         self.qr_code.copied.connect(self.copied)
         self.qr_code.failed.connect(self.failed)
         self.qr_code.saved.connect(self.saved)
+        self.qr_code.codeShown.connect(self.updateGeometry)  # its least width may change
         content_layout.addWidget(self.qr_code)
         content_layout.addStretch(1)
 
@@ -230,6 +232,7 @@ class CardDetailsPane(QWidget):
         self.scroll_area.setWidget(content)
         # A stop of its own for Tab, where the arrow and page keys scroll a long card.
         self.scroll_area.setAccessibleName(self.tr("Card details"))
+        self._form_wrapping = FormWrapping(self.form, self.scroll_area, self._form_room)
 
         # Named by the words they show, so that a person who says them is understood.
         self.copy_handle_button = self._button(self.tr("Copy Handle"), self._copy_handle)
@@ -255,6 +258,13 @@ class CardDetailsPane(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self._stack)
         self.set_card(None)
+
+    def _form_room(self) -> int:
+        """The form's width, as if the scroll bar were shown: the choice of layout must
+        not turn on the bar it brings or takes away."""
+        margins = self._content_layout.contentsMargins()
+        bar = self.scroll_area.verticalScrollBar().sizeHint().width()
+        return self.scroll_area.width() - bar - margins.left() - margins.right()
 
     def _ask_qr_path(self, suggested: Path) -> Path | None:
         return ask_export_path(self, suggested, self.tr("Save QR Code"))
@@ -301,6 +311,8 @@ class CardDetailsPane(QWidget):
             if column.key == ID_KEY:
                 continue  # for files and programs; the table shows it on request
             self._add_row(column, card)
+        self._form_wrapping.update()
+        self.updateGeometry()
         self._avatar_url = avatar_url(card)
         if self._avatars is not None:
             self._avatars.request(self._avatar_url)
@@ -395,6 +407,18 @@ class CardDetailsPane(QWidget):
             )
         pixmap.setDevicePixelRatio(ratio)
         return pixmap
+
+    def minimumSizeHint(self) -> QSize:
+        """Never narrower than the card it shows: scrolled sideways, the pane hid the end
+        of every value, and the QR code's buttons."""
+        hint = super().minimumSizeHint()
+        area = self.scroll_area
+        content = area.widget()
+        if content is None:
+            return hint
+        bar = area.verticalScrollBar().sizeHint().width()
+        least = content.minimumSizeHint().width() + bar + 2 * area.frameWidth()
+        return hint.expandedTo(QSize(least, 0))
 
     def changeEvent(self, event: QEvent) -> None:
         # Moved to a screen of another pixel density, or a new palette: redraw the picture.

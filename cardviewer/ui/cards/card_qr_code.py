@@ -12,6 +12,7 @@ waits for it, and a code asked for while a newer card is already chosen is not m
 from __future__ import annotations
 
 import logging
+import math
 import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -21,13 +22,14 @@ import segno
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, QPointF, QSize, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QImage, QPainter, QPaintEvent, QPalette
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from cardviewer.api.models import Card
 from cardviewer.services.card_qr import BORDER, PNG_SUFFIX, card_qr, dark_modules, write_qr
 from cardviewer.services.csv_export import safe_file_stem
 from cardviewer.services.phone_list import qr_image
 from cardviewer.ui.error_text import write_failure_text
+from cardviewer.ui.wrapping_row import WrappingRow
 
 MODULE_PIXELS = 3
 """Logical pixels per module on screen: a code of 65 modules is 219 pixels wide."""
@@ -139,6 +141,18 @@ class QrCodePicture(QWidget):
     def minimumSizeHint(self) -> QSize:
         return QSize(self._side(LEAST_MODULE_PIXELS), self._side(LEAST_MODULE_PIXELS))
 
+    def hasHeightForWidth(self) -> bool:
+        return bool(self._modules)
+
+    def heightForWidth(self, width: int) -> int:
+        """As tall as the code painted at that width: a narrow pane drawing it smaller
+        gets no empty band above and below it."""
+        ratio = self.devicePixelRatioF()
+        modules = len(self._modules) + 2 * BORDER
+        width = min(width, self.maximumWidth())  # a layout offers its own width
+        scale = max(1, int(width * ratio // modules))
+        return min(math.ceil(modules * scale / ratio), self._side(MODULE_PIXELS))
+
     def paintEvent(self, event: QPaintEvent) -> None:
         if not self._modules or self._waiting:
             return
@@ -188,10 +202,10 @@ class CardQrCode(QWidget):
         self.save_button = QPushButton(self.tr("Save QR Code…"), self)
         self.save_button.setToolTip(self.tr("As a PNG picture, or as SVG to print at any size"))
         self.save_button.clicked.connect(self.save)
-        buttons = QHBoxLayout()  # two short texts: side by side, as wide as the code
-        buttons.setSpacing(6)
+        # Side by side where the pane has room, one above the other where it has not:
+        # in German the two are wider than a narrow pane.
+        buttons = WrappingRow(spacing=6)
         for button in (self.copy_button, self.save_button):
-            button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
             buttons.addWidget(button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 8, 0, 0)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QLocale, QSizeF, Qt
 from PySide6.QtGui import QColor, QFontDatabase, QGuiApplication, QImage, QPixmap
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QFormLayout, QLabel
 
 from cardviewer.api import CardPage, CardsClient
 from cardviewer.api.models import Card, parse_card
@@ -297,6 +297,23 @@ def test_long_cards_scroll(qtbot, avatars):
     assert content is not None
     assert content.isAncestorOf(position)
     qtbot.waitUntil(lambda: pane.scroll_area.verticalScrollBar().maximum() > 0)
+
+
+def test_a_narrow_pane_shows_every_value_whole_below_its_title(qtbot, avatars):
+    """Neither scrolled sideways nor a date cut beside a long title."""
+    pane = CardDetailsPane(avatars)
+    qtbot.addWidget(pane)
+    pane.resize(230, 500)
+    pane.show()
+    pane.set_card(card(created_at="2020-02-12T14:36:00Z", connected_cards=9))
+    qtbot.waitUntil(lambda: pane.qr_code.picture.height() > 0)
+    assert pane.form.rowWrapPolicy() == QFormLayout.RowWrapPolicy.WrapAllRows
+    created = value_label(pane, "created_at")
+    assert created.width() >= created.fontMetrics().horizontalAdvance(created.text())
+    assert pane.scroll_area.horizontalScrollBar().maximum() == 0, "QR code buttons wrap"
+
+    pane.resize(500, 500)
+    qtbot.waitUntil(lambda: pane.form.rowWrapPolicy() == QFormLayout.RowWrapPolicy.WrapLongRows)
 
 
 # Invalid values

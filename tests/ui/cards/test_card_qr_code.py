@@ -77,7 +77,8 @@ def test_a_narrow_pane_gets_a_smaller_code_that_still_reads(code: CardQrCode, qt
     show(code, CARD, qtbot)
     code.picture.setFixedWidth(code.picture.minimumSizeHint().width())
     qtbot.waitUntil(lambda: 0 < code.picture.width() < code.picture.sizeHint().width())
-    qtbot.waitUntil(lambda: code.picture.height() > 0)
+    # As tall as wide once laid out again: no empty band above and below the code.
+    qtbot.waitUntil(lambda: code.picture.height() == code.picture.width())
     assert read(code.picture.grab().toImage()) == card_vcard(CARD)
 
 
