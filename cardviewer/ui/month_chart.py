@@ -25,8 +25,15 @@ def month_name(month: date) -> str:
     return QLocale().toString(QDate(month.year, month.month, 1), "MMMM yyyy")
 
 
+def short_month_name(month: date) -> str:
+    """ "Mar" ("März"), in the reader's language: the label under a month's bar."""
+    return QLocale().standaloneMonthName(month.month, QLocale.FormatType.ShortFormat)
+
+
 class MonthChart(QWidget):
-    """Cards created each month: one bar a month, the years written under them."""
+    """Cards created each month: one bar a month, the years written under them, and
+    each month's name under its bar where every bar has room for one (a page's cards,
+    a year or two; a whole space's years of months have their tooltips)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -85,8 +92,19 @@ class MonthChart(QWidget):
         """Where the bars stand, under the labels of the counts."""
         metrics = self.fontMetrics()
         top = metrics.height() / 2
-        bottom = self.height() - metrics.height() - 6
+        lines = 2 if self.month_labels() else 1  # the months' names, the years
+        bottom = self.height() - lines * metrics.height() - 6
         return QRectF(self._left(), top, self.width() - self._left() - 4, bottom - top)
+
+    def month_labels(self) -> list[str]:
+        """The names written under the bars, one a bar; none where a bar is too narrow
+        for the widest of them."""
+        if not self._months:
+            return []
+        names = [short_month_name(month) for month, _count in self._months]
+        widest = max(self.fontMetrics().horizontalAdvance(name) for name in names)
+        step = (self.width() - self._left() - 4) / len(self._months)
+        return names if step >= widest + 6 else []
 
     def _largest(self) -> int:
         return max((count for _month, count in self._months), default=0) or 1
@@ -115,15 +133,21 @@ class MonthChart(QWidget):
             return
         step = plot.width() / len(self._months)
         bar = palette.color(QPalette.ColorRole.Highlight)
+        names = self.month_labels()
+        line = self.fontMetrics().height()
         for index, (month, count) in enumerate(self._months):
             height = plot.height() * count / largest
             left = plot.left() + index * step
             painter.fillRect(
                 QRectF(left + step * 0.15, plot.bottom() - height, step * 0.7, height), bar
             )
+            painter.setPen(text)
+            if names:
+                under = QRectF(left, plot.bottom() + 3, step, line)
+                painter.drawText(under, Qt.AlignmentFlag.AlignHCenter, names[index])
             if month.month == 1 or index == 0:  # a year's first month: the year under it
-                painter.setPen(text)
-                painter.drawText(QPointF(left, self.height() - 4), str(month.year))
+                year_left = left + step * 0.15 if names else left  # under its first bar
+                painter.drawText(QPointF(year_left, self.height() - 4), str(month.year))
 
     def _month_at(self, x: float) -> tuple[date, int] | None:
         plot = self.plot_area()

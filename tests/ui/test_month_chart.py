@@ -56,3 +56,21 @@ def test_the_month_under_the_pointer_is_its_tooltip(qtbot):
     point = QPoint(x, int(plot.center().y()))
     QApplication.sendEvent(chart, QHelpEvent(QEvent.Type.ToolTip, point, chart.mapToGlobal(point)))
     assert QToolTip.text() == f"{month_name(MONTHS[2][0])}: 7"
+
+
+def test_each_bar_has_its_month_under_it_where_every_one_fits(qtbot):
+    chart = MonthChart()
+    qtbot.addWidget(chart)
+    chart.set_months(MONTHS)
+    chart.resize(400, 200)
+    locale = QLocale()
+    assert chart.month_labels() == [
+        locale.standaloneMonthName(month, QLocale.FormatType.ShortFormat) for month in (11, 12, 1)
+    ]
+    line = chart.fontMetrics().height()
+    assert chart.plot_area().bottom() <= chart.height() - 2 * line, "room for months and years"
+
+    years = [(date(2019 + n // 12, n % 12 + 1, 1), n % 5) for n in range(84)]
+    chart.set_months(years)
+    assert chart.month_labels() == [], "seven years of months: the years alone"
+    assert chart.plot_area().bottom() > chart.height() - 2 * line
