@@ -55,6 +55,10 @@ log = logging.getLogger(__name__)
 IMAGE_ALLOCATION_LIMIT_MB = 128
 """Qt refuses to decode images that would need more memory than this (process-wide)."""
 DEMO_SETTINGS_FILE = "demo-settings.json"
+DEMO_PORTS = (8765, 8766)
+"""The demo's API and avatar ports while they are free: the same addresses each run, so
+that a space synced in one demo run is found again in the next, not left on the disk
+beside a new copy, and the avatars come from their cache."""
 PAINT_TIMEOUT = 0.2
 """Seconds the start waits for the early sign-in dialog to paint before going on."""
 
@@ -301,7 +305,8 @@ def _start_demo() -> DemoServer | None:
         log.error("demo mode needs the demo extra (pip install 'cardviewer[demo]'): %s", exc)
         return None
     try:
-        return DemoServer(DemoConfig()).start()
+        server = DemoServer(DemoConfig(), port=DEMO_PORTS[0], avatar_port=DEMO_PORTS[1])
+        return server.start(free_ports_if_taken=True)
     except OSError as exc:
         log.error("the demo server could not start: %s", exc)
         return None

@@ -555,6 +555,28 @@ def test_demo_mode_end_to_end(demo_server, qtbot, run_app, tmp_path, monkeypatch
     assert not SessionStore().path.exists()  # a demo sign-in is never kept
 
 
+def test_the_demo_is_at_the_same_address_in_each_run_while_it_can_be(monkeypatch):
+    """A space synced in one demo run is found again in the next (its copy is kept by
+    server address), and a second demo at once still starts."""
+    from tests.demo.test_server import free_port
+
+    ports = (free_port(), free_port())
+    monkeypatch.setattr(app_module, "DEMO_PORTS", ports)
+    first = app_module._start_demo()
+    assert first is not None
+    first.stop()
+    second = app_module._start_demo()
+    assert second is not None
+    try:
+        assert (first.port, first.avatar_port) == ports == (second.port, second.avatar_port)
+        third = app_module._start_demo()  # while the second is on them
+        assert third is not None
+        third.stop()
+        assert third.port not in ports
+    finally:
+        second.stop()
+
+
 def test_no_arguments_are_what_the_parser_gives_for_none():
     """The start skips building the parser when there is nothing to parse."""
     assert app_module.argument_parser().parse_args([]) == app_module.NO_ARGUMENTS
@@ -647,9 +669,9 @@ def test_the_demo_server_starts_with_automatic_collection_off(qapp, monkeypatch)
     seen: list[bool] = []
     start = DemoServer.start
 
-    def start_and_look(self: DemoServer) -> DemoServer:
+    def start_and_look(self: DemoServer, **options: bool) -> DemoServer:
         seen.append(gc.isenabled())
-        return start(self)
+        return start(self, **options)
 
     async def run(self: AppController) -> int:
         return 0

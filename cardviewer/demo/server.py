@@ -72,19 +72,22 @@ class DemoServer:
 
     # Lifecycle
 
-    def start(self) -> Self:
+    def start(self, *, free_ports_if_taken: bool = False) -> Self:
+        """Bind the ports given, or with `free_ports_if_taken` free ones where either is
+        taken (another demo server on them, say), and serve."""
         if self._servers:
             raise RuntimeError("the demo server is already started")
         if self._stopping.is_set():
             raise RuntimeError("a stopped demo server cannot start again")
         avatars.claim_qt_main_thread()  # before its threads draw the first picture
-        api = DemoHTTPServer((self.host, self._ports[0]), ApiHandler, self, "api")
         try:
-            cdn = DemoHTTPServer((self.host, self._ports[1]), AvatarHandler, self, "avatar")
-        except BaseException:
-            api.server_close()
-            raise
-        self._servers = [api, cdn]
+            self._servers = self._bound(self._ports)
+        except OSError as error:
+            if not free_ports_if_taken or self._ports == (0, 0):
+                raise
+            log.info("the demo server's ports %s are taken (%s); free ones are used",
+                     self._ports, error)  # fmt: skip
+            self._servers = self._bound((0, 0))
         for server in self._servers:
             thread = threading.Thread(
                 target=server.serve_forever,
@@ -96,6 +99,16 @@ class DemoServer:
             self._threads.append(thread)
         log.info("demo API at %s, avatars at %s", self.base_url, self.avatar_base_url)
         return self
+
+    def _bound(self, ports: tuple[int, int]) -> list[DemoHTTPServer]:
+        """The API's server and the avatar host's, bound to `ports` (0: a free one)."""
+        api = DemoHTTPServer((self.host, ports[0]), ApiHandler, self, "api")
+        try:
+            cdn = DemoHTTPServer((self.host, ports[1]), AvatarHandler, self, "avatar")
+        except BaseException:
+            api.server_close()
+            raise
+        return [api, cdn]
 
     def stop(self) -> None:
         """Stop serving, end open connections and free both ports; safe to call again."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import socket
 import threading
 import time
@@ -67,6 +68,22 @@ def test_a_busy_port_fails_start_and_leaves_nothing_open():
             server.start()
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", api_port))
+
+
+def test_taken_ports_can_give_way_to_free_ones(caplog):
+    caplog.set_level(logging.INFO, logger="cardviewer.demo")
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        server = DemoServer(DemoConfig(card_count=5), port=port, avatar_port=free_port())
+        server.start(free_ports_if_taken=True)
+        try:
+            assert server.port != port
+            assert httpx.get(f"{server.base_url}/").status_code == 404
+        finally:
+            server.stop()
+    assert "are taken" in caplog.text
 
 
 def test_stop_is_idempotent_and_final():
