@@ -452,6 +452,7 @@ def test_the_main_window_fits_a_small_screen_with_its_details_pane(
     details = window.details_pane  # at its narrowest, a card with every field on show
     window.table.setCurrentIndex(window.table.model().index(0, 1))
     assert details.card is not None
+    qtbot.waitUntil(details.qr_code.copy_button.isEnabled, timeout=WAIT)  # its code made
     window.splitter.setSizes([SMALL_SCREEN.width(), 1])
     settle(qtbot, window)
     assert details.scroll_area.horizontalScrollBar().maximum() == 0, "no sideways scrolling"

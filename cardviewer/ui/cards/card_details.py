@@ -169,8 +169,6 @@ class CardDetailsPane(QWidget):
         self.setObjectName("cardDetailsPane")
         self._avatars = avatars
         self._card: Card | None = None
-        self._least_size: QSize | None = None
-        """The least size, once worked out for the card shown (`minimumSizeHint`)."""
         self._avatar_url: str | None = None
         if avatars is not None:
             avatars.avatarReady.connect(self._on_avatar_ready)
@@ -222,7 +220,7 @@ class CardDetailsPane(QWidget):
         self.qr_code.copied.connect(self.copied)
         self.qr_code.failed.connect(self.failed)
         self.qr_code.saved.connect(self.saved)
-        self.qr_code.codeShown.connect(self._refit)  # its code's may be wider
+        self.qr_code.codeShown.connect(self.updateGeometry)  # its code's may be wider
         content_layout.addWidget(self.qr_code)
         content_layout.addStretch(1)
 
@@ -298,7 +296,7 @@ class CardDetailsPane(QWidget):
             self.name_label.clear()
             self.qr_code.set_card(None)
             self._stack.setCurrentWidget(self.placeholder_label)
-            self._refit()
+            self.updateGeometry()
             return
         if columns is None:
             columns = build_columns(
@@ -315,7 +313,7 @@ class CardDetailsPane(QWidget):
                 continue  # for files and programs; the table shows it on request
             self._add_row(column, card)
         self._form_wrapping.update()
-        self._refit()
+        self.updateGeometry()
         self._avatar_url = avatar_url(card)
         if self._avatars is not None:
             self._avatars.request(self._avatar_url)
@@ -415,23 +413,16 @@ class CardDetailsPane(QWidget):
         """Never narrower than the card it shows: scrolled sideways, the pane hid the end
         of every value, and the QR code's buttons.
 
-        Kept until the card or its code changes: layouts ask some forty times as the
-        window is built, and working it out lays the card's fields out each time.
+        Worked out afresh while a card is shown, as its code and rows settle; without
+        one (as the window is built, when layouts ask some forty times) the hint alone.
         """
-        if self._least_size is None:
-            hint = super().minimumSizeHint()
-            area, content = self.scroll_area, self.scroll_area.widget()
-            if content is not None and self._card is not None:
-                bar = area.verticalScrollBar().sizeHint().width()
-                least = content.minimumSizeHint().width() + bar + 2 * area.frameWidth()
-                hint = hint.expandedTo(QSize(least, 0))
-            self._least_size = hint
-        return self._least_size
-
-    def _refit(self) -> None:
-        """The card or its code changed: the least width is worked out again."""
-        self._least_size = None
-        self.updateGeometry()
+        hint = super().minimumSizeHint()
+        area, content = self.scroll_area, self.scroll_area.widget()
+        if self._card is None or content is None:
+            return hint
+        bar = area.verticalScrollBar().sizeHint().width()
+        least = content.minimumSizeHint().width() + bar + 2 * area.frameWidth()
+        return hint.expandedTo(QSize(least, 0))
 
     def changeEvent(self, event: QEvent) -> None:
         # Moved to a screen of another pixel density, or a new palette: redraw the picture.
