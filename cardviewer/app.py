@@ -73,6 +73,8 @@ def app_icon() -> QIcon:
 
 EXPORT_COMMAND = "export"
 """The first argument that runs `cardviewer.cli` instead of the window."""
+SYNC_COMMAND = "sync"
+"""The first argument that runs `cardviewer.cli_sync` instead of the window."""
 
 
 NO_ARGUMENTS = argparse.Namespace(
@@ -97,7 +99,8 @@ def argument_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=APP_ID,
         description="Browse and export the digital business cards of your company's space.",
-        epilog=f"To export without a window, for scheduled jobs: {APP_ID} {EXPORT_COMMAND} --help",
+        epilog="Without a window, for scheduled jobs: "
+        f"{APP_ID} {EXPORT_COMMAND} --help, {APP_ID} {SYNC_COMMAND} --help",
     )
     parser.add_argument(
         "--demo",
@@ -151,12 +154,17 @@ def configure_logging(verbose: bool) -> logging.Handler:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run CardViewer, or with `export` first its export without a window; returns the exit code."""
+    """Run CardViewer, or with `export` or `sync` first that command without a window;
+    returns the exit code."""
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments[:1] == [EXPORT_COMMAND]:
         from cardviewer import cli  # no window, no event loop on Qt
 
         return cli.main(arguments[1:])
+    if arguments[:1] == [SYNC_COMMAND]:
+        from cardviewer import cli_sync
+
+        return cli_sync.main(arguments[1:])
     args = parse_args(arguments)
     if args.version:
         print(f"{APP_NAME} {__version__}")

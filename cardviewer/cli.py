@@ -375,7 +375,7 @@ def main(
         args = parser.parse_args(argv)
     except SystemExit as exit_:
         return int(exit_.code or 0)
-    with _logging_to(err, verbose=args.verbose):
+    with logging_to(err, verbose=args.verbose):
         if args.page < 1 or args.concurrency < 1:
             print("error: --page and --concurrency must be 1 or more", file=err)
             return ExitCode.USAGE
@@ -387,7 +387,7 @@ def main(
 
 
 @contextlib.contextmanager
-def _logging_to(err: TextIO, *, verbose: bool) -> Iterator[None]:
+def logging_to(err: TextIO, *, verbose: bool) -> Iterator[None]:
     """Log to `err` as the window logs to stderr: secrets taken out, httpcore quiet.
 
     The levels and the handler are put back afterwards, for a caller in the same process.
@@ -420,29 +420,19 @@ async def _export(args: argparse.Namespace, err: TextIO, out: BinaryIO) -> int:
     started = time.monotonic()
     try:
         target = output(args, standard_output=out)
-        account = await _signed_in_client(args, err)
     except UsageError as exc:
         print(f"error: {exc}", file=err)
         return ExitCode.USAGE
-    except SessionEnded as exc:
-        print(f"error: {exc}", file=err)
-        return ExitCode.SIGN_IN
-    except CardViewerError as exc:
-        return _failed(exc, err)
+    account = await signed_in(args, err)
+    if isinstance(account, ExitCode):
+        return account
     async with account.client as client:
         try:
             count = await _written(client, args, target, err, out, account)
         except NotAuthenticated as exc:
-            code = _failed(exc, err)
-            if account.times == 0:
-                print(
-                    f"To let the export sign in again by itself, set {PASSWORD_VARIABLE} "
-                    "(or run it at a terminal to be asked for the password).",
-                    file=err,
-                )
-            return code
+            return report_session_ended(exc, err, account, "export")
         except CardViewerError as exc:
-            return _failed(exc, err)
+            return report_failure(exc, err)
         except OSError as exc:
             log.debug("writing %s failed: %r", target.described(), exc)
             print(f"Cannot write {target.described()}: {explain_write_failure(exc)}", file=err)
@@ -496,7 +486,8 @@ class SignInAgain:
 
     def __init__(self, client: CardsClient, email: str | None, password: str | None) -> None:
         self.client = client
-        self._email = email
+        self.email = email
+        """The account signed in with: the saved session's, or the one given."""
         self._password = password
         self._lock = asyncio.Lock()
         self.times = 0
@@ -509,23 +500,54 @@ class SignInAgain:
         async with self._lock:
             if self.client.token != ended:
                 return True  # another page's failure signed in meanwhile
-            if self._email is None or self.times >= self.MAX_TIMES:
+            if self.email is None or self.times >= self.MAX_TIMES:
                 return False
             if self._password is None:
                 if not sys.stdin.isatty():
                     return False
                 self._password = getpass.getpass(
-                    f"The server ended the session. Password for {self._email}: ", stream=err
+                    f"The server ended the session. Password for {self.email}: ", stream=err
                 )
                 remember_secret(self._password)
             self.times += 1
             log.info("the server ended the session; signing in again (%d)", self.times)
-            session = await self.client.login(self._email, self._password)
+            session = await self.client.login(self.email, self._password)
             remember_secret(session.access_token)
             return True
 
 
-async def _signed_in_client(args: argparse.Namespace, err: TextIO) -> SignInAgain:
+async def signed_in(args: argparse.Namespace, err: TextIO) -> SignInAgain | ExitCode:
+    """`signed_in_client`, or the exit code of why it could not sign in (said on `err`)."""
+    try:
+        return await signed_in_client(args, err)
+    except UsageError as exc:
+        print(f"error: {exc}", file=err)
+        return ExitCode.USAGE
+    except SessionEnded as exc:
+        print(f"error: {exc}", file=err)
+        return ExitCode.SIGN_IN
+    except CardViewerError as exc:
+        return report_failure(exc, err)
+
+
+def report_session_ended(
+    exc: NotAuthenticated, err: TextIO, account: SignInAgain, command: str
+) -> int:
+    """`report_failure` for a session the server ended midway, and how to let `command`
+    sign in again by itself next time when it had no password to."""
+    code = report_failure(exc, err)
+    if account.times == 0:
+        print(
+            f"To let the {command} sign in again by itself, set {PASSWORD_VARIABLE} "
+            "(or run it at a terminal to be asked for the password).",
+            file=err,
+        )
+    return code
+
+
+async def signed_in_client(args: argparse.Namespace, err: TextIO) -> SignInAgain:
+    """A client signed in as `args` say (`--server`, `--email`), with the password from
+    the environment or the terminal, else the session the app saved."""
     if args.server:
         # Checked first: an address with a password in it is neither used nor repeated.
         normalize_server_url(args.server)
@@ -600,20 +622,30 @@ async def _fetch_and_write(
     ended the session is asked for again after signing in again (`SignInAgain`).
     """
 
-    async def fetch(number: int) -> CardPage:
-        while True:
-            token = client.token
-            try:
-                return await client.list_cards(args.space, number, with_emails=args.with_emails)
-            except NotAuthenticated:
-                if not await again.sign_in(err, token):
-                    raise
-
+    fetch = page_fetch(client, args.space, args.with_emails, again, err)
     if target.file_format == PDF:
         async with _photo_source(target.pictures, client, picture_size=True) as pictures:
             return await _phone_list(fetch, args, target, err, pictures)
     async with _photo_source(target.photos, client) as photos:
         return await _cards_written(fetch, args, target, err, photos)
+
+
+def page_fetch(
+    client: CardsClient, space: str, with_emails: bool, again: SignInAgain, err: TextIO
+) -> Callable[[int], Awaitable[CardPage]]:
+    """Fetches a page of `space` by its number; a page refused because the server ended
+    the session is asked for again after signing in again (`SignInAgain`)."""
+
+    async def fetch(number: int) -> CardPage:
+        while True:
+            token = client.token
+            try:
+                return await client.list_cards(space, number, with_emails=with_emails)
+            except NotAuthenticated:
+                if not await again.sign_in(err, token):
+                    raise
+
+    return fetch
 
 
 @contextlib.asynccontextmanager
@@ -769,7 +801,8 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h"
 
 
-def _failed(exc: CardViewerError, err: TextIO) -> int:
+def report_failure(exc: CardViewerError, err: TextIO) -> ExitCode:
+    """Say on `err` why the command failed, without secrets; its `ExitCode`."""
     # The message may be the server's own words, which could repeat a secret.
     message = redact(str(exc))
     if isinstance(exc, InvalidCredentials) and not isinstance(exc.message, Sentence):

@@ -17,6 +17,8 @@ Checks, each reported and all of them run even when one fails:
   lines on standard output and as a PDF phone list (drawn off screen with the bundle's
   Qt), says so in one line on stderr (nothing with `--quiet`),
   and ends with exit 3 for a wrong password and 4 for a server that is not there;
+- the frozen `cardviewer sync` writes the demo space into the window's copy through
+  the bundle's own writing process, and says so again with nothing changed;
 - install.sh from the .tar.gz installs into a fresh home, the installed app starts,
   and `install.sh --uninstall` removes it again;
 - the desktop entry (as shipped and as installed) passes `desktop-file-validate`, the
@@ -508,6 +510,44 @@ def check_export(report: Report, executable: Path, scratch: Path) -> None:
     )
 
 
+def check_sync(report: Report, executable: Path, scratch: Path) -> None:
+    """`cardviewer sync` of the frozen app: its copy is written by a process started as
+    the bundle's own program (`--multiprocessing-fork`), as the window's sync is."""
+    import sqlite3
+
+    from cardviewer.demo import DemoConfig, DemoServer
+
+    home = scratch / "home-sync"
+    with DemoServer(DemoConfig()) as server:
+        count = len(server.spaces[server.space_id].cards)
+        env = {**private_environment(home), "CARDVIEWER_PASSWORD": server.password}
+        command = [str(executable), "sync", "--server", server.base_url,
+                   "--email", server.email, "--space", server.space_id]  # fmt: skip
+        started = time.monotonic()
+        results = [
+            subprocess.run(
+                command, env=env, capture_output=True, text=True, timeout=RUN_TIMEOUT, check=False
+            )
+            for _ in range(2)
+        ]
+        report.figure("frozen sync of the demo space", f"{time.monotonic() - started:.2f} s, twice")
+    copies = list(home.rglob(f"{server.space_id}.sqlite"))
+    cards = None
+    if len(copies) == 1:
+        with sqlite3.connect(copies[0]) as db:
+            cards = db.execute("SELECT card_count FROM generations ORDER BY id DESC").fetchone()
+    report.check(
+        [result.returncode for result in results] == [0, 0] and cards == (count,),
+        f"sync: writes the {count} cards into the window's copy, twice",
+        " | ".join(f"{r.returncode}: {r.stderr[-300:]}" for r in results) + f", {copies}",
+    )
+    report.check(
+        "nothing changed since the last sync." in results[-1].stderr,
+        "sync: a second sync says nothing changed",
+        repr(results[-1].stderr[-300:]),
+    )
+
+
 # Installing for a user
 
 
@@ -689,6 +729,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_icu(report, bundle)
         check_runs(report, executable, scratch, args.runs)
         check_export(report, executable, scratch)
+        check_sync(report, executable, scratch)
         check_install(report, archive, scratch)
         validate(
             report,

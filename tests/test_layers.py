@@ -106,6 +106,9 @@ QT_FREE = [
     *(name for name in modules_in("cardviewer.demo") if name not in QT_DEMO),
     *(name for name in modules_in("cardviewer.services") if name not in QT_SERVICES),
     "cardviewer.cli",
+    # Loads Qt only as it runs, for the reader's collation (`text_collation`), which
+    # the sync's copy is ranked by as the window's is.
+    "cardviewer.cli_sync",
 ]
 
 

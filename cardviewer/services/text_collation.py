@@ -34,6 +34,11 @@ def collation_of(locale: QLocale) -> str:
     return locale.name()
 
 
+def system_collation() -> str:
+    """The collation the window sorts by: the system locale's (`i18n` makes it `QLocale()`)."""
+    return collation_of(QLocale.system())
+
+
 def locale_text_key(collation: str) -> Callable[[str], QCollatorSortKey]:
     """The sort key of the collation named `collation_of(locale)`, from that name."""
     return text_collator(QLocale(collation)).sortKey

@@ -6,6 +6,7 @@ import csv
 import sqlite3
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
 
@@ -117,6 +118,29 @@ def test_a_synced_space_opens_from_its_copy_when_the_server_fails(window, demo_s
     qtbot.waitUntil(lambda: not space.is_sorting, timeout=WAIT)
     assert space.rowCount() == total
     assert window.export_action.isEnabled(), "the copy's cards can be saved offline"
+
+
+def test_a_copy_synced_by_the_command_line_is_offered_and_shown(
+    window, demo_server, qtbot, monkeypatch
+):
+    from cardviewer import cli_sync
+    from cardviewer.cli import PASSWORD_VARIABLE
+
+    monkeypatch.setenv(PASSWORD_VARIABLE, demo_server.password)
+    account = ["--server", demo_server.base_url, "--email", demo_server.email]
+    command = [*account, "--space", demo_server.space_id, "--quiet"]
+    with ThreadPoolExecutor(1) as thread:  # a loop of its own, beside the window's
+        ran = thread.submit(cli_sync.main, command)
+        qtbot.waitUntil(ran.done, timeout=WAIT)
+    assert ran.result() == 0
+    open_space(qtbot, window, demo_server.space_id)
+    switch = window.whole_space.switch
+    assert switch.isVisible(), "the copy `cardviewer sync` wrote is the window's"
+    switch.setCurrentIndex(WHOLE_SPACE)
+    switch.activated.emit(WHOLE_SPACE)
+    space = window.whole_space.model
+    assert space is not None
+    assert space.rowCount() == window.model.page.meta.total
 
 
 def test_a_copy_that_cannot_be_opened_is_explained_and_the_page_stays(window, demo_server, qtbot):

@@ -1,0 +1,195 @@
+"""`cardviewer sync`: a space's local copy brought up to date without a window.
+
+    cardviewer sync --server URL --email E --space ID [--with-emails]
+                    [--concurrency N] [--quiet]
+
+For a scheduled job that keeps the copy the window browses offline fresh, and says what
+changed since the last sync ("since the last sync: 3 added, 1 removed, 12 changed"),
+for an office keeping a phone list or a CRM in step. The copy is the window's own: the
+same file (one per server, account and space), written the same way (`sync_space`, by
+a process of its own, made current only when complete), its texts ranked for the
+system's language as the window sorts them. Signing in, the password, the saved
+session, the exit codes and what stderr gets are those of `cardviewer export`
+(`cardviewer.cli`); a copy that cannot be written ends with `ExitCode.WRITE`, the copy
+before it unchanged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from cardviewer import APP_NAME, __version__
+from cardviewer.api.errors import CardViewerError, NotAuthenticated
+from cardviewer.cli import (
+    PASSWORD_VARIABLE,
+    ExitCode,
+    SignInAgain,
+    logging_to,
+    page_fetch,
+    progress_line,
+    report_failure,
+    report_session_ended,
+    signed_in,
+)
+from cardviewer.paths import store_dir
+from cardviewer.services.card_store import CardStore, Changes, store_path
+from cardviewer.services.space_fetch import DEFAULT_CONCURRENCY, FetchProgress
+from cardviewer.services.space_sync import sync_space
+from cardviewer.services.store_schema import StoreError
+
+EXAMPLES = f"""\
+examples:
+  the copy of a space with its e-mail addresses, brought up to date each night:
+    {PASSWORD_VARIABLE}=... cardviewer sync --server https://cards.example.com \\
+        --email it@example.com --space enuh1mF01XXXXXX --with-emails
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    exit_codes = ", ".join(
+        f"{code.value} {code.name.lower().replace('_', ' ')}" for code in ExitCode
+    )
+    parser = argparse.ArgumentParser(
+        prog="cardviewer sync",
+        description="Bring the local copy of a space up to date, the copy the window "
+        "browses offline, and say what changed since the last sync.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=f"{EXAMPLES}\nThe password is read from {PASSWORD_VARIABLE}, else asked for at\n"
+        "the terminal, else the session saved by the app is used.\n"
+        f"Exit codes: {exit_codes} (6: the local copy could not be written).",
+    )
+    parser.add_argument(
+        "--server", help="server address (default: the saved session's, else the site file's)"
+    )
+    parser.add_argument("--email", help="e-mail address to sign in with")
+    parser.add_argument("--space", required=True, help="id of the space to sync")
+    parser.add_argument("--with-emails", action="store_true", help="include e-mail addresses")
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=DEFAULT_CONCURRENCY,
+        help="pages fetched at once (default %(default)s)",
+    )
+    parser.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no progress and no summary on stderr (errors are still said)",
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debugging details")
+    parser.add_argument("--version", action="version", version=f"{APP_NAME} {__version__}")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, *, stderr: TextIO | None = None) -> int:
+    """Run the sync; returns the exit code."""
+    err = stderr or sys.stderr
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exit_:
+        return int(exit_.code or 0)
+    with logging_to(err, verbose=args.verbose):
+        if args.concurrency < 1:
+            print("error: --concurrency must be 1 or more", file=err)
+            return ExitCode.USAGE
+        try:
+            return asyncio.run(_sync(args, err))
+        except KeyboardInterrupt:
+            print("Interrupted; the local copy stays as it was.", file=err)
+            return ExitCode.INTERRUPTED
+
+
+async def _sync(args: argparse.Namespace, err: TextIO) -> int:
+    started = time.monotonic()
+    account = await signed_in(args, err)
+    if isinstance(account, ExitCode):
+        return account
+    async with account.client as client:
+        email = account.email or ""
+        path = store_path(store_dir(), client.server_url, email, args.space)
+        try:
+            count, changes = await _synced(path, args, err, account)
+        except NotAuthenticated as exc:
+            return report_session_ended(exc, err, account, "sync")
+        except CardViewerError as exc:
+            return report_failure(exc, err)
+        except StoreError as exc:
+            print(f"{args.space} could not be synced. {exc}", file=err)
+            return ExitCode.WRITE
+    if not args.quiet:
+        print(summary(count, args.space, changes, time.monotonic() - started), file=err)
+    return ExitCode.OK
+
+
+async def _synced(
+    path: Path, args: argparse.Namespace, err: TextIO, account: SignInAgain
+) -> tuple[int, Changes | None]:
+    """Every page into the copy at `path`: the number of cards, and what changed.
+
+    Texts are ranked for the system's language, as the window sorts them: Qt's
+    collation, loaded here only.
+    """
+    from cardviewer.services.text_collation import system_collation
+
+    show = err.isatty() and not args.quiet
+
+    def progress(done: FetchProgress) -> None:
+        if show:
+            print(f"\r{progress_line(done)}\033[K", end="", file=err, flush=True)
+
+    first, store = await asyncio.to_thread(_opened, path)
+    try:
+        generation = await sync_space(
+            store,
+            page_fetch(account.client, args.space, args.with_emails, account, err),
+            concurrency=args.concurrency,
+            on_progress=progress,
+            with_emails=args.with_emails,
+            collation=system_collation(),
+        )
+        if show:
+            print(file=err)
+        return generation.card_count, await asyncio.to_thread(store.changes)
+    except BaseException:
+        if show:
+            print(file=err)
+        if first:  # no copy of a space mistyped or refused is left behind
+            _discarded(store, path)
+        raise
+    finally:
+        store.close()
+
+
+def _opened(path: Path) -> tuple[bool, CardStore]:
+    """The copy at `path`, and whether it was made just now (none was there)."""
+    first = not path.exists()
+    return first, CardStore.open(path)
+
+
+def _discarded(store: CardStore, path: Path) -> None:
+    """Close and delete the copy a first sync made, with SQLite's files beside it."""
+    store.close()
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+def summary(count: int, space: str, changes: Changes | None, seconds: float) -> str:
+    """ "Synced 237 cards of space … in 0.6 s; since the last sync: 1 added, …"."""
+    cards = "1 card" if count == 1 else f"{count:,} cards"
+    done = f"Synced {cards} of space {space} in {seconds:.1f} s"
+    if changes is None:
+        return f"{done}; the first sync of this copy."
+    if not changes.any:
+        return f"{done}; nothing changed since the last sync."
+    parts = (
+        f"{len(changes.added):,} added",
+        f"{len(changes.removed):,} removed",
+        f"{len(changes.changed):,} changed",
+    )
+    return f"{done}; since the last sync: {', '.join(parts)}."

@@ -1,0 +1,167 @@
+"""`cardviewer sync` against the demo server: the window's copy, what changed, faults."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from cardviewer import app, cli_sync
+from cardviewer.api import Session
+from cardviewer.cli import PASSWORD_VARIABLE, ExitCode
+from cardviewer.demo import Fault
+from cardviewer.paths import store_dir
+from cardviewer.services.card_store import CardStore, store_path
+from cardviewer.services.session_store import SessionStore, StoredSession
+from cardviewer.services.store_schema import SCHEMA_VERSION
+from cardviewer.services.text_collation import system_collation
+
+
+@pytest.fixture
+def password(monkeypatch, demo_server):
+    monkeypatch.setenv(PASSWORD_VARIABLE, demo_server.password)
+
+
+def run(demo_server, *args: str, space: str | None = None) -> tuple[int, str]:
+    err = io.StringIO()
+    account = ["--server", demo_server.base_url, "--email", demo_server.email]
+    code = cli_sync.main([*account, "--space", space or demo_server.space_id, *args], stderr=err)
+    return code, err.getvalue()
+
+
+def copy_of(demo_server, space: str | None = None) -> Path:
+    """Where the window keeps the copy of the space for the demo account."""
+    return store_path(
+        store_dir(), demo_server.base_url, demo_server.email, space or demo_server.space_id
+    )
+
+
+def said(err: str, ending: str) -> bool:
+    """`err` is the one summary line a sync ends with, ending with `ending`."""
+    return (
+        re.fullmatch(r"Synced 240 cards of space \S+ in \d+\.\d s; " + ending + "\n", err)
+        is not None
+    )
+
+
+@pytest.mark.usefixtures("password")
+def test_a_first_sync_writes_the_copy_the_window_browses(demo_server):
+    code, err = run(demo_server, "--with-emails")
+    assert code == ExitCode.OK, err
+    assert said(err, re.escape("the first sync of this copy.")), err
+    with CardStore.open(copy_of(demo_server)) as store:
+        current = store.current
+        assert current is not None
+        assert (current.card_count, current.with_emails) == (240, True)
+    with sqlite3.connect(copy_of(demo_server)) as db:
+        (collation,) = db.execute("SELECT collation FROM generations").fetchone()
+    assert collation == system_collation(), "ranked as the window sorts"
+    assert copy_of(demo_server).stat().st_mode & 0o777 == 0o600
+
+
+@pytest.mark.usefixtures("password")
+def test_a_second_sync_says_what_changed(demo_server):
+    assert run(demo_server)[0] == ExitCode.OK
+    code, err = run(demo_server)
+    assert said(err, re.escape("nothing changed since the last sync.")), err
+
+    space = demo_server.spaces[demo_server.space_id]
+    first, second, *rest = space.cards
+    renamed = dataclasses.replace(second, display_name="Zoë Renamed")
+    demo_server.spaces[demo_server.space_id] = dataclasses.replace(
+        space, cards=(renamed, *rest, dataclasses.replace(first, uuid="new-card-1"))
+    )
+    code, err = run(demo_server)
+    assert code == ExitCode.OK
+    assert said(err, "since the last sync: 1 added, 1 removed, 1 changed."), err
+    with CardStore.open(copy_of(demo_server)) as store:
+        changes = store.changes()
+    assert changes is not None
+    assert (changes.added, changes.removed, changes.changed) == (
+        ("new-card-1",),
+        (first.uuid,),
+        (second.uuid,),
+    )
+
+
+@pytest.mark.usefixtures("password")
+def test_a_space_that_is_not_there_leaves_no_copy(demo_server):
+    code, err = run(demo_server, space="nosuchspace")
+    assert code == ExitCode.SERVER
+    assert "This space was not found" in err
+    assert not copy_of(demo_server, "nosuchspace").exists()
+    assert list(copy_of(demo_server).parent.glob("*")) == []
+
+
+@pytest.mark.usefixtures("password")
+def test_a_failed_sync_keeps_the_copy_before(demo_server):
+    assert run(demo_server)[0] == ExitCode.OK
+    demo_server.faults.inject(Fault.SERVICE_UNAVAILABLE, times=50)
+    code, err = run(demo_server, "--concurrency", "1")
+    assert code == ExitCode.SERVER, err
+    with CardStore.open(copy_of(demo_server)) as store:
+        assert store.current is not None
+        assert store.current.card_count == 240
+
+
+@pytest.mark.usefixtures("password")
+def test_a_copy_written_by_a_newer_version_is_refused_untouched(demo_server):
+    path = copy_of(demo_server)
+    path.parent.mkdir(parents=True)
+    with CardStore.open(path):
+        pass
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    code, err = run(demo_server)
+    assert code == ExitCode.WRITE
+    assert err.startswith(f"{demo_server.space_id} could not be synced.")
+    assert "newer version of CardViewer" in err
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1
+
+
+def test_a_wrong_password_ends_with_its_exit_code(demo_server, monkeypatch):
+    monkeypatch.setenv(PASSWORD_VARIABLE, "not the password")
+    code, err = run(demo_server)
+    assert code == ExitCode.SIGN_IN
+    assert "password is not correct" in err
+    assert not copy_of(demo_server).exists()
+
+
+@pytest.mark.usefixtures("password")
+def test_quiet_says_nothing_and_the_app_runs_the_command(demo_server, capsys):
+    account = ["--server", demo_server.base_url, "--email", demo_server.email]
+    code = app.main(["sync", *account, "--space", demo_server.space_id, "--quiet"])
+    assert code == ExitCode.OK
+    assert capsys.readouterr().err == ""
+    assert copy_of(demo_server).exists()
+
+
+def test_with_the_saved_session_a_session_ended_midway_stops_and_says_how(demo_server, monkeypatch):
+    """A saved sign-in is used where there is no password; the sync signs in again only
+    with one, and says how to give it one."""
+    monkeypatch.delenv(PASSWORD_VARIABLE, raising=False)
+    session = Session.model_validate(demo_server.issue_token())
+    SessionStore().save(
+        StoredSession.from_session(demo_server.base_url, demo_server.email, session)
+    )
+    demo_server.faults.inject(Fault.REVOKED_TOKEN, target="cards")
+    err = io.StringIO()
+    code = cli_sync.main(["--space", demo_server.space_id], stderr=err)
+    assert code == ExitCode.SIGN_IN
+    assert f"To let the sync sign in again by itself, set {PASSWORD_VARIABLE}" in err.getvalue()
+    assert not copy_of(demo_server).exists()
+
+
+@pytest.mark.usefixtures("password")
+def test_a_session_ended_midway_signs_in_again_and_goes_on(demo_server):
+    demo_server.faults.inject(Fault.REVOKED_TOKEN, target="cards")
+    code, err = run(demo_server)
+    assert code == ExitCode.OK, err
+    with CardStore.open(copy_of(demo_server)) as store:
+        assert store.current is not None
+        assert store.current.card_count == 240
