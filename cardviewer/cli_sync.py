@@ -143,6 +143,10 @@ async def _synced(
         if show:
             print(f"\r{progress_line(done)}\033[K", end="", file=err, flush=True)
 
+    def finishing() -> None:  # ranking and indexing: seconds for a large space
+        if show:
+            print("\rFinishing the local copy…\033[K", end="", file=err, flush=True)
+
     first, store = await asyncio.to_thread(_opened, path)
     try:
         generation = await sync_space(
@@ -152,6 +156,7 @@ async def _synced(
             on_progress=progress,
             with_emails=args.with_emails,
             collation=system_collation(),
+            on_finishing=finishing,
         )
         if show:
             print(file=err)

@@ -165,3 +165,19 @@ def test_a_session_ended_midway_signs_in_again_and_goes_on(demo_server):
     with CardStore.open(copy_of(demo_server)) as store:
         assert store.current is not None
         assert store.current.card_count == 240
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.usefixtures("password")
+def test_at_a_terminal_it_shows_how_far_it_has_come(demo_server):
+    err = Terminal()
+    account = ["--server", demo_server.base_url, "--email", demo_server.email]
+    assert cli_sync.main([*account, "--space", demo_server.space_id], stderr=err) == 0
+    shown = err.getvalue()
+    assert "\rPage 24 of 24, 240 cards" in shown
+    assert "\rFinishing the local copy…" in shown
+    assert shown.rstrip("\n").splitlines()[-1].startswith("Synced 240 cards")
