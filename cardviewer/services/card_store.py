@@ -70,6 +70,23 @@ class Changes:
         return bool(self.added or self.removed or self.changed)
 
 
+CHANGE_QUERIES = (
+    "SELECT uuid FROM cards n WHERE generation = :new AND NOT EXISTS (SELECT 1 FROM cards o "
+    "INDEXED BY cards_by_uuid WHERE o.generation = :old AND o.uuid = n.uuid) ORDER BY position",
+    "SELECT uuid FROM cards o WHERE generation = :old AND NOT EXISTS (SELECT 1 FROM cards n "
+    "INDEXED BY cards_by_uuid WHERE n.generation = :new AND n.uuid = o.uuid) ORDER BY position",
+    "SELECT uuid FROM cards n WHERE generation = :new AND EXISTS (SELECT 1 FROM cards o "
+    "INDEXED BY cards_by_uuid WHERE o.generation = :old AND o.uuid = n.uuid "
+    "AND o.json <> n.json) ORDER BY position",
+)
+"""Cards added, removed and changed between the generations `:old` and `:new`, in order.
+
+Each card of one copy is looked up in the other by its id (`cards_by_uuid`), named
+here: without statistics SQLite chose to walk the other copy's cards for each card,
+which for two copies of 100,000 cards did not end in half an hour.
+"""
+
+
 def account_folder(folder: Path, server_url: str, email: str) -> Path:
     """The folder of one account's copies: a digest of the server and the account names it.
 
@@ -424,23 +441,8 @@ class CardStore:
         def ids(query: str) -> tuple[str, ...]:
             return tuple(row[0] for row in self._db.execute(query, {"new": new, "old": old}))
 
-        return Changes(
-            added=ids(
-                "SELECT uuid FROM cards n WHERE generation = :new AND NOT EXISTS "
-                "(SELECT 1 FROM cards o WHERE o.generation = :old AND o.uuid = n.uuid) "
-                "ORDER BY position"
-            ),
-            removed=ids(
-                "SELECT uuid FROM cards o WHERE generation = :old AND NOT EXISTS "
-                "(SELECT 1 FROM cards n WHERE n.generation = :new AND n.uuid = o.uuid) "
-                "ORDER BY position"
-            ),
-            changed=ids(
-                "SELECT n.uuid FROM cards n JOIN cards o ON o.uuid = n.uuid "
-                "AND o.generation = :old WHERE n.generation = :new AND o.json <> n.json "
-                "ORDER BY n.position"
-            ),
-        )
+        added, removed, changed = (ids(query) for query in CHANGE_QUERIES)
+        return Changes(added=added, removed=removed, changed=changed)
 
     # Writing a new copy
 
