@@ -176,24 +176,49 @@ examples:
 """
 
 
-def build_parser() -> argparse.ArgumentParser:
+def command_parser(
+    command: str, description: str, examples: str, *, exit_note: str = ""
+) -> argparse.ArgumentParser:
+    """The parser of `cardviewer <command>` with the account's options, `--space`, and
+    what every command has (`--quiet`, `-v`, `--version`: `finish_parser`)."""
     exit_codes = ", ".join(
         f"{code.value} {code.name.lower().replace('_', ' ')}" for code in ExitCode
     )
     parser = argparse.ArgumentParser(
-        prog="cardviewer export",
-        description="Export the cards of a space to a CSV, Excel or JSON lines file, "
-        "without a window.",
+        prog=f"cardviewer {command}",
+        description=description,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=f"{EXAMPLES}\nThe password is read from {PASSWORD_VARIABLE}, else asked for at\n"
+        epilog=f"{examples}\nThe password is read from {PASSWORD_VARIABLE}, else asked for at\n"
         "the terminal, else the session saved by the app is used.\n"
-        f"Exit codes: {exit_codes}.",
+        f"Exit codes: {exit_codes}{exit_note}.",
     )
     parser.add_argument(
         "--server", help="server address (default: the saved session's, else the site file's)"
     )
     parser.add_argument("--email", help="e-mail address to sign in with")
-    parser.add_argument("--space", required=True, help="id of the space to export")
+    parser.add_argument("--space", required=True, help=f"id of the space to {command}")
+    return parser
+
+
+def finish_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """`--quiet`, `-v` and `--version`, last in every command's help."""
+    parser.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no progress and no summary on stderr (errors are still said)",
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debugging details")
+    parser.add_argument("--version", action="version", version=f"{APP_NAME} {__version__}")
+    return parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = command_parser(
+        "export",
+        "Export the cards of a space to a CSV, Excel or JSON lines file, without a window.",
+        EXAMPLES,
+    )
     scope = parser.add_mutually_exclusive_group()
     scope.add_argument("--all", action="store_true", help="export every page of the space")
     scope.add_argument("--page", type=int, default=1, help="export this page (default 1)")
@@ -253,15 +278,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         help="file to write; - writes to standard output once the export is complete",
     )
-    parser.add_argument(
-        "-q",
-        "--quiet",
-        action="store_true",
-        help="no progress and no summary on stderr (errors are still said)",
-    )
-    parser.add_argument("-v", "--verbose", action="store_true", help="log debugging details")
-    parser.add_argument("--version", action="version", version=f"{APP_NAME} {__version__}")
-    return parser
+    return finish_parser(parser)
 
 
 @dataclass(frozen=True)

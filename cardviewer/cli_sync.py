@@ -24,12 +24,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from cardviewer import APP_NAME, __version__
 from cardviewer.api.errors import CardViewerError, NotAuthenticated
 from cardviewer.cli import (
     PASSWORD_VARIABLE,
     ExitCode,
     SignInAgain,
+    command_parser,
+    finish_parser,
     logging_to,
     page_fetch,
     progress_line,
@@ -52,23 +53,13 @@ examples:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    exit_codes = ", ".join(
-        f"{code.value} {code.name.lower().replace('_', ' ')}" for code in ExitCode
+    parser = command_parser(
+        "sync",
+        "Bring the local copy of a space up to date, the copy the window browses offline, "
+        "and say what changed since the last sync.",
+        EXAMPLES,
+        exit_note=" (6: the local copy could not be written)",
     )
-    parser = argparse.ArgumentParser(
-        prog="cardviewer sync",
-        description="Bring the local copy of a space up to date, the copy the window "
-        "browses offline, and say what changed since the last sync.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=f"{EXAMPLES}\nThe password is read from {PASSWORD_VARIABLE}, else asked for at\n"
-        "the terminal, else the session saved by the app is used.\n"
-        f"Exit codes: {exit_codes} (6: the local copy could not be written).",
-    )
-    parser.add_argument(
-        "--server", help="server address (default: the saved session's, else the site file's)"
-    )
-    parser.add_argument("--email", help="e-mail address to sign in with")
-    parser.add_argument("--space", required=True, help="id of the space to sync")
     parser.add_argument("--with-emails", action="store_true", help="include e-mail addresses")
     parser.add_argument(
         "--concurrency",
@@ -76,15 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=DEFAULT_CONCURRENCY,
         help="pages fetched at once (default %(default)s)",
     )
-    parser.add_argument(
-        "-q",
-        "--quiet",
-        action="store_true",
-        help="no progress and no summary on stderr (errors are still said)",
-    )
-    parser.add_argument("-v", "--verbose", action="store_true", help="log debugging details")
-    parser.add_argument("--version", action="version", version=f"{APP_NAME} {__version__}")
-    return parser
+    return finish_parser(parser)
 
 
 def main(argv: Sequence[str] | None = None, *, stderr: TextIO | None = None) -> int:
