@@ -90,9 +90,12 @@ class MonthChart(QWidget):
 
     def plot_area(self) -> QRectF:
         """Where the bars stand, under the labels of the counts."""
+        return self._plot_area(named=bool(self.month_labels()))
+
+    def _plot_area(self, *, named: bool) -> QRectF:
         metrics = self.fontMetrics()
         top = metrics.height() / 2
-        lines = 2 if self.month_labels() else 1  # the months' names, the years
+        lines = 2 if named else 1  # the months' names, the years
         bottom = self.height() - lines * metrics.height() - 6
         return QRectF(self._left(), top, self.width() - self._left() - 4, bottom - top)
 
@@ -118,7 +121,8 @@ class MonthChart(QWidget):
         palette = self.palette()
         text = palette.color(QPalette.ColorRole.Text)
         muted = QColor(palette.color(QPalette.ColorRole.PlaceholderText))
-        plot, largest = self.plot_area(), self._largest()
+        names = self.month_labels()
+        plot, largest = self._plot_area(named=bool(names)), self._largest()
         painter.setFont(self.font())
         for tick in range(TICKS + 1):  # lines across, labelled with their count
             value = round(largest * tick / TICKS)
@@ -133,7 +137,6 @@ class MonthChart(QWidget):
             return
         step = plot.width() / len(self._months)
         bar = palette.color(QPalette.ColorRole.Highlight)
-        names = self.month_labels()
         line = self.fontMetrics().height()
         for index, (month, count) in enumerate(self._months):
             height = plot.height() * count / largest

@@ -199,15 +199,13 @@ class WholeSpaceJobs(QObject):
             log.info("the last export's folder is not offered: %s", error)
         return documents_dir()
 
-    @export_dir.setter
-    def export_dir(self, folder: Path) -> None:
-        if str(folder) != self._settings.export_folder:
-            self._settings.export_folder = str(folder)
-            save_settings(self._settings)
-
     def remember_folder(self, saved: Path) -> None:
-        """A file the person saved (a QR code, a chart): its folder is offered next."""
-        self.export_dir = saved.parent
+        """A file the person saved (an export, a QR code, a chart): its folder is
+        offered next (`export_dir`), also after a restart."""
+        folder = str(saved.parent)
+        if folder != self._settings.export_folder:
+            self._settings.export_folder = folder
+            save_settings(self._settings)
 
     @property
     def can_fetch_whole_space(self) -> bool:

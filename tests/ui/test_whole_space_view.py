@@ -49,6 +49,17 @@ def sync(qtbot, window: MainWindow) -> SpaceTableModel:
     return space
 
 
+def whole_space_shown(qtbot, window: MainWindow) -> SpaceTableModel:
+    """Chosen in the switch, as a person chooses it: the copy's model, once sorted."""
+    switch = window.whole_space.switch
+    switch.setCurrentIndex(WHOLE_SPACE)
+    switch.activated.emit(WHOLE_SPACE)
+    space = window.whole_space.model
+    assert space is not None
+    qtbot.waitUntil(lambda: not space.is_sorting, timeout=WAIT)
+    return space
+
+
 def test_sync_shows_every_card_of_the_space_from_its_copy(window, demo_server, qtbot):
     open_space(qtbot, window, demo_server.space_id)
     total = window.model.page.meta.total
@@ -109,14 +120,8 @@ def test_a_synced_space_opens_from_its_copy_when_the_server_fails(window, demo_s
     with qtbot.waitSignal(window.pages.loadFailed, timeout=WAIT):
         window.open_space(demo_server.space_id)
     assert window.error_bar.isVisible()
-    switch = window.whole_space.switch
-    assert switch.isVisible(), "the copy is offered though the server fails"
-    switch.setCurrentIndex(WHOLE_SPACE)
-    switch.activated.emit(WHOLE_SPACE)
-    space = window.whole_space.model
-    assert space is not None
-    qtbot.waitUntil(lambda: not space.is_sorting, timeout=WAIT)
-    assert space.rowCount() == total
+    assert window.whole_space.switch.isVisible(), "the copy is offered though the server fails"
+    assert whole_space_shown(qtbot, window).rowCount() == total
     assert window.export_action.isEnabled(), "the copy's cards can be saved offline"
 
 
@@ -134,13 +139,8 @@ def test_a_copy_synced_by_the_command_line_is_offered_and_shown(
         qtbot.waitUntil(ran.done, timeout=WAIT)
     assert ran.result() == 0
     open_space(qtbot, window, demo_server.space_id)
-    switch = window.whole_space.switch
-    assert switch.isVisible(), "the copy `cardviewer sync` wrote is the window's"
-    switch.setCurrentIndex(WHOLE_SPACE)
-    switch.activated.emit(WHOLE_SPACE)
-    space = window.whole_space.model
-    assert space is not None
-    assert space.rowCount() == window.model.page.meta.total
+    assert window.whole_space.switch.isVisible(), "the copy `cardviewer sync` wrote is the window's"
+    assert whole_space_shown(qtbot, window).rowCount() == window.model.page.meta.total
 
 
 def test_a_copy_that_cannot_be_opened_is_explained_and_the_page_stays(window, demo_server, qtbot):
