@@ -12,10 +12,11 @@ from typing import Any, Protocol
 
 from PySide6.QtCore import QCoreApplication, QEvent, QLocale, QObject, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QIcon, QKeyEvent
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget
+from PySide6.QtWidgets import QLabel, QLineEdit, QToolButton, QWidget
 
 from cardviewer.ui.announcements import announce, name_clear_button, name_field_button
 from cardviewer.ui.card_area import STATE_ICON_SIZE, CardStack
+from cardviewer.ui.filter_row_layout import FilterRowLayout
 from cardviewer.ui.state_page import StatePage
 
 
@@ -67,6 +68,18 @@ class FilterField(QLineEdit):
         return self.fontMetrics().horizontalAdvance("x") * count
 
 
+class CountLabel(QLabel):
+    """How many cards the filter lets through; with no filter, no room kept for it."""
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        return hint if self.text() else QSize(0, hint.height())
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        return hint if self.text() else QSize(0, hint.height())
+
+
 class FilterRow(QWidget):
     """A search field that filters `proxy`, the count it lets through, and a button for
     `space_action` (the window's Sync Space).
@@ -108,30 +121,26 @@ class FilterRow(QWidget):
         self._sorting.setInterval(SAY_SORTING_AFTER_MS)
         self._sorting.timeout.connect(self._say_sorting)
         self._says_sorting = False
-        self.count_label = QLabel(self)
+        self.count_label = CountLabel(self)
         self.count_label.setTextFormat(Qt.TextFormat.PlainText)
         self.space_button = QToolButton(self)
         self.space_button.setDefaultAction(space_action)
         self.space_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        row = self._row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.setSpacing(8)
-        row.addWidget(self.filter_edit, 1)
-        row.addWidget(self.count_label)
-        row.addWidget(self.space_button)
+        self._row = FilterRowLayout(self, self.filter_edit, self.count_label, self.space_button)
 
         self.filter_edit.textChanged.connect(self._filter)
         self.filter_edit.installEventFilter(self)
         proxy.countsChanged.connect(self.show_count)
 
     def add_leading(self, widget: QWidget) -> None:
-        """Put `widget` before the field (the choice of what the table shows).
+        """Put `widget` before the field (the choice of what the table shows); where the
+        field has no room beside it, the field goes to a line of its own below.
 
         It comes before the field for Tab too, and a screen reader hears what it is
         for: its accessible name, by a label (on Linux a choice's own name is its
         current text), and what it chooses between.
         """
-        self._row.insertWidget(0, widget)
+        self._row.set_choice(widget)
         # After the control before the field (Qt orders only controls that take focus).
         before = self.filter_edit.previousInFocusChain()
         while before is not None and before.focusPolicy() == Qt.FocusPolicy.NoFocus:

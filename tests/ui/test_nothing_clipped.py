@@ -434,7 +434,7 @@ def test_the_progress_of_export_all_and_sync_is_shown_whole(
 def test_the_main_window_fits_a_small_screen_with_its_details_pane(
     window: MainWindow, qtbot, demo_server: DemoServer, language
 ) -> None:
-    """The copy buttons wrap and the filter keeps its room, in German too."""
+    """The copy buttons wrap, the filter keeps its room and the switch its text, in German too."""
     show_at(qtbot, window, SMALL_SCREEN)
     with qtbot.waitSignal(window.pages.pageLoaded, timeout=WAIT):
         window.open_space(demo_server.space_id)
@@ -447,6 +447,10 @@ def test_the_main_window_fits_a_small_screen_with_its_details_pane(
     assert window.width() == SMALL_SCREEN.width(), "the window is wider than the screen"
     field = window.filter_edit
     assert field.width() >= field.fontMetrics().horizontalAdvance("x") * 14
+    switch = window.whole_space.switch  # the field went below it rather than cut it short
+    assert switch.isVisible()
+    assert switch.width() >= switch.sizeHint().width(), switch.currentText()
+    assert field.y() > switch.geometry().bottom()
     assert not clipped(window, elided(window))
 
     details = window.details_pane  # at its narrowest, a card with every field on show
