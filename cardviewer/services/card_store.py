@@ -23,7 +23,7 @@ import sqlite3
 import sys
 import time
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -386,9 +386,12 @@ class CardStore:
         (packed,) = self._db.execute(_packed_positions(query), values).fetchone()
         return _unpack_positions(packed)
 
-    def cards_at(self, positions: Sequence[int]) -> dict[int, Card]:
-        """The cards of the current copy at these positions (as `ordered` gives them)."""
-        chosen = self.current
+    def cards_at(
+        self, positions: Sequence[int], generation: Generation | None = None
+    ) -> dict[int, Card]:
+        """The cards of a copy (default: the current one) at these positions (as `ordered`
+        gives them)."""
+        chosen = generation or self.current
         if chosen is None or not positions:
             return {}
         found: dict[int, Card] = {}
@@ -400,6 +403,36 @@ class CardStore:
                 (chosen.id, *chunk),
             )
             found.update((position, parse_card(json.loads(text))) for position, text in rows)
+        return found
+
+    def ids_at(
+        self, positions: Sequence[int], generation: Generation | None = None
+    ) -> dict[int, str]:
+        """The ids of the cards of a copy (default: the current one) at these positions."""
+        return {
+            position: card.uuid
+            for position, card in self.cards_at(positions, generation).items()
+            if card.uuid is not None
+        }
+
+    def positions_of(self, ids: Collection[str]) -> dict[str, int]:
+        """Where the cards with these ids are in the current copy (those it holds).
+
+        What finds the cards a person had chosen again in the copy a new sync made.
+        """
+        chosen = self.current
+        wanted = list(ids)
+        if chosen is None or not wanted:
+            return {}
+        found: dict[str, int] = {}
+        for start in range(0, len(wanted), _MAX_VALUES):
+            chunk = wanted[start : start + _MAX_VALUES]
+            rows = self._db.execute(
+                "SELECT uuid, position FROM cards INDEXED BY cards_by_uuid WHERE generation = ?"
+                f" AND uuid IN ({','.join('?' * len(chunk))})",
+                (chosen.id, *chunk),
+            )
+            found.update(rows)
         return found
 
     def extra_fields(self) -> list[str]:

@@ -11,6 +11,7 @@ is shown. A copy that cannot be opened is explained in the error bar, and the pa
 from __future__ import annotations
 
 import logging
+import sqlite3
 from datetime import datetime
 from pathlib import Path
 from typing import Protocol
@@ -243,7 +244,8 @@ class WholeSpaceView(QObject):
             self.failed.emit(store_error_text(error), str(error))
             return False
         previous, self.model = self.model, model
-        self._current, self._selected, self._missing = None, [], False
+        self._current, self._selected = self._carried_over(previous, model)
+        self._missing = False
         self._table.setModel(model)
         self._window.stack.show_table()
         model.modelAboutToBeReset.connect(self._remember_current)
@@ -254,6 +256,7 @@ class WholeSpaceView(QObject):
         model.queryFinished.connect(self._filter_row.sorting_finished)
         self._details.follow_space(model)
         self._window.columns.follow(model, fit_rows=FITTED_ROWS)
+        self._restore_current()  # cards carried over from the copy before, in its order
         if previous is not None:
             previous.close()
             previous.deleteLater()
@@ -306,20 +309,49 @@ class WholeSpaceView(QObject):
         not hold them, the whole answer will. A selection of more than `KEPT_SELECTION`
         cards (say, every card) is not kept; the current card is.
         """
-        model, current = self.model, self._table.currentIndex()
-        if model is None:
-            return
-        if current.isValid():
-            self._current = model.position(current.row())
+        if self.model is not None:
+            current, selected = self._chosen_places(self.model)
+            self._current = current if current is not None else self._current
+            self._selected = selected if selected is not None else self._selected
+
+    def _chosen_places(self, model: SpaceTableModel) -> tuple[int | None, list[int] | None]:
+        """The table's current card and selected cards, as places in `model`'s copy.
+
+        None for either where the table has none; no selected cards for a selection too
+        large to keep.
+        """
+        index = self._table.currentIndex()
+        current = model.position(index.row()) if index.isValid() else None
         ranges = self._table.selectionModel().selection()
         if ranges.isEmpty():
-            return
+            return current, None
         rows = [(part.top(), part.bottom()) for part in ranges.toList()]
         if sum(bottom - top + 1 for top, bottom in rows) > KEPT_SELECTION:
-            self._selected = []
-            return
+            return current, []
         places = (model.position(row) for top, bottom in rows for row in range(top, bottom + 1))
-        self._selected = [place for place in places if place is not None]
+        return current, [place for place in places if place is not None]
+
+    def _carried_over(
+        self, previous: SpaceTableModel | None, model: SpaceTableModel
+    ) -> tuple[int | None, list[int]]:
+        """The cards chosen in `previous`, found by id in `model`, a new sync of its copy.
+
+        A sync renumbers the cards; a person who synced while looking at a card should
+        not lose it. Cards the sync removed are left out.
+        """
+        if previous is None or previous.path != model.path:
+            return None, []
+        current, selected = self._chosen_places(previous)
+        chosen = [place for place in [current, *(selected or [])] if place is not None]
+        try:
+            ids = previous.ids_at(chosen)
+            places = model.positions_of(set(ids.values()))
+        except (sqlite3.Error, StoreError, ValueError) as error:  # not worth a message
+            log.warning("the chosen cards were not found in the new copy: %s", error)
+            return None, []
+        carried = {old: places[ids[old]] for old in chosen if ids.get(old) in places}
+        kept = [carried[place] for place in selected or [] if place in carried]
+        return carried.get(current) if current is not None else None, kept
 
     def _restore_current(self) -> None:
         """The same cards current and selected again, where the new order put them.

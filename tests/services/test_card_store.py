@@ -117,6 +117,19 @@ def test_what_changed_looks_each_card_up_by_its_id_in_the_other_copy(path):
             assert "cards_by_uuid" in lookup, plan
 
 
+def test_cards_chosen_in_one_copy_are_found_by_id_in_the_next(path):
+    """A sync renumbers the cards: what a person had chosen is found again by its id."""
+    with CardStore.open(path) as store:
+        synced(store, cards("a", "b", "c", "d"))
+        before = store.current
+        synced(store, cards("x", "c", "a", "d"))
+        assert before is not None
+        assert store.ids_at([0, 1, 3], before) == {0: "a", 1: "b", 3: "d"}
+        assert store.ids_at([0, 1]) == {0: "x", 1: "c"}, "the current copy by default"
+        assert store.positions_of({"a", "b", "d"}) == {"a": 2, "d": 3}, "b was removed"
+        assert store.positions_of(()) == {}
+
+
 def test_a_sync_killed_halfway_leaves_the_copy_before_it(path):
     with CardStore.open(path) as store:
         synced(store, cards("a", "b"))

@@ -552,3 +552,42 @@ def test_a_filtered_whole_space_fits_a_screen_800_pixels_wide(language, window, 
     window.resize(800, 600)
     qtbot.wait(50)
     assert window.width() <= 800, language
+
+
+def test_a_new_sync_keeps_the_order_the_filter_and_the_current_card(window, demo_server, qtbot):
+    """Syncing again while the whole space is shown shows the new copy as the old one was."""
+    open_space(qtbot, window, demo_server.space_id)
+    space = sync(qtbot, window)
+    name = space.column_of("display_name")
+    assert name is not None
+    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
+        window.table.sortByColumn(name, Qt.SortOrder.DescendingOrder)
+    window.filter_edit.setText("a")
+    qtbot.waitUntil(lambda: not space.is_sorting, timeout=WAIT)
+    window.table.setCurrentIndex(space.index(5, name))
+    chosen = space.card(5)
+    selection = window.table.selectionModel()
+    selection.select(space.index(8, name), Flag.Select | Flag.Rows)
+    selected = selected_cards(window, space)
+    assert len(selected) == 2
+    names = shown_names(space)
+
+    space = sync(qtbot, window)
+    qtbot.waitUntil(lambda: window.details_pane.card == chosen, timeout=WAIT)
+    current = window.table.currentIndex()
+    assert space.card(current.row()) == chosen
+    assert selected_cards(window, space) == selected
+    assert shown_names(space) == names, "the same cards, in the same order"
+    assert window.table.horizontalHeader().sortIndicatorSection() == name
+    assert window.filter_edit.text() == "a"
+    viewport = window.table.viewport()
+    qtbot.waitUntil(lambda: viewport.rect().contains(window.table.visualRect(current)))
+
+
+def shown_names(space: SpaceTableModel) -> list[str | None]:
+    return [card.display_name for row in range(space.rowCount()) if (card := space.card(row))]
+
+
+def selected_cards(window: MainWindow, space: SpaceTableModel) -> list[str | None]:
+    rows = sorted({index.row() for index in window.table.selectionModel().selectedIndexes()})
+    return [card.uuid for row in rows if (card := space.card(row))]

@@ -199,6 +199,15 @@ class SpaceTableModel(QAbstractTableModel):
         wanted = set(positions)
         return {place: row for row, place in enumerate(self._positions) if place in wanted}
 
+    def ids_at(self, positions: Sequence[int]) -> dict[int, str]:
+        """The ids of the cards at these positions in the copy shown (`CardStore.ids_at`),
+        also once a newer sync has made another copy current."""
+        return self._store.ids_at(positions, self.generation)
+
+    def positions_of(self, ids: Collection[str]) -> dict[str, int]:
+        """Where the cards with these ids are in the copy (`CardStore.positions_of`)."""
+        return self._store.positions_of(ids)
+
     # Sort and filter
 
     def filter_text(self) -> str:
