@@ -352,7 +352,7 @@
 <context>
     <name>CardDetailsPane</name>
     <message>
-        <location filename="../cardviewer/ui/cards/card_details.py" line="+173"/>
+        <location filename="../cardviewer/ui/cards/card_details.py" line="+176"/>
         <source>Select a card to see its details.</source>
         <translation>Wählen Sie eine Karte aus, um ihre Details zu sehen.</translation>
     </message>
@@ -362,12 +362,12 @@
         <translation>Profilbild</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+47"/>
         <source>Card details</source>
         <translation>Kartendetails</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Copy Handle</source>
         <translation>Benutzernamen kopieren</translation>
     </message>
@@ -387,22 +387,22 @@
         <translation>Alle Daten der Karte, so wie der Server sie gesendet hat</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+29"/>
         <source>Save QR Code</source>
         <translation>QR-Code speichern</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+36"/>
         <source>(no name)</source>
         <translation>(ohne Namen)</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+58"/>
         <source>(invalid)</source>
         <translation>(ungültig)</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+76"/>
         <source>This card has no handle.</source>
         <translation>Diese Karte hat keinen Benutzernamen.</translation>
     </message>
@@ -443,7 +443,7 @@
 <context>
     <name>CardQrCode</name>
     <message>
-        <location filename="../cardviewer/ui/cards/card_qr_code.py" line="+180"/>
+        <location filename="../cardviewer/ui/cards/card_qr_code.py" line="+196"/>
         <location line="+64"/>
         <source>This card&apos;s contact is too long for a QR code.</source>
         <translation>Der Kontakt dieser Karte ist zu lang für einen QR-Code.</translation>
@@ -494,7 +494,7 @@
         <translation>Der QR-Code konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Saved the QR code to %1</source>
         <translation>QR-Code unter %1 gespeichert</translation>
     </message>
@@ -797,7 +797,7 @@
         <translation>Die Seite neu laden (F5)</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="+370"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="+461"/>
         <location filename="../cardviewer/ui/window_commands.py" line="+31"/>
         <source>&amp;Export Page…</source>
         <translation>Seite e&amp;xportieren…</translation>
@@ -1084,7 +1084,7 @@
         <translation>Geben Sie eine Bereichs-ID ein und klicken Sie auf „Öffnen“.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/filter_row.py" line="+198"/>
+        <location filename="../cardviewer/ui/filter_row.py" line="+207"/>
         <source>Filter all cards of the space (Ctrl+F)</source>
         <translation>Alle Karten des Bereichs filtern (Strg+F)</translation>
     </message>
@@ -1099,7 +1099,7 @@
         <translation>Zeigt die Karten, deren Name, Benutzername, Position oder E-Mail jedes eingegebene Wort enthält. Filtern und Sortieren gelten für die geladene Seite.</translation>
     </message>
     <message>
-        <location line="-122"/>
+        <location line="-118"/>
         <source>Clear the filter</source>
         <translation>Filter leeren</translation>
     </message>
@@ -1114,7 +1114,7 @@
         <translation>Suchen</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+42"/>
         <source>Pages from the server, or every card of the space&apos;s local copy</source>
         <translation>Seiten vom Server oder alle Karten der lokalen Kopie des Bereichs</translation>
     </message>
@@ -1169,7 +1169,7 @@
         <translation>Filter leeren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/session_state.py" line="+44"/>
+        <location filename="../cardviewer/ui/session_state.py" line="+47"/>
         <source>%1 on %2</source>
         <translation>%1 bei %2</translation>
     </message>
@@ -1184,7 +1184,7 @@
         <translation>Abgemeldet</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+20"/>
         <source>Signed out: sign in to open other pages and spaces.</source>
         <translation>Abgemeldet: Für andere Seiten und Bereiche bitte anmelden.</translation>
     </message>
@@ -1207,14 +1207,14 @@
         </translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/export_commands.py" line="+97"/>
+        <location filename="../cardviewer/ui/export_commands.py" line="+100"/>
         <location line="+14"/>
-        <location line="+129"/>
+        <location line="+132"/>
         <source>There are no cards to export.</source>
         <translation>Es gibt keine Karten zum Exportieren.</translation>
     </message>
     <message>
-        <location line="-78"/>
+        <location line="-81"/>
         <source>Export as vCards</source>
         <translation>Als vCards exportieren</translation>
     </message>
@@ -1224,12 +1224,12 @@
         <translation>Als PDF exportieren</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+58"/>
         <source>Save QR Code</source>
         <translation>QR-Code speichern</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+396"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+422"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
@@ -1269,7 +1269,7 @@
         <translation>Öffnen Sie zuerst einen Bereich.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-191"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-194"/>
         <source>The sync stopped and the local copy stays as it was; it starts again once you have signed in.</source>
         <translation>Die Synchronisierung wurde angehalten, die lokale Kopie bleibt unverändert; sie beginnt erneut, sobald Sie sich angemeldet haben.</translation>
     </message>
@@ -1294,7 +1294,7 @@
         <translation>Die lokale Kopie konnte nicht geschrieben werden; sie bleibt unverändert.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+393"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+400"/>
         <source>%1 could not be synced. %2</source>
         <translation>%1 konnte nicht synchronisiert werden. %2</translation>
     </message>
@@ -1304,17 +1304,17 @@
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-388"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-395"/>
         <source>The export of all pages stopped and saved nothing; it starts again once you have signed in.</source>
         <translation>Der Export aller Seiten wurde angehalten und hat nichts gespeichert; er beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+389"/>
+        <location line="+396"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>
     <message>
-        <location line="-190"/>
+        <location line="-194"/>
         <location line="+101"/>
         <source>The cards could not be saved as %1. %2</source>
         <translation>Die Karten konnten nicht als %1 gespeichert werden. %2</translation>
@@ -1330,12 +1330,12 @@
         <translation>Die Telefonliste wird an den Drucker gesendet…</translation>
     </message>
     <message>
-        <location line="+192"/>
+        <location line="+196"/>
         <source>Printing stopped; the pages already made still get printed.</source>
         <translation>Drucken angehalten; die schon erstellten Seiten werden noch gedruckt.</translation>
     </message>
     <message>
-        <location line="-179"/>
+        <location line="-183"/>
         <source>The cards could not be printed. %1</source>
         <translation>Die Karten konnten nicht gedruckt werden. %1</translation>
     </message>
@@ -1355,7 +1355,7 @@
         <translation>%1 Zeilen werden kopiert…</translation>
     </message>
     <message>
-        <location line="+158"/>
+        <location line="+162"/>
         <source>Sync cancelled; the local copy stays as it was.</source>
         <translation>Synchronisierung abgebrochen; die lokale Kopie bleibt unverändert.</translation>
     </message>
@@ -1380,17 +1380,17 @@
         <translation>Die lokale Kopie hat sich geändert, seit sie ausgewählt wurden; kopieren Sie sie erneut.</translation>
     </message>
     <message>
-        <location line="-174"/>
+        <location line="-178"/>
         <source>Copying stopped unexpectedly; try again.</source>
         <translation>Das Kopieren brach unerwartet ab; versuchen Sie es erneut.</translation>
     </message>
     <message>
-        <location line="+181"/>
+        <location line="+185"/>
         <source>The local copy could not be read; sync the space again to renew it.</source>
         <translation>Die lokale Kopie konnte nicht gelesen werden; synchronisieren Sie den Bereich erneut, um sie zu erneuern.</translation>
     </message>
     <message>
-        <location line="-178"/>
+        <location line="-182"/>
         <source>The rows could not be copied. %1</source>
         <translation>Die Zeilen konnten nicht kopiert werden. %1</translation>
     </message>
@@ -1588,12 +1588,12 @@
         <translation>Der Datenträger ist schreibgeschützt; wählen Sie einen anderen Ordner.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="-300"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="-386"/>
         <source>Whole space (synced %1)</source>
         <translation>Ganzer Bereich (Stand %1)</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+33"/>
         <source>Pages from the server</source>
         <translation>Seiten vom Server</translation>
     </message>
@@ -1603,22 +1603,27 @@
         <translation>Anzeigen</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+37"/>
         <source>Changes of the last sync</source>
         <translation>Letzte Änderungen</translation>
     </message>
     <message>
-        <location line="+123"/>
+        <location line="+138"/>
         <source>Showing the local copy: %1.</source>
         <translation>Die lokale Kopie wird angezeigt: %1.</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+27"/>
+        <source>The space was synced again meanwhile. Showing the local copy: %1.</source>
+        <translation>Der Bereich wurde inzwischen erneut synchronisiert. Angezeigt wird die lokale Kopie: %1.</translation>
+    </message>
+    <message>
+        <location line="+32"/>
         <source>The local copies of synced spaces are removed.</source>
         <translation>Die lokalen Kopien synchronisierter Bereiche sind entfernt.</translation>
     </message>
     <message>
-        <location line="+83"/>
+        <location line="+112"/>
         <source>&amp;Export Cards Shown…</source>
         <translation>Angezeigte Karten &amp;exportieren…</translation>
     </message>
@@ -1628,7 +1633,7 @@
         <translation>Die angezeigten Karten in ihrer Reihenfolge als CSV-Datei speichern (Strg+E)</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+39"/>
         <source>Nothing changed in the last sync</source>
         <translation>Bei der letzten Synchronisierung hat sich nichts geändert</translation>
     </message>
@@ -1648,7 +1653,7 @@
         <translation>%1-Logo</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/phone_list_output.py" line="+34"/>
+        <location filename="../cardviewer/ui/phone_list_output.py" line="+45"/>
         <source>Phone list of %1</source>
         <translation>Telefonliste von %1</translation>
     </message>
@@ -1668,7 +1673,7 @@
         <translation>(ohne Namen)</translation>
     </message>
     <message>
-        <location line="+69"/>
+        <location line="+115"/>
         <source>Print Phone List</source>
         <translation>Telefonliste drucken</translation>
     </message>
@@ -1784,7 +1789,7 @@
 <context>
     <name>PaintingNote</name>
     <message>
-        <location filename="../cardviewer/ui/painting_note.py" line="+23"/>
+        <location filename="../cardviewer/ui/painting_note.py" line="+24"/>
         <source>%1 of %2 cards</source>
         <translation>%1 von %2 Karten</translation>
     </message>
@@ -2111,8 +2116,8 @@
 <context>
     <name>SpaceOverview</name>
     <message>
-        <location filename="../cardviewer/ui/month_chart.py" line="+37"/>
-        <location filename="../cardviewer/ui/overview_window.py" line="+93"/>
+        <location filename="../cardviewer/ui/month_chart.py" line="+44"/>
+        <location filename="../cardviewer/ui/overview_window.py" line="+105"/>
         <source>Cards created per month</source>
         <translation>Neue Karten je Monat</translation>
     </message>
@@ -2227,7 +2232,7 @@
         <translation>Das Diagramm konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Saved the chart to %1</source>
         <translation>Diagramm unter %1 gespeichert</translation>
     </message>
@@ -2242,7 +2247,7 @@
         <translation>Nur die %1 vom Server geladenen Karten: Synchronisieren Sie den Bereich (Ansicht → Bereich synchronisieren) für eine Übersicht aller Karten.</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+51"/>
         <source>Working out the overview stopped unexpectedly; open it again.</source>
         <translation>Die Übersicht brach unerwartet ab; öffnen Sie sie erneut.</translation>
     </message>
@@ -2252,7 +2257,7 @@
         <translation>Die lokale Kopie konnte nicht gelesen werden: %1</translation>
     </message>
     <message>
-        <location line="-35"/>
+        <location line="-31"/>
         <source>Every card of the local copy synced %1.</source>
         <translation>Alle Karten der lokalen Kopie, synchronisiert %1.</translation>
     </message>
@@ -2260,7 +2265,7 @@
 <context>
     <name>TableCopy</name>
     <message>
-        <location filename="../cardviewer/ui/cards/table_copy.py" line="+276"/>
+        <location filename="../cardviewer/ui/cards/table_copy.py" line="+295"/>
         <source>Nothing to copy</source>
         <translation>Nichts zu kopieren</translation>
     </message>

@@ -272,6 +272,7 @@ class CardStore:
         collation: str = FOLDED,
         limit: int | None = None,
         changed_only: bool = False,
+        generation: Generation | None = None,
     ) -> list[int]:
         """Positions of the cards containing every folded term (`search_terms`), by `field`.
 
@@ -286,19 +287,22 @@ class CardStore:
         ranked under another one); empty values last either way; cards that compare
         equal in the space's order. `field` None keeps the space's order. With `limit`,
         only the first so many: an index serves them at once, whatever the space's size.
+
+        Of the copy `generation` (default: the current one): a window keeps to the copy
+        it shows while another program's sync makes a newer one current.
         """
-        chosen = self.current
+        chosen = generation or self.current
         if chosen is None:
             return []
         if field is None:
             changed = self._changed_clause(chosen.id) if changed_only else ""
             query, in_order = _matching_query(chosen.id, terms)
             return self._positions(f"{query}{changed} ORDER BY position", in_order, limit)
-        self.rank_texts(text_key, collation)
+        self.rank_texts(text_key, collation, chosen)
         # The generation as a literal: only then can SQLite use its partial index.
-        generation = int(chosen.id)
+        number = int(chosen.id)
         k = ""  # how the sort keys' columns are named in the query
-        base = f"SELECT position FROM sort_keys WHERE generation = {generation} AND field = ?"
+        base = f"SELECT position FROM sort_keys WHERE generation = {number} AND field = ?"
         values: list[object] = [field]
         if terms and limit is not None and all(len(term) < TRIGRAM for term in terms):
             # Few rows wanted and no word for the trigram index: walk the sort order and
@@ -317,7 +321,7 @@ class CardStore:
             k = "k."
             base = (
                 f"SELECT k.position FROM ({query}) AS m CROSS JOIN sort_keys AS k "
-                f"WHERE k.generation = {generation} AND k.field = ? AND k.position = m.position"
+                f"WHERE k.generation = {number} AND k.field = ? AND k.position = m.position"
             )
             values = [*match_values, field]
         elif terms:
@@ -370,9 +374,9 @@ class CardStore:
 
     def _changed_clause(self, current: int, column: str = "position") -> str:
         """A condition on `column`: the card is new or changed since the copy before."""
-        previous = self._state("previous")
+        previous = self._state("previous") if self._state("current") == current else None
         if previous is None:
-            return " AND 0"  # no copy before: nothing to compare with
+            return " AND 0"  # no copy before (or it is gone): nothing to compare with
         return (
             f" AND {column} IN (SELECT n.position FROM cards n WHERE n.generation = {int(current)}"
             f" AND NOT EXISTS (SELECT 1 FROM cards o WHERE o.generation = {int(previous)}"
@@ -450,13 +454,16 @@ class CardStore:
         )
         return [row[0] for row in rows]
 
-    def rank_texts(self, text_key: TextKey, collation: str) -> None:
-        """Rank the current copy's texts under `collation`, unless they already are.
+    def rank_texts(
+        self, text_key: TextKey, collation: str, generation: Generation | None = None
+    ) -> None:
+        """Rank a copy's texts (default: the current one's) under `collation`, unless they
+        already are.
 
         A sync ranks its copy under the collation it is given; this ranks it again when
         the reader's language has changed since.
         """
-        chosen = self.current
+        chosen = generation or self.current
         if chosen is None or self._collation(chosen.id) == collation:
             return
         with write_transaction(self._db):

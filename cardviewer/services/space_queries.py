@@ -20,7 +20,7 @@ from pathlib import Path
 
 from cardviewer.api.models import Card
 from cardviewer.services.card_store import TRIGRAM, CardStore
-from cardviewer.services.store_schema import StoreError
+from cardviewer.services.store_schema import Generation, StoreError
 from cardviewer.services.store_sort_keys import FOLDED, text_key_for
 
 log = logging.getLogger(__name__)
@@ -52,6 +52,13 @@ class SpaceQuery:
     """Folded words every card shown contains (`search_terms`)."""
     changed_only: bool = False
     """Only the cards the last sync added or changed."""
+    generation: Generation | None = None
+    """The copy asked about (None: the current one), kept to while a newer one is made."""
+
+    @property
+    def in_space_order(self) -> bool:
+        """Every card in the space's order: no sort or filter to ask SQLite for."""
+        return self.field is None and not self.terms and not self.changed_only
 
 
 @dataclass(frozen=True)
@@ -190,8 +197,8 @@ class SpaceQueries:
 
     def _answer(self, store: CardStore, number: int, query: SpaceQuery) -> None:
         try:
-            if query == SpaceQuery():  # every card in the space's order: no sort to ask for
-                generation = store.current
+            if query.in_space_order:
+                generation = query.generation or store.current
                 count = generation.card_count if generation is not None else 0
                 self._send(SpaceAnswer(number, range(count), True))
                 return
@@ -210,10 +217,11 @@ class SpaceQueries:
                     text_key=self._text_key,
                     collation=self._collation,
                     changed_only=query.changed_only,
+                    generation=query.generation,
                 )
             )
             if first is not None:
-                cards = _first_cards(store, first)
+                cards = _first_cards(store, first, query.generation)
                 self._send(SpaceAnswer(number, first, len(first) < FIRST_ROWS, cards=cards))
                 if len(first) < FIRST_ROWS or self._newer_within(number, FULL_AFTER):
                     return
@@ -226,9 +234,10 @@ class SpaceQueries:
                 text_key=self._text_key,
                 collation=self._collation,
                 changed_only=query.changed_only,
+                generation=query.generation,
             )
             # After first rows, only rows below them come: their cards are read as shown.
-            cards = _first_cards(store, every) if first is None else {}
+            cards = _first_cards(store, every, query.generation) if first is None else {}
             self._send(SpaceAnswer(number, every, True, cards=cards))
         except sqlite3.Error as error:
             if self._is_stale(number):
@@ -237,10 +246,12 @@ class SpaceQueries:
             self._send(SpaceAnswer(number, [], True, str(error)))
 
 
-def _first_cards(store: CardStore, positions: Sequence[int]) -> Mapping[int, Card]:
+def _first_cards(
+    store: CardStore, positions: Sequence[int], generation: Generation | None
+) -> Mapping[int, Card]:
     """The cards of the first rows of an answer; none if they cannot be read here."""
     try:
-        return store.cards_at(positions[:FIRST_CARDS])
+        return store.cards_at(positions[:FIRST_CARDS], generation)
     except (sqlite3.Error, ValueError) as error:  # a damaged row: the window tells it
         log.debug("the first cards of an answer were not read: %s", error)
         return {}

@@ -16,6 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Protocol
 
+import shiboken6
 from PySide6.QtCore import (
     QCoreApplication,
     QItemSelection,
@@ -25,6 +26,7 @@ from PySide6.QtCore import (
     QSize,
     Qt,
     QTime,
+    QTimer,
     Signal,
 )
 from PySide6.QtGui import QAction, QFontMetrics, QPaintEvent
@@ -65,6 +67,9 @@ FITTED_ROWS = 30
 """The rows a column of the whole space is fitted to: about a screenful."""
 KEPT_SELECTION = 500
 """Selected cards kept across a new order or filter, at most; of more, only the current."""
+NEWER_COPY_CHECK_MS = 3000
+"""How often the whole space shown looks for a newer copy another sync made current (a
+query of a few microseconds): a nightly `cardviewer sync` shows in a window left open."""
 
 
 def synced_label(generation: Generation | None) -> str:
@@ -144,6 +149,13 @@ class SourceSwitch(QComboBox):
         self.setVisible(self.count() > 1)
 
 
+class SyncState(Protocol):
+    """Whether the window's own sync (or export of all pages) is under way."""
+
+    @property
+    def fetching_whole_space(self) -> bool: ...
+
+
 class WindowParts(Protocol):
     """The parts of the main window the whole space is shown in (its parent)."""
 
@@ -155,6 +167,9 @@ class WindowParts(Protocol):
     account_label: AccountLabel
     export_action: QAction
     columns: TableColumns
+
+    @property
+    def jobs(self) -> SyncState: ...
 
     def window(self) -> QWidget: ...
 
@@ -196,6 +211,9 @@ class WholeSpaceView(QObject):
         self.switch = SourceSwitch(window.filter_row)
         window.filter_row.add_leading(self.switch)
         self.switch.activated.connect(self._on_switched)
+        self._newer_copy = QTimer(self)  # while the whole space is shown
+        self._newer_copy.setInterval(NEWER_COPY_CHECK_MS)
+        self._newer_copy.timeout.connect(self.follow_newer_copy)
 
     @property
     def shows_whole_space(self) -> bool:
@@ -267,13 +285,41 @@ class WholeSpaceView(QObject):
         self.switch.setCurrentIndex(WHOLE_SPACE)
         note = QCoreApplication.translate("MainWindow", "Showing the local copy: %1.")
         self.statusMessage.emit(note.replace("%1", label), NOTE_MS)
+        self._newer_copy.start()
         self.changed.emit()
         self.shown.emit()
         return True
 
+    @property
+    def follows_newer_copies(self) -> bool:
+        """It looks for a newer copy now and then (while the whole space is shown)."""
+        return self._newer_copy.isActive()
+
+    def follow_newer_copy(self) -> None:
+        """Show the copy another sync made current (a scheduled `cardviewer sync`, another
+        window's), with the cards chosen kept; the copy shown stays whole until then."""
+        model = self.model
+        if self._window.jobs.fetching_whole_space:
+            return  # the window's own sync shows its copy when it is done, and says so
+        try:
+            superseded = model is not None and model.is_superseded()
+        except (sqlite3.Error, StoreError) as error:
+            log.debug("whether the local copy was synced again is not known: %s", error)
+            return
+        if model is None or not superseded:
+            return
+        log.info("the local copy %s was synced again elsewhere; showing the new copy", model.path)
+        if self.show_copy(model.path) and self.model is not None:
+            note = QCoreApplication.translate(
+                "MainWindow", "The space was synced again meanwhile. Showing the local copy: %1."
+            )
+            label = synced_label(self.model.generation)
+            self.statusMessage.emit(note.replace("%1", label), NOTE_MS)
+
     def show_pages(self) -> None:
         """Back to the pages from the server."""
         model, self.model = self.model, None
+        self._newer_copy.stop()
         if model is None:
             return
         self._table.setModel(self._proxy)
@@ -421,6 +467,8 @@ class WholeSpaceView(QObject):
 
     def close(self) -> None:
         """Close the copy shown, if any (its worker thread and its file)."""
+        if shiboken6.isValid(self._newer_copy):  # gone with a window already destroyed
+            self._newer_copy.stop()
         if self.model is not None:
             self.model.close()
 

@@ -86,7 +86,7 @@ def test_an_answer_with_new_rows_brings_the_cards_of_its_first_ones(
 def test_cards_that_cannot_be_read_on_the_worker_leave_the_answer_as_it_is(
     tmp_path, answers, open_queries, monkeypatch, caplog
 ):
-    def damaged(store: CardStore, positions: object) -> dict[int, object]:
+    def damaged(store: CardStore, positions: object, generation: object) -> dict[int, object]:
         raise ValueError("a row that is no card")
 
     monkeypatch.setattr(CardStore, "cards_at", damaged)

@@ -591,3 +591,50 @@ def shown_names(space: SpaceTableModel) -> list[str | None]:
 def selected_cards(window: MainWindow, space: SpaceTableModel) -> list[str | None]:
     rows = sorted({index.row() for index in window.table.selectionModel().selectedIndexes()})
     return [card.uuid for row in rows if (card := space.card(row))]
+
+
+def synced_elsewhere(path: Path, *, dropping: int) -> None:
+    """Another program's sync of the copy at `path` (a scheduled `cardviewer sync`, another
+    window's): the same cards as the copy now, but for the one at place `dropping`."""
+    with CardStore.open(path) as store:
+        current = store.current
+        assert current is not None
+        kept = [card for place, card in enumerate(store.cards()) if place != dropping]
+        sync = store.begin_sync(with_emails=current.with_emails)
+        sync.add(kept)
+        sync.finish()
+
+
+def test_a_sync_by_another_program_is_shown_with_the_current_card_kept(window, demo_server, qtbot):
+    open_space(qtbot, window, demo_server.space_id)
+    space = sync(qtbot, window)
+    view = window.whole_space
+    assert view.follows_newer_copies, "it looks for newer copies while the space is shown"
+    window.table.setCurrentIndex(space.index(5, 2))
+    chosen = space.card(5)
+    view.follow_newer_copy()
+    assert view.model is space, "nothing newer: the copy shown stays"
+
+    synced_elsewhere(space.path, dropping=0)
+    view.follow_newer_copy()
+    newer = view.model
+    assert newer is not None
+    assert newer is not space
+    assert newer.rowCount() == space.rowCount() - 1
+    qtbot.waitUntil(lambda: window.details_pane.card == chosen, timeout=WAIT)
+    assert newer.card(window.table.currentIndex().row()) == chosen
+    assert "The space was synced again meanwhile." in window.statusBar().currentMessage()
+
+    window.whole_space.switch.activated.emit(PAGES)
+    assert not view.follows_newer_copies, "not while the pages are shown"
+
+
+def test_the_window_s_own_sync_is_not_taken_for_another_program_s(
+    window, demo_server, qtbot, monkeypatch
+):
+    open_space(qtbot, window, demo_server.space_id)
+    space = sync(qtbot, window)
+    monkeypatch.setattr(type(window.jobs), "fetching_whole_space", property(lambda _: True))
+    synced_elsewhere(space.path, dropping=0)  # as the window's sync makes its copy current
+    window.whole_space.follow_newer_copy()
+    assert window.whole_space.model is space, "the sync shows its copy once it is done"

@@ -105,7 +105,7 @@ class SpaceTableModel(QAbstractTableModel):
         self._texts: dict[int, dict[tuple[int, int], Any]] = {}
         """The texts made of each cached card, by role and column."""
         self._text = ""
-        self._query = SpaceQuery()
+        self._query = SpaceQuery(generation=self.generation)  # this copy, whatever comes
         self._asked = 0
         self._complete = True
         self._positions: Sequence[int] = range(self.total_count())  # the space's order
@@ -132,7 +132,7 @@ class SpaceTableModel(QAbstractTableModel):
         self._answered.connect(self._on_answer, Qt.ConnectionType.QueuedConnection)
         if avatars is not None:
             avatars.avatarReady.connect(self._on_avatar_ready)
-        self._ask(SpaceQuery())
+        self._ask(self._query)
 
     def close(self) -> None:
         """Stop the worker and close the store; the model shows what it had."""
@@ -145,6 +145,15 @@ class SpaceTableModel(QAbstractTableModel):
     def synced_at(self) -> datetime | None:
         """When the copy shown was synced."""
         return self.generation.synced_at if self.generation is not None else None
+
+    def is_superseded(self) -> bool:
+        """Another sync (another window's, a scheduled one) has made a newer copy current.
+
+        The model goes on showing its own copy, whole and unmixed, until it is closed.
+        """
+        current = self._store.current
+        shown = self.generation.id if self.generation is not None else None
+        return current is not None and current.id != shown
 
     @property
     def columns(self) -> list[Column]:
@@ -291,7 +300,7 @@ class SpaceTableModel(QAbstractTableModel):
 
     def _read(self, positions: Sequence[int]) -> dict[int, Card]:
         missing = [position for position in positions if position not in self._cards]
-        found = self._store.cards_at(missing)
+        found = self._store.cards_at(missing, self.generation)
         self._keep(found)
         return found
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -198,13 +199,11 @@ def test_the_first_rows_of_a_sort_are_painted_without_reading_the_copy(
     read: list[int] = []
     cards_at = CardStore.cards_at
 
-    def counted(store: CardStore, positions: list[int]) -> dict[int, Card]:
+    def counted(store: CardStore, positions: list[int], generation=None) -> dict[int, Card]:
         read.extend(positions)
-        return cards_at(store, positions)
+        return cards_at(store, positions, generation)
 
-    monkeypatch.setattr(
-        model._store, "cards_at", lambda positions: counted(model._store, positions)
-    )
+    monkeypatch.setattr(model._store, "cards_at", partial(counted, model._store))
     view = QTableView()
     qtbot.addWidget(view)
     view.setModel(model)
@@ -263,3 +262,27 @@ def test_the_rest_of_an_answer_adds_rows_below_its_first_ones(qtbot, open_model,
     assert resets == ["reset"], "the first rows replace the old order once"
     assert inserted == [(FIRST_ROWS, count - 1)], "the rest comes below them"
     assert shown_names(model) == [f"Person {n:04}" for n in reversed(range(count))]
+
+
+def test_a_newer_sync_by_another_program_leaves_the_copy_shown_whole(qtbot, open_model):
+    """Rows, sorts and filters keep to the copy the model shows, never a mix of two."""
+    model = open_model([person(n, name) for n, name in enumerate(NAMES)])
+    name = model.column_of("display_name")
+    assert name is not None
+    settle(qtbot, model, lambda: model.sort(name, Qt.SortOrder.DescendingOrder))
+    descending = shown_names(model)
+    settle(qtbot, model, lambda: model.sort(-1))
+    assert not model.is_superseded()
+    with CardStore.open(model.path) as store:  # a scheduled sync, say, with other cards
+        sync = store.begin_sync(with_emails=True)
+        sync.add([person(10, "Neu Eins"), person(11, "Neu Zwei")])
+        sync.finish()
+    assert model.is_superseded()
+    model._cards.clear()  # rows not read before are read from the copy shown too
+    assert shown_names(model) == [name or None for name in NAMES]
+    settle(qtbot, model, lambda: model.sort(name, Qt.SortOrder.DescendingOrder))
+    assert shown_names(model) == descending
+    settle(qtbot, model, lambda: model.set_filter_text("neu"))
+    assert model.rowCount() == 0, "the newer copy's cards are not the copy shown"
+    settle(qtbot, model, lambda: model.set_filter_text("zo"))
+    assert shown_names(model) == [n for n in descending if n and "zo" in n.lower()]
