@@ -797,7 +797,7 @@
         <translation>Die Seite neu laden (F5)</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="+461"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="+460"/>
         <location filename="../cardviewer/ui/window_commands.py" line="+31"/>
         <source>&amp;Export Page…</source>
         <translation>Seite e&amp;xportieren…</translation>
@@ -1588,7 +1588,7 @@
         <translation>Der Datenträger ist schreibgeschützt; wählen Sie einen anderen Ordner.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="-386"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="-384"/>
         <source>Whole space (synced %1)</source>
         <translation>Ganzer Bereich (Stand %1)</translation>
     </message>
@@ -1614,11 +1614,11 @@
     </message>
     <message>
         <location line="+27"/>
-        <source>The space was synced again meanwhile. Showing the local copy: %1.</source>
-        <translation>Der Bereich wurde inzwischen erneut synchronisiert. Angezeigt wird die lokale Kopie: %1.</translation>
+        <source>Synced again meanwhile: %1.</source>
+        <translation>Inzwischen neu synchronisiert: %1.</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+30"/>
         <source>The local copies of synced spaces are removed.</source>
         <translation>Die lokalen Kopien synchronisierter Bereiche sind entfernt.</translation>
     </message>
@@ -1633,7 +1633,7 @@
         <translation>Die angezeigten Karten in ihrer Reihenfolge als CSV-Datei speichern (Strg+E)</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+40"/>
         <source>Nothing changed in the last sync</source>
         <translation>Bei der letzten Synchronisierung hat sich nichts geändert</translation>
     </message>

@@ -310,9 +310,7 @@ class WholeSpaceView(QObject):
             return
         log.info("the local copy %s was synced again elsewhere; showing the new copy", model.path)
         if self.show_copy(model.path) and self.model is not None:
-            note = QCoreApplication.translate(
-                "MainWindow", "The space was synced again meanwhile. Showing the local copy: %1."
-            )
+            note = QCoreApplication.translate("MainWindow", "Synced again meanwhile: %1.")
             label = synced_label(self.model.generation)
             self.statusMessage.emit(note.replace("%1", label), NOTE_MS)
 

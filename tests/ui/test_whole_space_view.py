@@ -623,7 +623,11 @@ def test_a_sync_by_another_program_is_shown_with_the_current_card_kept(window, d
     assert newer.rowCount() == space.rowCount() - 1
     qtbot.waitUntil(lambda: window.details_pane.card == chosen, timeout=WAIT)
     assert newer.card(window.table.currentIndex().row()) == chosen
-    assert "The space was synced again meanwhile." in window.statusBar().currentMessage()
+    assert (
+        window.statusBar()
+        .currentMessage()
+        .startswith("Synced again meanwhile: Whole space (synced ")
+    )
 
     window.whole_space.switch.activated.emit(PAGES)
     assert not view.follows_newer_copies, "not while the pages are shown"
