@@ -1209,17 +1209,17 @@
     <message>
         <location filename="../cardviewer/ui/export_commands.py" line="+100"/>
         <location line="+14"/>
-        <location line="+132"/>
+        <location line="+138"/>
         <source>There are no cards to export.</source>
         <translation>Es gibt keine Karten zum Exportieren.</translation>
     </message>
     <message>
-        <location line="-81"/>
+        <location line="-85"/>
         <source>Export as vCards</source>
         <translation>Als vCards exportieren</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+23"/>
         <source>Export as PDF</source>
         <translation>Als PDF exportieren</translation>
     </message>
@@ -1229,7 +1229,7 @@
         <translation>QR-Code speichern</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+422"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+432"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
@@ -1269,7 +1269,7 @@
         <translation>Öffnen Sie zuerst einen Bereich.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-194"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-204"/>
         <source>The sync stopped and the local copy stays as it was; it starts again once you have signed in.</source>
         <translation>Die Synchronisierung wurde angehalten, die lokale Kopie bleibt unverändert; sie beginnt erneut, sobald Sie sich angemeldet haben.</translation>
     </message>
@@ -1285,6 +1285,11 @@
     </message>
     <message>
         <location line="+6"/>
+        <source>The local copy shown was replaced by newer syncs meanwhile; try again.</source>
+        <translation>Die lokale Kopie wurde inzwischen durch neuere Synchronisierungen ersetzt; versuchen Sie es erneut.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>The local copy is in use by another program; try again.</source>
         <translation>Die lokale Kopie wird von einem anderen Programm verwendet; versuchen Sie es erneut.</translation>
     </message>
@@ -1294,7 +1299,7 @@
         <translation>Die lokale Kopie konnte nicht geschrieben werden; sie bleibt unverändert.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+400"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+410"/>
         <source>%1 could not be synced. %2</source>
         <translation>%1 konnte nicht synchronisiert werden. %2</translation>
     </message>
@@ -1304,12 +1309,12 @@
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-395"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-405"/>
         <source>The export of all pages stopped and saved nothing; it starts again once you have signed in.</source>
         <translation>Der Export aller Seiten wurde angehalten und hat nichts gespeichert; er beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+396"/>
+        <location line="+406"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>

@@ -24,6 +24,7 @@ from cardviewer.services.card_columns import (
 from cardviewer.services.card_store import CardStore
 from cardviewer.services.csv_export import safe_file_stem, write_csv
 from cardviewer.services.stoppable import Painted, check
+from cardviewer.services.store_schema import Generation, StoreError, StoreProblem
 from cardviewer.services.time_zone import local_zone_name
 from cardviewer.services.xlsx_export import write_xlsx
 
@@ -128,19 +129,21 @@ def write_stored_cards_now(
     export_format: ExportFormat | None = None,
     stop: threading.Event | None = None,
     painted: Painted | None = None,
+    generation: Generation | None = None,
 ) -> int:
     """Write the cards at `positions` of the local copy at `store_path`, in that order.
 
     The cards are read a block at a time as they are written, so a whole space of
     100,000 cards is never in memory; the columns are those the window shows for it.
     Between blocks `painted` hears how many are written and `stop` ends it (`Stopped`,
-    the earlier file left as it was). Otherwise as `write_cards_now()`.
+    the earlier file left as it was). Otherwise as `write_cards_now()`. The cards are
+    those of the copy `generation` (the one shown) when given, else the current one.
     """
     with CardStore.open(store_path) as store:
-        generation = store.current
+        copy = generation or store.current
         columns = build_columns(
-            list(store.cards_at(positions[:COLUMN_SAMPLE]).values()),
-            with_emails=generation is not None and generation.with_emails,
+            list(store.cards_at(positions[:COLUMN_SAMPLE], copy).values()),
+            with_emails=copy is not None and copy.with_emails,
             titles=titles,
             more_fields=store.extra_fields(),
         )
@@ -148,7 +151,7 @@ def write_stored_cards_now(
         return _write_cards(
             path,
             columns,
-            stored_cards(store, positions, stop=stop, painted=painted),
+            stored_cards(store, positions, generation=copy, stop=stop, painted=painted),
             export_format=export_format or ExportFormat.of(path),
             title=title,
             delimiter=delimiter,
@@ -160,18 +163,25 @@ def stored_cards(
     store: CardStore,
     positions: Sequence[int],
     *,
+    generation: Generation | None = None,
     stop: threading.Event | None = None,
     painted: Painted | None = None,
 ) -> Iterator[Card]:
-    """The cards at `positions` of the copy, in that order, read `STORE_BLOCK` at a time.
+    """The cards at `positions` of the copy `generation` (default: the current one), in
+    that order, read `STORE_BLOCK` at a time.
 
     Before each block `stop` is looked at (`Stopped`); after each, `painted` hears how
-    many positions are done.
+    many positions are done. A copy that newer syncs have removed meanwhile ends it
+    (`StoreError`, `StoreProblem.REPLACED`) rather than leave its cards out.
     """
     for start in range(0, len(positions), STORE_BLOCK):
         check(stop)
         block = positions[start : start + STORE_BLOCK]
-        found = store.cards_at(block)
+        found = store.cards_at(block, generation)
+        if generation is not None and len(found) < len(block) and not store.holds(generation):
+            raise StoreError(
+                f"copy {generation.id} was replaced by newer syncs", StoreProblem.REPLACED
+            )
         yield from (found[position] for position in block if position in found)
         if painted is not None:
             painted(start + len(block))

@@ -409,6 +409,10 @@ class CardStore:
             found.update((position, parse_card(json.loads(text))) for position, text in rows)
         return found
 
+    def holds(self, generation: Generation) -> bool:
+        """Whether the complete copy `generation` is still kept (newer syncs remove it)."""
+        return self._generation(generation.id) is not None
+
     def ids_at(
         self, positions: Sequence[int], generation: Generation | None = None
     ) -> dict[int, str]:

@@ -115,6 +115,8 @@ class StoreProblem(Enum):
     IN_USE = "in use by another program"
     DISK_FULL = "disk full"
     NOT_WRITTEN = "not written"
+    REPLACED = "replaced by newer syncs"
+    """The copy a window showed is gone: two syncs since made newer ones."""
 
 
 class StoreError(Exception):

@@ -24,6 +24,7 @@ from cardviewer.api.models import Card, CardPage
 from cardviewer.services.card_export import stored_cards
 from cardviewer.services.card_store import CardStore
 from cardviewer.services.stoppable import PROGRESS_EVERY, Painted, check
+from cardviewer.services.store_schema import Generation
 from cardviewer.services.streamed_export import write_stream
 
 SUFFIX = ".vcf"
@@ -239,11 +240,13 @@ def write_stored_vcards(
     *,
     stop: threading.Event | None = None,
     painted: Painted | None = None,
+    generation: Generation | None = None,
 ) -> int:
-    """The cards at `positions` of the local copy at `store_path` as vCards, in that order.
+    """The cards at `positions` of the local copy at `store_path` (of its copy
+    `generation`, the one shown, when given) as vCards, in that order.
 
     Read a block at a time as they are written: a whole space is never in memory.
     """
     with CardStore.open(store_path) as store:
-        cards = stored_cards(store, positions)
+        cards = stored_cards(store, positions, generation=generation)
         return write_vcards(path, cards, version, photos, stop=stop, painted=painted)

@@ -16,6 +16,7 @@ from cardviewer.api.models import Card
 from cardviewer.services.card_export import stored_cards
 from cardviewer.services.card_store import CardStore
 from cardviewer.services.page_loader import PageRequest
+from cardviewer.services.store_schema import Generation
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,8 @@ class ChosenCards:
     cards: list[Card] = field(default_factory=list)
     store_path: Path | None = None
     positions: list[int] = field(default_factory=list)
+    generation: Generation | None = None
+    """The copy shown at `store_path` (None: its current one)."""
 
     @property
     def count(self) -> int:
@@ -42,4 +45,4 @@ def chosen_card_stream(chosen: ChosenCards) -> Iterator[Iterable[Card]]:
         yield chosen.cards
         return
     with CardStore.open(chosen.store_path) as store:
-        yield stored_cards(store, chosen.positions)
+        yield stored_cards(store, chosen.positions, generation=chosen.generation)

@@ -61,6 +61,11 @@ def store_error_text(error: StoreError) -> str:
             "The local copy was written by a newer version of CardViewer and is left as "
             "it is; update CardViewer to use it.",
         )
+    if error.problem is StoreProblem.REPLACED:
+        return QCoreApplication.translate(
+            "MainWindow",
+            "The local copy shown was replaced by newer syncs meanwhile; try again.",
+        )
     if error.problem is StoreProblem.IN_USE:
         return QCoreApplication.translate(
             "MainWindow", "The local copy is in use by another program; try again."

@@ -118,7 +118,7 @@ class ExportCommands(QObject):
         name = f"{safe_file_stem(request.space_id)}-{kind}{self.export_format().value}"
         path = self._ask_path(self._jobs.export_dir / name)
         if path is not None:
-            self._jobs.export_shown(space.path, positions, request, path)
+            self._jobs.export_shown(space.path, positions, request, path, space.generation)
 
     def chosen_cards(self) -> ChosenCards | None:
         """The cards a vCard or PDF export or a print works on; None (and a note): none.
@@ -139,7 +139,9 @@ class ExportCommands(QObject):
                 return None
             kind = "selected" if selected else "shown"
             stem = f"{safe_file_stem(copy.space_id)}-{kind}"
-            return ChosenCards(copy, stem, store_path=space.path, positions=positions)
+            return ChosenCards(
+                copy, stem, store_path=space.path, positions=positions, generation=space.generation
+            )
         page, request = self._model.page, self._model.current_request
         if page is None or request is None or page.is_empty:
             self._nothing_to_export()
@@ -168,9 +170,13 @@ class ExportCommands(QObject):
             return
         photos = self._settings.vcard_photos
         if chosen.store_path is not None:
-            copy_path, positions = chosen.store_path, chosen.positions
             self._jobs.export_shown_vcards(
-                copy_path, positions, chosen.request, path, photos=photos
+                chosen.store_path,
+                chosen.positions,
+                chosen.request,
+                path,
+                photos=photos,
+                generation=chosen.generation,
             )
         else:
             self._jobs.export_vcards(chosen.cards, chosen.request, path, photos=photos)

@@ -254,14 +254,21 @@ class WholeSpaceJobs(QObject):
         self._start(JobKind.EXPORT_PAGE, self._export_page(_with_suffix(path), write, request))
 
     def export_shown(
-        self, store_path: Path, positions: list[int], request: PageRequest, path: Path
+        self,
+        store_path: Path,
+        positions: list[int],
+        request: PageRequest,
+        path: Path,
+        generation: Generation | None = None,
     ) -> None:
-        """Save the cards of the local copy at `store_path` shown in the whole space."""
+        """Save the cards of the local copy at `store_path` (its copy `generation`, the one
+        shown) shown in the whole space."""
         write = partial(
             write_stored_cards,
             store_path=store_path,
             positions=positions,
             title=request.space_id,
+            generation=generation,
         )
         self._start(JobKind.EXPORT_PAGE, self._export_page(_with_suffix(path), write, request))
 
@@ -280,8 +287,10 @@ class WholeSpaceJobs(QObject):
         path: Path,
         *,
         photos: bool = False,
+        generation: Generation | None = None,
     ) -> None:
-        """Save the cards of the local copy at `store_path` shown (or selected) as vCards.
+        """Save the cards of the local copy at `store_path` (its copy `generation`, the one
+        shown) shown or selected as vCards.
 
         They are written in a process of its own: on a thread, 100,000 cards held up
         the window's every paint for 11 s. Their photos are fetched here, through the
@@ -292,6 +301,7 @@ class WholeSpaceJobs(QObject):
             store_path=store_path,
             positions=positions,
             version=VCardVersion.V3,
+            generation=generation,
         )
         in_a_process = partial(_written_in_a_process, write)
         self._export_vcards(in_a_process, request, path, total=len(positions), photos=photos)

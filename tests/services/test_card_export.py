@@ -22,6 +22,7 @@ from cardviewer.services.card_export import (
 )
 from cardviewer.services.card_store import CardStore
 from cardviewer.services.stoppable import Stopped
+from cardviewer.services.store_schema import StoreError, StoreProblem
 from cardviewer.services.time_zone import local_zone_name
 from tests.services.test_card_columns import card
 
@@ -181,3 +182,34 @@ def test_cards_of_a_local_copy_tell_their_progress_and_stop_between_blocks(tmp_p
         )
     assert out.read_text("utf-8") == "the file before"
     assert sorted(path.name for path in tmp_path.iterdir() if "shown" in path.name) == ["shown.csv"]
+
+
+def test_cards_of_the_copy_shown_are_written_though_a_newer_one_is_current(tmp_path):
+    """A window's export keeps to the copy it shows, and tells when newer syncs removed it."""
+    path = tmp_path / "space.sqlite"
+
+    def synced(name: str) -> None:
+        people = [parse_card({"uuid": f"c{n}", "display_name": f"{name} {n}"}) for n in range(3)]
+        with CardStore.open(path) as store:
+            sync = store.begin_sync()
+            sync.add(people)
+            sync.finish()
+
+    synced("Old")
+    with CardStore.open(path) as store:
+        shown = store.current
+    assert shown is not None
+    synced("New")  # another program's sync: the copy shown is now the one before
+    out = tmp_path / "shown.csv"
+    card_export.write_stored_cards_now(out, path, [2, 0], generation=shown)
+    rows = list(csv.reader(out.read_text("utf-8-sig").splitlines()))
+    assert [row[2] for row in rows[1:]] == ["Old 2", "Old 0"]
+
+    synced("Newer")  # and another: the copy shown is gone
+    with pytest.raises(StoreError) as raised:
+        card_export.write_stored_cards_now(out, path, [2, 0], generation=shown)
+    assert raised.value.problem is StoreProblem.REPLACED
+    assert [row[2] for row in csv.reader(out.read_text("utf-8-sig").splitlines())][1:] == [
+        "Old 2",
+        "Old 0",
+    ], "the file before stays"

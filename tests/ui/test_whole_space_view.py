@@ -642,3 +642,19 @@ def test_the_window_s_own_sync_is_not_taken_for_another_program_s(
     synced_elsewhere(space.path, dropping=0)  # as the window's sync makes its copy current
     window.whole_space.follow_newer_copy()
     assert window.whole_space.model is space, "the sync shows its copy once it is done"
+
+
+def test_an_export_keeps_to_the_copy_shown_when_another_program_synced_meanwhile(
+    window, demo_server, qtbot, tmp_path
+):
+    open_space(qtbot, window, demo_server.space_id)
+    space = sync(qtbot, window)
+    shown = [card.uuid for row in range(space.rowCount()) if (card := space.card(row))]
+    synced_elsewhere(space.path, dropping=0)  # not followed yet: the copy shown stays
+    target = Path(tmp_path) / "shown.csv"
+    window.ask_export_path = lambda suggested, title="": target
+    with qtbot.waitSignal(window.jobs.finished, timeout=WAIT):
+        window.export_action.trigger()
+    delimiter = export_csv_delimiter(window.settings)
+    rows = list(csv.reader(target.read_text("utf-8-sig").splitlines(), delimiter=delimiter))
+    assert [row[0] for row in rows[1:]] == shown

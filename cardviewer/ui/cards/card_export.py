@@ -16,6 +16,7 @@ from cardviewer.ui.cards.columns import column_titles
 
 if TYPE_CHECKING:
     from cardviewer.api.models import Card
+    from cardviewer.services.store_schema import Generation
 
 
 async def write_cards(
@@ -39,6 +40,7 @@ async def write_stored_cards(
     positions: list[int],
     title: str = "",
     delimiter: str = ",",
+    generation: Generation | None = None,
 ) -> int:
     """Write cards of a local copy in a process of its own with the table's headings.
 
@@ -54,5 +56,6 @@ async def write_stored_cards(
         title=title,
         delimiter=delimiter,
         titles=column_titles(),
+        generation=generation,
     )
     return await in_a_process(write)  # "Saving everyone.csv…" stands for its progress
