@@ -309,7 +309,10 @@ class WholeSpaceView(QObject):
         if model is None or not superseded:
             return
         log.info("the local copy %s was synced again elsewhere; showing the new copy", model.path)
-        if self.show_copy(model.path) and self.model is not None:
+        if not self.show_copy(model.path):
+            self._newer_copy.stop()  # the copy shown stays; the failure was said once
+            return
+        if self.model is not None:
             note = QCoreApplication.translate("MainWindow", "Synced again meanwhile: %1.")
             label = synced_label(self.model.generation)
             self.statusMessage.emit(note.replace("%1", label), NOTE_MS)

@@ -658,3 +658,25 @@ def test_an_export_keeps_to_the_copy_shown_when_another_program_synced_meanwhile
     delimiter = export_csv_delimiter(window.settings)
     rows = list(csv.reader(target.read_text("utf-8-sig").splitlines(), delimiter=delimiter))
     assert [row[0] for row in rows[1:]] == shown
+
+
+def test_a_newer_copy_that_cannot_be_opened_is_said_once_and_the_copy_shown_stays(
+    window, demo_server, qtbot, monkeypatch
+):
+    open_space(qtbot, window, demo_server.space_id)
+    space = sync(qtbot, window)
+    synced_elsewhere(space.path, dropping=0)
+
+    def newer_version(*_args: object, **_options: object) -> SpaceTableModel:
+        raise store_schema.StoreError("schema 99", store_schema.StoreProblem.NEWER_VERSION)
+
+    monkeypatch.setattr(whole_space_view, "SpaceTableModel", newer_version)
+    failures: list[str] = []
+    window.whole_space.failed.connect(lambda text, _detail: failures.append(text))
+    window.whole_space.follow_newer_copy()
+    assert window.whole_space.model is space
+    assert failures == [
+        "The local copy was written by a newer version of CardViewer and is left as it is; "
+        "update CardViewer to use it."
+    ]
+    assert not window.whole_space.follows_newer_copies, "not tried again every few seconds"
