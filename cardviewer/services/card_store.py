@@ -398,16 +398,22 @@ class CardStore:
         chosen = generation or self.current
         if chosen is None or not positions:
             return {}
-        found: dict[int, Card] = {}
-        for start in range(0, len(positions), _MAX_VALUES):
-            chunk = positions[start : start + _MAX_VALUES]
-            rows = self._db.execute(
-                "SELECT position, json FROM cards WHERE generation = ? AND position IN "
-                f"({','.join('?' * len(chunk))})",
-                (chosen.id, *chunk),
-            )
-            found.update((position, parse_card(json.loads(text))) for position, text in rows)
-        return found
+        rows = self._rows_in(
+            "SELECT position, json FROM cards WHERE generation = ? AND position IN",
+            chosen.id,
+            positions,
+        )
+        return {position: parse_card(json.loads(text)) for position, text in rows}
+
+    def _rows_in(
+        self, query: str, generation: int, values: Sequence[object]
+    ) -> Iterator[tuple[Any, ...]]:
+        """The rows of `query`, ending in `IN`, for `generation` and each of `values`,
+        asked in parts no larger than SQLite takes."""
+        for start in range(0, len(values), _MAX_VALUES):
+            chunk = values[start : start + _MAX_VALUES]
+            marks = ",".join("?" * len(chunk))
+            yield from self._db.execute(f"{query} ({marks})", (generation, *chunk))
 
     def holds(self, generation: Generation) -> bool:
         """Whether the complete copy `generation` is still kept (newer syncs remove it)."""
@@ -432,16 +438,13 @@ class CardStore:
         wanted = list(ids)
         if chosen is None or not wanted:
             return {}
-        found: dict[str, int] = {}
-        for start in range(0, len(wanted), _MAX_VALUES):
-            chunk = wanted[start : start + _MAX_VALUES]
-            rows = self._db.execute(
-                "SELECT uuid, position FROM cards INDEXED BY cards_by_uuid WHERE generation = ?"
-                f" AND uuid IN ({','.join('?' * len(chunk))})",
-                (chosen.id, *chunk),
-            )
-            found.update(rows)
-        return found
+        rows = self._rows_in(
+            "SELECT uuid, position FROM cards INDEXED BY cards_by_uuid WHERE generation = ?"
+            " AND uuid IN",
+            chosen.id,
+            wanted,
+        )
+        return dict(rows)
 
     def extra_fields(self) -> list[str]:
         """Fields the specification does not list that cards of the current copy have.

@@ -19,8 +19,10 @@ from __future__ import annotations
 
 from enum import Enum
 
-from PySide6.QtCore import QPoint, QRect, QSize, Qt
-from PySide6.QtWidgets import QLayout, QLayoutItem, QStyle, QWidget, QWidgetItem
+from PySide6.QtCore import QPoint, QRect, QSize
+from PySide6.QtWidgets import QLayoutItem, QStyle, QWidget, QWidgetItem
+
+from cardviewer.ui.arranged_layout import ArrangedLayout
 
 
 class Part(Enum):
@@ -32,7 +34,7 @@ class Part(Enum):
     BUTTON = "button"
 
 
-class FilterRowLayout(QLayout):
+class FilterRowLayout(ArrangedLayout):
     """Lays out the filter `field`, its `count` and the `button`, and a choice before them
     once `set_choice()` gives one."""
 
@@ -73,19 +75,6 @@ class FilterRowLayout(QLayout):
         if item is not None:
             self._parts = {part: kept for part, kept in self._parts.items() if kept is not item}
         return item
-
-    def expandingDirections(self) -> Qt.Orientation:
-        return Qt.Orientation.Horizontal
-
-    def hasHeightForWidth(self) -> bool:
-        return True
-
-    def heightForWidth(self, width: int) -> int:
-        return self._arrange(QRect(0, 0, width, 0), place=False)
-
-    def setGeometry(self, rect: QRect) -> None:
-        super().setGeometry(rect)
-        self._arrange(rect, place=True)
 
     def sizeHint(self) -> QSize:
         """Everything on one line, the field at its natural width."""

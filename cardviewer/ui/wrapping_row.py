@@ -9,11 +9,13 @@ two or three lines instead of clipped or overlapping buttons.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QMargins, QPoint, QRect, QSize, Qt
-from PySide6.QtWidgets import QLayout, QLayoutItem, QWidget
+from PySide6.QtCore import QMargins, QPoint, QRect, QSize
+from PySide6.QtWidgets import QLayoutItem, QWidget
+
+from cardviewer.ui.arranged_layout import ArrangedLayout
 
 
-class WrappingRow(QLayout):
+class WrappingRow(ArrangedLayout):
     """Buttons in a row, on as many lines as the width needs, each line filled out."""
 
     def __init__(self, parent: QWidget | None = None, spacing: int = 6) -> None:
@@ -34,19 +36,6 @@ class WrappingRow(QLayout):
 
     def takeAt(self, index: int) -> QLayoutItem | None:
         return self._items.pop(index) if 0 <= index < len(self._items) else None
-
-    def expandingDirections(self) -> Qt.Orientation:
-        return Qt.Orientation.Horizontal
-
-    def hasHeightForWidth(self) -> bool:
-        return True
-
-    def heightForWidth(self, width: int) -> int:
-        return self._arrange(QRect(0, 0, width, 0), place=False)
-
-    def setGeometry(self, rect: QRect) -> None:
-        super().setGeometry(rect)
-        self._arrange(rect, place=True)
 
     def sizeHint(self) -> QSize:
         """One line of every button at its natural width."""
