@@ -35,7 +35,7 @@ from cardviewer.services.space_sync import sync_space
 from cardviewer.services.store_schema import Generation
 from cardviewer.services.text_collation import collation_of
 from cardviewer.ui.cards.columns import column_titles
-from cardviewer.ui.plain_text import plain_tooltip
+from cardviewer.ui.eliding_label import ElidingLabel
 
 log = logging.getLogger(__name__)
 
@@ -84,12 +84,11 @@ class ExportAllDialog(QDialog):
         font = self.title_label.font()
         font.setBold(True)
         self.title_label.setFont(font)
-        self.file_label = QLabel()
-        self.file_label.setTextFormat(Qt.TextFormat.PlainText)
+        # A long file name is cut with "…" where the dialog is narrower than it; the
+        # tooltip holds it whole, with its folder.
+        self.file_label = ElidingLabel()
         if not syncing:
-            self.file_label.setText(self.tr("To %1").replace("%1", path.name))
-            self.file_label.setToolTip(plain_tooltip(str(path)))  # a file name may hold "<"
-            self.file_label.setAccessibleDescription(str(path))
+            self.file_label.set_whole_text(self.tr("To %1").replace("%1", path.name), str(path))
         self.file_label.setVisible(not syncing)
         self.progress_label = QLabel(self.tr("Fetching the first page…"))
         self.progress_bar = QProgressBar()

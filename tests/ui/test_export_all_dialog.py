@@ -360,3 +360,22 @@ def test_a_sync_called_off_says_it_is_cancelling_until_it_has_dropped_its_rows(
         assert task.result() is None
         assert store.current is None
         assert list(store.cards()) == []
+
+
+def test_a_long_file_name_is_cut_with_an_ellipsis_and_kept_whole_in_the_tooltip(qtbot, tmp_path):
+    async def never(number: int) -> CardPage:
+        raise AssertionError(f"page {number} was not to be fetched")
+
+    name = "Export of every card of the Acme Europe space, version for the board meeting.csv"
+    target = tmp_path / name
+    dialog = ExportAllDialog(never, target, space_id="s-1", with_emails=False)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.resize(dialog.minimumSizeHint().width(), dialog.height())
+    label = dialog.file_label
+    qtbot.waitUntil(label.is_cut)
+    assert label.text().startswith("To Export of every card")
+    assert label.text().endswith("\N{HORIZONTAL ELLIPSIS}")
+    assert label.fontMetrics().horizontalAdvance(label.text()) <= label.contentsRect().width()
+    assert f"To {name}" in label.toolTip()
+    assert str(target) in label.toolTip()
