@@ -590,12 +590,12 @@
         <translation>Alle Karten von %1 werden exportiert</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>To %1</source>
         <translation>Nach %1</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+2"/>
         <source>Fetching the first page…</source>
         <translation>Die erste Seite wird abgerufen…</translation>
     </message>
@@ -797,7 +797,7 @@
         <translation>Die Seite neu laden (F5)</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="+460"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="+463"/>
         <location filename="../cardviewer/ui/window_commands.py" line="+31"/>
         <source>&amp;Export Page…</source>
         <translation>Seite e&amp;xportieren…</translation>
@@ -1299,7 +1299,7 @@
         <translation>Die lokale Kopie konnte nicht geschrieben werden; sie bleibt unverändert.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+410"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+414"/>
         <source>%1 could not be synced. %2</source>
         <translation>%1 konnte nicht synchronisiert werden. %2</translation>
     </message>
@@ -1309,23 +1309,23 @@
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-405"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-409"/>
         <source>The export of all pages stopped and saved nothing; it starts again once you have signed in.</source>
         <translation>Der Export aller Seiten wurde angehalten und hat nichts gespeichert; er beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+406"/>
+        <location line="+410"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>
     <message>
-        <location line="-194"/>
-        <location line="+101"/>
+        <location line="-198"/>
+        <location line="+103"/>
         <source>The cards could not be saved as %1. %2</source>
         <translation>Die Karten konnten nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location line="-125"/>
+        <location line="-127"/>
         <source>Saving %1…</source>
         <translation>%1 wird gespeichert…</translation>
     </message>
@@ -1335,12 +1335,12 @@
         <translation>Die Telefonliste wird an den Drucker gesendet…</translation>
     </message>
     <message>
-        <location line="+196"/>
+        <location line="+203"/>
         <source>Printing stopped; the pages already made still get printed.</source>
         <translation>Drucken angehalten; die schon erstellten Seiten werden noch gedruckt.</translation>
     </message>
     <message>
-        <location line="-183"/>
+        <location line="-190"/>
         <source>The cards could not be printed. %1</source>
         <translation>Die Karten konnten nicht gedruckt werden. %1</translation>
     </message>
@@ -1360,7 +1360,12 @@
         <translation>%1 Zeilen werden kopiert…</translation>
     </message>
     <message>
-        <location line="+162"/>
+        <location line="+167"/>
+        <source>Sync cancelled; no local copy was made.</source>
+        <translation>Synchronisierung abgebrochen; es wurde keine lokale Kopie angelegt.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Sync cancelled; the local copy stays as it was.</source>
         <translation>Synchronisierung abgebrochen; die lokale Kopie bleibt unverändert.</translation>
     </message>
@@ -1385,17 +1390,17 @@
         <translation>Die lokale Kopie hat sich geändert, seit sie ausgewählt wurden; kopieren Sie sie erneut.</translation>
     </message>
     <message>
-        <location line="-178"/>
+        <location line="-185"/>
         <source>Copying stopped unexpectedly; try again.</source>
         <translation>Das Kopieren brach unerwartet ab; versuchen Sie es erneut.</translation>
     </message>
     <message>
-        <location line="+185"/>
+        <location line="+192"/>
         <source>The local copy could not be read; sync the space again to renew it.</source>
         <translation>Die lokale Kopie konnte nicht gelesen werden; synchronisieren Sie den Bereich erneut, um sie zu erneuern.</translation>
     </message>
     <message>
-        <location line="-182"/>
+        <location line="-189"/>
         <source>The rows could not be copied. %1</source>
         <translation>Die Zeilen konnten nicht kopiert werden. %1</translation>
     </message>
@@ -1593,7 +1598,7 @@
         <translation>Der Datenträger ist schreibgeschützt; wählen Sie einen anderen Ordner.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="-384"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="-387"/>
         <source>Whole space (synced %1)</source>
         <translation>Ganzer Bereich (Stand %1)</translation>
     </message>
@@ -1618,7 +1623,7 @@
         <translation>Die lokale Kopie wird angezeigt: %1.</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+30"/>
         <source>Synced again meanwhile: %1.</source>
         <translation>Inzwischen neu synchronisiert: %1.</translation>
     </message>
@@ -1650,7 +1655,7 @@
     <message>
         <location line="+5"/>
         <source>Cards the last sync added or changed: %1. Removed cards are not shown.</source>
-        <translation>Von der letzten Synchronisierung hinzugefügte oder geänderte Karten: %1. Entfernte Karten werden nicht gezeigt.</translation>
+        <translation>Neue oder geänderte Karten: %1. Entfernte werden nicht gezeigt.</translation>
     </message>
     <message>
         <location filename="../cardviewer/ui/state_page.py" line="+27"/>

@@ -201,14 +201,20 @@ def test_the_export_rows_are_what_the_window_shows(
         assert isinstance(jobs.progress, ExportAllDialog)
         jobs.progress.cancel()
     shown.append(said.args[0])
-    asked = source.asked
-    with qtbot.waitSignal(jobs.statusMessage, timeout=WAIT) as said:
-        jobs.sync(SHOWN, tmp_path / "space.sqlite")
-        qtbot.waitUntil(lambda: source.asked > asked, timeout=WAIT)
-        assert isinstance(jobs.progress, ExportAllDialog)
-        jobs.progress.cancel()
-        shown.append(jobs.progress.progress_label.text())  # while it drops what it wrote
-    shown.append(said.args[0])
+    for synced_before in (False, True):  # no copy is made, or the copy before stays
+        if synced_before:
+            source.slow = False
+            with qtbot.waitSignal(jobs.finished, timeout=WAIT):
+                jobs.sync(SHOWN, tmp_path / "space.sqlite")
+            source.slow = True
+        asked = source.asked
+        with qtbot.waitSignal(jobs.statusMessage, timeout=WAIT) as said:
+            jobs.sync(SHOWN, tmp_path / "space.sqlite")
+            qtbot.waitUntil(lambda: source.asked > asked, timeout=WAIT)  # noqa: B023
+            assert isinstance(jobs.progress, ExportAllDialog)
+            jobs.progress.cancel()
+            shown.append(jobs.progress.progress_label.text())  # while it drops its rows
+        shown.append(said.args[0])
 
     def stopped(*, withdrawn: bool, **painting: Any) -> int:
         painting["stop"].wait(WAIT / 1000)

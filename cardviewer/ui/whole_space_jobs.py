@@ -513,10 +513,12 @@ class WholeSpaceJobs(QObject):
     async def _fetch_whole_space(self, kind: JobKind, shown: PageRequest, path: Path) -> None:
         progress = self._open(kind, shown, path)
         result: JobResult | None = None
+        first_copy = False
         try:
             if kind is JobKind.SYNC:
                 synced = await _sync(progress, path)
-                if synced is not None:
+                first_copy = synced is False
+                if isinstance(synced, tuple):
                     generation, changes = synced
                     result = JobResult(kind, shown, generation.card_count, path, changes=changes)
             else:
@@ -553,7 +555,7 @@ class WholeSpaceJobs(QObject):
         finally:
             self._forget(progress)
         if result is None:
-            self.statusMessage.emit(_cancelled(kind), STATUS_TIMEOUT_MS)
+            self.statusMessage.emit(_cancelled(kind, first_copy=first_copy), STATUS_TIMEOUT_MS)
             return
         self._finish(result)
 
@@ -589,13 +591,15 @@ class WholeSpaceJobs(QObject):
 
 async def _sync(
     progress: WholeSpaceProgress, path: Path
-) -> tuple[Generation, Changes | None] | None:
-    """Sync the local copy at `path` through `progress`: the new copy and what changed."""
+) -> tuple[Generation, Changes | None] | bool:
+    """Sync the local copy at `path` through `progress`: the new copy and what changed;
+    cancelled, whether there was a copy before (else none was made)."""
     store = await asyncio.to_thread(CardStore.open, path)
     try:
+        had_copy = await asyncio.to_thread(lambda: store.current is not None)
         generation = await progress.sync(store)
         if generation is None:
-            return None
+            return had_copy
         # Compared off the window's thread: two copies of 100,000 cards take a while.
         return generation, await asyncio.to_thread(store.changes)
     finally:
@@ -641,8 +645,11 @@ def _fetch_failure(kind: JobKind) -> str:
     )
 
 
-def _cancelled(kind: JobKind, *, withdrawn: bool = True) -> str:
-    """What a cancelled job left; a print not `withdrawn` still prints what was made."""
+def _cancelled(kind: JobKind, *, withdrawn: bool = True, first_copy: bool = False) -> str:
+    """What a cancelled job left; a print not `withdrawn` still prints what was made, a
+    sync of a space never synced (`first_copy`) left no copy."""
+    if kind is JobKind.SYNC and first_copy:
+        return QCoreApplication.translate("MainWindow", "Sync cancelled; no local copy was made.")
     if kind is JobKind.SYNC:
         return QCoreApplication.translate(
             "MainWindow", "Sync cancelled; the local copy stays as it was."

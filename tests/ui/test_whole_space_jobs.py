@@ -319,7 +319,7 @@ def test_cancelling_the_fetches_stops_them_quietly(jobs, qtbot, tmp_path, source
     ("kind", "said"),
     [
         (JobKind.EXPORT_ALL, "Export cancelled; nothing was saved."),
-        (JobKind.SYNC, "Sync cancelled; the local copy stays as it was."),
+        (JobKind.SYNC, "Sync cancelled; no local copy was made."),  # the space's first
     ],
 )
 def test_cancel_in_the_progress_says_so(jobs, qtbot, tmp_path, source, kind, said):
@@ -332,6 +332,23 @@ def test_cancel_in_the_progress_says_so(jobs, qtbot, tmp_path, source, kind, sai
         progress.cancel()
     assert signal.args == [said, 5000]
     assert not saved_anything(kind, target)
+
+
+def test_cancelling_a_sync_of_a_space_synced_before_says_its_copy_stays(
+    jobs, qtbot, tmp_path, source
+):
+    with qtbot.waitSignal(jobs.finished, timeout=WAIT):
+        target = start_whole_space(jobs, JobKind.SYNC, tmp_path)
+    count = synced_count(target)
+    source.delay = 5.0
+    start_whole_space(jobs, JobKind.SYNC, tmp_path)
+    qtbot.waitUntil(lambda: isinstance(jobs.progress, ExportAllDialog), timeout=WAIT)
+    progress = jobs.progress
+    assert isinstance(progress, ExportAllDialog)
+    with qtbot.waitSignal(jobs.statusMessage, timeout=WAIT) as signal:
+        progress.cancel()
+    assert signal.args == ["Sync cancelled; the local copy stays as it was.", 5000]
+    assert synced_count(target) == count
 
 
 def test_closing_drops_a_job_waiting_for_a_sign_in(jobs, qtbot, arun, tmp_path, source):
@@ -362,7 +379,7 @@ def test_cancel_while_the_local_copy_opens_is_not_lost(jobs, qtbot, tmp_path, so
         assert isinstance(progress, ExportAllDialog)
         progress.cancel()  # as the end of a session does, before any page is asked for
         may_open.set()
-    assert signal.args == ["Sync cancelled; the local copy stays as it was.", 5000]
+    assert signal.args == ["Sync cancelled; no local copy was made.", 5000]
     assert source.asked == []
     assert not saved_anything(JobKind.SYNC, target)
 
