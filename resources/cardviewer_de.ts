@@ -1654,7 +1654,7 @@
     </message>
     <message>
         <location line="+5"/>
-        <source>Cards the last sync added or changed: %1. Removed cards are not shown.</source>
+        <source>New or changed cards: %1. Removed cards are not shown.</source>
         <translation>Neue oder geänderte Karten: %1. Entfernte werden nicht gezeigt.</translation>
     </message>
     <message>

@@ -503,6 +503,6 @@ class WholeSpaceView(QObject):
                 )
             )
         note = QCoreApplication.translate(
-            "MainWindow", "Cards the last sync added or changed: %1. Removed cards are not shown."
+            "MainWindow", "New or changed cards: %1. Removed cards are not shown."
         )
         self.statusMessage.emit(note.replace("%1", QLocale().toString(count)), NOTE_MS)

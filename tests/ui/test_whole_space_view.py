@@ -223,7 +223,7 @@ def test_the_changes_of_the_last_sync_can_be_shown_alone(window, demo_server, qt
     with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
         switch.activated.emit(CHANGES)
     assert [space.card(row) for row in range(space.rowCount())] == every[:2]
-    assert "added or changed: 2" in window.statusBar().currentMessage()
+    assert "New or changed cards: 2." in window.statusBar().currentMessage()
     with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
         switch.activated.emit(WHOLE_SPACE)
     assert space.rowCount() == len(every)
@@ -680,3 +680,22 @@ def test_a_newer_copy_that_cannot_be_opened_is_said_once_and_the_copy_shown_stay
         "update CardViewer to use it."
     ]
     assert not window.whole_space.follows_newer_copies, "not tried again every few seconds"
+
+
+def test_the_notes_of_the_changes_shown_fit_a_small_window_whole(
+    language, window, demo_server, qtbot
+):
+    """Cut in the middle, a German note lost what it was about."""
+    open_space(qtbot, window, demo_server.space_id)
+    sync(qtbot, window)
+    space = sync(qtbot, window)
+    window.show()
+    window.resize(720, 540)  # what a screen of 800 x 600 gives the window
+    qtbot.waitExposed(window)
+    switch = window.whole_space.switch
+    switch.setCurrentIndex(CHANGES)
+    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
+        switch.activated.emit(CHANGES)
+    bar = window.status_bar
+    qtbot.waitUntil(lambda: bar.whole_message() != "", timeout=WAIT)
+    assert bar.currentMessage() == bar.whole_message(), language
