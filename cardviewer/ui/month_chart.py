@@ -8,6 +8,7 @@ under them is a few lines of `QPainter`, sharp at any scale and in either colour
 
 from __future__ import annotations
 
+import math
 from datetime import date
 
 from PySide6.QtCore import QCoreApplication, QDate, QEvent, QLocale, QPointF, QRectF, QSize, Qt
@@ -17,7 +18,17 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 MIN_BAR = 3
 """Least width of a bar in pixels; below it the chart asks for a wider window."""
 TICKS = 4
-"""Lines across the chart, from 0 to the largest month."""
+"""Steps between the lines across the chart, at the most, from 0 to above the largest
+month."""
+
+
+def tick_step(largest: int, ticks: int = TICKS) -> int:
+    """The count between the lines across: 1, 2 or 5 times a power of ten, the least
+    with which `ticks` steps reach `largest`, so that the lines read 0, 2, 4, 6, 8 and
+    not 0, 2, 4, 5, 7."""
+    rough = max(largest, 1) / ticks
+    power: int = 10 ** max(math.floor(math.log10(rough)), 0)
+    return next(factor * power for factor in (1, 2, 5, 10) if factor * power >= rough)
 
 
 def month_name(month: date) -> str:
@@ -109,6 +120,32 @@ class MonthChart(QWidget):
         step = (self.width() - self._left() - 4) / len(self._months)
         return names if step >= widest + 6 else []
 
+    def year_labels(self) -> list[tuple[float, str]]:
+        """Where each year is written under the bars (its left edge) and the year: under
+        each January and the first month. A first month too near the next January for
+        both gives way to it, and a year with no room before the chart's edge is left
+        out, rather than overlap.
+        """
+        if not self._months:
+            return []
+        named = bool(self.month_labels())
+        plot = self._plot_area(named=named)
+        step = plot.width() / len(self._months)
+        metrics = self.fontMetrics()
+        gap = metrics.horizontalAdvance(" ")
+        placed: list[tuple[float, str]] = []
+        for index, (month, _count) in enumerate(self._months):
+            if month.month != 1 and index != 0:
+                continue
+            left = plot.left() + index * step + (step * 0.15 if named else 0)
+            text = str(month.year)
+            if left + metrics.horizontalAdvance(text) > self.width():
+                continue
+            if placed and left < placed[-1][0] + metrics.horizontalAdvance(placed[-1][1]) + gap:
+                placed.pop()  # the first month's year, too near this January's
+            placed.append((left, text))
+        return placed
+
     def _largest(self) -> int:
         return max((count for _month, count in self._months), default=0) or 1
 
@@ -122,10 +159,13 @@ class MonthChart(QWidget):
         text = palette.color(QPalette.ColorRole.Text)
         muted = QColor(palette.color(QPalette.ColorRole.PlaceholderText))
         names = self.month_labels()
-        plot, largest = self._plot_area(named=bool(names)), self._largest()
+        plot = self._plot_area(named=bool(names))
+        counted = tick_step(self._largest())
+        lines = math.ceil(self._largest() / counted)
+        largest = counted * lines  # the top line: the bars are drawn to its scale
         painter.setFont(self.font())
-        for tick in range(TICKS + 1):  # lines across, labelled with their count
-            value = round(largest * tick / TICKS)
+        for tick in range(lines + 1):  # lines across, labelled with their count
+            value = counted * tick
             y = plot.bottom() - plot.height() * value / largest
             painter.setPen(muted if tick else text)
             painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y))
@@ -138,7 +178,7 @@ class MonthChart(QWidget):
         step = plot.width() / len(self._months)
         bar = palette.color(QPalette.ColorRole.Highlight)
         line = self.fontMetrics().height()
-        for index, (month, count) in enumerate(self._months):
+        for index, (_month, count) in enumerate(self._months):
             height = plot.height() * count / largest
             left = plot.left() + index * step
             painter.fillRect(
@@ -148,9 +188,9 @@ class MonthChart(QWidget):
             if names:
                 under = QRectF(left, plot.bottom() + 3, step, line)
                 painter.drawText(under, Qt.AlignmentFlag.AlignHCenter, names[index])
-            if month.month == 1 or index == 0:  # a year's first month: the year under it
-                year_left = left + step * 0.15 if names else left  # under its first bar
-                painter.drawText(QPointF(year_left, self.height() - 4), str(month.year))
+        painter.setPen(text)
+        for year_left, year in self.year_labels():  # under the first bar of each year
+            painter.drawText(QPointF(year_left, self.height() - 4), year)
 
     def _month_at(self, x: float) -> tuple[date, int] | None:
         plot = self.plot_area()
