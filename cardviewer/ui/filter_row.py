@@ -232,7 +232,7 @@ class FilterRow(QWidget):
 
         A screen reader says it too, or that no card matches, once typing pauses.
         """
-        if not self._proxy.filter_text().strip():
+        if not self._proxy.filter_text().strip() or not total:  # no "0 of 0 shown"
             self.count_label.clear()
             self._said = ""
             self._say_count.stop()

@@ -83,6 +83,7 @@ def test_starts_with_a_hint_and_nothing_to_do(window, demo_server):
     assert not window.export_action.isEnabled()
     assert not window.refresh_action.isEnabled()
     assert window.error_bar.isHidden()
+    assert not window.filter_edit.isEnabled(), "no cards to filter yet"
     host = demo_server.base_url.removeprefix("http://")
     assert window.account_label.text() == f"{demo_server.email} on {host}"
 
@@ -92,6 +93,7 @@ def test_typing_a_space_and_enter_shows_its_first_page(window, demo_server, qtbo
     assert window.stack.currentWidget() is window.table
     assert not window.page_bar.isHidden()
     assert window.proxy.rowCount() == 10
+    assert window.filter_edit.isEnabled()
     assert window.model.current_request == PageRequest(demo_server.space_id, 1, False)
     assert window.page_bar.page_spin.value() == 1
     assert window.page_bar.of_label.text() == "of 24"
@@ -231,6 +233,8 @@ def test_an_empty_space_says_so(window, demo_server, qtbot):
     assert window.empty_page.text_label.text() == "This space has no cards yet."
     assert not window.export_action.isEnabled()
     assert window.page_bar.summary_label.text() == "No cards"
+    window.filter_edit.setText("anna")
+    assert window.filter_count_label.text() == "", 'no "0 of 0 shown"'
 
 
 def test_a_page_past_the_end_says_so(window, demo_server, qtbot):
