@@ -200,9 +200,11 @@ class FilterRow(QWidget):
         self._proxy.countsChanged.connect(self._follow_filter)
         stack.currentChanged.connect(self._follow_filter)
 
-    def describe_scope(self, whole_space: bool) -> None:
-        """Say whether filtering covers the page or, while it is shown, the whole space."""
+    def describe_scope(self, whole_space: bool, *, shown: bool = True) -> None:
+        """Say whether filtering covers the page or, while it is shown, the whole space;
+        the field is greyed out while neither is `shown` (no space open yet)."""
         self._whole_space = whole_space
+        self.filter_edit.setEnabled(shown)
         if whole_space:
             text = QCoreApplication.translate(
                 "MainWindow", "Filter all cards of the space (Ctrl+F)"

@@ -502,8 +502,7 @@ class MainWindow(QMainWindow, CommandActions):
         self.page_bar.setEnabled(online)
         self.space_combo.setEnabled(online)
         self.include_emails_check.setEnabled(online)
-        self.filter_row.describe_scope(whole_space)
-        self.filter_edit.setEnabled(page is not None or whole_space)  # cards to filter
+        self.filter_row.describe_scope(whole_space, shown=page is not None or whole_space)
         state = WindowState(
             online=online,
             page=page,
