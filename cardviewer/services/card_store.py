@@ -422,12 +422,17 @@ class CardStore:
     def ids_at(
         self, positions: Sequence[int], generation: Generation | None = None
     ) -> dict[int, str]:
-        """The ids of the cards of a copy (default: the current one) at these positions."""
-        return {
-            position: card.uuid
-            for position, card in self.cards_at(positions, generation).items()
-            if card.uuid is not None
-        }
+        """The ids of the cards of a copy (default: the current one) at these positions, as
+        stored (`positions_of` takes them so), read without the cards."""
+        chosen = generation or self.current
+        if chosen is None or not positions:
+            return {}
+        rows = self._rows_in(
+            "SELECT position, uuid FROM cards WHERE generation = ? AND position IN",
+            chosen.id,
+            positions,
+        )
+        return {position: uuid for position, uuid in rows if uuid}  # "": a card with none
 
     def positions_of(self, ids: Collection[str]) -> dict[str, int]:
         """Where the cards with these ids are in the current copy (those it holds).
