@@ -352,12 +352,12 @@
 <context>
     <name>CardDetailsPane</name>
     <message>
-        <location filename="../cardviewer/ui/cards/card_details.py" line="+176"/>
+        <location filename="../cardviewer/ui/cards/card_details.py" line="+290"/>
         <source>Select a card to see its details.</source>
         <translation>Wählen Sie eine Karte aus, um ihre Details zu sehen.</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="-102"/>
         <source>Picture</source>
         <translation>Profilbild</translation>
     </message>
@@ -392,7 +392,7 @@
         <translation>QR-Code speichern</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+43"/>
         <source>(no name)</source>
         <translation>(ohne Namen)</translation>
     </message>
@@ -1084,7 +1084,7 @@
         <translation>Geben Sie eine Bereichs-ID ein und klicken Sie auf „Öffnen“.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/filter_row.py" line="+207"/>
+        <location filename="../cardviewer/ui/filter_row.py" line="+209"/>
         <source>Filter all cards of the space (Ctrl+F)</source>
         <translation>Alle Karten des Bereichs filtern (Strg+F)</translation>
     </message>
@@ -1099,7 +1099,7 @@
         <translation>Zeigt die Karten, deren Name, Benutzername, Position oder E-Mail jedes eingegebene Wort enthält. Filtern und Sortieren gelten für die geladene Seite.</translation>
     </message>
     <message>
-        <location line="-118"/>
+        <location line="-120"/>
         <source>Clear the filter</source>
         <translation>Filter leeren</translation>
     </message>
@@ -1124,7 +1124,7 @@
         <translation>Wird sortiert…</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+21"/>
         <source>Filter all cards of the space</source>
         <translation>Alle Karten des Bereichs filtern</translation>
     </message>
@@ -2126,7 +2126,7 @@
 <context>
     <name>SpaceOverview</name>
     <message>
-        <location filename="../cardviewer/ui/month_chart.py" line="+44"/>
+        <location filename="../cardviewer/ui/month_chart.py" line="+55"/>
         <location filename="../cardviewer/ui/overview_window.py" line="+105"/>
         <source>Cards created per month</source>
         <translation>Neue Karten je Monat</translation>

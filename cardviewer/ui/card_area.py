@@ -44,6 +44,9 @@ class CardStack(QStackedWidget):
     def show_table(self) -> None:
         self.setCurrentWidget(self.table)
 
+    def current_is_table(self) -> bool:
+        return self.currentWidget() is self.table
+
     def show_hint(self) -> None:
         """Back to how to open a space: nothing is shown, nothing is on its way."""
         self.setCurrentWidget(self.hint_page)
@@ -69,7 +72,7 @@ class CardArea(QSplitter):
         self,
         filter_row: QWidget,
         stack: CardStack,
-        details_pane: QWidget,
+        details_pane: CardDetailsPane,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(Qt.Orientation.Horizontal, parent)
@@ -86,6 +89,9 @@ class CardArea(QSplitter):
         self.setStretchFactor(1, 0)
         self.setChildrenCollapsible(False)
         self.setSizes(DEFAULT_SPLITTER_SIZES)
+        # The pane's hint only beside cards to select.
+        stack.currentChanged.connect(lambda: details_pane.offer_hint(stack.current_is_table()))
+        details_pane.offer_hint(stack.current_is_table())
 
 
 class CurrentCardDetails(QObject):

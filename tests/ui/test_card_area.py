@@ -7,6 +7,7 @@ from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import QLineEdit, QSplitter, QTableView, QWidget
 
 from cardviewer.ui.card_area import DEFAULT_SPLITTER_SIZES, CardArea, CardStack
+from cardviewer.ui.cards.card_details import CardDetailsPane
 from cardviewer.ui.page_messages import StateText
 
 
@@ -23,7 +24,7 @@ def area(qtbot, host: QWidget) -> CardArea:
     stack = CardStack(
         QTableView(host), QIcon(QPixmap(16, 16)), StateText("No space open", "Open one."), host
     )
-    widget = CardArea(QLineEdit(host), stack, QWidget(host), host)
+    widget = CardArea(QLineEdit(host), stack, CardDetailsPane(None, host), host)
     host.resize(1200, 600)
     host.show()
     qtbot.waitExposed(host)
@@ -58,3 +59,13 @@ def test_the_details_sit_beside_the_cards_and_stay(area):
     assert area.objectName() == "detailsSplitter"
     assert not area.childrenCollapsible()
     assert len(DEFAULT_SPLITTER_SIZES) == area.count()
+
+
+def test_the_details_pane_offers_its_hint_only_beside_cards(area):
+    stack, pane = stack_of(area), area.findChild(CardDetailsPane)
+    assert pane is not None
+    assert pane.placeholder_label.text() == "", "no space open: nothing to select"
+    stack.show_table()
+    assert pane.placeholder_label.text() == "Select a card to see its details."
+    stack.show_empty(StateText("No cards", "This space has no cards yet."))
+    assert pane.placeholder_label.text() == ""

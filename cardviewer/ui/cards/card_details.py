@@ -173,7 +173,8 @@ class CardDetailsPane(QWidget):
         if avatars is not None:
             avatars.avatarReady.connect(self._on_avatar_ready)
 
-        self.placeholder_label = QLabel(self.tr("Select a card to see its details."), self)
+        self.placeholder_label = QLabel(self)
+        self.offer_hint(True)
         self.placeholder_label.setObjectName("cardDetailsPlaceholder")
         self.placeholder_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.placeholder_label.setWordWrap(True)
@@ -281,6 +282,13 @@ class CardDetailsPane(QWidget):
     def card(self) -> Card | None:
         """The card on show."""
         return self._card
+
+    def offer_hint(self, offered: bool) -> None:
+        """Say how to see a card's details only while there are cards to select: beside
+        a page saying no space is open, or that it has no cards, the pane stays blank."""
+        self.placeholder_label.setText(
+            self.tr("Select a card to see its details.") if offered else ""
+        )
 
     def set_card(self, card: Card | None, columns: Sequence[Column] | None = None) -> None:
         """Show `card` with the rows of `columns` (the table's), or the hint for None.
