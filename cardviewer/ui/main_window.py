@@ -28,6 +28,7 @@ from cardviewer.api import (
     CardViewerError,
     InvalidInput,
     NotAuthenticated,
+    SpaceUnavailable,
 )
 from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.page_loader import PageRequest, PageSource
@@ -456,7 +457,8 @@ class MainWindow(QMainWindow, CommandActions):
             self.error_bar.show_error(
                 self.messages.failure(request, error, shown),
                 error.detail,
-                retryable=not isinstance(error, InvalidInput),
+                # The same id would fail the same way: the way out is another id.
+                retryable=not isinstance(error, InvalidInput | SpaceUnavailable),
             )
         self._update_actions()
 

@@ -166,6 +166,26 @@ def test_a_failure_while_opening_another_space_names_what_is_still_shown(
     assert window.model.current_request == PageRequest(demo_server.empty_space_id, 1, False)
 
 
+def test_a_space_that_is_not_there_offers_no_retry_and_keeps_the_id_to_correct(
+    window, demo_server, qtbot
+):
+    open_first_page(qtbot, window, demo_server.space_id)
+    shown = names(window)
+    window.space_combo.setEditText("acme1EU01demo0x")  # one letter off
+    with qtbot.waitSignal(window.pages.loadFailed, timeout=WAIT):
+        window.open_space()
+
+    assert window.error_bar.message == (
+        "This space was not found, or your account has no access to it. Check the space id. "
+        f"The cards of {demo_server.space_id} are still shown."
+    )
+    # Retrying the same id would fail the same way; the id stays in the field to correct.
+    assert window.error_bar.retry_button.isHidden()
+    assert window.space_combo.space_text == "acme1EU01demo0x"
+    assert names(window) == shown
+    assert window.space_combo.findText("acme1EU01demo0x") == -1  # not among recent spaces
+
+
 def test_a_failure_before_any_page_leaves_the_hint_and_no_page_claim(window, demo_server, qtbot):
     demo_server.faults.inject(Fault.DROP_CONNECTION)
     window.space_combo.setEditText(demo_server.space_id)
