@@ -37,6 +37,10 @@ MAX_EXACT_INTEGER = 2**53
 """Larger integers lose digits as a spreadsheet's number; they are exported as text."""
 
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_INITIALISMS = frozenset(
+    {"api", "cdn", "crm", "id", "ip", "json", "pdf", "qr", "sms", "uri", "url", "uuid", "vat"}
+)
+"""Words a key spells in small letters that read as capitals: `uuid` → "UUID"."""
 
 # Tuples, not `str | int`: `isinstance` builds a union anew at every call, 231 against
 # 16 ns, and these are asked for every cell of every card a sync or an export writes.
@@ -222,11 +226,17 @@ def export_time(value: datetime) -> str:
 
 
 def title_from_key(key: str) -> str:
-    """A heading for a field only known by its key: `is_business` → "Is business"."""
+    """A heading for a field only known by its key: `is_business` → "Is business".
+
+    Common initialisms are capitals whatever the key's case: `space.uuid` reads "UUID".
+    """
     words = _CAMEL_BOUNDARY.sub(" ", key).replace("_", " ").replace("-", " ").split()
     if not words:
         return " ".join(key.split())  # "_" stays "_"; a key of only spaces is no words
-    text = " ".join(word if word.isupper() else word.lower() for word in words)
+    text = " ".join(
+        word.upper() if word.lower() in _INITIALISMS else word if word.isupper() else word.lower()
+        for word in words
+    )
     return text[0].upper() + text[1:]
 
 

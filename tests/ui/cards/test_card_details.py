@@ -189,7 +189,7 @@ def test_a_nested_object_reads_as_a_line_per_field(pane, in_berlin):
     pane.set_card(card(subscriptions={"plan": "business", "renews_at": "2026-01-01"}))
     space = value_label(pane, "space")
     assert title(pane, "space") == "Space"
-    assert space.text() == "Uuid: acme1EU01demo01\nName: Acme Europe GmbH\nTags: sales, emea"
+    assert space.text() == "UUID: acme1EU01demo01\nName: Acme Europe GmbH\nTags: sales, emea"
     assert text(pane, "subscriptions") == "Plan: business\nRenews at: 01.01.2026"
     fixed = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
     assert space.font().family() != fixed.family()
