@@ -61,7 +61,12 @@ def excerpt(text: str, limit: int = EXCERPT_LENGTH) -> str:
 
 
 class CardViewerError(Exception):
-    """Base class: `message` is for people, `detail` for logs."""
+    """Base class: `message` is for people, `detail` for logs.
+
+    `retry_may_help` is False where asking the same again must fail the same way.
+    """
+
+    retry_may_help = True
 
     def __init__(self, message: str, detail: str = "") -> None:
         super().__init__(message)
@@ -77,6 +82,8 @@ class CardViewerError(Exception):
 
 class InvalidInput(CardViewerError, ValueError):
     """An argument (e-mail, password, space id, server address) cannot be used."""
+
+    retry_may_help = False
 
 
 # The server answered, but not with what was asked for...
@@ -105,6 +112,8 @@ class NotAuthenticated(ApiError):
 
 class SpaceUnavailable(ApiError):
     """The space does not exist or this account may not see it (403 / 404)."""
+
+    retry_may_help = False
 
 
 class RateLimited(ApiError):

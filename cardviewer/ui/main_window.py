@@ -26,9 +26,7 @@ from cardviewer import APP_NAME
 from cardviewer.api import (
     CardPage,
     CardViewerError,
-    InvalidInput,
     NotAuthenticated,
-    SpaceUnavailable,
 )
 from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.page_loader import PageRequest, PageSource
@@ -457,8 +455,7 @@ class MainWindow(QMainWindow, CommandActions):
             self.error_bar.show_error(
                 self.messages.failure(request, error, shown),
                 error.detail,
-                # The same id would fail the same way: the way out is another id.
-                retryable=not isinstance(error, InvalidInput | SpaceUnavailable),
+                retryable=error.retry_may_help,
             )
         self._update_actions()
 

@@ -20,6 +20,7 @@ from cardviewer.api.errors import (
     RequestTimeout,
     Sentence,
     ServerError,
+    SpaceUnavailable,
     TlsError,
     excerpt,
     map_exceptions,
@@ -112,6 +113,14 @@ def test_api_errors_carry_status_retry_after_and_exception():
 
 def test_invalid_input_is_also_a_value_error():
     assert isinstance(InvalidInput("No."), ValueError)
+
+
+def test_only_what_must_fail_the_same_again_says_a_retry_cannot_help():
+    assert not InvalidInput("No.").retry_may_help
+    assert not SpaceUnavailable("Not there.", 404).retry_may_help
+    assert ServerError("Failed.", 500).retry_may_help
+    assert RateLimited("Slow down.", 429, 1).retry_may_help
+    assert ConnectFailed("Refused.").retry_may_help
 
 
 # Transport failures, most specific first
