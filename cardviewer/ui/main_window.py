@@ -61,6 +61,7 @@ from cardviewer.ui.whole_space_view import WholeSpaceView
 from cardviewer.ui.window_announcements import WindowAnnouncements, announcing_progress
 from cardviewer.ui.window_commands import (
     CommandActions,
+    Need,
     ToolbarPlace,
     WindowCommands,
     WindowState,
@@ -397,12 +398,6 @@ class MainWindow(QMainWindow, CommandActions):
         await self.overview.aclose()
         self.whole_space.close()
 
-    def open_log_folder(self) -> None:
-        self.help.open_log_folder()
-
-    def show_about(self) -> None:
-        self.help.show_about()
-
     # Reacting to the model
 
     def _target(self) -> PageRequest | None:
@@ -496,12 +491,11 @@ class MainWindow(QMainWindow, CommandActions):
         page = self.model.page
         online = not self.is_signed_out
         whole_space = self.whole_space.shows_whole_space
-        # Paging controls only make sense once a page is on screen, and not the whole space.
-        self.page_bar.setVisible(page is not None and not whole_space)
+        # Paging controls only make sense for a page on screen of a space with cards.
+        self.page_bar.setVisible(page is not None and not whole_space and page.meta.total > 0)
         self.page_bar.setEnabled(online)
         self.space_combo.setEnabled(online)
         self.include_emails_check.setEnabled(online)
-        self.filter_row.describe_scope(whole_space, shown=page is not None or whole_space)
         state = WindowState(
             online=online,
             page=page,
@@ -513,7 +507,9 @@ class MainWindow(QMainWindow, CommandActions):
             syncable=self._store_folder is not None,
             space_cards=self.whole_space.has_cards,
         )
-        self.commands.update(needs_met(state))
+        met = needs_met(state)
+        self.filter_row.describe_scope(whole_space, shown=Need.CARDS in met)
+        self.commands.update(met)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         super().closeEvent(event)

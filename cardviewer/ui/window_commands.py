@@ -24,6 +24,7 @@ from cardviewer.ui.page_bar import PageBar
 
 if TYPE_CHECKING:
     from cardviewer.ui.export_commands import ExportCommands
+    from cardviewer.ui.help_and_settings import HelpAndSettings
     from cardviewer.ui.overview_window import OverviewCommand
 
 
@@ -178,6 +179,8 @@ class CommandTarget(Protocol):
     page_bar: PageBar
     exports: ExportCommands
     overview: OverviewCommand
+    help: HelpAndSettings
+    """Made after the commands: they look it up when triggered."""
 
     def open_space(self, space_id: str | None = None) -> None: ...
     def focus_space_field(self) -> None: ...
@@ -191,8 +194,6 @@ class CommandTarget(Protocol):
     def set_details_visible(self, visible: bool) -> None: ...
     def reset_view(self) -> None: ...
     def focus_page_field(self) -> None: ...
-    def open_log_folder(self) -> None: ...
-    def show_about(self) -> None: ...
 
 
 def command_table(target: CommandTarget) -> tuple[Command, ...]:
@@ -480,7 +481,7 @@ def command_table(target: CommandTarget) -> tuple[Command, ...]:
         Command(
             "open_log_folder",
             QCoreApplication.translate("MainWindow", "Open &Log Folder"),
-            target.open_log_folder,
+            lambda: target.help.open_log_folder(),
             Menu.HELP,
             tip=QCoreApplication.translate(
                 "MainWindow",
@@ -490,7 +491,7 @@ def command_table(target: CommandTarget) -> tuple[Command, ...]:
         Command(
             "about",
             QCoreApplication.translate("MainWindow", "&About %1").replace("%1", APP_NAME),
-            target.show_about,
+            lambda: target.help.show_about(),
             Menu.HELP,
             new_section=True,
             shortcut=QKeySequence.StandardKey.HelpContents,
