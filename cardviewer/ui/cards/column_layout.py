@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from PySide6.QtCore import QAbstractItemModel, QPoint, Qt
+from PySide6.QtCore import QAbstractItemModel, QPoint, Qt, QTimer
 from PySide6.QtGui import QAction, QFontMetricsF
 from PySide6.QtWidgets import QHeaderView, QMenu, QStyle, QTableView, QWidget
 
@@ -41,6 +41,9 @@ COLUMN_PADDING = 16
 FIT_ROWS = 100
 """Fitting a column to its content looks at this many rows from the top at most."""
 AVATAR_COLUMN_KEY = "avatar"
+FIT_REST_AFTER_MS = 200
+"""Columns out of view are fitted this long after the first paint, before a scroll finds
+them still narrow (and their widening moves the table's right end away)."""
 HIDDEN_UNTIL_SHOWN = frozenset({ID_KEY})
 """Columns hidden until the person shows them from the header menu (then remembered)."""
 
@@ -208,6 +211,8 @@ class TableColumns:
         # The range follows the table's width: columns that were beyond a table not
         # yet laid out (or narrower) are fitted once they are in view.
         bar.rangeChanged.connect(self._fit_unfitted)
+        self._fit_rest = QTimer(table, singleShot=True, interval=FIT_REST_AFTER_MS)
+        self._fit_rest.timeout.connect(self._fit_out_of_view)
 
     def _watch_rows(self) -> None:
         """Fit again when the rows the table shows change (its current model's)."""
@@ -284,21 +289,23 @@ class TableColumns:
         finally:
             self._arranging = False
 
-    def _fit_to_content(self, columns: Sequence[int]) -> None:
+    def _fit_to_content(self, columns: Sequence[int], *, out_of_view: bool = False) -> None:
         """Size `columns` to their content, and note those sized on no rows at all.
 
         A column fitted on no rows is as narrow as its heading; it is fitted again when
         rows are shown, or names stay cut on every later page with the same columns.
-        Columns beyond the right edge of the table wait until it is scrolled there: a
-        whole space's table then paints sooner (each column measures 30 rows' texts).
+        Columns beyond the right edge of the table wait, unless `out_of_view`, until just
+        after the first paint (`FIT_REST_AFTER_MS`) or a scroll there: a whole space's
+        table then paints sooner (each column measures 30 rows' texts).
         """
         header = self.table.horizontalHeader()
         shows_rows = self.table.model().rowCount() > 0
         edge = self.table.viewport().width()
         for index in columns:
             key = self._keys[index]
-            if shows_rows and header.sectionViewportPosition(index) > edge > 0:
-                self._unfitted.add(key)  # fitted once the table is scrolled to it
+            if shows_rows and not out_of_view and header.sectionViewportPosition(index) > edge > 0:
+                self._unfitted.add(key)  # fitted soon, or once the table is scrolled to it
+                self._fit_rest.start()
                 continue
             width = min(self.content_width(index) + COLUMN_PADDING, MAX_COLUMN_WIDTH)
             header.resizeSection(index, width)
@@ -311,19 +318,32 @@ class TableColumns:
             else:
                 self._unfitted.add(key)
 
-    def _fit_unfitted(self, *_args: object) -> None:
-        """Fit again the columns fitted on no rows or out of view, now that they can be."""
+    def _fit_unfitted(self, *_args: object, out_of_view: bool = False) -> None:
+        """Fit again the columns fitted on no rows or out of view, now that they can be.
+
+        A table scrolled to its right end stays there: the columns fitted as they came
+        into view would otherwise push the end further right, scroll after scroll.
+        """
         if self._arranging or not self._unfitted or self.table.model().rowCount() == 0:
             return
         keys = tuple(column.key for column in self.model.columns)
         header = self.table.horizontalHeader()
         if keys != self._keys or header.count() != len(keys):
             return  # a page with other columns: `fit()` arranges it
+        bar = self.table.horizontalScrollBar()
+        at_end = 0 < bar.maximum() == bar.value()
         self._arranging = True
         try:
-            self._fit_to_content([i for i, key in enumerate(keys) if key in self._unfitted])
+            unfitted = [i for i, key in enumerate(keys) if key in self._unfitted]
+            self._fit_to_content(unfitted, out_of_view=out_of_view)
         finally:
             self._arranging = False
+        if at_end:
+            self.table.updateGeometries()  # the new range now, not after the view's timer
+            bar.setValue(bar.maximum())
+
+    def _fit_out_of_view(self) -> None:
+        self._fit_unfitted(out_of_view=True)
 
     def content_width(self, column: int) -> int:
         """The width `resizeColumnToContents()` gives a text column, found more cheaply.

@@ -289,13 +289,13 @@ def test_widths_the_person_chose_on_no_rows_are_kept(filtered_columns, model):
     assert columns.layout.places["position"].position == 1
 
 
-def test_columns_beyond_the_right_edge_are_fitted_once_the_table_is_scrolled_there(
-    make_columns, model, qtbot
-):
-    """The first paint measures only the columns in view; the rest wait for the scroll."""
+def narrow_table_with_columns_beyond_its_edge(make_columns, model) -> tuple[TableColumns, int]:
+    """A table 300 px wide, whose `redirection` column starts beyond its right edge."""
     columns = make_columns()
     columns.table.resize(300, 300)
-    show(model, card(1, position="Director", redirection="https://example.com/" + "x" * 40))
+    columns.table.setHorizontalScrollMode(QTableView.ScrollMode.ScrollPerPixel)
+    long_fields = {"redirection": "https://example.com/" + "x" * 40, "theme": "y" * 60}
+    show(model, card(1, position="Director", **long_fields))
     columns.fit(force=True)
     header = columns.table.horizontalHeader()
     edge = columns.table.viewport().width()
@@ -304,15 +304,51 @@ def test_columns_beyond_the_right_edge_are_fitted_once_the_table_is_scrolled_the
         for index in range(header.count())
         if not header.isSectionHidden(index) and header.sectionViewportPosition(index) > edge
     ]
-    assert beyond, "some columns start beyond the right edge"
     redirection = logical(columns, "redirection")
-    assert redirection in beyond
-    fitted = min(columns.content_width(redirection) + 16, MAX_COLUMN_WIDTH)
+    assert redirection in beyond, "some columns start beyond the right edge"
+    return columns, redirection
+
+
+def fitted_width_of(columns: TableColumns, index: int) -> int:
+    return min(columns.content_width(index) + 16, MAX_COLUMN_WIDTH)
+
+
+def test_columns_beyond_the_right_edge_are_fitted_once_the_table_is_scrolled_there(
+    make_columns, model
+):
+    """The first paint measures only the columns in view; the rest wait for the scroll."""
+    columns, redirection = narrow_table_with_columns_beyond_its_edge(make_columns, model)
+    header = columns.table.horizontalHeader()
+    fitted = fitted_width_of(columns, redirection)
     assert header.sectionSize(redirection) != fitted, "not measured while out of view"
     bar = columns.table.horizontalScrollBar()
     while header.sectionSize(redirection) != fitted and bar.value() < bar.maximum():
         bar.setValue(bar.value() + bar.pageStep())
     assert header.sectionSize(redirection) == fitted
+
+
+def test_columns_beyond_the_right_edge_are_fitted_just_after_the_first_paint(
+    make_columns, model, qtbot
+):
+    columns, redirection = narrow_table_with_columns_beyond_its_edge(make_columns, model)
+    header = columns.table.horizontalHeader()
+    fitted = fitted_width_of(columns, redirection)
+    assert header.sectionSize(redirection) != fitted
+    qtbot.waitUntil(lambda: header.sectionSize(redirection) == fitted, timeout=2000)
+    theme = logical(columns, "theme")
+    assert header.sectionSize(theme) == fitted_width_of(columns, theme)
+
+
+def test_a_table_scrolled_to_its_right_end_stays_there_as_columns_are_fitted(make_columns, model):
+    """One scroll to the end shows the last column whole, not a column pushed further."""
+    columns, _redirection = narrow_table_with_columns_beyond_its_edge(make_columns, model)
+    table, header = columns.table, columns.table.horizontalHeader()
+    bar = table.horizontalScrollBar()
+    bar.setValue(bar.maximum())
+    last = header.logicalIndex(header.count() - 1)
+    assert bar.value() == bar.maximum()
+    right = header.sectionViewportPosition(last) + header.sectionSize(last)
+    assert right <= table.viewport().width()
 
 
 def test_columns_out_of_view_are_fitted_once_the_table_is_wide_enough(make_columns, model):
