@@ -129,7 +129,7 @@
         <translation>Der Server hat mehr Karten gesendet, als der Bereich laut seinen Angaben enthält.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/api/errors.py" line="+195"/>
+        <location filename="../cardviewer/api/errors.py" line="+204"/>
         <source>The server at %1 does not accept secure (https) connections at this address. Check the server address and its port number.</source>
         <translation>Der Server %1 nimmt unter dieser Adresse keine sicheren Verbindungen (https) an. Prüfen Sie die Serveradresse und ihre Portnummer.</translation>
     </message>
@@ -767,7 +767,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../cardviewer/ui/window_commands.py" line="+209"/>
+        <location filename="../cardviewer/ui/window_commands.py" line="+210"/>
         <source>&amp;Open</source>
         <translation>Ö&amp;ffnen</translation>
     </message>
@@ -797,7 +797,7 @@
         <translation>Die Seite neu laden (F5)</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="+463"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="+505"/>
         <location filename="../cardviewer/ui/window_commands.py" line="+31"/>
         <source>&amp;Export Page…</source>
         <translation>Seite e&amp;xportieren…</translation>
@@ -1084,7 +1084,7 @@
         <translation>Geben Sie eine Bereichs-ID ein und klicken Sie auf „Öffnen“.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/filter_row.py" line="+209"/>
+        <location filename="../cardviewer/ui/filter_row.py" line="+220"/>
         <source>Filter all cards of the space (Ctrl+F)</source>
         <translation>Alle Karten des Bereichs filtern (Strg+F)</translation>
     </message>
@@ -1099,7 +1099,7 @@
         <translation>Zeigt die Karten, deren Name, Benutzername, Position oder E-Mail jedes eingegebene Wort enthält. Filtern und Sortieren gelten für die geladene Seite.</translation>
     </message>
     <message>
-        <location line="-120"/>
+        <location line="-131"/>
         <source>Clear the filter</source>
         <translation>Filter leeren</translation>
     </message>
@@ -1125,6 +1125,21 @@
     </message>
     <message>
         <location line="+21"/>
+        <source>Filter the cards shown (Ctrl+F)</source>
+        <translation>Gezeigte Karten filtern (Strg+F)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Filter the cards shown</source>
+        <translation>Gezeigte Karten filtern</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Shows the cards whose name, username, position or e-mail contain every word typed, of those the last sync changed so.</source>
+        <translation>Zeigt von den so geänderten Karten der letzten Synchronisierung die, deren Name, Benutzername, Position oder E-Mail jedes eingegebene Wort enthält.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Filter all cards of the space</source>
         <translation>Alle Karten des Bereichs filtern</translation>
     </message>
@@ -1199,7 +1214,7 @@
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
     <message numerus="yes">
-        <location line="+138"/>
+        <location line="+132"/>
         <source>Synced %Ln cards. %1</source>
         <translation>
             <numerusform>%Ln Karte synchronisiert. %1</numerusform>
@@ -1598,12 +1613,52 @@
         <translation>Der Datenträger ist schreibgeschützt; wählen Sie einen anderen Ordner.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="-387"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="-424"/>
         <source>Whole space (synced %1)</source>
         <translation>Ganzer Bereich (Stand %1)</translation>
     </message>
     <message>
         <location line="+33"/>
+        <source>No cards added in the last sync</source>
+        <translation>Bei der letzten Synchronisierung kamen keine Karten hinzu</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The last sync brought no new cards.</source>
+        <translation>Die letzte Synchronisierung brachte keine neuen Karten.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cards added by the last sync: %1.</source>
+        <translation>Zuletzt hinzugekommene Karten: %1.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>No cards changed in the last sync</source>
+        <translation>Bei der letzten Synchronisierung hat sich keine Karte geändert</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cards changed by the last sync: %1.</source>
+        <translation>Zuletzt geänderte Karten: %1.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No cards removed in the last sync</source>
+        <translation>Bei der letzten Synchronisierung wurden keine Karten entfernt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every card of the sync before is still in the space.</source>
+        <translation>Jede Karte der Synchronisierung davor ist noch im Bereich.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cards removed by the last sync: %1, as the sync before had them.</source>
+        <translation>Zuletzt entfernte Karten: %1, wie sie vorher waren.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Pages from the server</source>
         <translation>Seiten vom Server</translation>
     </message>
@@ -1614,16 +1669,26 @@
     </message>
     <message>
         <location line="+37"/>
-        <source>Changes of the last sync</source>
-        <translation>Letzte Änderungen</translation>
+        <source>Added by the last sync</source>
+        <translation>Zuletzt hinzugekommen</translation>
     </message>
     <message>
-        <location line="+138"/>
+        <location line="+1"/>
+        <source>Changed by the last sync</source>
+        <translation>Zuletzt geändert</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Removed by the last sync</source>
+        <translation>Zuletzt entfernt</translation>
+    </message>
+    <message>
+        <location line="+145"/>
         <source>Showing the local copy: %1.</source>
         <translation>Die lokale Kopie wird angezeigt: %1.</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+32"/>
         <source>Synced again meanwhile: %1.</source>
         <translation>Inzwischen neu synchronisiert: %1.</translation>
     </message>
@@ -1643,19 +1708,9 @@
         <translation>Die angezeigten Karten in ihrer Reihenfolge als CSV-Datei speichern (Strg+E)</translation>
     </message>
     <message>
-        <location line="+40"/>
-        <source>Nothing changed in the last sync</source>
-        <translation>Bei der letzten Synchronisierung hat sich nichts geändert</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="-379"/>
         <source>Every card is as it was at the sync before.</source>
         <translation>Jede Karte ist so wie bei der Synchronisierung davor.</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>New or changed cards: %1. Removed cards are not shown.</source>
-        <translation>Neue oder geänderte Karten: %1. Entfernte werden nicht gezeigt.</translation>
     </message>
     <message>
         <location filename="../cardviewer/ui/state_page.py" line="+27"/>

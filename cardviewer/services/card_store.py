@@ -26,6 +26,7 @@ from array import array
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +70,24 @@ class Changes:
     def any(self) -> bool:
         return bool(self.added or self.removed or self.changed)
 
+
+class Change(Enum):
+    """Which of the last sync's changes a view of the copy keeps (`CardStore.ordered`)."""
+
+    ADDED = "added"
+    CHANGED = "changed"
+    REMOVED = "removed"
+    """Cards of the copy before that the last sync did not bring again: read from it."""
+
+
+_CHANGE_CONDITIONS = {
+    # A card of the copy read (`n`) looked up in the other copy by its id, as below.
+    Change.ADDED: "NOT EXISTS (SELECT 1 FROM cards o INDEXED BY cards_by_uuid"
+    " WHERE o.generation = {other} AND o.uuid = n.uuid)",
+    Change.CHANGED: "EXISTS (SELECT 1 FROM cards o INDEXED BY cards_by_uuid"
+    " WHERE o.generation = {other} AND o.uuid = n.uuid AND o.json <> n.json)",
+}
+_CHANGE_CONDITIONS[Change.REMOVED] = _CHANGE_CONDITIONS[Change.ADDED]  # the other way round
 
 CHANGE_QUERIES = (
     "SELECT uuid FROM cards n WHERE generation = :new AND NOT EXISTS (SELECT 1 FROM cards o "
@@ -271,7 +290,7 @@ class CardStore:
         text_key: TextKey = folded_text_key,
         collation: str = FOLDED,
         limit: int | None = None,
-        changed_only: bool = False,
+        change: Change | None = None,
         generation: Generation | None = None,
     ) -> list[int]:
         """Positions of the cards containing every folded term (`search_terms`), by `field`.
@@ -280,7 +299,8 @@ class CardStore:
         characters or more through the trigram index, shorter ones by a scan (`instr`,
         so that `%` and `_` typed mean themselves). No terms match every card.
 
-        `changed_only` keeps the cards the last sync added or changed (`changes()`).
+        `change` keeps the cards the last sync added or changed (of the current copy), or
+        removed (of the copy before it), as `changes()` counts them.
 
         The window's sort rule (`card_order`), run in SQLite: by kind, then value, text
         by its rank under `collation` (ranked first through `text_key` if the copy was
@@ -295,7 +315,7 @@ class CardStore:
         if chosen is None:
             return []
         if field is None:
-            changed = self._changed_clause(chosen.id) if changed_only else ""
+            changed = self._change_clause(chosen.id, change) if change else ""
             query, in_order = _matching_query(chosen.id, terms)
             return self._positions(f"{query}{changed} ORDER BY position", in_order, limit)
         self.rank_texts(text_key, collation, chosen)
@@ -328,7 +348,7 @@ class CardStore:
             query, match_values = _matching_query(chosen.id, terms)
             base += f" AND position IN ({query})"
             values.extend(match_values)
-        base += self._changed_clause(chosen.id, f"{k}position") if changed_only else ""
+        base += self._change_clause(chosen.id, change, f"{k}position") if change else ""
         if not descending:  # empty values have the highest kind: last already
             return self._positions(f"{base} ORDER BY {k}kind, {k}value, {k}position", values, limit)
         if k:
@@ -372,15 +392,20 @@ class CardStore:
         finally:
             self._db.set_progress_handler(None, 0)
 
-    def _changed_clause(self, current: int, column: str = "position") -> str:
-        """A condition on `column`: the card is new or changed since the copy before."""
-        previous = self._state("previous") if self._state("current") == current else None
-        if previous is None:
-            return " AND 0"  # no copy before (or it is gone): nothing to compare with
+    def _change_clause(self, chosen: int, change: Change, column: str = "position") -> str:
+        """A condition on `column`: the card of the copy `chosen` is one the last sync
+        added or changed (`chosen` the current copy) or removed (the copy before it)."""
+        current, previous = self._state("current"), self._state("previous")
+        if change is Change.REMOVED:
+            other = current if chosen == previous else None
+        else:
+            other = previous if chosen == current else None
+        if other is None:
+            return " AND 0"  # no copy to compare with (or it is gone): nothing changed
+        condition = _CHANGE_CONDITIONS[change].format(other=int(other))
         return (
-            f" AND {column} IN (SELECT n.position FROM cards n WHERE n.generation = {int(current)}"
-            f" AND NOT EXISTS (SELECT 1 FROM cards o WHERE o.generation = {int(previous)}"
-            " AND o.uuid = n.uuid AND o.json = n.json))"
+            f" AND {column} IN (SELECT n.position FROM cards n"
+            f" WHERE n.generation = {int(chosen)} AND {condition})"
         )
 
     def _positions(self, query: str, values: list[object], limit: int | None) -> list[int]:
@@ -434,12 +459,15 @@ class CardStore:
         )
         return {position: uuid for position, uuid in rows if uuid}  # "": a card with none
 
-    def positions_of(self, ids: Collection[str]) -> dict[str, int]:
-        """Where the cards with these ids are in the current copy (those it holds).
+    def positions_of(
+        self, ids: Collection[str], generation: Generation | None = None
+    ) -> dict[str, int]:
+        """Where the cards with these ids are in a copy (default: the current one), of
+        those it holds.
 
         What finds the cards a person had chosen again in the copy a new sync made.
         """
-        chosen = self.current
+        chosen = generation or self.current
         wanted = list(ids)
         if chosen is None or not wanted:
             return {}

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardviewer.api.models import Card
-from cardviewer.services.card_store import TRIGRAM, CardStore
+from cardviewer.services.card_store import TRIGRAM, CardStore, Change
 from cardviewer.services.store_schema import Generation, StoreError
 from cardviewer.services.store_sort_keys import FOLDED, text_key_for
 
@@ -50,15 +50,15 @@ class SpaceQuery:
     descending: bool = False
     terms: tuple[str, ...] = ()
     """Folded words every card shown contains (`search_terms`)."""
-    changed_only: bool = False
-    """Only the cards the last sync added or changed."""
+    change: Change | None = None
+    """Only the cards the last sync added, changed or removed (read from the copy before)."""
     generation: Generation | None = None
     """The copy asked about (None: the current one), kept to while a newer one is made."""
 
     @property
     def in_space_order(self) -> bool:
         """Every card in the space's order: no sort or filter to ask SQLite for."""
-        return self.field is None and not self.terms and not self.changed_only
+        return self.field is None and not self.terms and self.change is None
 
 
 @dataclass(frozen=True)
@@ -216,7 +216,7 @@ class SpaceQueries:
                     terms=query.terms,
                     text_key=self._text_key,
                     collation=self._collation,
-                    changed_only=query.changed_only,
+                    change=query.change,
                     generation=query.generation,
                 )
             )
@@ -233,7 +233,7 @@ class SpaceQueries:
                 terms=query.terms,
                 text_key=self._text_key,
                 collation=self._collation,
-                changed_only=query.changed_only,
+                change=query.change,
                 generation=query.generation,
             )
             # After first rows, only rows below them come: their cards are read as shown.

@@ -114,7 +114,7 @@ class ExportCommands(QObject):
             text = QCoreApplication.translate("MainWindow", "There are no cards to export.")
             self.statusMessage.emit(text, NOTE_MS)
             return
-        kind = "changes" if space.changed_only else "shown"
+        kind = space.change.value if space.change is not None else "shown"
         name = f"{safe_file_stem(request.space_id)}-{kind}{self.export_format().value}"
         path = self._ask_path(self._jobs.export_dir / name)
         if path is not None:

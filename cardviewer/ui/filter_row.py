@@ -200,12 +200,23 @@ class FilterRow(QWidget):
         self._proxy.countsChanged.connect(self._follow_filter)
         stack.currentChanged.connect(self._follow_filter)
 
-    def describe_scope(self, whole_space: bool, *, shown: bool = True) -> None:
-        """Say whether filtering covers the page or, while it is shown, the whole space;
-        the field is greyed out while neither is `shown` (no space open yet)."""
+    def describe_scope(
+        self, whole_space: bool, *, shown: bool = True, changes: bool = False
+    ) -> None:
+        """Say whether filtering covers the page or, while it is shown, the whole space,
+        or of it the cards the last sync changed (`changes`); the field is greyed out
+        while there are no cards `shown` to filter."""
         self._whole_space = whole_space
         self.filter_edit.setEnabled(shown)
-        if whole_space:
+        if whole_space and changes:
+            text = QCoreApplication.translate("MainWindow", "Filter the cards shown (Ctrl+F)")
+            name = QCoreApplication.translate("MainWindow", "Filter the cards shown")
+            tip = QCoreApplication.translate(
+                "MainWindow",
+                "Shows the cards whose name, username, position or e-mail contain every "
+                "word typed, of those the last sync changed so.",
+            )
+        elif whole_space:
             text = QCoreApplication.translate(
                 "MainWindow", "Filter all cards of the space (Ctrl+F)"
             )

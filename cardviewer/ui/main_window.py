@@ -508,7 +508,8 @@ class MainWindow(QMainWindow, CommandActions):
             space_cards=self.whole_space.has_cards,
         )
         met = needs_met(state)
-        self.filter_row.describe_scope(whole_space, shown=Need.CARDS in met)
+        changes = self.whole_space.shows_changes
+        self.filter_row.describe_scope(whole_space, shown=Need.CARDS in met, changes=changes)
         self.commands.update(met)
 
     def closeEvent(self, event: QCloseEvent) -> None:

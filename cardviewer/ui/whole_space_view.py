@@ -1,8 +1,8 @@
 """Pages from the server, or the whole space from its local copy: which one the table shows.
 
 Once a space is synced, a switch over the table offers "Pages from the server" and
-"Whole space (synced 25.11.26, 14:02)", and after a second sync "Changes of the last
-sync": the cards it added or changed. The whole space is a `SpaceTableModel` over
+"Whole space (synced 25.11.26, 14:02)", and after a second sync the cards it added,
+changed or removed (these as the sync before had them). The whole space is a `SpaceTableModel` over
 the local copy: sorting and filtering cover every card, and it opens with no network
 and while signed out. The page bar is the server's; it is hidden while the whole space
 is shown. A copy that cannot be opened is explained in the error bar, and the pages stay.
@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from cardviewer.services.avatar_loader import AvatarLoader
-from cardviewer.services.card_store import CardStore, remove_copies, store_path
+from cardviewer.services.card_store import CardStore, Change, remove_copies, store_path
 from cardviewer.services.store_schema import Generation, StoreError
 from cardviewer.ui.card_area import CardStack, CurrentCardDetails
 from cardviewer.ui.cards.card_filter_model import CardFilterModel
@@ -56,8 +56,13 @@ log = logging.getLogger(__name__)
 
 PAGES = 0
 WHOLE_SPACE = 1
-CHANGES = 2
+ADDED = 2
+CHANGED = 3
+REMOVED = 4
 """The switch's choices: the pages, the whole space, and what its last sync changed."""
+_CHANGE_OF = {WHOLE_SPACE: None, ADDED: Change.ADDED, CHANGED: Change.CHANGED}
+_CHANGE_OF[REMOVED] = Change.REMOVED
+_CHOICE_OF = {change: choice for choice, change in _CHANGE_OF.items()}
 NOTE_MS = 5000
 MINIMUM_SWITCH_LENGTH = 13
 """Characters the switch shows at the least; its texts are cut beyond that when narrow.
@@ -100,6 +105,32 @@ def fitted_choice(text: str, metrics: QFontMetrics, width: int) -> str:
         if metrics.horizontalAdvance(rest) <= width:
             return f"({rest}"
     return metrics.elidedText(text, Qt.TextElideMode.ElideRight, width)
+
+
+def change_texts(change: Change) -> tuple[str, str, str]:
+    """What a view of the last sync's changes says: where it is empty (a title and a
+    sentence), and its count (`%1`) in the status bar."""
+    if change is Change.ADDED:
+        return (
+            QCoreApplication.translate("MainWindow", "No cards added in the last sync"),
+            QCoreApplication.translate("MainWindow", "The last sync brought no new cards."),
+            QCoreApplication.translate("MainWindow", "Cards added by the last sync: %1."),
+        )
+    if change is Change.CHANGED:
+        return (
+            QCoreApplication.translate("MainWindow", "No cards changed in the last sync"),
+            QCoreApplication.translate("MainWindow", "Every card is as it was at the sync before."),
+            QCoreApplication.translate("MainWindow", "Cards changed by the last sync: %1."),
+        )
+    return (
+        QCoreApplication.translate("MainWindow", "No cards removed in the last sync"),
+        QCoreApplication.translate(
+            "MainWindow", "Every card of the sync before is still in the space."
+        ),
+        QCoreApplication.translate(
+            "MainWindow", "Cards removed by the last sync: %1, as the sync before had them."
+        ),
+    )
 
 
 class SourceSwitch(QComboBox):
@@ -145,7 +176,9 @@ class SourceSwitch(QComboBox):
         if label is not None:
             self.addItem(label)
             if changes:
-                self.addItem(QCoreApplication.translate("MainWindow", "Changes of the last sync"))
+                self.addItem(QCoreApplication.translate("MainWindow", "Added by the last sync"))
+                self.addItem(QCoreApplication.translate("MainWindow", "Changed by the last sync"))
+                self.addItem(QCoreApplication.translate("MainWindow", "Removed by the last sync"))
         self.setVisible(self.count() > 1)
 
 
@@ -251,12 +284,18 @@ class WholeSpaceView(QObject):
         if self.model is None:
             self.switch.setCurrentIndex(PAGES)
         else:
-            self.switch.setCurrentIndex(CHANGES if self.model.changed_only else WHOLE_SPACE)
+            self.switch.setCurrentIndex(_CHOICE_OF[self.model.change])
 
-    def show_copy(self, path: Path) -> bool:
-        """Show the whole space from the copy at `path`; False (and `failed`) if it cannot."""
+    @property
+    def shows_changes(self) -> bool:
+        """The table shows the cards the last sync added, changed or removed."""
+        return self.model is not None and self.model.change is not None
+
+    def show_copy(self, path: Path, change: Change | None = None) -> bool:
+        """Show the whole space from the copy at `path`, or only the cards its last sync
+        made a `change` to; False (and `failed`) if it cannot."""
         try:
-            model = SpaceTableModel(path, self._avatars, self)
+            model = SpaceTableModel(path, self._avatars, self, change=change)
         except StoreError as error:
             log.warning("the local copy %s cannot be opened: %s", path, error)
             self.failed.emit(store_error_text(error), str(error))
@@ -282,9 +321,12 @@ class WholeSpaceView(QObject):
         self._offered = path
         self._name_export(whole_space=True)
         self.switch.offer(label, changes=model.has_changes)
-        self.switch.setCurrentIndex(WHOLE_SPACE)
-        note = QCoreApplication.translate("MainWindow", "Showing the local copy: %1.")
-        self.statusMessage.emit(note.replace("%1", label), NOTE_MS)
+        self._show_choice()
+        if change is None:
+            note = QCoreApplication.translate("MainWindow", "Showing the local copy: %1.")
+            self.statusMessage.emit(note.replace("%1", label), NOTE_MS)
+        else:
+            model.queryFinished.connect(self._say_changed, Qt.ConnectionType.SingleShotConnection)
         self._newer_copy.start()
         self.changed.emit()
         self.shown.emit()
@@ -309,7 +351,7 @@ class WholeSpaceView(QObject):
         if model is None or not superseded:
             return
         log.info("the local copy %s was synced again elsewhere; showing the new copy", model.path)
-        if not self.show_copy(model.path):
+        if not self.show_copy(model.path, model.change):
             self._newer_copy.stop()  # the copy shown stays; the failure was said once
             return
         if self.model is not None:
@@ -477,32 +519,26 @@ class WholeSpaceView(QObject):
         if index == PAGES:
             self.show_pages()
             return
-        if self.model is None and (self._offered is None or not self.show_copy(self._offered)):
-            self.switch.setCurrentIndex(PAGES)
+        change, model = _CHANGE_OF[index], self.model
+        if model is None or (change is Change.REMOVED) != (model.change is Change.REMOVED):
+            # Removed cards are read from the copy before, the rest from the current one.
+            path = model.path if model is not None else self._offered
+            if path is None or not self.show_copy(path, change):
+                self._show_choice()  # what is still shown
             return
-        if self.model is not None:
-            self.model.set_changed_only(index == CHANGES)
-            self._window.stack.show_table()
-            self._show_choice()
-            if index == CHANGES:
-                self.model.queryFinished.connect(
-                    self._say_changed, Qt.ConnectionType.SingleShotConnection
-                )
+        model.set_change(change)
+        self._window.stack.show_table()
+        self._show_choice()
+        if change is not None:
+            model.queryFinished.connect(self._say_changed, Qt.ConnectionType.SingleShotConnection)
+        self.changed.emit()
 
     def _say_changed(self) -> None:
-        if self.model is None or not self.model.changed_only:
+        """How many cards the last sync changed so; the page saying so where it is none."""
+        if self.model is None or self.model.change is None:
             return
         count = self.model.shown_count()
+        title, text, note = change_texts(self.model.change)
         if count == 0:
-            self._window.stack.show_empty(
-                StateText(
-                    QCoreApplication.translate("MainWindow", "Nothing changed in the last sync"),
-                    QCoreApplication.translate(
-                        "MainWindow", "Every card is as it was at the sync before."
-                    ),
-                )
-            )
-        note = QCoreApplication.translate(
-            "MainWindow", "New or changed cards: %1. Removed cards are not shown."
-        )
+            self._window.stack.show_empty(StateText(title, text))
         self.statusMessage.emit(note.replace("%1", QLocale().toString(count)), NOTE_MS)

@@ -22,6 +22,7 @@ from cardviewer.services.card_search import card_search_text, search_terms
 from cardviewer.services.card_store import (
     CHANGE_QUERIES,
     CardStore,
+    Change,
     Changes,
     account_folder,
     remove_copies,
@@ -403,16 +404,37 @@ def test_a_nul_in_a_name_does_not_hide_the_rest_of_the_card_from_the_search(path
         assert store.ordered(None, terms=("da",)) == [0], "scan"
 
 
-def test_only_the_cards_the_last_sync_added_or_changed(path):
+def test_only_the_cards_the_last_sync_added_changed_or_removed(path):
     with CardStore.open(path) as store:
         synced(store, [*cards("a", "b"), *cards("c", name="Old")])
-        assert store.ordered(None, changed_only=True) == [], "nothing to compare with"
+        for change in Change:
+            assert store.ordered(None, change=change) == [], "nothing to compare with"
         synced(store, [*cards("z", "b"), *cards("c", name="New"), *cards("y")])
-        assert store.ordered(None, changed_only=True) == [0, 2, 3]
-        assert store.ordered("display_name", changed_only=True) == [2, 3, 0]
-        assert store.ordered("display_name", descending=True, changed_only=True) == [0, 3, 2]
-        assert store.ordered(None, terms=("new",), changed_only=True) == [2]
-        assert store.ordered(None, terms=("pe",), changed_only=True, limit=1) == [0]
+        before = store.previous
+        assert store.ordered(None, change=Change.ADDED) == [0, 3]
+        assert store.ordered("display_name", change=Change.ADDED) == [3, 0]
+        assert store.ordered("display_name", descending=True, change=Change.ADDED) == [0, 3]
+        assert store.ordered(None, terms=("pe",), change=Change.ADDED, limit=1) == [0]
+        assert store.ordered(None, change=Change.CHANGED) == [2]
+        assert store.ordered(None, terms=("new",), change=Change.CHANGED) == [2]
+        assert store.ordered("display_name", terms=("old",), change=Change.CHANGED) == []
+        # Removed cards are in the copy before: read from there, they are what it lost.
+        assert store.ordered(None, change=Change.REMOVED, generation=before) == [0]
+        assert store.ordered("display_name", change=Change.REMOVED, generation=before) == [0]
+        assert store.ordered(None, terms=("son a",), change=Change.REMOVED, generation=before) == [
+            0
+        ]
+        assert store.ordered(None, change=Change.REMOVED) == [], "the current copy lost none"
+        assert store.ordered(None, change=Change.ADDED, generation=before) == []
+        counted = store.changes()
+        assert counted is not None
+        assert store.ids_at(store.ordered(None, change=Change.ADDED), None) == {
+            0: "z",
+            3: "y",
+        }
+        assert counted.added == ("z", "y")
+        synced(store, cards("z"))  # the copy before is now another one
+        assert store.ordered(None, change=Change.REMOVED, generation=before) == []
 
 
 def test_the_copy_before_is_kept_as_the_previous_one(path):

@@ -298,7 +298,7 @@ def test_queries_and_answers_are_values_and_the_options_are_given_by_name(tmp_pa
         query.terms = ("x",)  # type: ignore[misc]
     with pytest.raises(dataclasses.FrozenInstanceError):
         answer.complete = False  # type: ignore[misc]
-    assert {query} == {SpaceQuery(None, False, (), False)}
+    assert {query} == {SpaceQuery(None, False, (), None)}
     with pytest.raises(TypeError):
         SpaceQueries(tmp_path / "s.sqlite", answers.put, FOLDED)  # type: ignore[call-arg]
     assert list(tmp_path.iterdir()) == []

@@ -64,6 +64,9 @@ def test_the_placeholder_and_tooltip_name_what_filtering_covers(row):
     widget.describe_scope(whole_space=True)
     assert widget.filter_edit.placeholderText() == "Filter all cards of the space (Ctrl+F)"
     assert widget.filter_edit.toolTip().endswith("apply to every card of the space.")
+    widget.describe_scope(whole_space=True, changes=True)
+    assert widget.filter_edit.placeholderText() == "Filter the cards shown (Ctrl+F)"
+    assert widget.filter_edit.toolTip().endswith("of those the last sync changed so.")
     widget.describe_scope(whole_space=False)
     assert widget.filter_edit.placeholderText() == "Filter the cards of this page (Ctrl+F)"
     assert widget.filter_edit.toolTip().endswith("apply to the page loaded.")

@@ -15,6 +15,7 @@ from PySide6.QtCore import QItemSelectionModel, QLocale, Qt, QTime
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication, QStyle, QStylePainter
 
+from cardviewer.api.models import Card, parse_card
 from cardviewer.demo import Fault
 from cardviewer.services import space_queries, store_schema
 from cardviewer.services.card_store import CardStore
@@ -24,7 +25,14 @@ from cardviewer.ui import whole_space_view
 from cardviewer.ui.cards.space_table_model import SpaceTableModel
 from cardviewer.ui.main_window import MainWindow
 from cardviewer.ui.preferences_dialog import export_csv_delimiter
-from cardviewer.ui.whole_space_view import CHANGES, FITTED_ROWS, PAGES, WHOLE_SPACE
+from cardviewer.ui.whole_space_view import (
+    ADDED,
+    CHANGED,
+    FITTED_ROWS,
+    PAGES,
+    REMOVED,
+    WHOLE_SPACE,
+)
 
 WAIT = 20_000
 Flag = QItemSelectionModel.SelectionFlag
@@ -101,11 +109,19 @@ def test_a_second_sync_says_what_changed(window, demo_server, qtbot):
     space = sync(qtbot, window)
     assert "Nothing changed since the last sync." in window.statusBar().currentMessage()
     switch = window.whole_space.switch
-    switch.setCurrentIndex(CHANGES)
-    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
-        switch.activated.emit(CHANGES)
+    for choice, title in [
+        (ADDED, "No cards added in the last sync"),
+        (CHANGED, "No cards changed in the last sync"),
+    ]:
+        switch.setCurrentIndex(choice)
+        with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
+            switch.activated.emit(choice)
+        assert window.stack.currentWidget() is window.empty_page
+        assert window.empty_page.title_label.text() == title
+    removed = choose(qtbot, window, REMOVED)
+    assert removed.shown_count() == 0
     assert window.stack.currentWidget() is window.empty_page
-    assert window.empty_page.title_label.text() == "Nothing changed in the last sync"
+    assert window.empty_page.title_label.text() == "No cards removed in the last sync"
     switch.setCurrentIndex(WHOLE_SPACE)
     switch.activated.emit(WHOLE_SPACE)
     assert window.stack.currentWidget() is window.table
@@ -203,31 +219,84 @@ def test_preferences_removes_the_local_copies(window, demo_server, qtbot):
     dialog.reject()
 
 
-def test_the_changes_of_the_last_sync_can_be_shown_alone(window, demo_server, qtbot):
+def choose(qtbot, window: MainWindow, choice: int) -> SpaceTableModel:
+    """Pick `choice` in the switch, as a person does; the model shown once it answered."""
+    switch = window.whole_space.switch
+    switch.setCurrentIndex(choice)
+    switch.activated.emit(choice)
+    shown = window.whole_space.model
+    assert shown is not None
+    qtbot.waitUntil(lambda: not shown.is_sorting, timeout=WAIT)
+    return shown
+
+
+def cards_shown(space: SpaceTableModel) -> list[Card | None]:
+    return [space.card(row) for row in range(space.rowCount())]
+
+
+def test_the_cards_the_last_sync_added_changed_or_removed_are_shown_each_alone(
+    window, demo_server, qtbot, tmp_path
+):
     open_space(qtbot, window, demo_server.space_id)
     sync(qtbot, window)
     path = window.whole_space.store_path(demo_server.space_id)
     assert path is not None
-    with CardStore.open(path) as store:  # a copy before it, one card short, one renamed
+    gone = parse_card({"uuid": "gone0000000001", "display_name": "Gone Person"})
+    with CardStore.open(path) as store:  # a copy before: one card short, one renamed, one more
         every = list(store.cards())
         earlier = store.begin_sync()
-        earlier.add([every[1].model_copy(update={"display_name": "Renamed"}), *every[2:]])
+        renamed = every[1].model_copy(update={"display_name": "Renamed"})
+        earlier.add([renamed, *every[2:], gone])
         earlier.finish()
     space = sync(qtbot, window)
-    assert "Since the last sync: 1 added, 0 removed, 1 changed." in (
+    assert "Since the last sync: 1 added, 1 removed, 1 changed." in (
         window.statusBar().currentMessage()
     )
     switch = window.whole_space.switch
-    assert switch.count() == 3
-    switch.setCurrentIndex(CHANGES)
-    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
-        switch.activated.emit(CHANGES)
-    assert [space.card(row) for row in range(space.rowCount())] == every[:2]
-    assert "New or changed cards: 2." in window.statusBar().currentMessage()
-    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
-        switch.activated.emit(WHOLE_SPACE)
-    assert space.rowCount() == len(every)
+    assert [switch.itemText(n) for n in range(ADDED, switch.count())] == [
+        "Added by the last sync",
+        "Changed by the last sync",
+        "Removed by the last sync",
+    ]
+    assert choose(qtbot, window, ADDED) is space
+    assert cards_shown(space) == every[:1]
+    assert window.statusBar().currentMessage() == "Cards added by the last sync: 1."
+    assert window.filter_edit.placeholderText() == "Filter the cards shown (Ctrl+F)"
+    assert choose(qtbot, window, CHANGED) is space
+    assert cards_shown(space) == every[1:2]
+    assert window.statusBar().currentMessage() == "Cards changed by the last sync: 1."
+
+    # Removed cards, as the copy before had them: shown, selected and exported alike.
+    removed = choose(qtbot, window, REMOVED)
+    assert removed is not space
+    assert switch.currentIndex() == REMOVED
+    assert cards_shown(removed) == [gone]
+    assert window.statusBar().currentMessage() == (
+        "Cards removed by the last sync: 1, as the sync before had them."
+    )
+    window.table.setCurrentIndex(removed.index(0, 1))
+    assert window.details_pane.card == gone
+    asked: list[Path] = []
+    target = Path(tmp_path) / "removed.csv"
+
+    def ask(suggested: Path, title: str = "") -> Path:
+        asked.append(suggested)
+        return target
+
+    window.ask_export_path = ask
+    with qtbot.waitSignal(window.jobs.finished, timeout=WAIT):
+        window.export_action.trigger()
+    assert asked[0].name == f"{demo_server.space_id}-removed.csv"
+    text = target.read_text("utf-8-sig")
+    rows = list(csv.reader(text.splitlines(), delimiter=export_csv_delimiter(window.settings)))
+    assert [row[0] for row in rows[1:]] == [gone.uuid]
+    assert not removed.is_superseded(), "the copy before is not a newer one"
+
+    again = choose(qtbot, window, WHOLE_SPACE)
+    assert again is not removed
+    assert again.rowCount() == len(every)
     assert switch.currentIndex() == WHOLE_SPACE
+    assert window.filter_edit.placeholderText() == "Filter all cards of the space (Ctrl+F)"
 
 
 def test_export_saves_the_cards_shown_of_the_whole_space_in_their_order(
@@ -692,10 +761,10 @@ def test_the_notes_of_the_changes_shown_fit_a_small_window_whole(
     window.show()
     window.resize(720, 540)  # what a screen of 800 x 600 gives the window
     qtbot.waitExposed(window)
-    switch = window.whole_space.switch
-    switch.setCurrentIndex(CHANGES)
-    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
-        switch.activated.emit(CHANGES)
     bar = window.status_bar
-    qtbot.waitUntil(lambda: bar.whole_message() != "", timeout=WAIT)
-    assert bar.currentMessage() == bar.whole_message(), language
+    for choice in (ADDED, CHANGED, REMOVED):
+        bar.clearMessage()
+        choose(qtbot, window, choice)
+        qtbot.waitUntil(lambda: bar.whole_message() != "", timeout=WAIT)
+        assert bar.currentMessage() == bar.whole_message(), (language, choice)
+    assert space is not None

@@ -35,7 +35,7 @@ from cardviewer.api.models import Card
 from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.card_columns import Column, build_columns
 from cardviewer.services.card_search import search_terms
-from cardviewer.services.card_store import CardStore
+from cardviewer.services.card_store import CardStore, Change
 from cardviewer.services.space_queries import SpaceAnswer, SpaceQueries, SpaceQuery
 from cardviewer.services.text_collation import collation_of
 from cardviewer.ui.cards.card_table_model import (
@@ -72,7 +72,8 @@ class SpaceTableModel(QAbstractTableModel):
     """Rows are the cards of a synced space that pass the filter, in the order asked for.
 
     Open with the path of the space's store (`CardStore.open` may raise `StoreError`);
-    `close()` when done.
+    `close()` when done. With `change`, only the cards the last sync added or changed,
+    or removed: these are read from the copy before it, where they still are.
     """
 
     countsChanged = Signal(int, int)
@@ -92,20 +93,24 @@ class SpaceTableModel(QAbstractTableModel):
         parent: QObject | None = None,
         *,
         locale: QLocale | None = None,
+        change: Change | None = None,
     ) -> None:
         super().__init__(parent)
         self._store = CardStore.open(path)
         self.path = path
         """The local copy shown."""
-        self.generation = self._store.current
+        current = self._store.current
+        self._current_id = current.id if current is not None else None
+        # Removed cards are no longer in the current copy: they are read from the one before.
+        self.generation = self._store.previous if change is Change.REMOVED else current
         self.has_changes = self._store.previous is not None
-        """The copy has a sync before it to compare with (`set_changed_only`)."""
+        """The copy has a sync before it to compare with (`set_change`)."""
         self._avatars = avatars
         self._cards: OrderedDict[int, Card] = OrderedDict()
         self._texts: dict[int, dict[tuple[int, int], Any]] = {}
         """The texts made of each cached card, by role and column."""
         self._text = ""
-        self._query = SpaceQuery(generation=self.generation)  # this copy, whatever comes
+        self._query = SpaceQuery(change=change, generation=self.generation)  # whatever comes
         self._asked = 0
         self._complete = True
         self._positions: Sequence[int] = range(self.total_count())  # the space's order
@@ -152,8 +157,7 @@ class SpaceTableModel(QAbstractTableModel):
         The model goes on showing its own copy, whole and unmixed, until it is closed.
         """
         current = self._store.current
-        shown = self.generation.id if self.generation is not None else None
-        return current is not None and current.id != shown
+        return current is not None and current.id != self._current_id
 
     @property
     def columns(self) -> list[Column]:
@@ -215,7 +219,7 @@ class SpaceTableModel(QAbstractTableModel):
 
     def positions_of(self, ids: Collection[str]) -> dict[str, int]:
         """Where the cards with these ids are in the copy (`CardStore.positions_of`)."""
-        return self._store.positions_of(ids)
+        return self._store.positions_of(ids, self.generation)
 
     # Sort and filter
 
@@ -235,13 +239,20 @@ class SpaceTableModel(QAbstractTableModel):
             self._ask(replace(self._query, terms=terms))
 
     @property
-    def changed_only(self) -> bool:
-        return self._query.changed_only
+    def change(self) -> Change | None:
+        """Which of the last sync's changes are shown; None: every card."""
+        return self._query.change
 
-    def set_changed_only(self, changed_only: bool) -> None:
-        """Show only the cards the last sync added or changed, or every card again."""
-        if changed_only != self._query.changed_only:
-            self._ask(replace(self._query, changed_only=changed_only))
+    def set_change(self, change: Change | None) -> None:
+        """Show only the cards the last sync added or changed, or every card again.
+
+        Removed cards are of the copy before: a model opened with `change=REMOVED` shows
+        them, and only them.
+        """
+        if (change is Change.REMOVED) != (self._query.change is Change.REMOVED):
+            raise ValueError("removed cards are read from the copy before: open a model of it")
+        if change != self._query.change:
+            self._ask(replace(self._query, change=change))
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """Sort by `column` (-1: the space's order), empty values last either way."""

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QTableView
 
 from cardviewer.api.models import Card, parse_card
 from cardviewer.services.card_search import card_search_text
-from cardviewer.services.card_store import CardStore
+from cardviewer.services.card_store import CardStore, Change
 from cardviewer.ui.cards.card_table_model import CARD_ROLE, role_text
 from cardviewer.ui.cards.columns import alignment
 from cardviewer.ui.cards.space_table_model import BLOCK, CACHED_CARDS, SpaceTableModel
@@ -286,3 +286,45 @@ def test_a_newer_sync_by_another_program_leaves_the_copy_shown_whole(qtbot, open
     assert model.rowCount() == 0, "the newer copy's cards are not the copy shown"
     settle(qtbot, model, lambda: model.set_filter_text("zo"))
     assert shown_names(model) == [n for n in descending if n and "zo" in n.lower()]
+
+
+def test_removed_cards_are_read_from_the_copy_before_and_sorted_and_filtered_there(qtbot, tmp_path):
+    path = synced_store(tmp_path / "s.sqlite", [person(n, name) for n, name in enumerate(NAMES)])
+    synced_store(path, [person(0, NAMES[0]), person(1, "John Smith Jr."), person(9, "Neu")])
+    model = SpaceTableModel(path, locale=QLocale("de_DE"), change=Change.REMOVED)
+    try:
+        qtbot.waitUntil(lambda: not model.is_sorting, timeout=WAIT)
+        assert model.change is Change.REMOVED
+        assert shown_names(model) == ["émile Zola", "Ada Lovelace", "zoe adams", None]
+        assert model.total_count() == len(NAMES), "the copy before, whole"
+        name = model.column_of("display_name")
+        assert name is not None
+        settle(qtbot, model, lambda: model.sort(name))
+        assert shown_names(model) == ["Ada Lovelace", "émile Zola", "zoe adams", None]
+        settle(qtbot, model, lambda: model.set_filter_text("zo"))
+        assert shown_names(model) == ["émile Zola", "zoe adams"]
+        assert model.positions_of({"c3"}) == {"c3": 3}, "places in the copy before"
+        assert not model.is_superseded(), "the copy before is not newer than the one shown"
+        with pytest.raises(ValueError, match="copy before"):
+            model.set_change(None)
+    finally:
+        model.close()
+
+
+def test_added_and_changed_cards_are_of_the_current_copy(qtbot, open_model):
+    model = open_model([person(n, name) for n, name in enumerate(NAMES)])
+    assert model.change is None
+    synced_store(model.path, [person(0, NAMES[0]), person(1, "John Smith Jr."), person(9, "Neu")])
+    again = SpaceTableModel(model.path, locale=QLocale("de_DE"))
+    try:
+        qtbot.waitUntil(lambda: not again.is_sorting, timeout=WAIT)
+        settle(qtbot, again, lambda: again.set_change(Change.ADDED))
+        assert shown_names(again) == ["Neu"]
+        settle(qtbot, again, lambda: again.set_change(Change.CHANGED))
+        assert shown_names(again) == ["John Smith Jr."]
+        with pytest.raises(ValueError, match="copy before"):
+            again.set_change(Change.REMOVED)
+        settle(qtbot, again, lambda: again.set_change(None))
+        assert shown_names(again) == [NAMES[0], "John Smith Jr.", "Neu"]
+    finally:
+        again.close()
