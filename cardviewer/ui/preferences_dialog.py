@@ -53,6 +53,8 @@ log = logging.getLogger(__name__)
 
 HINT_FONT_SCALE = 0.88
 MESSAGE_ICON_SIZE = 16
+LABEL_OVERHANG = 2
+"""Pixels right of a field's label where its drawn text may reach past its measure."""
 MIN_FIELD_WIDTH = 380
 
 # The languages the app offers, by their own names: a person who cannot read the
@@ -374,6 +376,9 @@ class PreferencesDialog(QDialog):
         """
         label = QLabel(text, self)
         label.setBuddy(field)
+        # Drawn, hinted text can be a pixel or two wider than measured: room for the
+        # colon, which "CSV-Trennzeichen:" otherwise lost.
+        label.setContentsMargins(0, 0, LABEL_OVERHANG, 0)
         self._form.addRow(label, _at_natural_width(field) if narrow else field)
         if hint is not None:
             self._form.addRow("", hint)

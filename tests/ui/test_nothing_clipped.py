@@ -17,6 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 from PySide6.QtCore import QCoreApplication, QEvent, QSize
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QAbstractButton,
     QComboBox,
@@ -390,6 +391,26 @@ def test_preferences_show_their_texts_whole(
             assert not dialog.ok_button.isEnabled()
             found += [f"{typed}: {fault}" for fault in fits(qtbot, dialog)]
     assert not found, "\n".join(found)
+
+
+def test_the_labels_of_preferences_show_their_colons_whole(qtbot, tmp_path, language) -> None:
+    """Drawn, a label can be a pixel or two wider than Qt measures it ("CSV-Trennzeichen:"
+    lost most of its colon): its last column must be free of ink."""
+    dialog = PreferencesDialog(Settings(path=tmp_path / "settings.json"), signed_in=True)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    labels = [label for label in dialog.findChildren(QLabel) if label.buddy() is not None]
+    assert len(labels) >= 8
+    background = dialog.palette().color(QPalette.ColorRole.Window).value()
+    cut = []
+    for label in labels:
+        image = label.grab().toImage()
+        edge = image.width() - 1
+        darkest = min(image.pixelColor(edge, y).value() for y in range(image.height()))
+        if darkest < background - 8:
+            cut.append(f"{label.text()!r}: ink in its last column ({darkest})")
+    assert not cut, "\n".join(cut)
 
 
 # Export All and Sync Space
