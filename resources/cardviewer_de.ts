@@ -1947,7 +1947,7 @@
 <context>
     <name>PreferencesDialog</name>
     <message>
-        <location filename="../cardviewer/ui/preferences_dialog.py" line="+151"/>
+        <location filename="../cardviewer/ui/preferences_dialog.py" line="+153"/>
         <location line="+208"/>
         <source>Preferences</source>
         <translation>Einstellungen</translation>
@@ -2073,12 +2073,12 @@
         <translation>vCards:</translation>
     </message>
     <message>
-        <location line="+168"/>
+        <location line="+171"/>
         <source>The preferences could not be saved to %1.</source>
         <translation>Die Einstellungen konnten nicht in %1 gespeichert werden.</translation>
     </message>
     <message>
-        <location line="-296"/>
+        <location line="-299"/>
         <source>Export concurrency</source>
         <translation>Gleichzeitige Abrufe beim Export</translation>
     </message>
@@ -2173,7 +2173,7 @@
         <translation>Bereiche:</translation>
     </message>
     <message>
-        <location line="+155"/>
+        <location line="+158"/>
         <source>Preferences Not Saved</source>
         <translation>Einstellungen nicht gespeichert</translation>
     </message>
@@ -2182,7 +2182,7 @@
     <name>SpaceOverview</name>
     <message>
         <location filename="../cardviewer/ui/month_chart.py" line="+55"/>
-        <location filename="../cardviewer/ui/overview_window.py" line="+105"/>
+        <location filename="../cardviewer/ui/overview_window.py" line="+108"/>
         <source>Cards created per month</source>
         <translation>Neue Karten je Monat</translation>
     </message>
@@ -2242,32 +2242,47 @@
         <translation>Geändert</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Most connects</source>
         <translation>Meiste Verbindungen</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
+        <source>The cards with the highest count in the Connects column</source>
+        <translation>Die Karten mit den höchsten Zahlen in der Spalte „Verbindungen“</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Most connected cards</source>
         <translation>Meiste verbundene Karten</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
+        <source>The cards with the highest count in the Connected cards column</source>
+        <translation>Die Karten mit den höchsten Zahlen in der Spalte „Verbundene Karten“</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>Recently updated</source>
         <translation>Zuletzt geändert</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
+        <source>The cards updated last</source>
+        <translation>Die zuletzt geänderten Karten</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Save Chart…</source>
         <translation>Diagramm speichern…</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+26"/>
         <source>Name</source>
         <translation>Name</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+31"/>
         <source>not loaded</source>
         <translation>nicht geladen</translation>
     </message>

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QLabel,
     QPushButton,
+    QSplitter,
     QStatusBar,
     QTableWidget,
     QTableWidgetItem,
@@ -64,6 +65,8 @@ from cardviewer.ui.window_layout import first_size
 
 log = logging.getLogger(__name__)
 
+ROW_PADDING = 6
+"""Pixels of a list's row beyond its line of text."""
 DESIGNED_SIZE = QSize(760, 640)
 """The window's size where the screen has room for it (`first_size`)."""
 
@@ -115,15 +118,29 @@ class OverviewWindow(QDialog):
             QCoreApplication.translate("SpaceOverview", "Connected cards")
         )
         self.recently_updated = self._list(QCoreApplication.translate("SpaceOverview", "Updated"))
-        self.lists.addTab(
-            self.most_connects, QCoreApplication.translate("SpaceOverview", "Most connects")
-        )
-        self.lists.addTab(
-            self.most_connected, QCoreApplication.translate("SpaceOverview", "Most connected cards")
-        )
-        self.lists.addTab(
-            self.recently_updated, QCoreApplication.translate("SpaceOverview", "Recently updated")
-        )
+        for table, tab, tip in (
+            (
+                self.most_connects,
+                QCoreApplication.translate("SpaceOverview", "Most connects"),
+                QCoreApplication.translate(
+                    "SpaceOverview", "The cards with the highest count in the Connects column"
+                ),
+            ),
+            (
+                self.most_connected,
+                QCoreApplication.translate("SpaceOverview", "Most connected cards"),
+                QCoreApplication.translate(
+                    "SpaceOverview",
+                    "The cards with the highest count in the Connected cards column",
+                ),
+            ),
+            (
+                self.recently_updated,
+                QCoreApplication.translate("SpaceOverview", "Recently updated"),
+                QCoreApplication.translate("SpaceOverview", "The cards updated last"),
+            ),
+        ):
+            self.lists.setTabToolTip(self.lists.addTab(table, tab), tip)
         self.save_chart_button = QPushButton(
             QCoreApplication.translate("SpaceOverview", "Save Chart…"), self
         )
@@ -134,9 +151,17 @@ class OverviewWindow(QDialog):
         layout.addWidget(self.source_label)
         layout.addLayout(self.totals)
         layout.addSpacing(8)
-        layout.addWidget(self.chart_title)
-        layout.addWidget(self.chart, 1)
-        layout.addWidget(self.lists, 1)
+        # The chart and the lists share the room as the person drags their border.
+        chart_part = QWidget(self)
+        chart_layout = QVBoxLayout(chart_part)
+        chart_layout.setContentsMargins(0, 0, 0, 0)
+        chart_layout.addWidget(self.chart_title)
+        chart_layout.addWidget(self.chart, 1)
+        self.splitter = QSplitter(Qt.Orientation.Vertical, self)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.addWidget(chart_part)
+        self.splitter.addWidget(self.lists)
+        layout.addWidget(self.splitter, 1)
         layout.addWidget(buttons)
         self.resize(first_size(self.screen(), DESIGNED_SIZE))
 
@@ -150,6 +175,10 @@ class OverviewWindow(QDialog):
             0, table.horizontalHeader().ResizeMode.Stretch
         )
         table.verticalHeader().hide()
+        # Rows as high as a line of text: a small screen still shows several names.
+        rows = table.verticalHeader()
+        rows.setSectionResizeMode(rows.ResizeMode.Fixed)
+        rows.setDefaultSectionSize(table.fontMetrics().height() + ROW_PADDING)
         table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         table.setTabKeyNavigation(False)  # Tab leaves the list; the arrows move in it
         table.setAccessibleName(heading)

@@ -158,3 +158,30 @@ def test_the_overview_opens_within_a_small_screen(qtbot, monkeypatch):
     large = OverviewWindow()
     qtbot.addWidget(large)
     assert large.size() == DESIGNED_SIZE
+
+
+@pytest.mark.usefixtures("language")
+def test_a_small_screen_shows_six_names_a_list_and_the_chart_gives_way_to_more(
+    demo_window, demo_server, qtbot
+):
+    """At 720 x 540, rows as tall as the table's cells showed four names a list."""
+    open_space(qtbot, demo_window, demo_server.space_id)
+    shown = overview_shown(qtbot, demo_window)
+    shown.resize(720, 540)
+    qtbot.waitUntil(lambda: shown.size().height() == 540)
+    table = shown.most_connects
+
+    def names_seen() -> int:
+        bottom = table.viewport().height()
+        return sum(
+            1
+            for row in range(table.rowCount())
+            if table.rowViewportPosition(row) + table.rowHeight(row) <= bottom
+        )
+
+    assert names_seen() >= 6
+    assert all(shown.lists.tabToolTip(tab) for tab in range(shown.lists.count()))
+    before = names_seen()
+    chart, lists = shown.splitter.sizes()
+    shown.splitter.setSizes([chart - 100, lists + 100])
+    assert names_seen() > before
