@@ -437,6 +437,23 @@ def test_only_the_cards_the_last_sync_added_changed_or_removed(path):
         assert store.ordered(None, change=Change.REMOVED, generation=before) == []
 
 
+def test_the_cards_a_change_picks_are_worked_out_once_and_whole_even_if_interrupted(path):
+    with CardStore.open(path) as store:
+        synced(store, cards(*(f"old{n}" for n in range(300))))
+        synced(store, cards(*(f"new{n}" for n in range(300)), *(f"old{n}" for n in range(150))))
+        # Interrupted at once, the comparison leaves nothing half made behind.
+        assert store.first_ordered(None, within=0, change=Change.ADDED) is None
+        assert store.ordered(None, change=Change.ADDED) == list(range(300))
+        assert store.ordered("display_name", terms=("new2",), change=Change.ADDED) == [
+            2,
+            *range(20, 30),
+            *range(200, 300),
+        ]
+        assert store.ordered(None, change=Change.REMOVED, generation=store.previous) == list(
+            range(150, 300)
+        )
+
+
 def test_the_copy_before_is_kept_as_the_previous_one(path):
     """`previous` is the copy the last sync replaced, the one `changes()` compares with."""
     with CardStore.open(path) as store:
