@@ -464,6 +464,10 @@ class CardStore:
         """Whether the complete copy `generation` is still kept (newer syncs remove it)."""
         return self._generation(generation.id) is not None
 
+    def kept_copy(self, number: int) -> Generation | None:
+        """The complete copy numbered `number`, if it is still kept."""
+        return self._generation(number)
+
     def ids_at(
         self, positions: Sequence[int], generation: Generation | None = None
     ) -> dict[int, str]:

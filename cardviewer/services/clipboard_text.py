@@ -54,7 +54,7 @@ def grid_text(rows: Sequence[Sequence[str]]) -> str:
 
 
 class CopyOutdated(Exception):
-    """The local copy was synced again after the rows were chosen: they are gone."""
+    """The copy the rows were chosen in is no longer kept: newer syncs replaced it."""
 
 
 @dataclass(frozen=True)
@@ -77,21 +77,23 @@ class StoredRows:
     def text(self, *, stop: threading.Event | None = None, painted: Painted | None = None) -> str:
         """The grid, read `STORE_BLOCK` cards at a time; `painted` hears the rows done.
 
-        Raises `Stopped` once `stop` is set, `CopyOutdated` if the copy is no longer
-        the one the rows were chosen in, `StoreError` or `sqlite3.Error` if it cannot
-        be read.
+        Raises `Stopped` once `stop` is set, `CopyOutdated` if the copy the rows were
+        chosen in is no longer kept, `StoreError` or `sqlite3.Error` if it cannot be
+        read. That copy need not be the current one: the window shows its copy until
+        it follows a newer sync, and the cards a sync removed are read from the copy
+        before it.
         """
         lines: list[str] = []
         if self.titles is not None:
             lines.append(CELL_SEPARATOR.join(map(clipboard_cell, self.titles)))
         with CardStore.open(self.store_path) as store, store.snapshot():
-            current = store.current
-            if current is None or current.id != self.generation:
-                raise CopyOutdated(f"copy {self.generation} is no longer current")
+            copy = store.kept_copy(self.generation)
+            if copy is None:
+                raise CopyOutdated(f"copy {self.generation} is no longer kept")
             for start in range(0, len(self.positions), STORE_BLOCK):
                 check(stop)
                 block = self.positions[start : start + STORE_BLOCK]
-                found = store.cards_at(block)
+                found = store.cards_at(block, copy)
                 for chosen, position in zip(self.chosen[start:], block, strict=False):
                     card = found.get(position)
                     lines.append(

@@ -138,10 +138,15 @@ def test_progress_is_told_after_each_block_and_a_stop_ends_the_copy(path, monkey
     assert told == [3]
 
 
-def test_rows_of_a_copy_synced_again_since_are_refused(path):
+def test_rows_are_copied_from_their_copy_while_it_is_kept_and_refused_once_it_is_gone(path):
+    """The window shows its copy until it follows a newer sync; removed cards are shown
+    from the copy before the current one."""
     chosen = rows(path, [0], [frozenset({NAME})])
     with CardStore.open(path) as store:
         synced(store, PEOPLE[::-1])
+    assert chosen.text() == expected(PEOPLE[:1], [frozenset({NAME})])
+    with CardStore.open(path) as store:
+        synced(store, PEOPLE[1:])
     with pytest.raises(CopyOutdated):
         chosen.text()
 
