@@ -7,6 +7,7 @@ import logging
 import sys
 import time
 
+from cardviewer.demo.cards_in_the_making import CardsInTheMaking
 from cardviewer.demo.config import DemoConfig
 from cardviewer.demo.server import DemoServer
 
@@ -104,10 +105,17 @@ def main(argv: list[str] | None = None) -> int:
             f"  Space id:       {server.space_id} ({config.card_count} cards)\n"
             f"  Empty space id: {server.empty_space_id}\n"
             f"  E-mail:         {server.email}\n"
-            f"  Password:       {server.password}\n"
-            "Press Ctrl+C to stop.",
+            f"  Password:       {server.password}",
             flush=True,
         )
+        cards = server.spaces[server.space_id].cards
+        if isinstance(cards, CardsInTheMaking) and not cards.wait(0):
+            # Served meanwhile: a page waits only for its own cards.
+            print(f"Making {len(cards):,} sample cards; their first pages are served already…")
+            started = time.perf_counter()
+            cards.wait()
+            print(f"Made {len(cards):,} cards in {time.perf_counter() - started:.1f} s.")
+        print("Press Ctrl+C to stop.", flush=True)
         # Waiting in steps: the kernel may give Ctrl+C's signal to a server thread, and
         # Python acts on it in the main thread only once that thread runs again.
         while True:

@@ -17,7 +17,8 @@ import random
 import re
 import string
 import unicodedata
-from collections.abc import Iterable
+from collections import ChainMap
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
@@ -37,6 +38,8 @@ _ID_BYTES = bytes(ord(ID_ALPHABET[b % len(ID_ALPHABET)]) for b in range(256))
 MAIL_DOMAIN = "acme.example"
 SECOND_MAIL_DOMAIN = "acme-europe.example"
 WEBSITE = "https://www.acme.example/team/"
+MADE_AT_ONCE = 10_000
+"""Spaces of up to this many cards are made before the server starts (under a second)."""
 DEFAULT_AVATAR_SIZE = 984  # bytes of the default PNG the image host serves
 
 # Cards were created over these years; fixed so that the data never depends on today.
@@ -458,7 +461,7 @@ class DemoCard:
 class DemoSpace:
     uuid: str
     name: str
-    cards: tuple[DemoCard, ...]
+    cards: Sequence[DemoCard]
 
 
 class _Generator:
@@ -596,30 +599,50 @@ def _creation_times(rng: random.Random, count: int) -> list[datetime]:
     return [FIRST_CREATED + timedelta(seconds=s) for s in sorted(rng.sample(range(span), count))]
 
 
-@lru_cache(maxsize=8)
-def generate_cards(count: int, seed: int = 1) -> tuple[DemoCard, ...]:
-    """`count` cards, oldest first; the same arguments always give the same cards."""
+def make_cards(count: int, seed: int = 1) -> Iterator[DemoCard]:
+    """`count` cards, oldest first, one at a time; the same arguments give the same cards."""
     if count < 0:
         raise ValueError(f"card count must not be negative, not {count}")
     generator = _Generator(seed)
     specials = {_special_index(k): s for k, s in enumerate(SPECIALS)}
     times = _creation_times(generator.rng, count)
-    return tuple(generator.card(created, specials.get(i)) for i, created in enumerate(times))
+    return (generator.card(created, specials.get(i)) for i, created in enumerate(times))
+
+
+@lru_cache(maxsize=8)
+def generate_cards(count: int, seed: int = 1) -> tuple[DemoCard, ...]:
+    """`count` cards, oldest first; the same arguments always give the same cards."""
+    return tuple(make_cards(count, seed))
 
 
 def build_spaces(card_count: int, seed: int = 1) -> dict[str, DemoSpace]:
-    """The demo space with `card_count` cards and the empty space, by id."""
+    """The demo space with `card_count` cards and the empty space, by id.
+
+    Of more than `MADE_AT_ONCE` cards, the cards are made while the server already runs
+    (`CardsInTheMaking`): it starts in a moment whatever the space's size.
+    """
+    if card_count > MADE_AT_ONCE:
+        from cardviewer.demo.cards_in_the_making import CardsInTheMaking
+
+        cards: Sequence[DemoCard] = CardsInTheMaking(card_count, seed)
+    else:
+        cards = generate_cards(card_count, seed)
     return {
-        DEMO_SPACE_ID: DemoSpace(DEMO_SPACE_ID, DEMO_SPACE_NAME, generate_cards(card_count, seed)),
+        DEMO_SPACE_ID: DemoSpace(DEMO_SPACE_ID, DEMO_SPACE_NAME, cards),
         EMPTY_SPACE_ID: DemoSpace(EMPTY_SPACE_ID, EMPTY_SPACE_NAME, ()),
     }
 
 
-def avatar_index(spaces: Iterable[DemoSpace]) -> dict[str, DemoCard]:
-    """Cards by the id of their own avatar, for the image server."""
-    return {
-        card.avatar_uuid: card
-        for space in spaces
-        for card in space.cards
-        if card.avatar_uuid is not None
-    }
+def avatar_index(spaces: Iterable[DemoSpace]) -> Mapping[str, DemoCard]:
+    """Cards by the id of their own avatar, for the image server: of cards still in the
+    making, those made so far."""
+    from cardviewer.demo.cards_in_the_making import CardsInTheMaking
+
+    made: dict[str, DemoCard] = {}
+    making: list[dict[str, DemoCard]] = []
+    for space in spaces:
+        if isinstance(space.cards, CardsInTheMaking):
+            making.append(space.cards.avatars)
+        else:
+            made.update((c.avatar_uuid, c) for c in space.cards if c.avatar_uuid is not None)
+    return ChainMap(made, *making) if making else made
