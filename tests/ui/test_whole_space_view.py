@@ -230,6 +230,22 @@ def choose(qtbot, window: MainWindow, choice: int) -> SpaceTableModel:
     return shown
 
 
+def exported_shown(qtbot, window: MainWindow, target: Path) -> tuple[Path, list[list[str]]]:
+    """Export Cards Shown into `target`: the file name suggested, and the rows written."""
+    asked: list[Path] = []
+
+    def ask(suggested: Path, title: str = "") -> Path:
+        asked.append(suggested)
+        return target
+
+    window.ask_export_path = ask  # type: ignore[method-assign]
+    with qtbot.waitSignal(window.jobs.finished, timeout=WAIT):
+        window.export_action.trigger()
+    text = target.read_text("utf-8-sig")
+    delimiter = export_csv_delimiter(window.settings)
+    return asked[0], list(csv.reader(text.splitlines(), delimiter=delimiter))
+
+
 def cards_shown(space: SpaceTableModel) -> list[Card | None]:
     return [space.card(row) for row in range(space.rowCount())]
 
@@ -276,19 +292,8 @@ def test_the_cards_the_last_sync_added_changed_or_removed_are_shown_each_alone(
     )
     window.table.setCurrentIndex(removed.index(0, 1))
     assert window.details_pane.card == gone
-    asked: list[Path] = []
-    target = Path(tmp_path) / "removed.csv"
-
-    def ask(suggested: Path, title: str = "") -> Path:
-        asked.append(suggested)
-        return target
-
-    window.ask_export_path = ask
-    with qtbot.waitSignal(window.jobs.finished, timeout=WAIT):
-        window.export_action.trigger()
-    assert asked[0].name == f"{demo_server.space_id}-removed.csv"
-    text = target.read_text("utf-8-sig")
-    rows = list(csv.reader(text.splitlines(), delimiter=export_csv_delimiter(window.settings)))
+    suggested, rows = exported_shown(qtbot, window, Path(tmp_path) / "removed.csv")
+    assert suggested.name == f"{demo_server.space_id}-removed.csv"
     assert [row[0] for row in rows[1:]] == [gone.uuid]
     assert not removed.is_superseded(), "the copy before is not a newer one"
 
@@ -311,20 +316,8 @@ def test_export_saves_the_cards_shown_of_the_whole_space_in_their_order(
         window.filter_edit.setText("mü")
     shown = [space.card(row) for row in range(space.rowCount())]
     assert 1 < len(shown) < space.total_count()
-    asked: list[Path] = []
-
-    target = Path(tmp_path) / "shown.csv"
-
-    def ask(suggested: Path, title: str = "") -> Path:
-        asked.append(suggested)
-        return target
-
-    window.ask_export_path = ask
-    with qtbot.waitSignal(window.jobs.finished, timeout=WAIT):
-        window.export_action.trigger()
-    assert asked[0].name == f"{demo_server.space_id}-shown.csv"
-    text = target.read_text("utf-8-sig")
-    rows = list(csv.reader(text.splitlines(), delimiter=export_csv_delimiter(window.settings)))
+    suggested, rows = exported_shown(qtbot, window, Path(tmp_path) / "shown.csv")
+    assert suggested.name == f"{demo_server.space_id}-shown.csv"
     assert [row[2] for row in rows[1:]] == [card.display_name for card in shown if card]
     assert [row[0] for row in rows[1:]] == [card.uuid for card in shown if card]
 
