@@ -38,7 +38,7 @@ def store_for(count: int) -> Path:
     from PySide6.QtCore import QLocale
 
     from cardviewer.api.models import parse_card
-    from cardviewer.demo.data import build_spaces
+    from cardviewer.demo.spaces import build_spaces
     from cardviewer.services.card_store import CardStore
     from cardviewer.services.store_schema import SCHEMA_VERSION
     from cardviewer.services.text_collation import text_collator

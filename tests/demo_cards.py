@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 
 from cardviewer.api.models import Card, parse_card
-from cardviewer.demo.data import build_spaces
+from cardviewer.demo.spaces import build_spaces
 
 
 @functools.cache

@@ -17,8 +17,7 @@ import random
 import re
 import string
 import unicodedata
-from collections import ChainMap
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
@@ -38,8 +37,6 @@ _ID_BYTES = bytes(ord(ID_ALPHABET[b % len(ID_ALPHABET)]) for b in range(256))
 MAIL_DOMAIN = "acme.example"
 SECOND_MAIL_DOMAIN = "acme-europe.example"
 WEBSITE = "https://www.acme.example/team/"
-MADE_AT_ONCE = 10_000
-"""Spaces of up to this many cards are made before the server starts (under a second)."""
 DEFAULT_AVATAR_SIZE = 984  # bytes of the default PNG the image host serves
 
 # Cards were created over these years; fixed so that the data never depends on today.
@@ -613,36 +610,3 @@ def make_cards(count: int, seed: int = 1) -> Iterator[DemoCard]:
 def generate_cards(count: int, seed: int = 1) -> tuple[DemoCard, ...]:
     """`count` cards, oldest first; the same arguments always give the same cards."""
     return tuple(make_cards(count, seed))
-
-
-def build_spaces(card_count: int, seed: int = 1) -> dict[str, DemoSpace]:
-    """The demo space with `card_count` cards and the empty space, by id.
-
-    Of more than `MADE_AT_ONCE` cards, the cards are made while the server already runs
-    (`CardsInTheMaking`): it starts in a moment whatever the space's size.
-    """
-    if card_count > MADE_AT_ONCE:
-        from cardviewer.demo.cards_in_the_making import CardsInTheMaking
-
-        cards: Sequence[DemoCard] = CardsInTheMaking(card_count, seed)
-    else:
-        cards = generate_cards(card_count, seed)
-    return {
-        DEMO_SPACE_ID: DemoSpace(DEMO_SPACE_ID, DEMO_SPACE_NAME, cards),
-        EMPTY_SPACE_ID: DemoSpace(EMPTY_SPACE_ID, EMPTY_SPACE_NAME, ()),
-    }
-
-
-def avatar_index(spaces: Iterable[DemoSpace]) -> Mapping[str, DemoCard]:
-    """Cards by the id of their own avatar, for the image server: of cards still in the
-    making, those made so far."""
-    from cardviewer.demo.cards_in_the_making import CardsInTheMaking
-
-    made: dict[str, DemoCard] = {}
-    making: list[dict[str, DemoCard]] = []
-    for space in spaces:
-        if isinstance(space.cards, CardsInTheMaking):
-            making.append(space.cards.avatars)
-        else:
-            made.update((c.avatar_uuid, c) for c in space.cards if c.avatar_uuid is not None)
-    return ChainMap(made, *making) if making else made

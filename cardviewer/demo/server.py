@@ -19,11 +19,10 @@ from cardviewer.demo.data import (
     DEMO_SPACE_ID,
     EMPTY_SPACE_ID,
     DemoCard,
-    avatar_index,
-    build_spaces,
 )
 from cardviewer.demo.faults import FaultInjector
 from cardviewer.demo.handler import DemoHTTPServer, RecordedRequest
+from cardviewer.demo.spaces import avatar_index, build_spaces
 
 log = logging.getLogger("cardviewer.demo")
 

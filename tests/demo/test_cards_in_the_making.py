@@ -8,10 +8,11 @@ from typing import Any
 import httpx
 import pytest
 
-from cardviewer.demo import DemoConfig, DemoServer, data
+from cardviewer.demo import DemoConfig, DemoServer, data, spaces
 from cardviewer.demo import cards_in_the_making as making
 from cardviewer.demo.cards_in_the_making import CardsInTheMaking
-from cardviewer.demo.data import build_spaces, generate_cards
+from cardviewer.demo.data import generate_cards
+from cardviewer.demo.spaces import build_spaces
 
 COUNT = 1_234
 WAIT = 30.0
@@ -70,11 +71,11 @@ def test_a_failure_to_make_them_is_raised_to_the_reader_not_waited_for(monkeypat
 
 
 def test_a_large_space_is_served_at_once_with_the_same_pages_and_pictures(monkeypatch):
-    monkeypatch.setattr(data, "MADE_AT_ONCE", 100)
+    monkeypatch.setattr(spaces, "MADE_AT_ONCE", 100)
     config = DemoConfig(card_count=300, per_page=25)
     assert isinstance(build_spaces(300)[DemoServer(config).space_id].cards, CardsInTheMaking)
     with DemoServer(config) as lazy:
-        monkeypatch.setattr(data, "MADE_AT_ONCE", 10_000)
+        monkeypatch.setattr(spaces, "MADE_AT_ONCE", 10_000)
         with DemoServer(config) as whole:
             assert isinstance(whole.spaces[whole.space_id].cards, tuple)
             pages = [served(server, 12) for server in (lazy, whole)]

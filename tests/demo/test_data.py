@@ -13,13 +13,12 @@ from cardviewer.demo.data import (
     EMPTY_SPACE_ID,
     ID_LENGTH,
     SPECIALS,
-    avatar_index,
-    build_spaces,
     generate_cards,
     initials_of,
     slug,
     timestamp,
 )
+from cardviewer.demo.spaces import avatar_index, build_spaces
 
 CARDS = generate_cards(240, 1)
 SPACE = build_spaces(240, 1)[DEMO_SPACE_ID]
