@@ -767,7 +767,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../cardviewer/ui/window_commands.py" line="+210"/>
+        <location filename="../cardviewer/ui/window_commands.py" line="+214"/>
         <source>&amp;Open</source>
         <translation>Ö&amp;ffnen</translation>
     </message>
@@ -797,7 +797,7 @@
         <translation>Die Seite neu laden (F5)</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="+505"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="+507"/>
         <location filename="../cardviewer/ui/window_commands.py" line="+31"/>
         <source>&amp;Export Page…</source>
         <translation>Seite e&amp;xportieren…</translation>
@@ -1160,6 +1160,16 @@
     </message>
     <message>
         <location line="+57"/>
+        <source>No card shown matches “%1”</source>
+        <translation>Keine der gezeigten Karten passt zu „%1“</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Clear the filter (Esc) to see every one of these cards again.</source>
+        <translation>Leeren Sie den Filter (Esc), um wieder alle diese Karten zu sehen.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>No card of the space matches “%1”</source>
         <translation>Keine Karte des Bereichs passt zu „%1“</translation>
     </message>
@@ -1224,7 +1234,7 @@
     <message>
         <location filename="../cardviewer/ui/export_commands.py" line="+100"/>
         <location line="+14"/>
-        <location line="+138"/>
+        <location line="+141"/>
         <source>There are no cards to export.</source>
         <translation>Es gibt keine Karten zum Exportieren.</translation>
     </message>
@@ -1613,7 +1623,7 @@
         <translation>Der Datenträger ist schreibgeschützt; wählen Sie einen anderen Ordner.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="-424"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="-425"/>
         <source>Whole space (synced %1)</source>
         <translation>Ganzer Bereich (Stand %1)</translation>
     </message>
@@ -1670,20 +1680,20 @@
     <message>
         <location line="+37"/>
         <source>Added by the last sync</source>
-        <translation>Zuletzt hinzugekommen</translation>
+        <translation>Neu bei der letzten Synchronisierung</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Changed by the last sync</source>
-        <translation>Zuletzt geändert</translation>
+        <translation>Geändert bei der letzten Synchronisierung</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-1"/>
         <source>Removed by the last sync</source>
-        <translation>Zuletzt entfernt</translation>
+        <translation>Entfernt bei der letzten Synchronisierung</translation>
     </message>
     <message>
-        <location line="+145"/>
+        <location line="+147"/>
         <source>Showing the local copy: %1.</source>
         <translation>Die lokale Kopie wird angezeigt: %1.</translation>
     </message>
@@ -1708,7 +1718,7 @@
         <translation>Die angezeigten Karten in ihrer Reihenfolge als CSV-Datei speichern (Strg+E)</translation>
     </message>
     <message>
-        <location line="-379"/>
+        <location line="-380"/>
         <source>Every card is as it was at the sync before.</source>
         <translation>Jede Karte ist so wie bei der Synchronisierung davor.</translation>
     </message>
@@ -2244,7 +2254,7 @@
     <message>
         <location line="+4"/>
         <source>Most connects</source>
-        <translation>Meiste Verbindungen</translation>
+        <translation>Die meisten Verbindungen</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2254,7 +2264,7 @@
     <message>
         <location line="+6"/>
         <source>Most connected cards</source>
-        <translation>Meiste verbundene Karten</translation>
+        <translation>Die meisten verbundenen Karten</translation>
     </message>
     <message>
         <location line="+1"/>

@@ -393,19 +393,32 @@ class CardStore:
         finally:
             self._db.set_progress_handler(None, 0)
 
+    def change_count(self, change: Change, generation: Generation | None = None) -> int:
+        """How many cards of a copy (default: the current one) `change` picks (`ordered`)."""
+        chosen = generation or self.current
+        table = self._changed_table(chosen.id, change) if chosen is not None else None
+        if table is None:
+            return 0
+        (count,) = self._db.execute(f"SELECT count(*) FROM temp.{table}").fetchone()
+        return int(count)
+
     def _change_clause(self, chosen: int, change: Change, column: str = "position") -> str:
         """A condition on `column`: the card of the copy `chosen` is one the last sync
         added or changed (`chosen` the current copy) or removed (the copy before it)."""
+        table = self._changed_table(chosen, change)
+        if table is None:
+            return " AND 0"  # no copy to compare with (or it is gone): nothing changed
+        return f" AND {column} IN (SELECT position FROM temp.{table})"
+
+    def _changed_table(self, chosen: int, change: Change) -> str | None:
+        """The table of the cards of copy `chosen` that `change` picks (`_changed`); None
+        where there is no copy to compare it with."""
         current, previous = self._state("current"), self._state("previous")
         if change is Change.REMOVED:
             other = current if chosen == previous else None
         else:
             other = previous if chosen == current else None
-        if other is None:
-            return " AND 0"  # no copy to compare with (or it is gone): nothing changed
-        return (
-            f" AND {column} IN (SELECT position FROM temp.{self._changed(chosen, other, change)})"
-        )
+        return None if other is None else self._changed(chosen, other, change)
 
     def _changed(self, chosen: int, other: int, change: Change) -> str:
         """A temporary table of the cards of copy `chosen` that `change` picks against

@@ -73,6 +73,9 @@ class SpaceAnswer:
     cards: Mapping[int, Card] = field(default_factory=dict, compare=False)
     """The cards at the first `FIRST_CARDS` positions, by position, read on the worker;
     empty where they could not be read (the window reads them itself then)."""
+    change_count: int | None = None
+    """Of a complete answer to a query with a `change`: how many cards that change picks,
+    filtered or not (what "3 of 12 shown" counts against)."""
 
 
 Deliver = Callable[[SpaceAnswer], None]
@@ -222,7 +225,9 @@ class SpaceQueries:
             )
             if first is not None:
                 cards = _first_cards(store, first, query.generation)
-                self._send(SpaceAnswer(number, first, len(first) < FIRST_ROWS, cards=cards))
+                complete = len(first) < FIRST_ROWS
+                changed = _change_count(store, query) if complete else None
+                self._send(SpaceAnswer(number, first, complete, cards=cards, change_count=changed))
                 if len(first) < FIRST_ROWS or self._newer_within(number, FULL_AFTER):
                     return
             if self._is_stale(number):
@@ -238,7 +243,8 @@ class SpaceQueries:
             )
             # After first rows, only rows below them come: their cards are read as shown.
             cards = _first_cards(store, every, query.generation) if first is None else {}
-            self._send(SpaceAnswer(number, every, True, cards=cards))
+            changed = _change_count(store, query)
+            self._send(SpaceAnswer(number, every, True, cards=cards, change_count=changed))
         except sqlite3.Error as error:
             if self._is_stale(number):
                 return  # interrupted for a newer query
@@ -255,3 +261,10 @@ def _first_cards(
     except (sqlite3.Error, ValueError) as error:  # a damaged row: the window tells it
         log.debug("the first cards of an answer were not read: %s", error)
         return {}
+
+
+def _change_count(store: CardStore, query: SpaceQuery) -> int | None:
+    """How many cards the query's change picks, unfiltered; None for a query without one."""
+    if query.change is None:
+        return None
+    return store.change_count(query.change, query.generation)

@@ -114,7 +114,10 @@ class ExportCommands(QObject):
             text = QCoreApplication.translate("MainWindow", "There are no cards to export.")
             self.statusMessage.emit(text, NOTE_MS)
             return
-        kind = space.change.value if space.change is not None else "shown"
+        if space.change is not None:
+            kind = space.change.value
+        else:
+            kind = "shown" if space.filter_terms() else "all"
         name = f"{safe_file_stem(request.space_id)}-{kind}{self.export_format().value}"
         path = self._ask_path(self._jobs.export_dir / name)
         if path is not None:

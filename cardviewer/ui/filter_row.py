@@ -92,7 +92,7 @@ class FilterRow(QWidget):
     ) -> None:
         super().__init__(parent)
         self._proxy = proxy
-        self._whole_space = False
+        self._whole_space = self._changes = False
         self._stack: CardStack | None = None
         self.no_match_page: StatePage | None = None
         self.filter_edit = FilterField(self)
@@ -206,7 +206,7 @@ class FilterRow(QWidget):
         """Say whether filtering covers the page or, while it is shown, the whole space,
         or of it the cards the last sync changed (`changes`); the field is greyed out
         while there are no cards `shown` to filter."""
-        self._whole_space = whole_space
+        self._whole_space, self._changes = whole_space, changes
         self.filter_edit.setEnabled(shown)
         if whole_space and changes:
             text = QCoreApplication.translate("MainWindow", "Filter the cards shown (Ctrl+F)")
@@ -307,7 +307,12 @@ class FilterRow(QWidget):
         shown = self._proxy.filter_text().strip()
         if len(shown) > SHOWN_FILTER_LENGTH:
             shown = shown[: SHOWN_FILTER_LENGTH - 1].rstrip() + "\u2026"
-        if self._whole_space:
+        if self._whole_space and self._changes:
+            title = QCoreApplication.translate("MainWindow", "No card shown matches \u201c%1\u201d")
+            text = QCoreApplication.translate(
+                "MainWindow", "Clear the filter (Esc) to see every one of these cards again."
+            )
+        elif self._whole_space:
             title = QCoreApplication.translate(
                 "MainWindow", "No card of the space matches \u201c%1\u201d"
             )

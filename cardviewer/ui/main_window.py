@@ -506,6 +506,7 @@ class MainWindow(QMainWindow, CommandActions):
             loading=self.pages.is_loading,
             syncable=self._store_folder is not None,
             space_cards=self.whole_space.has_cards,
+            whole_space=whole_space,
         )
         met = needs_met(state)
         changes = self.whole_space.shows_changes

@@ -57,11 +57,12 @@ log = logging.getLogger(__name__)
 PAGES = 0
 WHOLE_SPACE = 1
 ADDED = 2
-CHANGED = 3
-REMOVED = 4
-"""The switch's choices: the pages, the whole space, and what its last sync changed."""
-_CHANGE_OF = {WHOLE_SPACE: None, ADDED: Change.ADDED, CHANGED: Change.CHANGED}
-_CHANGE_OF[REMOVED] = Change.REMOVED
+REMOVED = 3
+CHANGED = 4
+"""The switch's choices: the pages, the whole space, and what its last sync changed (in
+the order a sync's note counts them: added, removed, changed)."""
+_CHANGE_OF = {WHOLE_SPACE: None, ADDED: Change.ADDED, REMOVED: Change.REMOVED}
+_CHANGE_OF[CHANGED] = Change.CHANGED
 _CHOICE_OF = {change: choice for choice, change in _CHANGE_OF.items()}
 NOTE_MS = 5000
 MINIMUM_SWITCH_LENGTH = 13
@@ -177,8 +178,8 @@ class SourceSwitch(QComboBox):
             self.addItem(label)
             if changes:
                 self.addItem(QCoreApplication.translate("MainWindow", "Added by the last sync"))
-                self.addItem(QCoreApplication.translate("MainWindow", "Changed by the last sync"))
                 self.addItem(QCoreApplication.translate("MainWindow", "Removed by the last sync"))
+                self.addItem(QCoreApplication.translate("MainWindow", "Changed by the last sync"))
         self.setVisible(self.count() > 1)
 
 
@@ -311,6 +312,7 @@ class WholeSpaceView(QObject):
         self._filter_row.set_target(model)
         model.queryStarted.connect(self._filter_row.sorting_started)
         model.queryFinished.connect(self._filter_row.sorting_finished)
+        model.countsChanged.connect(self._counted)  # a change's cards counted: any to export?
         self._details.follow_space(model)
         self._window.columns.follow(model, fit_rows=FITTED_ROWS)
         self._restore_current()  # cards carried over from the copy before, in its order
@@ -537,8 +539,12 @@ class WholeSpaceView(QObject):
         """How many cards the last sync changed so; the page saying so where it is none."""
         if self.model is None or self.model.change is None:
             return
-        count = self.model.shown_count()
+        count = self.model.total_count()  # filtered or not: a filter's count is beside it
         title, text, note = change_texts(self.model.change)
         if count == 0:
-            self._window.stack.show_empty(StateText(title, text))
-        self.statusMessage.emit(note.replace("%1", QLocale().toString(count)), NOTE_MS)
+            self._window.stack.show_empty(StateText(title, text))  # says it in the middle
+        else:
+            self.statusMessage.emit(note.replace("%1", QLocale().toString(count)), NOTE_MS)
+
+    def _counted(self, _shown: int, _total: int) -> None:
+        self.changed.emit()

@@ -86,6 +86,8 @@ class WindowState:
     """The window has a folder for local copies of spaces."""
     space_cards: bool = False
     """The whole space is shown from its local copy, and it has cards."""
+    whole_space: bool = False
+    """The whole space is shown (or of it the cards a sync changed), not the page."""
 
 
 def needs_met(state: WindowState) -> Need:
@@ -94,7 +96,9 @@ def needs_met(state: WindowState) -> Need:
     held = {
         Need.ONLINE: state.online,
         Need.PAGE: page is not None,
-        Need.CARDS: (page is not None and not page.is_empty) or state.space_cards,
+        Need.CARDS: state.space_cards
+        if state.whole_space
+        else page is not None and not page.is_empty,
         Need.TARGET: state.has_target,
         Need.SPACE_FETCHABLE: state.space_fetchable,
         Need.SYNCABLE: state.space_fetchable and state.syncable,

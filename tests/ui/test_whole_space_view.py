@@ -113,11 +113,15 @@ def test_a_second_sync_says_what_changed(window, demo_server, qtbot):
         (ADDED, "No cards added in the last sync"),
         (CHANGED, "No cards changed in the last sync"),
     ]:
+        window.statusBar().clearMessage()
         switch.setCurrentIndex(choice)
         with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
             switch.activated.emit(choice)
         assert window.stack.currentWidget() is window.empty_page
         assert window.empty_page.title_label.text() == title
+        assert window.statusBar().currentMessage() == "", "said once, in the middle"
+        assert not window.export_action.isEnabled(), "nothing to export"
+        assert not window.filter_edit.isEnabled(), "nothing to filter"
     removed = choose(qtbot, window, REMOVED)
     assert removed.shown_count() == 0
     assert window.stack.currentWidget() is window.empty_page
@@ -250,29 +254,41 @@ def cards_shown(space: SpaceTableModel) -> list[Card | None]:
     return [space.card(row) for row in range(space.rowCount())]
 
 
-def test_the_cards_the_last_sync_added_changed_or_removed_are_shown_each_alone(
-    window, demo_server, qtbot, tmp_path
-):
-    open_space(qtbot, window, demo_server.space_id)
+GONE = parse_card({"uuid": "gone0000000001", "display_name": "Gone Person"})
+"""The card the second sync of `synced_with_changes` removed."""
+
+
+def synced_with_changes(
+    qtbot, window: MainWindow, space_id: str
+) -> tuple[SpaceTableModel, list[Card]]:
+    """The whole space after a second sync that added its first card, changed its second
+    and removed `GONE`; and the cards of the space."""
+    open_space(qtbot, window, space_id)
     sync(qtbot, window)
-    path = window.whole_space.store_path(demo_server.space_id)
+    path = window.whole_space.store_path(space_id)
     assert path is not None
-    gone = parse_card({"uuid": "gone0000000001", "display_name": "Gone Person"})
     with CardStore.open(path) as store:  # a copy before: one card short, one renamed, one more
         every = list(store.cards())
         earlier = store.begin_sync()
         renamed = every[1].model_copy(update={"display_name": "Renamed"})
-        earlier.add([renamed, *every[2:], gone])
+        earlier.add([renamed, *every[2:], GONE])
         earlier.finish()
-    space = sync(qtbot, window)
+    return sync(qtbot, window), every
+
+
+def test_the_cards_the_last_sync_added_changed_or_removed_are_shown_each_alone(
+    window, demo_server, qtbot, tmp_path
+):
+    space, every = synced_with_changes(qtbot, window, demo_server.space_id)
+    gone = GONE
     assert "Since the last sync: 1 added, 1 removed, 1 changed." in (
         window.statusBar().currentMessage()
     )
     switch = window.whole_space.switch
     assert [switch.itemText(n) for n in range(ADDED, switch.count())] == [
         "Added by the last sync",
-        "Changed by the last sync",
         "Removed by the last sync",
+        "Changed by the last sync",
     ]
     assert choose(qtbot, window, ADDED) is space
     assert cards_shown(space) == every[:1]
@@ -287,6 +303,17 @@ def test_the_cards_the_last_sync_added_changed_or_removed_are_shown_each_alone(
     assert removed is not space
     assert switch.currentIndex() == REMOVED
     assert cards_shown(removed) == [gone]
+    with qtbot.waitSignal(removed.queryFinished, timeout=WAIT):
+        window.filter_edit.setText("gone")
+    assert window.filter_count_label.text() == "1 of 1 shown", "of the removed cards"
+    with qtbot.waitSignal(removed.queryFinished, timeout=WAIT):
+        window.filter_edit.setText("zzzqqq")
+    no_match = window.filter_row.no_match_page
+    assert no_match is not None
+    assert window.stack.currentWidget() is no_match
+    assert no_match.title_label.text() == "No card shown matches \u201czzzqqq\u201d"
+    with qtbot.waitSignal(removed.queryFinished, timeout=WAIT):
+        window.filter_edit.clear()
     assert window.statusBar().currentMessage() == (
         "Cards removed by the last sync: 1, as the sync before had them."
     )
@@ -320,6 +347,11 @@ def test_export_saves_the_cards_shown_of_the_whole_space_in_their_order(
     assert suggested.name == f"{demo_server.space_id}-shown.csv"
     assert [row[2] for row in rows[1:]] == [card.display_name for card in shown if card]
     assert [row[0] for row in rows[1:]] == [card.uuid for card in shown if card]
+    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
+        window.filter_edit.clear()
+    suggested, rows = exported_shown(qtbot, window, Path(tmp_path) / "all.csv")
+    assert suggested.name == f"{demo_server.space_id}-all.csv", "every card, not some"
+    assert len(rows) == 1 + space.total_count()
 
 
 def test_the_current_card_stays_current_in_a_new_order(window, demo_server, qtbot):
@@ -748,16 +780,13 @@ def test_the_notes_of_the_changes_shown_fit_a_small_window_whole(
     language, window, demo_server, qtbot
 ):
     """Cut in the middle, a German note lost what it was about."""
-    open_space(qtbot, window, demo_server.space_id)
-    sync(qtbot, window)
-    space = sync(qtbot, window)
+    synced_with_changes(qtbot, window, demo_server.space_id)
     window.show()
     window.resize(720, 540)  # what a screen of 800 x 600 gives the window
     qtbot.waitExposed(window)
     bar = window.status_bar
-    for choice in (ADDED, CHANGED, REMOVED):
+    for choice in (ADDED, REMOVED, CHANGED):
         bar.clearMessage()
         choose(qtbot, window, choice)
         qtbot.waitUntil(lambda: bar.whole_message() != "", timeout=WAIT)
         assert bar.currentMessage() == bar.whole_message(), (language, choice)
-    assert space is not None

@@ -113,7 +113,10 @@ class SpaceTableModel(QAbstractTableModel):
         self._query = SpaceQuery(change=change, generation=self.generation)  # whatever comes
         self._asked = 0
         self._complete = True
-        self._positions: Sequence[int] = range(self.total_count())  # the space's order
+        self._change_count: int | None = None
+        """How many cards the change shown picks, once the worker said (`total_count`)."""
+        # The space's order until the first answer; of a change, nothing until it says.
+        self._positions: Sequence[int] = range(self.card_count()) if change is None else ()
         sample = list(self._read(self._positions[:SAMPLE]).values())
         with_emails = self.generation.with_emails if self.generation is not None else False
         self.with_emails = with_emails
@@ -252,6 +255,7 @@ class SpaceTableModel(QAbstractTableModel):
         if (change is Change.REMOVED) != (self._query.change is Change.REMOVED):
             raise ValueError("removed cards are read from the copy before: open a model of it")
         if change != self._query.change:
+            self._change_count = None
             self._ask(replace(self._query, change=change))
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
@@ -276,6 +280,8 @@ class SpaceTableModel(QAbstractTableModel):
             self.queryFinished.emit()
             return
         self._keep(answer.cards)  # the first rows' cards, read on the worker
+        if answer.change_count is not None:
+            self._change_count = answer.change_count
         if self._continues(answer):
             # The whole answer after its first rows: only rows below them come, so the
             # rows on screen stay as they are, with no repaint and no new selection.
@@ -305,6 +311,14 @@ class SpaceTableModel(QAbstractTableModel):
         return len(self._positions)
 
     def total_count(self) -> int:
+        """The cards a filter chooses among: the copy's, or those the change shown picks
+        (none until the worker has counted them)."""
+        if self._query.change is not None:
+            return self._change_count or 0
+        return self.card_count()
+
+    def card_count(self) -> int:
+        """The cards of the copy shown."""
         return self.generation.card_count if self.generation is not None else 0
 
     # Reading cards
