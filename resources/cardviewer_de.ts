@@ -352,17 +352,22 @@
 <context>
     <name>CardDetailsPane</name>
     <message>
-        <location filename="../cardviewer/ui/cards/card_details.py" line="+290"/>
+        <location filename="../cardviewer/ui/cards/card_details.py" line="+297"/>
         <source>Select a card to see its details.</source>
         <translation>Wählen Sie eine Karte aus, um ihre Details zu sehen.</translation>
     </message>
     <message>
-        <location line="-102"/>
+        <location line="-109"/>
         <source>Picture</source>
         <translation>Profilbild</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+14"/>
+        <source>Removed by the last sync</source>
+        <translation>Bei der letzten Synchronisierung entfernt</translation>
+    </message>
+    <message>
+        <location line="+40"/>
         <source>Card details</source>
         <translation>Kartendetails</translation>
     </message>
@@ -392,12 +397,12 @@
         <translation>QR-Code speichern</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+47"/>
         <source>(no name)</source>
         <translation>(ohne Namen)</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+61"/>
         <source>(invalid)</source>
         <translation>(ungültig)</translation>
     </message>

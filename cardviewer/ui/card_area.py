@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QIcon
 from PySide6.QtWidgets import QSplitter, QStackedWidget, QTableView, QVBoxLayout, QWidget
 
+from cardviewer.services.card_store import Change
 from cardviewer.services.settings import Settings
 from cardviewer.ui.cards.card_details import CardDetailsPane
 from cardviewer.ui.cards.card_filter_model import CardFilterModel
@@ -134,7 +135,8 @@ class CurrentCardDetails(QObject):
         current = self._table.currentIndex()
         row = current.row() if current.isValid() else -1
         if self._space is not None:
-            self._pane.set_card(self._space.card(row), self._space.columns)
+            removed = self._space.change is Change.REMOVED
+            self._pane.set_card(self._space.card(row), self._space.columns, removed=removed)
         else:
             self._pane.set_card(self._proxy.card(row), self._model.columns)
 

@@ -319,6 +319,8 @@ def test_the_cards_the_last_sync_added_changed_or_removed_are_shown_each_alone(
     )
     window.table.setCurrentIndex(removed.index(0, 1))
     assert window.details_pane.card == gone
+    assert window.details_pane.removed_label.isVisible(), "no longer in the space: said"
+    assert window.details_pane.removed_label.text() == "Removed by the last sync"
     suggested, rows = exported_shown(qtbot, window, Path(tmp_path) / "removed.csv")
     assert suggested.name == f"{demo_server.space_id}-removed.csv"
     assert [row[0] for row in rows[1:]] == [gone.uuid]
@@ -326,6 +328,9 @@ def test_the_cards_the_last_sync_added_changed_or_removed_are_shown_each_alone(
 
     again = choose(qtbot, window, WHOLE_SPACE)
     assert again is not removed
+    window.table.setCurrentIndex(again.index(0, 1))
+    assert window.details_pane.card is not None
+    assert window.details_pane.removed_label.isHidden()
     assert again.rowCount() == len(every)
     assert switch.currentIndex() == WHOLE_SPACE
     assert window.filter_edit.placeholderText() == "Filter all cards of the space (Ctrl+F)"

@@ -198,6 +198,12 @@ class CardDetailsPane(QWidget):
         heading.setPointSizeF(heading.pointSizeF() * 1.4)
         heading.setBold(True)
         self.name_label.setFont(heading)
+        # Under the name: the card is no longer in the space (a sync removed it).
+        self.removed_label = QLabel(self.tr("Removed by the last sync"), self)
+        self.removed_label.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+        self.removed_label.setWordWrap(True)
+        self.removed_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.removed_label.hide()
         _fit_width(self.name_label)
 
         self.form = QFormLayout()
@@ -215,6 +221,7 @@ class CardDetailsPane(QWidget):
         content_layout.setSpacing(8)
         content_layout.addWidget(self.avatar_label, 0, Qt.AlignmentFlag.AlignHCenter)
         content_layout.addWidget(self.name_label)
+        content_layout.addWidget(self.removed_label)
         content_layout.addSpacing(8)
         content_layout.addLayout(self.form)
         self.qr_code = CardQrCode(ask_path or self._ask_qr_path, content)
@@ -290,13 +297,17 @@ class CardDetailsPane(QWidget):
             self.tr("Select a card to see its details.") if offered else ""
         )
 
-    def set_card(self, card: Card | None, columns: Sequence[Column] | None = None) -> None:
-        """Show `card` with the rows of `columns` (the table's), or the hint for None.
+    def set_card(
+        self, card: Card | None, columns: Sequence[Column] | None = None, *, removed: bool = False
+    ) -> None:
+        """Show `card` with the rows of `columns` (the table's), or the hint for None;
+        a `removed` card (the last sync's, as the sync before had it) says so.
 
         Without `columns` the card's own fields decide: e-mails if they were loaded,
         and every field the specification does not list.
         """
         self._card = card
+        self.removed_label.setVisible(card is not None and removed)
         self._clear_rows()
         if card is None:
             self._avatar_url = None
@@ -313,7 +324,10 @@ class CardDetailsPane(QWidget):
         name = card.display_name if NAME_KEY not in card.invalid_fields else None
         self.name_label.setText(name or self.tr("(no name)"))
         self.avatar_label.setAccessibleName(picture_text(card))
-        self.scroll_area.setAccessibleDescription(self.name_label.text())  # whose details
+        whose = self.name_label.text()
+        if removed:
+            whose = f"{whose}. {self.removed_label.text()}"
+        self.scroll_area.setAccessibleDescription(whose)  # whose details
         for column in columns:
             if column.kind is ValueKind.AVATAR or (column.key == NAME_KEY and name):
                 continue  # the picture and the heading already show these
