@@ -1963,12 +1963,12 @@
     <name>PreferencesDialog</name>
     <message>
         <location filename="../cardviewer/ui/preferences_dialog.py" line="+153"/>
-        <location line="+208"/>
+        <location line="+211"/>
         <source>Preferences</source>
         <translation>Einstellungen</translation>
     </message>
     <message>
-        <location line="-192"/>
+        <location line="-195"/>
         <source>https://cards.example.com</source>
         <translation>https://cards.example.com</translation>
     </message>
@@ -2083,7 +2083,12 @@
         <translation>Wird nach einem Neustart von %1 wirksam.</translation>
     </message>
     <message>
-        <location line="+92"/>
+        <location line="+60"/>
+        <source>Deletes the spaces synced to browse offline from this computer; a new sync brings one back.</source>
+        <translation>Löscht die offline lesbaren, synchronisierten Bereiche von diesem Computer; eine neue Synchronisierung holt sie zurück.</translation>
+    </message>
+    <message>
+        <location line="+35"/>
         <source>vCards:</source>
         <translation>vCards:</translation>
     </message>
@@ -2093,7 +2098,7 @@
         <translation>Die Einstellungen konnten nicht in %1 gespeichert werden.</translation>
     </message>
     <message>
-        <location line="-299"/>
+        <location line="-302"/>
         <source>Export concurrency</source>
         <translation>Gleichzeitige Abrufe beim Export</translation>
     </message>
@@ -2138,12 +2143,7 @@
         <translation>Lokale &amp;Kopien entfernen</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>Synced spaces, kept to browse offline; a new sync brings one back.</source>
-        <translation>Synchronisierte Bereiche, offline lesbar; eine neue Synchronisierung holt sie zurück.</translation>
-    </message>
-    <message>
-        <location line="+19"/>
+        <location line="+26"/>
         <source>&amp;Server address:</source>
         <translation>&amp;Serveradresse:</translation>
     </message>

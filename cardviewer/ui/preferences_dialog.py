@@ -298,7 +298,10 @@ class PreferencesDialog(QDialog):
         self.remove_copies_button.setAutoDefault(False)
         self.remove_copies_button.clicked.connect(self.removeLocalCopiesRequested)
         self.remove_copies_hint = self._hint(
-            self.tr("Synced spaces, kept to browse offline; a new sync brings one back."),
+            self.tr(
+                "Deletes the spaces synced to browse offline from this computer; "
+                "a new sync brings one back."
+            ),
             self.remove_copies_button,
         )
 
