@@ -7,12 +7,15 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 
 import httpx
 import pytest
 
+from cardviewer.demo import spaces
 from cardviewer.demo.__main__ import main
+from cardviewer.demo.cards_in_the_making import CardsInTheMaking
 
 
 def test_help():
@@ -113,3 +116,31 @@ def test_ctrl_c_stops_the_server_whichever_thread_the_signal_reaches():
     )
     assert result.returncode == 0, result.stderr
     assert "Press Ctrl+C to stop." in result.stdout
+
+
+def test_a_large_space_is_served_while_its_cards_are_made_and_says_when_they_are(
+    monkeypatch, capsys
+):
+    """Its address comes at once; "Press Ctrl+C" only once every card is made, which is
+    what the benchmarks read up to."""
+    monkeypatch.setattr(spaces, "MADE_AT_ONCE", 10)
+    printed_before: list[str] = []
+    original = CardsInTheMaking.wait
+
+    def wait(self: CardsInTheMaking, timeout: float | None = None) -> bool:
+        if timeout == 0:  # asked once the address is printed: not yet, say
+            printed_before.append(capsys.readouterr().out)
+            return False
+        return original(self, timeout)
+
+    def ctrl_c(_seconds: float) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(CardsInTheMaking, "wait", wait)
+    monkeypatch.setattr(time, "sleep", ctrl_c)
+    assert main(["--port", "0", "--cards", "300"]) == 0
+    assert "Server address: http://127.0.0.1:" in printed_before[0]
+    assert "Press Ctrl+C" not in printed_before[0]
+    out = capsys.readouterr().out
+    assert "Making 300 sample cards; their first pages are served already…" in out
+    assert re.search(r"Made 300 cards in \d+\.\d s\.\nPress Ctrl\+C to stop\.", out)
