@@ -80,14 +80,17 @@ class Change(Enum):
     """Cards of the copy before that the last sync did not bring again: read from it."""
 
 
+_NOT_IN_THE_OTHER = (
+    "NOT EXISTS (SELECT 1 FROM cards o INDEXED BY cards_by_uuid"
+    " WHERE o.generation = {other} AND o.uuid = n.uuid)"
+)
 _CHANGE_CONDITIONS = {
     # A card of the copy read (`n`) looked up in the other copy by its id, as below.
-    Change.ADDED: "NOT EXISTS (SELECT 1 FROM cards o INDEXED BY cards_by_uuid"
-    " WHERE o.generation = {other} AND o.uuid = n.uuid)",
+    Change.ADDED: _NOT_IN_THE_OTHER,
+    Change.REMOVED: _NOT_IN_THE_OTHER,  # the copy before read, the current one the other
     Change.CHANGED: "EXISTS (SELECT 1 FROM cards o INDEXED BY cards_by_uuid"
     " WHERE o.generation = {other} AND o.uuid = n.uuid AND o.json <> n.json)",
 }
-_CHANGE_CONDITIONS[Change.REMOVED] = _CHANGE_CONDITIONS[Change.ADDED]  # the other way round
 
 CHANGE_QUERIES = (
     "SELECT uuid FROM cards n WHERE generation = :new AND NOT EXISTS (SELECT 1 FROM cards o "

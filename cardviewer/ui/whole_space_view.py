@@ -2,9 +2,9 @@
 
 Once a space is synced, a switch over the table offers "Pages from the server" and
 "Whole space (synced 25.11.26, 14:02)", and after a second sync the cards it added,
-changed or removed (these as the sync before had them). The whole space is a `SpaceTableModel` over
-the local copy: sorting and filtering cover every card, and it opens with no network
-and while signed out. The page bar is the server's; it is hidden while the whole space
+removed (as the sync before had them) or changed. The whole space is a `SpaceTableModel`
+over the local copy: sorting and filtering cover every card, and it opens with no
+network and while signed out. The page bar is the server's; it is hidden while the whole space
 is shown. A copy that cannot be opened is explained in the error bar, and the pages stay.
 """
 
@@ -61,8 +61,12 @@ REMOVED = 3
 CHANGED = 4
 """The switch's choices: the pages, the whole space, and what its last sync changed (in
 the order a sync's note counts them: added, removed, changed)."""
-_CHANGE_OF = {WHOLE_SPACE: None, ADDED: Change.ADDED, REMOVED: Change.REMOVED}
-_CHANGE_OF[CHANGED] = Change.CHANGED
+_CHANGE_OF = {
+    WHOLE_SPACE: None,
+    ADDED: Change.ADDED,
+    REMOVED: Change.REMOVED,
+    CHANGED: Change.CHANGED,
+}
 _CHOICE_OF = {change: choice for choice, change in _CHANGE_OF.items()}
 NOTE_MS = 5000
 MINIMUM_SWITCH_LENGTH = 13
