@@ -117,7 +117,8 @@ class SpaceTableModel(QAbstractTableModel):
         """How many cards the change shown picks, once the worker said (`total_count`)."""
         # The space's order until the first answer; of a change, nothing until it says.
         self._positions: Sequence[int] = range(self.card_count()) if change is None else ()
-        sample = list(self._read(self._positions[:SAMPLE]).values())
+        # The copy's first cards decide the kinds of unknown fields, whatever is shown.
+        sample = list(self._read(range(min(SAMPLE, self.card_count()))).values())
         with_emails = self.generation.with_emails if self.generation is not None else False
         self.with_emails = with_emails
         """The copy holds the cards' e-mail addresses."""

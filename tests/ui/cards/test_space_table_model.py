@@ -329,3 +329,23 @@ def test_added_and_changed_cards_are_of_the_current_copy(qtbot, open_model):
         assert shown_names(again) == [NAMES[0], "John Smith Jr.", "Neu"]
     finally:
         again.close()
+
+
+def test_a_change_shown_has_the_columns_of_the_whole_copy(qtbot, tmp_path):
+    """Its kinds come from the copy's first cards, not from the few it shows (or none)."""
+    cards = [person(n, name, is_business=n % 2 == 0) for n, name in enumerate(NAMES)]
+    path = synced_store(tmp_path / "s.sqlite", cards)
+    synced_store(path, cards[1:])
+    whole = SpaceTableModel(path, locale=QLocale("de_DE"))
+    removed = SpaceTableModel(path, locale=QLocale("de_DE"), change=Change.REMOVED)
+    added = SpaceTableModel(path, locale=QLocale("de_DE"))
+    try:
+        qtbot.waitUntil(lambda: not removed.is_sorting and not whole.is_sorting, timeout=WAIT)
+        settle(qtbot, added, lambda: added.set_change(Change.ADDED))
+        assert added.rowCount() == 0
+        kinds = [(column.key, column.kind) for column in whole.columns]
+        assert [(column.key, column.kind) for column in removed.columns] == kinds
+        assert [(column.key, column.kind) for column in added.columns] == kinds
+    finally:
+        for model in (whole, removed, added):
+            model.close()
