@@ -710,7 +710,7 @@
     </message>
     <message>
         <location line="+19"/>
-        <source>Sign in</source>
+        <source>Sign In</source>
         <translation>Anmelden</translation>
     </message>
     <message>
@@ -802,7 +802,7 @@
         <translation>Die Seite neu laden (F5)</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="+507"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="+511"/>
         <location filename="../cardviewer/ui/window_commands.py" line="+31"/>
         <source>&amp;Export Page…</source>
         <translation>Seite e&amp;xportieren…</translation>

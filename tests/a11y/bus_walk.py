@@ -370,7 +370,7 @@ class Walk:
         )
         reader.pump(0.5)
         self.check("the sign-in dialog names every control and its logo", reader.unnamed(dialog))
-        reader.do(reader.find(dialog, atspi.ROLE_PUSH_BUTTON, "Sign in"))
+        reader.do(reader.find(dialog, atspi.ROLE_PUSH_BUTTON, "Sign In"))
 
         frame = reader.wait_for("main window", lambda: reader.window(atspi.ROLE_FRAME), 30)
         table = reader.wait_for("the first page's cards", lambda: self._filled_table(frame), 30)

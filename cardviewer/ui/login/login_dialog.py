@@ -143,7 +143,7 @@ class LoginDialog(QDialog):
         # By keyword: given by position, PySide would also try it as a `Qt.Orientation`,
         # setting up the whole `Qt` namespace to find out.
         self.button_box = QDialogButtonBox(parent=self)
-        self.sign_in_button = QPushButton(self.tr("Sign in"), self)
+        self.sign_in_button = QPushButton(self.tr("Sign In"), self)
         self.sign_in_button.setDefault(True)
         self.sign_in_button.setAutoDefault(True)
         self.button_box.addButton(self.sign_in_button, QDialogButtonBox.ButtonRole.AcceptRole)
