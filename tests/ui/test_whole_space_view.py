@@ -57,15 +57,20 @@ def sync(qtbot, window: MainWindow) -> SpaceTableModel:
     return space
 
 
+def choose(qtbot, window: MainWindow, choice: int) -> SpaceTableModel:
+    """Pick `choice` in the switch, as a person does; the model shown once it answered."""
+    switch = window.whole_space.switch
+    switch.setCurrentIndex(choice)
+    switch.activated.emit(choice)
+    shown = window.whole_space.model
+    assert shown is not None
+    qtbot.waitUntil(lambda: not shown.is_sorting, timeout=WAIT)
+    return shown
+
+
 def whole_space_shown(qtbot, window: MainWindow) -> SpaceTableModel:
     """Chosen in the switch, as a person chooses it: the copy's model, once sorted."""
-    switch = window.whole_space.switch
-    switch.setCurrentIndex(WHOLE_SPACE)
-    switch.activated.emit(WHOLE_SPACE)
-    space = window.whole_space.model
-    assert space is not None
-    qtbot.waitUntil(lambda: not space.is_sorting, timeout=WAIT)
-    return space
+    return choose(qtbot, window, WHOLE_SPACE)
 
 
 def test_sync_shows_every_card_of_the_space_from_its_copy(window, demo_server, qtbot):
@@ -221,17 +226,6 @@ def test_preferences_removes_the_local_copies(window, demo_server, qtbot):
     assert not window.whole_space.switch.isVisible()
     assert window.statusBar().currentMessage() == "The local copies of synced spaces are removed."
     dialog.reject()
-
-
-def choose(qtbot, window: MainWindow, choice: int) -> SpaceTableModel:
-    """Pick `choice` in the switch, as a person does; the model shown once it answered."""
-    switch = window.whole_space.switch
-    switch.setCurrentIndex(choice)
-    switch.activated.emit(choice)
-    shown = window.whole_space.model
-    assert shown is not None
-    qtbot.waitUntil(lambda: not shown.is_sorting, timeout=WAIT)
-    return shown
 
 
 def exported_shown(qtbot, window: MainWindow, target: Path) -> tuple[Path, list[list[str]]]:
