@@ -178,7 +178,11 @@ def stored_cards(
         check(stop)
         block = positions[start : start + STORE_BLOCK]
         found = store.cards_at(block, generation)
-        if generation is not None and len(found) < len(block) and not store.holds(generation):
+        if (
+            generation is not None
+            and len(found) < len(block)
+            and store.kept_copy(generation.id) is None
+        ):
             raise StoreError(
                 f"copy {generation.id} was replaced by newer syncs", StoreProblem.REPLACED
             )

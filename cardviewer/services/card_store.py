@@ -82,31 +82,28 @@ class Change(Enum):
 
 _NOT_IN_THE_OTHER = (
     "NOT EXISTS (SELECT 1 FROM cards o INDEXED BY cards_by_uuid"
-    " WHERE o.generation = {other} AND o.uuid = n.uuid)"
+    " WHERE o.generation = :other AND o.uuid = n.uuid)"
 )
 _CHANGE_CONDITIONS = {
-    # A card of the copy read (`n`) looked up in the other copy by its id, as below.
     Change.ADDED: _NOT_IN_THE_OTHER,
     Change.REMOVED: _NOT_IN_THE_OTHER,  # the copy before read, the current one the other
     Change.CHANGED: "EXISTS (SELECT 1 FROM cards o INDEXED BY cards_by_uuid"
-    " WHERE o.generation = {other} AND o.uuid = n.uuid AND o.json <> n.json)",
+    " WHERE o.generation = :other AND o.uuid = n.uuid AND o.json <> n.json)",
 }
 
-CHANGE_QUERIES = (
-    "SELECT uuid FROM cards n WHERE generation = :new AND NOT EXISTS (SELECT 1 FROM cards o "
-    "INDEXED BY cards_by_uuid WHERE o.generation = :old AND o.uuid = n.uuid) ORDER BY position",
-    "SELECT uuid FROM cards o WHERE generation = :old AND NOT EXISTS (SELECT 1 FROM cards n "
-    "INDEXED BY cards_by_uuid WHERE n.generation = :new AND n.uuid = o.uuid) ORDER BY position",
-    "SELECT uuid FROM cards n WHERE generation = :new AND EXISTS (SELECT 1 FROM cards o "
-    "INDEXED BY cards_by_uuid WHERE o.generation = :old AND o.uuid = n.uuid "
-    "AND o.json <> n.json) ORDER BY position",
-)
-"""Cards added, removed and changed between the generations `:old` and `:new`, in order.
 
-Each card of one copy is looked up in the other by its id (`cards_by_uuid`), named
-here: without statistics SQLite chose to walk the other copy's cards for each card,
-which for two copies of 100,000 cards did not end in half an hour.
-"""
+def change_query(change: Change, column: str = "uuid") -> str:
+    """The cards of the copy `:chosen` that `change` picks against the copy `:other`
+    (`column` of each, in the space's order).
+
+    Each card of one copy is looked up in the other by its id (`cards_by_uuid`), named
+    here: without statistics SQLite chose to walk the other copy's cards for each card,
+    which for two copies of 100,000 cards did not end in half an hour.
+    """
+    return (
+        f"SELECT n.{column} FROM cards n WHERE n.generation = :chosen"
+        f" AND {_CHANGE_CONDITIONS[change]} ORDER BY n.position"
+    )
 
 
 def account_folder(folder: Path, server_url: str, email: str) -> Path:
@@ -433,13 +430,12 @@ class CardStore:
         """
         table = f"changed_{change.value}_{int(chosen)}_{int(other)}"
         if table not in self._changed_tables:
-            condition = _CHANGE_CONDITIONS[change].format(other=int(other))
             self._db.execute(
                 f"CREATE TEMP TABLE IF NOT EXISTS {table} (position INTEGER PRIMARY KEY)"
             )
             self._db.execute(
-                f"INSERT OR IGNORE INTO temp.{table} SELECT n.position FROM cards n"
-                f" WHERE n.generation = {int(chosen)} AND {condition}"
+                f"INSERT OR IGNORE INTO temp.{table} {change_query(change, 'position')}",
+                {"chosen": chosen, "other": other},
             )
             self._changed_tables.add(table)
         return table
@@ -476,12 +472,9 @@ class CardStore:
             marks = ",".join("?" * len(chunk))
             yield from self._db.execute(f"{query} ({marks})", (generation, *chunk))
 
-    def holds(self, generation: Generation) -> bool:
-        """Whether the complete copy `generation` is still kept (newer syncs remove it)."""
-        return self._generation(generation.id) is not None
-
     def kept_copy(self, number: int) -> Generation | None:
-        """The complete copy numbered `number`, if it is still kept."""
+        """The complete copy numbered `number`, if it is still kept (newer syncs remove
+        the copies before the last two)."""
         return self._generation(number)
 
     def ids_at(
@@ -558,11 +551,15 @@ class CardStore:
         if new is None or old is None:
             return None
 
-        def ids(query: str) -> tuple[str, ...]:
-            return tuple(row[0] for row in self._db.execute(query, {"new": new, "old": old}))
+        def ids(change: Change, chosen: int, other: int) -> tuple[str, ...]:
+            rows = self._db.execute(change_query(change), {"chosen": chosen, "other": other})
+            return tuple(row[0] for row in rows)
 
-        added, removed, changed = (ids(query) for query in CHANGE_QUERIES)
-        return Changes(added=added, removed=removed, changed=changed)
+        return Changes(
+            added=ids(Change.ADDED, new, old),
+            removed=ids(Change.REMOVED, old, new),
+            changed=ids(Change.CHANGED, new, old),
+        )
 
     # Writing a new copy
 

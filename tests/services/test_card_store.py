@@ -20,11 +20,11 @@ from hypothesis import strategies as st
 from cardviewer.api.models import parse_card
 from cardviewer.services.card_search import card_search_text, search_terms
 from cardviewer.services.card_store import (
-    CHANGE_QUERIES,
     CardStore,
     Change,
     Changes,
     account_folder,
+    change_query,
     remove_copies,
     store_path,
 )
@@ -111,8 +111,9 @@ def test_what_changed_looks_each_card_up_by_its_id_in_the_other_copy(path):
         synced(store, cards("a", "b"))
         synced(store, cards("b", "c"))
     with sqlite3.connect(path) as db:
-        for query in CHANGE_QUERIES:
-            steps = db.execute(f"EXPLAIN QUERY PLAN {query}", {"new": 2, "old": 1})
+        for change in Change:
+            query = change_query(change)
+            steps = db.execute(f"EXPLAIN QUERY PLAN {query}", {"chosen": 2, "other": 1})
             plan = [row[-1] for row in steps]
             (lookup,) = [step for step in plan if "uuid=?" in step] or [plan]
             assert "cards_by_uuid" in lookup, plan
