@@ -1089,22 +1089,22 @@
         <translation>Geben Sie eine Bereichs-ID ein und klicken Sie auf „Öffnen“.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/filter_row.py" line="+220"/>
+        <location filename="../cardviewer/ui/filter_row.py" line="+124"/>
         <source>Filter all cards of the space (Ctrl+F)</source>
         <translation>Alle Karten des Bereichs filtern (Strg+F)</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+13"/>
         <source>Filter the cards of this page (Ctrl+F)</source>
         <translation>Karten dieser Seite filtern (Strg+F)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+2"/>
         <source>Shows the cards whose name, username, position or e-mail contain every word typed. Filtering and sorting apply to the page loaded.</source>
         <translation>Zeigt die Karten, deren Name, Benutzername, Position oder E-Mail jedes eingegebene Wort enthält. Filtern und Sortieren gelten für die geladene Seite.</translation>
     </message>
     <message>
-        <location line="-131"/>
+        <location line="+32"/>
         <source>Clear the filter</source>
         <translation>Filter leeren</translation>
     </message>
@@ -1129,7 +1129,7 @@
         <translation>Wird sortiert…</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="-149"/>
         <source>Filter the cards shown (Ctrl+F)</source>
         <translation>Gezeigte Karten filtern (Strg+F)</translation>
     </message>
@@ -1144,7 +1144,7 @@
         <translation>Zeigt von den so geänderten Karten der letzten Synchronisierung die, deren Name, Benutzername, Position oder E-Mail jedes eingegebene Wort enthält.</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+13"/>
         <source>Filter all cards of the space</source>
         <translation>Alle Karten des Bereichs filtern</translation>
     </message>
@@ -1154,17 +1154,17 @@
         <translation>Zeigt die Karten, deren Name, Benutzername, Position oder E-Mail jedes eingegebene Wort enthält. Filtern und Sortieren gelten für alle Karten des Bereichs.</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+12"/>
         <source>Filter the cards of this page</source>
         <translation>Karten dieser Seite filtern</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+160"/>
         <source>%1 of %2 shown</source>
         <translation>%1 von %2 angezeigt</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="-181"/>
         <source>No card shown matches “%1”</source>
         <translation>Keine der gezeigten Karten passt zu „%1“</translation>
     </message>
@@ -1174,27 +1174,27 @@
         <translation>Leeren Sie den Filter (Esc), um wieder alle diese Karten zu sehen.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+13"/>
         <source>No card of the space matches “%1”</source>
         <translation>Keine Karte des Bereichs passt zu „%1“</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>Clear the filter (Esc) to see every card of the space again.</source>
         <translation>Leeren Sie den Filter (Esc), um wieder alle Karten des Bereichs zu sehen.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+12"/>
         <source>No card on this page matches “%1”</source>
         <translation>Keine Karte auf dieser Seite passt zu „%1“</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>Clear the filter (Esc) to see every card of this page again.</source>
         <translation>Leeren Sie den Filter (Esc), um wieder alle Karten dieser Seite zu sehen.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+211"/>
         <source>Clear Filter</source>
         <translation>Filter leeren</translation>
     </message>

@@ -8,6 +8,8 @@ field clears the filter.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from enum import Enum
 from typing import Any, Protocol
 
 from PySide6.QtCore import QCoreApplication, QEvent, QLocale, QObject, QSize, Qt, QTimer
@@ -80,6 +82,72 @@ class CountLabel(QLabel):
         return hint if self.text() else QSize(0, hint.height())
 
 
+class FilterScope(Enum):
+    """What the filter chooses among: the page, the whole space, or the cards of the
+    whole space the last sync changed so."""
+
+    PAGE = "page"
+    SPACE = "space"
+    CHANGES = "changes"
+
+
+@dataclass(frozen=True)
+class ScopeTexts:
+    """What the filter field says of its scope, and the page shown when nothing matches
+    (its title holds the filter as `%1`)."""
+
+    placeholder: str
+    name: str
+    tip: str
+    no_match_title: str
+    no_match_text: str
+
+
+def scope_texts(scope: FilterScope) -> ScopeTexts:
+    """The texts of `scope` in the language installed now."""
+    if scope is FilterScope.CHANGES:
+        return ScopeTexts(
+            QCoreApplication.translate("MainWindow", "Filter the cards shown (Ctrl+F)"),
+            QCoreApplication.translate("MainWindow", "Filter the cards shown"),
+            QCoreApplication.translate(
+                "MainWindow",
+                "Shows the cards whose name, username, position or e-mail contain every "
+                "word typed, of those the last sync changed so.",
+            ),
+            QCoreApplication.translate("MainWindow", "No card shown matches \u201c%1\u201d"),
+            QCoreApplication.translate(
+                "MainWindow", "Clear the filter (Esc) to see every one of these cards again."
+            ),
+        )
+    if scope is FilterScope.SPACE:
+        return ScopeTexts(
+            QCoreApplication.translate("MainWindow", "Filter all cards of the space (Ctrl+F)"),
+            QCoreApplication.translate("MainWindow", "Filter all cards of the space"),
+            QCoreApplication.translate(
+                "MainWindow",
+                "Shows the cards whose name, username, position or e-mail contain every "
+                "word typed. Filtering and sorting apply to every card of the space.",
+            ),
+            QCoreApplication.translate("MainWindow", "No card of the space matches \u201c%1\u201d"),
+            QCoreApplication.translate(
+                "MainWindow", "Clear the filter (Esc) to see every card of the space again."
+            ),
+        )
+    return ScopeTexts(
+        QCoreApplication.translate("MainWindow", "Filter the cards of this page (Ctrl+F)"),
+        QCoreApplication.translate("MainWindow", "Filter the cards of this page"),
+        QCoreApplication.translate(
+            "MainWindow",
+            "Shows the cards whose name, username, position or e-mail contain every "
+            "word typed. Filtering and sorting apply to the page loaded.",
+        ),
+        QCoreApplication.translate("MainWindow", "No card on this page matches \u201c%1\u201d"),
+        QCoreApplication.translate(
+            "MainWindow", "Clear the filter (Esc) to see every card of this page again."
+        ),
+    )
+
+
 class FilterRow(QWidget):
     """A search field that filters `proxy`, the count it lets through, and a button for
     `space_action` (the window's Sync Space).
@@ -92,7 +160,7 @@ class FilterRow(QWidget):
     ) -> None:
         super().__init__(parent)
         self._proxy = proxy
-        self._whole_space = self._changes = False
+        self._scope = FilterScope.PAGE
         self._stack: CardStack | None = None
         self.no_match_page: StatePage | None = None
         self.filter_edit = FilterField(self)
@@ -206,39 +274,15 @@ class FilterRow(QWidget):
         """Say whether filtering covers the page or, while it is shown, the whole space,
         or of it the cards the last sync changed (`changes`); the field is greyed out
         while there are no cards `shown` to filter."""
-        self._whole_space, self._changes = whole_space, changes
-        self.filter_edit.setEnabled(shown)
-        if whole_space and changes:
-            text = QCoreApplication.translate("MainWindow", "Filter the cards shown (Ctrl+F)")
-            name = QCoreApplication.translate("MainWindow", "Filter the cards shown")
-            tip = QCoreApplication.translate(
-                "MainWindow",
-                "Shows the cards whose name, username, position or e-mail contain every "
-                "word typed, of those the last sync changed so.",
-            )
-        elif whole_space:
-            text = QCoreApplication.translate(
-                "MainWindow", "Filter all cards of the space (Ctrl+F)"
-            )
-            name = QCoreApplication.translate("MainWindow", "Filter all cards of the space")
-            tip = QCoreApplication.translate(
-                "MainWindow",
-                "Shows the cards whose name, username, position or e-mail contain every "
-                "word typed. Filtering and sorting apply to every card of the space.",
-            )
+        if not whole_space:
+            self._scope = FilterScope.PAGE
         else:
-            text = QCoreApplication.translate(
-                "MainWindow", "Filter the cards of this page (Ctrl+F)"
-            )
-            name = QCoreApplication.translate("MainWindow", "Filter the cards of this page")
-            tip = QCoreApplication.translate(
-                "MainWindow",
-                "Shows the cards whose name, username, position or e-mail contain every "
-                "word typed. Filtering and sorting apply to the page loaded.",
-            )
-        self.filter_edit.setPlaceholderText(text)
-        self.filter_edit.setAccessibleName(name)
-        self.filter_edit.setToolTip(tip)
+            self._scope = FilterScope.CHANGES if changes else FilterScope.SPACE
+        self.filter_edit.setEnabled(shown)
+        texts = scope_texts(self._scope)
+        self.filter_edit.setPlaceholderText(texts.placeholder)
+        self.filter_edit.setAccessibleName(texts.name)
+        self.filter_edit.setToolTip(texts.tip)
 
     def show_count(self, shown: int, total: int) -> None:
         """ "3 of 20 shown" while a filter is typed; nothing without one.
@@ -307,27 +351,9 @@ class FilterRow(QWidget):
         shown = self._proxy.filter_text().strip()
         if len(shown) > SHOWN_FILTER_LENGTH:
             shown = shown[: SHOWN_FILTER_LENGTH - 1].rstrip() + "\u2026"
-        if self._whole_space and self._changes:
-            title = QCoreApplication.translate("MainWindow", "No card shown matches \u201c%1\u201d")
-            text = QCoreApplication.translate(
-                "MainWindow", "Clear the filter (Esc) to see every one of these cards again."
-            )
-        elif self._whole_space:
-            title = QCoreApplication.translate(
-                "MainWindow", "No card of the space matches \u201c%1\u201d"
-            )
-            text = QCoreApplication.translate(
-                "MainWindow", "Clear the filter (Esc) to see every card of the space again."
-            )
-        else:
-            title = QCoreApplication.translate(
-                "MainWindow", "No card on this page matches \u201c%1\u201d"
-            )
-            text = QCoreApplication.translate(
-                "MainWindow", "Clear the filter (Esc) to see every card of this page again."
-            )
+        texts = scope_texts(self._scope)
         button = QCoreApplication.translate("MainWindow", "Clear Filter")
-        return title.replace("%1", shown), text, button
+        return texts.no_match_title.replace("%1", shown), texts.no_match_text, button
 
     def _clear_from_page(self) -> None:
         self.filter_edit.clear()
