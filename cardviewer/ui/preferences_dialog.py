@@ -16,7 +16,7 @@ import logging
 from dataclasses import dataclass
 from itertools import pairwise
 
-from PySide6.QtCore import QLocale, Qt, Signal
+from PySide6.QtCore import QLocale, QSize, Qt, Signal
 from PySide6.QtGui import QIcon, QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -54,7 +54,7 @@ log = logging.getLogger(__name__)
 HINT_FONT_SCALE = 0.88
 MESSAGE_ICON_SIZE = 16
 LABEL_OVERHANG = 2
-"""Pixels right of a field's label where its drawn text may reach past its measure."""
+"""Pixels a field's label's text may be drawn wider than Qt measures it (hinting)."""
 MIN_FIELD_WIDTH = 380
 
 # The languages the app offers, by their own names: a person who cannot read the
@@ -377,11 +377,8 @@ class PreferencesDialog(QDialog):
         A `narrow` field keeps its natural width: a spin box or button stretched across
         the dialog looks odd.
         """
-        label = QLabel(text, self)
+        label = FieldLabel(text, self)
         label.setBuddy(field)
-        # Drawn, hinted text can be a pixel or two wider than measured: room for the
-        # colon, which "CSV-Trennzeichen:" otherwise lost.
-        label.setContentsMargins(0, 0, LABEL_OVERHANG, 0)
         self._form.addRow(label, _at_natural_width(field) if narrow else field)
         if hint is not None:
             self._form.addRow("", hint)
@@ -520,6 +517,20 @@ class PreferencesDialog(QDialog):
 def _select(combo: QComboBox, data: str) -> None:
     """Choose the item holding `data`; the first when none does."""
     combo.setCurrentIndex(max(0, combo.findData(data)))
+
+
+class FieldLabel(QLabel):
+    """A field's label with room for its text as drawn: QLabel clips its text to its
+    size, measured a pixel or two short of hinted glyphs ("CSV-Trennzeichen:" lost its
+    colon)."""
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        return QSize(hint.width() + LABEL_OVERHANG, hint.height())
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        return QSize(hint.width() + LABEL_OVERHANG, hint.height())
 
 
 def _at_natural_width(field: QWidget) -> QWidget:
