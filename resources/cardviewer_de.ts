@@ -352,22 +352,22 @@
 <context>
     <name>CardDetailsPane</name>
     <message>
-        <location filename="../cardviewer/ui/cards/card_details.py" line="+297"/>
+        <location filename="../cardviewer/ui/cards/card_details.py" line="+299"/>
         <source>Select a card to see its details.</source>
         <translation>Wählen Sie eine Karte aus, um ihre Details zu sehen.</translation>
     </message>
     <message>
-        <location line="-109"/>
+        <location line="-110"/>
         <source>Picture</source>
         <translation>Profilbild</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+148"/>
         <source>Removed by the last sync</source>
         <translation>Bei der letzten Synchronisierung entfernt</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="-93"/>
         <source>Card details</source>
         <translation>Kartendetails</translation>
     </message>
@@ -397,12 +397,12 @@
         <translation>QR-Code speichern</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+53"/>
         <source>(no name)</source>
         <translation>(ohne Namen)</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+91"/>
         <source>(invalid)</source>
         <translation>(ungültig)</translation>
     </message>
@@ -515,6 +515,45 @@
         <location line="+1"/>
         <source>Something went wrong while loading the page. Please try again.</source>
         <translation>Beim Laden der Seite ist etwas schiefgegangen. Bitte versuchen Sie es erneut.</translation>
+    </message>
+</context>
+<context>
+    <name>ChangeMarks</name>
+    <message>
+        <location filename="../cardviewer/ui/cards/change_marks.py" line="+51"/>
+        <source>Before the last sync: %1</source>
+        <translation>Vor der letzten Synchronisierung: %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Before: %1</source>
+        <translation>Vorher: %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>no picture</source>
+        <translation>kein Bild</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>another picture</source>
+        <translation>ein anderes Bild</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>empty</source>
+        <comment>a field without a value</comment>
+        <translation>leer</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Changed by the last sync</source>
+        <translation>Bei der letzten Synchronisierung geändert</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Changed by the last sync: %1</source>
+        <translation>Bei der letzten Synchronisierung geändert: %1</translation>
     </message>
 </context>
 <context>
@@ -1194,7 +1233,7 @@
         <translation>Leeren Sie den Filter (Esc), um wieder alle Karten dieser Seite zu sehen.</translation>
     </message>
     <message>
-        <location line="+211"/>
+        <location line="+210"/>
         <source>Clear Filter</source>
         <translation>Filter leeren</translation>
     </message>
@@ -2093,12 +2132,12 @@
         <translation>vCards:</translation>
     </message>
     <message>
-        <location line="+171"/>
+        <location line="+168"/>
         <source>The preferences could not be saved to %1.</source>
         <translation>Die Einstellungen konnten nicht in %1 gespeichert werden.</translation>
     </message>
     <message>
-        <location line="-302"/>
+        <location line="-299"/>
         <source>Export concurrency</source>
         <translation>Gleichzeitige Abrufe beim Export</translation>
     </message>
@@ -2188,7 +2227,7 @@
         <translation>Bereiche:</translation>
     </message>
     <message>
-        <location line="+158"/>
+        <location line="+155"/>
         <source>Preferences Not Saved</source>
         <translation>Einstellungen nicht gespeichert</translation>
     </message>

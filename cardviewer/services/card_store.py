@@ -462,15 +462,39 @@ class CardStore:
         )
         return {position: parse_card(json.loads(text)) for position, text in rows}
 
+    def before_last_sync(
+        self, positions: Sequence[int], generation: Generation | None = None
+    ) -> dict[int, Card]:
+        """The cards at these positions of the current copy as the copy before it had
+        them, of those it had: what a changed card was (`Change.CHANGED`).
+
+        Empty for a `generation` no longer current: the copy it replaced is gone, or
+        another's.
+        """
+        current, previous = self._state("current"), self._state("previous")
+        if current is None or previous is None or not positions:
+            return {}
+        if generation is not None and generation.id != current:
+            return {}
+        rows = self._rows_in(
+            "SELECT n.position, o.json FROM cards n JOIN cards o INDEXED BY cards_by_uuid"
+            " ON o.generation = ? AND o.uuid = n.uuid"
+            " WHERE n.generation = ? AND n.uuid <> '' AND n.position IN",
+            (previous, current),
+            positions,
+        )
+        return {position: parse_card(json.loads(text)) for position, text in rows}
+
     def _rows_in(
-        self, query: str, generation: int, values: Sequence[object]
+        self, query: str, generation: int | tuple[int, ...], values: Sequence[object]
     ) -> Iterator[tuple[Any, ...]]:
-        """The rows of `query`, ending in `IN`, for `generation` and each of `values`,
-        asked in parts no larger than SQLite takes."""
+        """The rows of `query`, ending in `IN`, for `generation` (the values of the marks
+        before `IN`) and each of `values`, asked in parts no larger than SQLite takes."""
+        leading = generation if isinstance(generation, tuple) else (generation,)
         for start in range(0, len(values), _MAX_VALUES):
             chunk = values[start : start + _MAX_VALUES]
             marks = ",".join("?" * len(chunk))
-            yield from self._db.execute(f"{query} ({marks})", (generation, *chunk))
+            yield from self._db.execute(f"{query} ({marks})", (*leading, *chunk))
 
     def kept_copy(self, number: int) -> Generation | None:
         """The complete copy numbered `number`, if it is still kept (newer syncs remove

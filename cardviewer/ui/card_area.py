@@ -135,8 +135,10 @@ class CurrentCardDetails(QObject):
         current = self._table.currentIndex()
         row = current.row() if current.isValid() else -1
         if self._space is not None:
-            removed = self._space.change is Change.REMOVED
-            self._pane.set_card(self._space.card(row), self._space.columns, removed=removed)
+            space = self._space
+            removed = space.change is Change.REMOVED
+            before = space.card_before(row)  # of a changed card
+            self._pane.set_card(space.card(row), space.columns, removed=removed, before=before)
         else:
             self._pane.set_card(self._proxy.card(row), self._model.columns)
 

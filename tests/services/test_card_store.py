@@ -438,6 +438,23 @@ def test_only_the_cards_the_last_sync_added_changed_or_removed(path):
         assert store.ordered(None, change=Change.REMOVED, generation=before) == []
 
 
+def test_a_changed_card_is_read_as_the_copy_before_had_it(path):
+    with CardStore.open(path) as store:
+        synced(store, [*cards("a"), *cards("c", name="Old")])
+        assert store.before_last_sync([0, 1]) == {}, "no copy before"
+        synced(store, [*cards("z"), *cards("c", name="New"), *cards("a")])
+        before = store.before_last_sync([0, 1, 2, 99])
+        assert set(before) == {1, 2}, "the added card and a position not there have none"
+        assert before[1].display_name == "Old c"
+        assert before[1].uuid == "c"
+        assert before[2] == store.cards_at([2])[2], "unchanged: the same card"
+        assert store.before_last_sync([]) == {}
+        assert set(store.before_last_sync([1], store.current)) == {1}
+        shown = store.current
+        synced(store, cards("c"))
+        assert store.before_last_sync([1], shown) == {}, "no longer current: nothing before"
+
+
 def test_the_cards_a_change_picks_are_worked_out_once_and_whole_even_if_interrupted(path):
     with CardStore.open(path) as store:
         synced(store, cards(*(f"old{n}" for n in range(300))))

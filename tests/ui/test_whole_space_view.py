@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QItemSelectionModel, QLocale, Qt, QTime
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QApplication, QStyle, QStylePainter
+from PySide6.QtWidgets import QApplication, QLabel, QStyle, QStylePainter
 
 from cardviewer.api.models import Card, parse_card
 from cardviewer.demo import Fault
@@ -291,6 +291,19 @@ def test_the_cards_the_last_sync_added_changed_or_removed_are_shown_each_alone(
     assert choose(qtbot, window, CHANGED) is space
     assert cards_shown(space) == every[1:2]
     assert window.statusBar().currentMessage() == "Cards changed by the last sync: 1."
+    # What changed in the card: its name, marked in the table and told in the details.
+    name = space.column_of("display_name")
+    assert name is not None
+    assert space.index(0, name).data(Qt.ItemDataRole.BackgroundRole) is not None
+    window.table.setCurrentIndex(space.index(0, 1))
+    pane = window.details_pane
+    assert pane.card == every[1]
+    assert pane.change_label.isVisible()
+    assert pane.change_label.text() == "Changed by the last sync: Name"
+    was = pane.findChild(QLabel, "before_display_name")
+    assert was is not None
+    assert was.isVisible()
+    assert was.text() == "Before: Renamed"
 
     # Removed cards, as the copy before had them: shown, selected and exported alike.
     removed = choose(qtbot, window, REMOVED)
@@ -313,8 +326,8 @@ def test_the_cards_the_last_sync_added_changed_or_removed_are_shown_each_alone(
     )
     window.table.setCurrentIndex(removed.index(0, 1))
     assert window.details_pane.card == gone
-    assert window.details_pane.removed_label.isVisible(), "no longer in the space: said"
-    assert window.details_pane.removed_label.text() == "Removed by the last sync"
+    assert window.details_pane.change_label.isVisible(), "no longer in the space: said"
+    assert window.details_pane.change_label.text() == "Removed by the last sync"
     suggested, rows = exported_shown(qtbot, window, Path(tmp_path) / "removed.csv")
     assert suggested.name == f"{demo_server.space_id}-removed.csv"
     assert [row[0] for row in rows[1:]] == [gone.uuid]
@@ -324,7 +337,7 @@ def test_the_cards_the_last_sync_added_changed_or_removed_are_shown_each_alone(
     assert again is not removed
     window.table.setCurrentIndex(again.index(0, 1))
     assert window.details_pane.card is not None
-    assert window.details_pane.removed_label.isHidden()
+    assert window.details_pane.change_label.isHidden()
     assert again.rowCount() == len(every)
     assert switch.currentIndex() == WHOLE_SPACE
     assert window.filter_edit.placeholderText() == "Filter all cards of the space (Ctrl+F)"

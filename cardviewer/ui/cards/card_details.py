@@ -49,6 +49,7 @@ from cardviewer.services.card_columns import (
 )
 from cardviewer.ui.cards.card_qr_code import AskPath, CardQrCode
 from cardviewer.ui.cards.card_table_model import avatar_url, not_set_text, picture_text
+from cardviewer.ui.cards.change_marks import changed_columns, changed_fields_text, was_text
 from cardviewer.ui.cards.columns import (
     column_titles,
     display_text,
@@ -198,12 +199,13 @@ class CardDetailsPane(QWidget):
         heading.setPointSizeF(heading.pointSizeF() * 1.4)
         heading.setBold(True)
         self.name_label.setFont(heading)
-        # Under the name: the card is no longer in the space (a sync removed it).
-        self.removed_label = QLabel(self.tr("Removed by the last sync"), self)
-        self.removed_label.setAlignment(Qt.AlignmentFlag.AlignHCenter)
-        self.removed_label.setWordWrap(True)
-        self.removed_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        self.removed_label.hide()
+        # Under the name: what the last sync did to the card (removed it, changed fields).
+        self.change_label = QLabel(self)
+        self.change_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.change_label.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+        self.change_label.setWordWrap(True)
+        self.change_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.change_label.hide()
         _fit_width(self.name_label)
 
         self.form = QFormLayout()
@@ -221,7 +223,7 @@ class CardDetailsPane(QWidget):
         content_layout.setSpacing(8)
         content_layout.addWidget(self.avatar_label, 0, Qt.AlignmentFlag.AlignHCenter)
         content_layout.addWidget(self.name_label)
-        content_layout.addWidget(self.removed_label)
+        content_layout.addWidget(self.change_label)
         content_layout.addSpacing(8)
         content_layout.addLayout(self.form)
         self.qr_code = CardQrCode(ask_path or self._ask_qr_path, content)
@@ -298,19 +300,25 @@ class CardDetailsPane(QWidget):
         )
 
     def set_card(
-        self, card: Card | None, columns: Sequence[Column] | None = None, *, removed: bool = False
+        self,
+        card: Card | None,
+        columns: Sequence[Column] | None = None,
+        *,
+        removed: bool = False,
+        before: Card | None = None,
     ) -> None:
         """Show `card` with the rows of `columns` (the table's), or the hint for None;
-        a `removed` card (the last sync's, as the sync before had it) says so.
+        a `removed` card (the last sync's, as the sync before had it) says so, and a
+        changed one names its changed fields and shows what they were `before`.
 
         Without `columns` the card's own fields decide: e-mails if they were loaded,
         and every field the specification does not list.
         """
         self._card = card
-        self.removed_label.setVisible(card is not None and removed)
         self._clear_rows()
         if card is None:
             self._avatar_url = None
+            self.change_label.hide()
             self.avatar_label.clear()
             self.name_label.clear()
             self.qr_code.set_card(None)
@@ -324,16 +332,27 @@ class CardDetailsPane(QWidget):
         name = card.display_name if NAME_KEY not in card.invalid_fields else None
         self.name_label.setText(name or self.tr("(no name)"))
         self.avatar_label.setAccessibleName(picture_text(card))
-        whose = self.name_label.text()
+        changed = changed_columns(columns, card, before) if before is not None else frozenset()
         if removed:
-            whose = f"{whose}. {self.removed_label.text()}"
+            self.change_label.setText(self.tr("Removed by the last sync"))
+        elif before is not None:
+            self.change_label.setText(
+                changed_fields_text([columns[number].title for number in sorted(changed)])
+            )
+        noted = removed or before is not None
+        self.change_label.setVisible(noted)
+        whose = self.name_label.text()
+        if noted:
+            whose = f"{whose}. {self.change_label.text()}"
         self.scroll_area.setAccessibleDescription(whose)  # whose details
-        for column in columns:
-            if column.kind is ValueKind.AVATAR or (column.key == NAME_KEY and name):
-                continue  # the picture and the heading already show these
+        for number, column in enumerate(columns):
+            was = before if number in changed else None
             if column.key == ID_KEY:
                 continue  # for files and programs; the table shows it on request
-            self._add_row(column, card)
+            shown_above = column.kind is ValueKind.AVATAR or (column.key == NAME_KEY and name)
+            if shown_above and was is None:
+                continue  # the picture and the heading already show these
+            self._add_row(column, card, was)
         self._form_wrapping.update()
         self.updateGeometry()
         self._avatar_url = avatar_url(card)
@@ -351,12 +370,32 @@ class CardDetailsPane(QWidget):
         while self.form.rowCount():
             self.form.removeRow(0)
 
-    def _add_row(self, column: Column, card: Card) -> None:
-        text, description, monospace = self._value_text(column, card)
+    def _add_row(self, column: Column, card: Card, before: Card | None = None) -> None:
+        """The field's title and value; of a field the last sync changed, what it was
+        `before` right under its value (the picture, shown above, has only that)."""
         title = QLabel(column.title)
         title.setTextFormat(Qt.TextFormat.PlainText)
         title.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         title.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        was = self._was_label(column, before) if before is not None else None
+        if column.kind is ValueKind.AVATAR:
+            if was is not None:
+                self.form.addRow(title, was)
+            return
+        value = self._value_label(column, card)
+        field: QWidget = value
+        if was is not None:  # one field of both: the value before goes with the value
+            field = QWidget()
+            field.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+            both = QVBoxLayout(field)
+            both.setContentsMargins(0, 0, 0, 0)
+            both.setSpacing(2)
+            both.addWidget(value)
+            both.addWidget(was)
+        self.form.addRow(title, field)
+
+    def _value_label(self, column: Column, card: Card) -> QLabel:
+        text, description, monospace = self._value_text(column, card)
         value = QLabel(text)
         value.setObjectName(f"value_{column.key}")
         value.setTextFormat(Qt.TextFormat.PlainText)
@@ -377,7 +416,20 @@ class CardDetailsPane(QWidget):
             value.setAccessibleDescription(tip)  # the tooltip's text, without its markup
         elif any(len(word) > LONG_WORD for word in text.split()):
             _WholeTextTip(value, text)
-        self.form.addRow(title, value)
+        return value
+
+    def _was_label(self, column: Column, before: Card) -> QLabel:
+        """What a field the last sync changed was before it."""
+        text = was_text(column, before)
+        label = QLabel(text)
+        label.setObjectName(f"before_{column.key}")
+        label.setTextFormat(Qt.TextFormat.PlainText)
+        label.setWordWrap(True)
+        label.setTextInteractionFlags(SELECTABLE)
+        label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        label.setAccessibleName(f"{column.title}: {text}")
+        _fit_width(label)
+        return label
 
     def _value_text(self, column: Column, card: Card) -> tuple[str, str, bool]:
         """The text a value shows, what a screen reader says for it, and if it is JSON."""

@@ -30,6 +30,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
+from PySide6.QtGui import QGuiApplication
 
 from cardviewer.api.models import Card
 from cardviewer.services.avatar_loader import AvatarLoader
@@ -44,6 +45,7 @@ from cardviewer.ui.cards.card_table_model import (
     heading_data,
     role_text,
 )
+from cardviewer.ui.cards.change_marks import change_tint, changed_columns, with_before
 from cardviewer.ui.cards.columns import alignment, column_titles
 
 log = logging.getLogger(__name__)
@@ -63,6 +65,7 @@ _DISPLAY = int(Qt.ItemDataRole.DisplayRole)
 _TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
 _ALIGNMENT = int(Qt.ItemDataRole.TextAlignmentRole)
 _DECORATION = int(Qt.ItemDataRole.DecorationRole)
+_BACKGROUND = int(Qt.ItemDataRole.BackgroundRole)
 _TEXT_ROLES = frozenset((_DISPLAY, _TOOLTIP, int(Qt.ItemDataRole.AccessibleTextRole)))
 _NOT_YET = object()
 _NO_TEXTS: Mapping[tuple[int, int], Any] = MappingProxyType({})
@@ -109,6 +112,12 @@ class SpaceTableModel(QAbstractTableModel):
         self._cards: OrderedDict[int, Card] = OrderedDict()
         self._texts: dict[int, dict[tuple[int, int], Any]] = {}
         """The texts made of each cached card, by role and column."""
+        self._before: dict[int, Card | None] = {}
+        """Of the cached changed cards shown: each as the copy before had it."""
+        self._changed: dict[int, frozenset[int]] = {}
+        """Of the cached changed cards shown: the columns whose value the sync changed."""
+        self._marks_changes = change is Change.CHANGED
+        """The rows shown are the changed cards: their changed cells are marked."""
         self._text = ""
         self._query = SpaceQuery(change=change, generation=self.generation)  # whatever comes
         self._asked = 0
@@ -281,6 +290,7 @@ class SpaceTableModel(QAbstractTableModel):
             self.queryFinished.emit()
             return
         self._keep(answer.cards)  # the first rows' cards, read on the worker
+        self._mark_changes(self._query.change is Change.CHANGED)
         if answer.change_count is not None:
             self._change_count = answer.change_count
         if self._continues(answer):
@@ -339,6 +349,47 @@ class SpaceTableModel(QAbstractTableModel):
         while len(self._cards) > CACHED_CARDS:
             position, _card = self._cards.popitem(last=False)
             self._texts.pop(position, None)
+            self._before.pop(position, None)
+            self._changed.pop(position, None)
+
+    # What the last sync changed
+
+    def _mark_changes(self, marks: bool) -> None:
+        """Mark the changed cells of the rows shown from now on, or stop marking them."""
+        if marks == self._marks_changes:
+            return
+        self._marks_changes = marks
+        for texts in self._texts.values():
+            texts.clear()  # tooltips made with or without what the cell was before
+
+    def card_before(self, row: int) -> Card | None:
+        """Of the changed cards shown: the card in `row` as the copy before had it."""
+        if not self._marks_changes or self.card(row) is None:
+            return None
+        position = self._positions[row]
+        if position not in self._before:
+            # With the cached cards around it: one read for a screenful, no more.
+            start = max(0, row - BLOCK // 4)
+            around = self._positions[start : start + BLOCK]
+            missing = [
+                place for place in around if place in self._cards and place not in self._before
+            ]
+            found = self._store.before_last_sync(missing, self.generation)
+            self._before.update((place, found.get(place)) for place in missing)
+        return self._before.get(position)
+
+    def changed_columns(self, row: int) -> frozenset[int]:
+        """Of the changed cards shown: the columns whose value the last sync changed."""
+        position = self.position(row)
+        if position is None or not self._marks_changes:
+            return frozenset()
+        changed = self._changed.get(position)
+        if changed is None:
+            card, before = self.card(row), self.card_before(row)
+            if card is None or before is None:
+                return frozenset()
+            changed = self._changed[position] = changed_columns(self._columns, card, before)
+        return changed
 
     def _on_avatar_ready(self, _url: str) -> None:
         """Repaint the avatar column: the view repaints only the rows on screen."""
@@ -376,6 +427,12 @@ class SpaceTableModel(QAbstractTableModel):
             return self._text_at(index.row(), index.column(), role)
         if role == CARD_ROLE:
             return self.card(index.row()) if 0 <= index.column() < len(self._columns) else None
+        if (
+            role == _BACKGROUND
+            and self._marks_changes
+            and index.column() in self.changed_columns(index.row())
+        ):
+            return change_tint(QGuiApplication.palette())
         return None
 
     def display_texts(self, column: int, rows: int) -> list[Any]:
@@ -398,7 +455,13 @@ class SpaceTableModel(QAbstractTableModel):
         card = self.card(row)  # read with its block if need be, its texts then kept too
         if card is None:
             return None
-        text = self._texts[position][key] = role_text(role, self._columns[col], card)
+        column = self._columns[col]
+        text = role_text(role, column, card)
+        if role != _DISPLAY and self._marks_changes and col in self.changed_columns(row):
+            before = self.card_before(row)
+            assert before is not None  # compared with it
+            text = with_before(role, text, column, card, before)
+        self._texts[position][key] = text
         return text
 
     def headerData(

@@ -527,3 +527,44 @@ def test_nested_values_wrap_inside_the_panes_width(qtbot, avatars):
     assert pane.minimumSizeHint().width() < 320
     for label in (pane.name_label, value_label(pane, "subscriptions")):
         assert label.geometry().right() <= viewport.width()
+
+
+def test_a_changed_card_names_its_changed_fields_and_shows_what_they_were(pane):
+    now = card(display_name="Max Müller", position="", connects=1300)
+    before = card(avatar={"uuid": "a1", "src": "https://cdn.example/avatars/max.png"})
+    columns = build_columns((now,), with_emails=True)
+    pane.set_card(now, columns, before=before)
+    assert pane.change_label.isVisible()
+    assert pane.change_label.text() == (
+        "Changed by the last sync: Avatar, Name, Position, Connects"
+    )
+    assert "Changed by the last sync" in pane.scroll_area.accessibleDescription()
+    was = {
+        key: label.text()
+        for key in ("avatar", "display_name", "position", "connects", "username")
+        if (label := pane.findChild(QLabel, f"before_{key}")) is not None
+    }
+    assert was == {
+        "avatar": "Before: another picture",
+        "display_name": 'Before: Maximilian "Max" Müller',
+        "position": "Before: Sales Engineer, DACH",
+        "connects": "Before: 1234",
+    }
+    assert text(pane, "display_name") == "Max Müller", "a changed name gets its row"
+    assert text(pane, "position") == EMPTY
+    before_row = pane.findChild(QLabel, "before_avatar")
+    avatar_title = pane.form.labelForField(before_row)
+    assert isinstance(avatar_title, QLabel)
+    assert avatar_title.text() == "Avatar"
+
+    pane.set_card(now, columns, before=now)  # changed where no column shows it
+    assert pane.change_label.text() == "Changed by the last sync"
+    assert pane.findChild(QLabel, "before_position") is None
+    pane.set_card(now, columns, removed=True)
+    assert pane.change_label.text() == "Removed by the last sync"
+    pane.set_card(now, columns)
+    assert pane.change_label.isHidden()
+    pane.set_card(now, columns, before=before)
+    pane.set_card(None)
+    pane.set_card(now, columns)
+    assert pane.change_label.isHidden()

@@ -331,6 +331,74 @@ def test_added_and_changed_cards_are_of_the_current_copy(qtbot, open_model):
         again.close()
 
 
+def test_the_cells_a_sync_changed_are_marked_with_what_they_were(qtbot, tmp_path):
+    path = synced_store(tmp_path / "s.sqlite", [person(1, "John Smith"), person(2, "Ada")])
+    synced_store(path, [person(1, "John Smith Jr.", connects=7), person(2, "Ada")])
+    model = SpaceTableModel(path, locale=QLocale("de_DE"))
+    try:
+        qtbot.waitUntil(lambda: not model.is_sorting, timeout=WAIT)
+        name, connects = model.column_of("display_name"), model.column_of("connects")
+        user = model.column_of("username")
+        assert name is not None
+        assert connects is not None
+        assert user is not None
+        tip = Qt.ItemDataRole.ToolTipRole
+        background = Qt.ItemDataRole.BackgroundRole
+        assert model.index(0, name).data(background) is None, "the whole space: no marks"
+        assert "Before" not in model.index(0, name).data(tip)
+        settle(qtbot, model, lambda: model.set_change(Change.CHANGED))
+        assert shown_names(model) == ["John Smith Jr."]
+        assert model.changed_columns(0) == {name, connects}
+        before = model.card_before(0)
+        assert before is not None
+        assert before.display_name == "John Smith"
+        assert model.index(0, name).data(background) is not None
+        assert model.index(0, user).data(background) is None, "unchanged: as any cell"
+        assert "Before the last sync: John Smith<" in model.index(0, name).data(tip)
+        assert model.index(0, connects).data(tip).endswith(">Before the last sync: 1</p>")
+        spoken = model.index(0, connects).data(Qt.ItemDataRole.AccessibleTextRole)
+        assert spoken == "7. Before the last sync: 1"
+        settle(qtbot, model, lambda: model.set_change(None))
+        assert model.index(0, name).data(background) is None
+        assert "Before" not in model.index(0, name).data(tip), "made again without the mark"
+        assert model.card_before(0) is None
+        assert model.changed_columns(0) == frozenset()
+    finally:
+        model.close()
+
+
+def test_each_changed_card_is_compared_with_its_own_before_wherever_it_is(qtbot, tmp_path):
+    count = 3 * BLOCK
+    path = synced_store(tmp_path / "s.sqlite", [person(n, f"Old {n}") for n in range(count)])
+    synced_store(path, [person(n, f"New {n}") for n in range(count)])
+    model = SpaceTableModel(path, locale=QLocale("de_DE"), change=Change.CHANGED)
+    try:
+        qtbot.waitUntil(lambda: not model.is_sorting, timeout=WAIT)
+        for row in (count - 1, 0, BLOCK + 3, 2 * BLOCK):
+            before, card = model.card_before(row), model.card(row)
+            assert before is not None
+            assert card is not None
+            assert (before.uuid, before.display_name) == (card.uuid, f"Old {row}")
+    finally:
+        model.close()
+
+
+def test_a_changed_card_shown_after_a_newer_sync_is_not_marked_against_the_wrong_copy(
+    qtbot, tmp_path
+):
+    path = synced_store(tmp_path / "s.sqlite", [person(1, "John Smith")])
+    synced_store(path, [person(1, "John Smith Jr.")])
+    model = SpaceTableModel(path, locale=QLocale("de_DE"), change=Change.CHANGED)
+    try:
+        qtbot.waitUntil(lambda: not model.is_sorting, timeout=WAIT)
+        assert shown_names(model) == ["John Smith Jr."]
+        synced_store(path, [person(1, "John")])  # another program's sync, read later
+        assert model.card_before(0) is None
+        assert model.changed_columns(0) == frozenset()
+    finally:
+        model.close()
+
+
 def test_a_change_shown_has_the_columns_of_the_whole_copy(qtbot, tmp_path):
     """Its kinds come from the copy's first cards, not from the few it shows (or none)."""
     cards = [person(n, name, is_business=n % 2 == 0) for n, name in enumerate(NAMES)]
