@@ -476,8 +476,11 @@ class CardStore:
             return {}
         if generation is not None and generation.id != current:
             return {}
+        # CROSS JOIN: the cards asked for first, by position, then each one's before by
+        # id. Left to choose, SQLite walked the whole copy before: 3.5 s for a screenful
+        # of a copy of 100,000 cards, against 2 ms.
         rows = self._rows_in(
-            "SELECT n.position, o.json FROM cards n JOIN cards o INDEXED BY cards_by_uuid"
+            "SELECT n.position, o.json FROM cards n CROSS JOIN cards o INDEXED BY cards_by_uuid"
             " ON o.generation = ? AND o.uuid = n.uuid"
             " WHERE n.generation = ? AND n.uuid <> '' AND n.position IN",
             (previous, current),

@@ -119,6 +119,21 @@ def test_what_changed_looks_each_card_up_by_its_id_in_the_other_copy(path):
             assert "cards_by_uuid" in lookup, plan
 
 
+def test_a_changed_card_s_before_is_read_by_its_position_then_its_id(path):
+    """The other way round, SQLite walks the whole copy before for a screenful of cards."""
+    asked: list[str] = []
+    with CardStore.open(path) as store:
+        synced(store, cards(*(f"c{n}" for n in range(40))))
+        synced(store, cards(*(f"c{n}" for n in range(40)), name="New"))
+        store._db.set_trace_callback(asked.append)
+        assert len(store.before_last_sync(range(32))) == 32
+    (query,) = [text for text in asked if "n.position IN" in text]
+    with sqlite3.connect(path) as db:
+        plan = [row[-1] for row in db.execute(f"EXPLAIN QUERY PLAN {query}")]
+    assert plan[0].startswith("SEARCH n USING PRIMARY KEY"), plan
+    assert "SEARCH o USING INDEX cards_by_uuid (generation=? AND uuid=?)" in plan[1], plan
+
+
 def test_cards_chosen_in_one_copy_are_found_by_id_in_the_next(path):
     """A sync renumbers the cards: what a person had chosen is found again by its id."""
     with CardStore.open(path) as store:
