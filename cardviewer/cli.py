@@ -257,14 +257,7 @@ def build_parser() -> argparse.ArgumentParser:
         "app's avatar cache, else from the card's image host; a card whose picture "
         "cannot be had shows its initials)",
     )
-    parser.add_argument(
-        "--delimiter",
-        choices=list(DELIMITERS),
-        metavar="{',' | ';' | tab}",
-        help="separator of CSV cells: ',', ';' or 'tab' (default: the one chosen in the "
-        "app's Preferences, else ';' where the system's locale writes decimals with a "
-        "comma, as Excel expects there, else ',')",
-    )
+    add_delimiter_argument(parser)
     parser.add_argument(
         "--concurrency",
         type=int,
@@ -369,6 +362,18 @@ def _format_named_by(path: Path) -> str | None:
         return path.suffix.lower()[1:]
     named = ExportFormat.named_by(path)
     return None if named is None else next(k for k, v in TABLES.items() if v is named)
+
+
+def add_delimiter_argument(parser: argparse.ArgumentParser) -> None:
+    """`--delimiter`, read by `csv_delimiter`."""
+    parser.add_argument(
+        "--delimiter",
+        choices=list(DELIMITERS),
+        metavar="{',' | ';' | tab}",
+        help="separator of CSV cells: ',', ';' or 'tab' (default: the one chosen in the "
+        "app's Preferences, else ';' where the system's locale writes decimals with a "
+        "comma, as Excel expects there, else ',')",
+    )
 
 
 def csv_delimiter(args: argparse.Namespace) -> str:

@@ -1,11 +1,13 @@
 """`cardviewer sync`: a space's local copy brought up to date without a window.
 
     cardviewer sync --server URL --email E --space ID [--with-emails]
+                    [--changes FILE [--delimiter , | ; | tab]]
                     [--concurrency N] [--quiet]
 
 For a scheduled job that keeps the copy the window browses offline fresh, and says what
 changed since the last sync ("since the last sync: 3 added, 1 removed, 12 changed"),
-for an office keeping a phone list or a CRM in step. The copy is the window's own: the
+for an office keeping a phone list or a CRM in step; `--changes` also writes those
+cards to a file (`change_export`). The copy is the window's own: the
 same file (one per server, account and space), written the same way (`sync_space`, by
 a process of its own, made current only when complete), its texts ranked for the
 system's language as the window sorts them. Signing in, the password, the saved
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import sys
 import time
 from collections.abc import Sequence
@@ -29,7 +32,10 @@ from cardviewer.cli import (
     PASSWORD_VARIABLE,
     ExitCode,
     SignInAgain,
+    UsageError,
+    add_delimiter_argument,
     command_parser,
+    csv_delimiter,
     finish_parser,
     logging_to,
     page_fetch,
@@ -39,16 +45,25 @@ from cardviewer.cli import (
     signed_in,
 )
 from cardviewer.paths import store_dir
+from cardviewer.services.card_export import ExportFormat
 from cardviewer.services.card_store import CardStore, Changes, store_path
+from cardviewer.services.change_export import write_changes_now
+from cardviewer.services.file_errors import explain_write_failure
 from cardviewer.services.space_fetch import DEFAULT_CONCURRENCY, FetchProgress
 from cardviewer.services.space_sync import sync_space
 from cardviewer.services.store_schema import StoreError
+
+log = logging.getLogger(__name__)
 
 EXAMPLES = f"""\
 examples:
   the copy of a space with its e-mail addresses, brought up to date each night:
     {PASSWORD_VARIABLE}=... cardviewer sync --server https://cards.example.com \\
         --email it@example.com --space enuh1mF01XXXXXX --with-emails
+  the copy brought up to date, and the cards it added, removed or changed in a file
+  for a CRM's import:
+    {PASSWORD_VARIABLE}=... cardviewer sync --server https://cards.example.com \\
+        --email it@example.com --space enuh1mF01XXXXXX --changes changes.csv
 """
 
 
@@ -58,9 +73,19 @@ def build_parser() -> argparse.ArgumentParser:
         "Bring the local copy of a space up to date, the copy the window browses offline, "
         "and say what changed since the last sync.",
         EXAMPLES,
-        exit_note=" (6: the local copy could not be written)",
+        exit_note=" (6: the local copy, or the --changes file, could not be written)",
     )
     parser.add_argument("--with-emails", action="store_true", help="include e-mail addresses")
+    parser.add_argument(
+        "--changes",
+        type=Path,
+        metavar="FILE",
+        help="also write the cards the sync added, removed or changed to FILE, CSV or "
+        "Excel (.xlsx), with a first column saying which (removed cards as the sync "
+        "before had them; after the first sync, every card is added); the file is "
+        "replaced at each sync",
+    )
+    add_delimiter_argument(parser)
     parser.add_argument(
         "--concurrency",
         type=int,
@@ -80,6 +105,11 @@ def main(argv: Sequence[str] | None = None, *, stderr: TextIO | None = None) -> 
     with logging_to(err, verbose=args.verbose):
         if args.concurrency < 1:
             print("error: --concurrency must be 1 or more", file=err)
+            return ExitCode.USAGE
+        try:
+            args.changes_format = changes_format(args)
+        except UsageError as exc:
+            print(f"error: {exc}", file=err)
             return ExitCode.USAGE
         try:
             return asyncio.run(_sync(args, err))
@@ -107,6 +137,56 @@ async def _sync(args: argparse.Namespace, err: TextIO) -> int:
             return ExitCode.WRITE
     if not args.quiet:
         print(summary(count, args.space, changes, time.monotonic() - started), file=err)
+    if args.changes is not None:
+        return await _changes_written(args, path, err)
+    return ExitCode.OK
+
+
+def changes_format(args: argparse.Namespace) -> ExportFormat | None:
+    """The format of the `--changes` file: CSV, or Excel for `.xlsx`; None without one.
+
+    Raises `UsageError` for a name another format's suffix ends, and for `--delimiter`
+    without a CSV file to separate.
+    """
+    path: Path | None = args.changes
+    if path is None:
+        if args.delimiter is not None:
+            raise UsageError("--delimiter is for the --changes file")
+        return None
+    suffix = path.suffix.lower()
+    if suffix in (".jsonl", ".vcf", ".pdf"):
+        raise UsageError(f"--changes writes a CSV or Excel (.xlsx) file, not {path.name}")
+    export_format = ExportFormat.of(path)
+    if export_format is ExportFormat.XLSX and args.delimiter is not None:
+        raise UsageError("--delimiter is for CSV files; an Excel workbook has none")
+    return export_format
+
+
+async def _changes_written(args: argparse.Namespace, copy: Path, err: TextIO) -> int:
+    """Write what the sync changed to the `--changes` file; the exit code."""
+    try:
+        counts = await asyncio.to_thread(
+            write_changes_now,
+            args.changes,
+            copy,
+            export_format=args.changes_format,
+            delimiter=csv_delimiter(args),
+        )
+    except OSError as exc:
+        log.debug("writing %s failed: %r", args.changes, exc)
+        print(
+            f"The local copy is up to date, but {args.changes} could not be written: "
+            f"{explain_write_failure(exc)}",
+            file=err,
+        )
+        return ExitCode.WRITE
+    except StoreError as exc:
+        print(f"The changes could not be read from the local copy. {exc}", file=err)
+        return ExitCode.WRITE
+    if not args.quiet:
+        written = sum(counts.values())
+        cards = "1 card" if written == 1 else f"{written:,} cards"
+        print(f"Wrote {cards} to {args.changes}.", file=err)
     return ExitCode.OK
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import io
 import re
 import sqlite3
 from pathlib import Path
 
+import openpyxl
 import pytest
 
 from cardviewer import app, cli_sync
@@ -181,3 +183,79 @@ def test_at_a_terminal_it_shows_how_far_it_has_come(demo_server):
     assert "\rPage 24 of 24, 240 cards" in shown
     assert "\rFinishing the local copy…" in shown
     assert shown.rstrip("\n").splitlines()[-1].startswith("Synced 240 cards")
+
+
+def changes_in(path: Path) -> list[list[str]]:
+    with path.open(encoding="utf-8-sig", newline="") as file:
+        return list(csv.reader(file))
+
+
+@pytest.mark.usefixtures("password")
+def test_the_cards_a_sync_changed_go_to_a_file_for_a_crm(demo_server, tmp_path):
+    target = tmp_path / "changes.csv"
+    code, err = run(demo_server, "--changes", str(target), "--delimiter", ";")
+    assert code == ExitCode.OK, err
+    assert err.endswith(f"Wrote 240 cards to {target}.\n")
+    with target.open(encoding="utf-8-sig", newline="") as file:
+        first = list(csv.reader(file, delimiter=";"))
+    assert first[0][:3] == ["Change", "ID", "Avatar URL"]
+    assert {row[0] for row in first[1:]} == {"added"}, "the first sync: every card is new"
+    assert len(first) == 241
+
+    space = demo_server.spaces[demo_server.space_id]
+    one, two, *rest = space.cards
+    renamed = dataclasses.replace(two, display_name="Zoë Renamed")
+    demo_server.spaces[demo_server.space_id] = dataclasses.replace(
+        space, cards=(renamed, *rest, dataclasses.replace(one, uuid="new-card-1"))
+    )
+    code, err = run(demo_server, "--changes", str(target), "--delimiter", ",")
+    assert code == ExitCode.OK, err
+    assert err.endswith(f"Wrote 3 cards to {target}.\n")
+    rows = changes_in(target)
+    name = rows[0].index("Name")
+    assert [(row[0], row[1], row[name]) for row in rows[1:]] == [
+        ("added", "new-card-1", one.display_name),
+        ("removed", one.uuid, one.display_name),
+        ("changed", two.uuid, "Zoë Renamed"),
+    ]
+
+    code, err = run(demo_server, "--changes", str(target), "-q")
+    assert (code, err) == (ExitCode.OK, "")
+    assert changes_in(target) == rows[:1], "nothing changed: the headings alone"
+
+
+@pytest.mark.usefixtures("password")
+def test_the_changes_go_to_a_workbook_too(demo_server, tmp_path):
+    target = tmp_path / "changes.xlsx"
+    code, err = run(demo_server, "--changes", str(target))
+    assert code == ExitCode.OK, err
+    sheet = openpyxl.load_workbook(target).active
+    assert sheet is not None
+    assert [cell.value for cell in sheet[1]][:2] == ["Change", "ID"]
+    assert sheet.max_row == 241
+    assert sheet.cell(2, 1).value == "added"
+
+
+@pytest.mark.parametrize(
+    ("args", "said_"),
+    [
+        (("--changes", "changes.pdf"), "--changes writes a CSV or Excel (.xlsx) file"),
+        (("--delimiter", ";"), "--delimiter is for the --changes file"),
+        (("--changes", "c.xlsx", "--delimiter", ";"), "--delimiter is for CSV files"),
+    ],
+)
+def test_a_changes_file_that_cannot_be_is_refused_before_signing_in(demo_server, args, said_):
+    code, err = run(demo_server, *args)
+    assert code == ExitCode.USAGE
+    assert said_ in err
+    assert not copy_of(demo_server).exists()
+
+
+@pytest.mark.usefixtures("password")
+def test_a_changes_file_that_cannot_be_written_leaves_the_copy_synced(demo_server, tmp_path):
+    target = tmp_path / "no such folder" / "changes.csv"
+    code, err = run(demo_server, "--changes", str(target))
+    assert code == ExitCode.WRITE
+    assert f"The local copy is up to date, but {target} could not be written:" in err
+    with CardStore.open(copy_of(demo_server)) as store:
+        assert store.current is not None

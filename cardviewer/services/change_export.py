@@ -1,0 +1,97 @@
+"""The cards the last sync added, removed or changed, in one file to bring a CRM in step.
+
+`cardviewer sync --changes FILE` writes it after each sync, for a scheduled job: a
+first column says what the sync did to each card (`added`, `removed`, `changed`), the
+others are an export's, the card's id first. A program reading it adds or updates the
+added and changed cards by id and deletes the removed ones. Removed cards are as the
+copy before had them. After the first sync of a copy every card is new to whoever
+reads the file, so every card is `added`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from cardviewer.services.card_columns import (
+    ENGLISH_TITLES,
+    Column,
+    ColumnTitles,
+    build_columns,
+    export_header,
+)
+from cardviewer.services.card_export import COLUMN_SAMPLE, ExportFormat, stored_cards
+from cardviewer.services.card_store import CardStore, Change
+from cardviewer.services.csv_export import write_csv
+from cardviewer.services.store_schema import Generation
+from cardviewer.services.time_zone import local_zone_name
+from cardviewer.services.xlsx_export import write_xlsx
+
+CHANGE_HEADING = "Change"
+"""The heading of the first column; its cells are `Change` values (`added`, …)."""
+ORDER = (Change.ADDED, Change.REMOVED, Change.CHANGED)
+"""As a sync's note counts them."""
+
+
+def write_changes_now(
+    path: Path,
+    store_path: Path,
+    *,
+    export_format: ExportFormat,
+    delimiter: str = ",",
+    titles: ColumnTitles = ENGLISH_TITLES,
+) -> dict[Change, int]:
+    """Write what the last sync of the copy at `store_path` changed to `path`; returns
+    how many cards of each change it wrote (none of a copy not synced yet).
+
+    Cards are read a block at a time as they are written. Raises `OSError` when the
+    file cannot be written (an earlier file stays as it was), `StoreError` when the
+    copy cannot be read.
+    """
+    with CardStore.open(store_path) as store:
+        current, previous = store.current, store.previous
+        parts = _parts(store, current, previous)
+        sample = store.cards_at(store.ordered(None, limit=COLUMN_SAMPLE), current)
+        columns = build_columns(
+            list(sample.values()),
+            with_emails=current is not None and current.with_emails,
+            titles=titles,
+            more_fields=store.extra_fields(),
+        )
+        header = [CHANGE_HEADING, *export_header(columns, titles, zone=local_zone_name())]
+        rows = _rows(store, parts, columns, export_format)
+        if export_format is ExportFormat.XLSX:
+            write_xlsx(path, header, rows, title=CHANGE_HEADING)
+        else:
+            write_csv(path, header, rows, delimiter=delimiter)
+    return {change: len(positions) for change, _copy, positions in parts}
+
+
+def _parts(
+    store: CardStore, current: Generation | None, previous: Generation | None
+) -> list[tuple[Change, Generation, list[int]]]:
+    """Each change, the copy its cards are read from, and their positions there."""
+    if current is None:
+        return []
+    if previous is None:  # the first sync: every card is new to the file's reader
+        return [(Change.ADDED, current, store.ordered(None))]
+    parts = []
+    for change in ORDER:
+        copy = previous if change is Change.REMOVED else current
+        parts.append((change, copy, store.ordered(None, change=change, generation=copy)))
+    return parts
+
+
+def _rows(
+    store: CardStore,
+    parts: Sequence[tuple[Change, Generation, list[int]]],
+    columns: Sequence[Column],
+    export_format: ExportFormat,
+) -> Iterator[list[Any]]:
+    for change, copy, positions in parts:
+        for card in stored_cards(store, positions, generation=copy):
+            if export_format is ExportFormat.XLSX:
+                yield [change.value, *(column.cell_value(card) for column in columns)]
+            else:
+                yield [change.value, *(column.export(card) for column in columns)]
