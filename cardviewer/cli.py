@@ -321,7 +321,7 @@ def output(args: argparse.Namespace, *, standard_output: BinaryIO | None = None)
     `--delimiter` with anything but CSV, and for a workbook to a terminal.
     """
     path: Path = args.output
-    named = None if str(path) == STANDARD_OUTPUT else _format_named_by(path)
+    named = None if str(path) == STANDARD_OUTPUT else format_named_by(path)
     file_format = args.format or named or "csv"
     if named is not None and named != file_format:
         raise UsageError(
@@ -356,7 +356,7 @@ def output(args: argparse.Namespace, *, standard_output: BinaryIO | None = None)
     return target
 
 
-def _format_named_by(path: Path) -> str | None:
+def format_named_by(path: Path) -> str | None:
     """The format the suffix of `path` names; None for a suffix that names none."""
     if path.suffix.lower() in (f".{JSON_LINES}", f".{VCARD}", f".{PDF}"):
         return path.suffix.lower()[1:]

@@ -30,6 +30,7 @@ from typing import TextIO
 from cardviewer.api.errors import CardViewerError, NotAuthenticated
 from cardviewer.cli import (
     PASSWORD_VARIABLE,
+    TABLES,
     ExitCode,
     SignInAgain,
     UsageError,
@@ -37,6 +38,7 @@ from cardviewer.cli import (
     command_parser,
     csv_delimiter,
     finish_parser,
+    format_named_by,
     logging_to,
     page_fetch,
     progress_line,
@@ -82,7 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="also write the cards the sync added, removed or changed to FILE, CSV or "
         "Excel (.xlsx), with a first column saying which (removed cards as the sync "
-        "before had them; after the first sync, every card is added); the file is "
+        "before had them; the first sync lists every card as added); the file is "
         "replaced at each sync",
     )
     add_delimiter_argument(parser)
@@ -114,7 +116,13 @@ def main(argv: Sequence[str] | None = None, *, stderr: TextIO | None = None) -> 
         try:
             return asyncio.run(_sync(args, err))
         except KeyboardInterrupt:
-            print("Interrupted; the local copy stays as it was.", file=err)
+            if getattr(args, "synced", False):  # while the --changes file was written
+                print(
+                    f"Interrupted; the local copy is up to date, {args.changes} not written.",
+                    file=err,
+                )
+            else:
+                print("Interrupted; the local copy stays as it was.", file=err)
             return ExitCode.INTERRUPTED
 
 
@@ -138,6 +146,7 @@ async def _sync(args: argparse.Namespace, err: TextIO) -> int:
     if not args.quiet:
         print(summary(count, args.space, changes, time.monotonic() - started), file=err)
     if args.changes is not None:
+        args.synced = True  # what an interruption from now on leaves: the copy synced
         return await _changes_written(args, path, err)
     return ExitCode.OK
 
@@ -153,8 +162,7 @@ def changes_format(args: argparse.Namespace) -> ExportFormat | None:
         if args.delimiter is not None:
             raise UsageError("--delimiter is for the --changes file")
         return None
-    suffix = path.suffix.lower()
-    if suffix in (".jsonl", ".vcf", ".pdf"):
+    if format_named_by(path) not in (None, *TABLES):
         raise UsageError(f"--changes writes a CSV or Excel (.xlsx) file, not {path.name}")
     export_format = ExportFormat.of(path)
     if export_format is ExportFormat.XLSX and args.delimiter is not None:

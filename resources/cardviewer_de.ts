@@ -402,7 +402,7 @@
         <translation>(ohne Namen)</translation>
     </message>
     <message>
-        <location line="+91"/>
+        <location line="+105"/>
         <source>(invalid)</source>
         <translation>(ungültig)</translation>
     </message>
@@ -533,6 +533,11 @@
         <location line="+8"/>
         <source>no picture</source>
         <translation>kein Bild</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>a picture</source>
+        <translation>ein Bild</translation>
     </message>
     <message>
         <location line="+1"/>

@@ -216,10 +216,14 @@ def demo_server_session() -> Iterator[DemoServer]:
 
 @pytest.fixture
 def demo_server(demo_server_session: DemoServer) -> Iterator[DemoServer]:
-    """The shared demo server, with faults, latency and the request log reset after use."""
+    """The shared demo server, with its spaces, faults, latency and the request log reset
+    after use."""
     server = demo_server_session
     server.clear_requests()
+    spaces = dict(server.spaces)
     yield server
+    server.spaces.clear()
+    server.spaces.update(spaces)
     server.faults.clear()
     server.config.latency = 0.0
     server.config.avatar_latency = 0.0

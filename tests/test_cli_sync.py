@@ -259,3 +259,19 @@ def test_a_changes_file_that_cannot_be_written_leaves_the_copy_synced(demo_serve
     assert f"The local copy is up to date, but {target} could not be written:" in err
     with CardStore.open(copy_of(demo_server)) as store:
         assert store.current is not None
+
+
+@pytest.mark.usefixtures("password")
+def test_interrupted_while_the_changes_are_written_it_says_the_copy_is_synced(
+    demo_server, tmp_path, monkeypatch
+):
+    def interrupted(*_args: object, **_options: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_sync, "write_changes_now", interrupted)
+    target = tmp_path / "changes.csv"
+    code, err = run(demo_server, "--changes", str(target))
+    assert code == ExitCode.INTERRUPTED
+    assert err.endswith(f"Interrupted; the local copy is up to date, {target} not written.\n")
+    with CardStore.open(copy_of(demo_server)) as store:
+        assert store.current is not None

@@ -377,7 +377,7 @@ class CardDetailsPane(QWidget):
         title.setTextFormat(Qt.TextFormat.PlainText)
         title.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         title.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        was = self._was_label(column, before) if before is not None else None
+        was = self._was_label(column, card, before) if before is not None else None
         if column.kind is ValueKind.AVATAR:
             if was is not None:
                 self.form.addRow(title, was)
@@ -418,9 +418,9 @@ class CardDetailsPane(QWidget):
             _WholeTextTip(value, text)
         return value
 
-    def _was_label(self, column: Column, before: Card) -> QLabel:
+    def _was_label(self, column: Column, card: Card, before: Card) -> QLabel:
         """What a field the last sync changed was before it."""
-        text = was_text(column, before)
+        text = was_text(column, card, before)
         label = QLabel(text)
         label.setObjectName(f"before_{column.key}")
         label.setTextFormat(Qt.TextFormat.PlainText)

@@ -46,25 +46,27 @@ def _compared(column: Column, card: Card) -> Any:
     return column.value(card)
 
 
-def before_text(column: Column, before: Card) -> str:
+def before_text(column: Column, card: Card, before: Card) -> str:
     """What a changed field was before the last sync, said in full (a cell's tooltip)."""
     return QCoreApplication.translate("ChangeMarks", "Before the last sync: %1").replace(
-        "%1", _value_before(column, before)
+        "%1", _value_before(column, card, before)
     )
 
 
-def was_text(column: Column, before: Card) -> str:
+def was_text(column: Column, card: Card, before: Card) -> str:
     """What a changed field was, under its value in the details (whose heading says
     "Changed by the last sync")."""
     return QCoreApplication.translate("ChangeMarks", "Before: %1").replace(
-        "%1", _value_before(column, before)
+        "%1", _value_before(column, card, before)
     )
 
 
-def _value_before(column: Column, before: Card) -> str:
+def _value_before(column: Column, card: Card, before: Card) -> str:
     if column.kind is ValueKind.AVATAR:
         if avatar_url(before) is None:
             return QCoreApplication.translate("ChangeMarks", "no picture")
+        if avatar_url(card) is None:  # the picture was taken off
+            return QCoreApplication.translate("ChangeMarks", "a picture")
         return QCoreApplication.translate("ChangeMarks", "another picture")
     text = display_text(column, before)
     if not text:
@@ -77,7 +79,7 @@ def _value_before(column: Column, before: Card) -> str:
 def with_before(role: int, text: Any, column: Column, card: Card, before: Card) -> Any:
     """A changed cell's tooltip or spoken text, given as `text` for an unchanged one,
     with what the field was `before`."""
-    said = before_text(column, before)
+    said = before_text(column, card, before)
     if role == _TOOLTIP:
         own = tooltip_text(column, card)
         return plain_tooltip(f"{own}\n{said}" if own else said)

@@ -290,17 +290,19 @@ class SpaceTableModel(QAbstractTableModel):
             self.queryFinished.emit()
             return
         self._keep(answer.cards)  # the first rows' cards, read on the worker
-        self._mark_changes(self._query.change is Change.CHANGED)
+        # Cells marked or no longer: every row shown is painted again, and the details of
+        # the current card say it, even where the rows are the same.
+        marks_toggled = self._mark_changes(self._query.change is Change.CHANGED)
         if answer.change_count is not None:
             self._change_count = answer.change_count
-        if self._continues(answer):
+        if not marks_toggled and self._continues(answer):
             # The whole answer after its first rows: only rows below them come, so the
             # rows on screen stay as they are, with no repaint and no new selection.
             shown = len(self._positions)
             self.beginInsertRows(QModelIndex(), shown, len(answer.positions) - 1)
             self._positions = answer.positions
             self.endInsertRows()
-        elif answer.positions != self._positions:
+        elif marks_toggled or answer.positions != self._positions:
             self.beginResetModel()
             self._positions = answer.positions
             self.endResetModel()
@@ -354,13 +356,15 @@ class SpaceTableModel(QAbstractTableModel):
 
     # What the last sync changed
 
-    def _mark_changes(self, marks: bool) -> None:
-        """Mark the changed cells of the rows shown from now on, or stop marking them."""
+    def _mark_changes(self, marks: bool) -> bool:
+        """Mark the changed cells of the rows shown from now on, or stop marking them;
+        True if that is a change."""
         if marks == self._marks_changes:
-            return
+            return False
         self._marks_changes = marks
         for texts in self._texts.values():
             texts.clear()  # tooltips made with or without what the cell was before
+        return True
 
     def card_before(self, row: int) -> Card | None:
         """Of the changed cards shown: the card in `row` as the copy before had it."""

@@ -545,7 +545,7 @@ def test_a_changed_card_names_its_changed_fields_and_shows_what_they_were(pane):
         if (label := pane.findChild(QLabel, f"before_{key}")) is not None
     }
     assert was == {
-        "avatar": "Before: another picture",
+        "avatar": "Before: a picture",
         "display_name": 'Before: Maximilian "Max" Müller',
         "position": "Before: Sales Engineer, DACH",
         "connects": "Before: 1234",

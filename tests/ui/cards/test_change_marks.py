@@ -37,16 +37,19 @@ def test_a_field_changes_with_its_value_or_the_bad_value_sent_for_it():
 def test_what_a_field_was_is_said_in_a_line_however_long_or_empty():
     long = parse_card({"uuid": "c1", "position": "x" * 1000, "username": ""})
     columns = {column.key: column for column in build_columns((long,), with_emails=False)}
-    said = before_text(columns["position"], long)
+    said = before_text(columns["position"], long, long)
     assert said.startswith("Before the last sync: xxx")
     assert said.endswith("…")
     assert len(said) == len("Before the last sync: ") + BEFORE_EXCERPT
-    assert was_text(columns["username"], long) == "Before: empty"
-    assert was_text(columns["avatar"], long) == "Before: no picture"
+    assert was_text(columns["username"], long, long) == "Before: empty"
+    assert was_text(columns["avatar"], long, long) == "Before: no picture"
     pictured = parse_card(
         {"uuid": "c1", "avatar": {"uuid": "a1", "src": "https://cdn.example/a.png"}}
     )
-    assert before_text(columns["avatar"], pictured) == "Before the last sync: another picture"
+    assert before_text(columns["avatar"], pictured, pictured) == (
+        "Before the last sync: another picture"
+    )
+    assert before_text(columns["avatar"], long, pictured) == "Before the last sync: a picture"
     assert changed_fields_text([]) == "Changed by the last sync"
     assert changed_fields_text(["Name", "Position"]) == "Changed by the last sync: Name, Position"
 
