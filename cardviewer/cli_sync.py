@@ -6,8 +6,8 @@
 
 For a scheduled job that keeps the copy the window browses offline fresh, and says what
 changed since the last sync ("since the last sync: 3 added, 1 removed, 12 changed"),
-for an office keeping a phone list or a CRM in step; `--changes` also writes those
-cards to a file (`change_export`). The copy is the window's own: the
+for an office keeping a phone list or a CRM in step; `--changes` also writes the cards
+changed since its last file to a file (`change_export`). The copy is the window's own: the
 same file (one per server, account and space), written the same way (`sync_space`, by
 a process of its own, made current only when complete), its texts ranked for the
 system's language as the window sorts them. Signing in, the password, the saved
@@ -82,10 +82,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--changes",
         type=Path,
         metavar="FILE",
-        help="also write the cards the sync added, removed or changed to FILE, CSV or "
-        "Excel (.xlsx), with a first column saying which (removed cards as the sync "
-        "before had them; the first sync lists every card as added); the file is "
-        "replaced at each sync",
+        help="also write the cards added, removed or changed since the last such file "
+        "to FILE, CSV or Excel (.xlsx), with a first column saying which (removed cards "
+        "as the copy before had them; the first file lists every card as added); the "
+        "file is replaced at each run",
     )
     add_delimiter_argument(parser)
     parser.add_argument(

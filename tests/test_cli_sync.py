@@ -275,3 +275,35 @@ def test_interrupted_while_the_changes_are_written_it_says_the_copy_is_synced(
     assert err.endswith(f"Interrupted; the local copy is up to date, {target} not written.\n")
     with CardStore.open(copy_of(demo_server)) as store:
         assert store.current is not None
+
+
+@pytest.mark.usefixtures("password")
+def test_each_file_of_changes_takes_up_where_the_last_one_ended(demo_server, tmp_path):
+    """A sync between two runs of the job (the window's), or a file that could not be
+    written, leaves nothing out of the next file."""
+    target = tmp_path / "changes.csv"
+    assert run(demo_server, "--changes", str(target))[0] == ExitCode.OK
+    space = demo_server.spaces[demo_server.space_id]
+    one, two, *rest = space.cards
+    renamed = dataclasses.replace(two, display_name="Zoë Renamed")
+    demo_server.spaces[demo_server.space_id] = dataclasses.replace(
+        space, cards=(one, renamed, *rest)
+    )
+    assert run(demo_server)[0] == ExitCode.OK  # a sync without a file, as the window's
+    demo_server.spaces[demo_server.space_id] = dataclasses.replace(space, cards=(renamed, *rest))
+    nowhere = tmp_path / "no such folder" / "changes.csv"
+    assert run(demo_server, "--changes", str(nowhere))[0] == ExitCode.WRITE
+    new = dataclasses.replace(one, uuid="new-card-1")
+    demo_server.spaces[demo_server.space_id] = dataclasses.replace(
+        space, cards=(renamed, *rest, new)
+    )
+    code, err = run(demo_server, "--changes", str(target))
+    assert code == ExitCode.OK, err
+    rows = changes_in(target)
+    assert [(row[0], row[1]) for row in rows[1:]] == [
+        ("added", "new-card-1"),
+        ("removed", one.uuid),
+        ("changed", two.uuid),
+    ]
+    assert run(demo_server, "--changes", str(target))[0] == ExitCode.OK
+    assert changes_in(target) == rows[:1], "all of it was in the file before"

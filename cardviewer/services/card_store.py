@@ -34,10 +34,12 @@ from cardviewer.api.models import Card, parse_card
 from cardviewer.services.card_order import EMPTY, SORTED_KEYS
 from cardviewer.services.csv_export import safe_file_stem
 from cardviewer.services.store_schema import (
+    CHANGES_FILE_COPY,
     Generation,
     StoreError,
     StoreProblem,
     connect_store,
+    drop_unused,
     is_in_use,
     utc_now_text,
     write_transaction,
@@ -487,6 +489,35 @@ class CardStore:
             positions,
         )
         return {position: parse_card(json.loads(text)) for position, text in rows}
+
+    def changed_between(self, change: Change, new: Generation, old: Generation) -> list[int]:
+        """Positions of the cards `change` picks between the copies `old` and `new`, in
+        the space's order: the added and changed of `new`, the removed of `old`.
+
+        As `changes()` finds them, for any two copies kept; `ordered(change=…)` serves
+        the window's views of the last sync, sorted and filtered.
+        """
+        chosen, other = (old, new) if change is Change.REMOVED else (new, old)
+        rows = self._db.execute(
+            change_query(change, "position"), {"chosen": chosen.id, "other": other.id}
+        )
+        return [row[0] for row in rows]
+
+    @property
+    def changes_file_copy(self) -> Generation | None:
+        """The copy the last file of changes was written from (`cardviewer sync
+        --changes`), kept until the next one; None before the first."""
+        return self._generation(self._state(CHANGES_FILE_COPY))
+
+    def mark_changes_file(self, generation: Generation) -> None:
+        """`generation` is the copy a file of changes was written from: the next file
+        says what changed since, and the copy is kept until then."""
+        with write_transaction(self._db):
+            self._db.execute(
+                "INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)",
+                (CHANGES_FILE_COPY, generation.id),
+            )
+            drop_unused(self._db)
 
     def _rows_in(
         self, query: str, generation: int | tuple[int, ...], values: Sequence[object]

@@ -1,11 +1,15 @@
-"""The cards the last sync added, removed or changed, in one file to bring a CRM in step.
+"""The cards a sync added, removed or changed, in one file to bring a CRM in step.
 
 `cardviewer sync --changes FILE` writes it after each sync, for a scheduled job: a
-first column says what the sync did to each card (`added`, `removed`, `changed`), the
+first column says what happened to each card (`added`, `removed`, `changed`), the
 others are an export's, the card's id first. A program reading it adds or updates the
-added and changed cards by id and deletes the removed ones. Removed cards are as the
-copy before had them. After the first sync of a copy every card is new to whoever
-reads the file, so every card is `added`.
+added and changed cards by id and deletes the removed ones.
+
+Each file says what changed since the copy the file before was written from, which
+the store keeps until then (`CardStore.mark_changes_file`): a Sync Space in the window
+between two runs of the job loses nothing. The first file for a copy lists every card
+as added, for a reader that starts with none. Removed cards are as the copy before had
+them.
 """
 
 from __future__ import annotations
@@ -42,20 +46,23 @@ def write_changes_now(
     delimiter: str = ",",
     titles: ColumnTitles = ENGLISH_TITLES,
 ) -> dict[Change, int]:
-    """Write what the last sync of the copy at `store_path` changed to `path`; returns
-    how many cards of each change it wrote (none of a copy not synced yet).
+    """Write what changed in the copy at `store_path` since the last file to `path`, and
+    remember its current copy as this file's; returns how many cards of each change it
+    wrote (none of a copy not synced yet).
 
     Cards are read a block at a time as they are written. Raises `OSError` when the
-    file cannot be written (an earlier file stays as it was), `StoreError` when the
-    copy cannot be read.
+    file cannot be written (an earlier file stays as it was, and the next file says
+    what this one would have), `StoreError` when the copy cannot be read.
     """
     with CardStore.open(store_path) as store:
-        current, previous = store.current, store.previous
-        parts = _parts(store, current, previous)
+        current = store.current
+        if current is None:
+            return {}
+        parts = _parts(store, current, store.changes_file_copy)
         sample = store.cards_at(store.ordered(None, limit=COLUMN_SAMPLE), current)
         columns = build_columns(
             list(sample.values()),
-            with_emails=current is not None and current.with_emails,
+            with_emails=current.with_emails,
             titles=titles,
             more_fields=store.extra_fields(),
         )
@@ -65,21 +72,21 @@ def write_changes_now(
             write_xlsx(path, header, rows, title=CHANGE_HEADING)
         else:
             write_csv(path, header, rows, delimiter=delimiter)
+        store.mark_changes_file(current)
     return {change: len(positions) for change, _copy, positions in parts}
 
 
 def _parts(
-    store: CardStore, current: Generation | None, previous: Generation | None
+    store: CardStore, current: Generation, last: Generation | None
 ) -> list[tuple[Change, Generation, list[int]]]:
-    """Each change, the copy its cards are read from, and their positions there."""
-    if current is None:
-        return []
-    if previous is None:  # the first sync: every card is new to the file's reader
+    """Each change since the copy `last` (None: every card is new), the copy its cards
+    are read from, and their positions there."""
+    if last is None:
         return [(Change.ADDED, current, store.ordered(None))]
     parts = []
     for change in ORDER:
-        copy = previous if change is Change.REMOVED else current
-        parts.append((change, copy, store.ordered(None, change=change, generation=copy)))
+        copy = last if change is Change.REMOVED else current
+        parts.append((change, copy, store.changed_between(change, current, last)))
     return parts
 
 

@@ -201,11 +201,15 @@ def write_transaction(connection: sqlite3.Connection) -> Iterator[None]:
     connection.execute("COMMIT")
 
 
+CHANGES_FILE_COPY = "changes_file"
+"""The state's key of the copy the last file of changes was written from (`CardStore`):
+kept, so that the next file says what changed since, whatever synced meanwhile."""
 _UNUSED_COPY = (
     "synced_at IS NOT NULL AND id NOT IN "
-    "(SELECT value FROM state WHERE key IN ('current', 'previous'))"
+    f"(SELECT value FROM state WHERE key IN ('current', 'previous', '{CHANGES_FILE_COPY}'))"
 )
-"""A generation that was current once and is neither current nor previous now."""
+"""A generation that was current once and is neither current nor previous now, nor the
+copy the last file of changes was written from."""
 
 _UNFINISHED_SYNC = (
     "synced_at IS NULL AND id < (SELECT COALESCE(MAX(value), 0) FROM state WHERE key = 'current')"

@@ -487,6 +487,31 @@ def test_the_cards_a_change_picks_are_worked_out_once_and_whole_even_if_interrup
         )
 
 
+def test_the_copy_a_file_of_changes_was_written_from_is_kept_for_the_next_one(path):
+    with CardStore.open(path) as store:
+        synced(store, [*cards("a", "b"), *cards("c", name="Old")])
+        assert [store.changes_file_copy] == [None]  # a list: its later reads are not None
+        written = store.current
+        assert written is not None
+        store.mark_changes_file(written)
+        synced(store, [*cards("b"), *cards("c", name="New")])
+        synced(store, [*cards("b", "z"), *cards("c", name="New")])  # two syncs since
+        assert store.changes_file_copy == written, "kept though neither current nor previous"
+        current = store.current
+        assert current is not None
+        ids = {
+            change: list(
+                store.ids_at(positions, written if change is Change.REMOVED else None).values()
+            )
+            for change in Change
+            for positions in [store.changed_between(change, current, written)]
+        }
+        assert ids == {Change.ADDED: ["z"], Change.REMOVED: ["a"], Change.CHANGED: ["c"]}
+        store.mark_changes_file(current)
+        assert store.kept_copy(written.id) is None, "no longer needed: dropped"
+        assert store.changed_between(Change.ADDED, current, current) == []
+
+
 def test_the_copy_before_is_kept_as_the_previous_one(path):
     """`previous` is the copy the last sync replaced, the one `changes()` compares with."""
     with CardStore.open(path) as store:
