@@ -8,7 +8,7 @@ added and changed cards by id and deletes the removed ones.
 Each file says what changed since the copy the file before was written from, which
 the store keeps until then (`CardStore.mark_changes_file`): a Sync Space in the window
 between two runs of the job loses nothing. The first file for a copy lists every card
-as added, for a reader that starts with none. Removed cards are as the copy before had
+as added, for a reader that starts with none. Removed cards are as that kept copy had
 them.
 """
 
