@@ -48,11 +48,12 @@ from cardviewer.cli import (
 )
 from cardviewer.paths import store_dir
 from cardviewer.services.card_export import ExportFormat
-from cardviewer.services.card_store import CardStore, Changes, store_path
+from cardviewer.services.card_store import CardStore, store_path
 from cardviewer.services.change_export import write_changes_now
 from cardviewer.services.file_errors import explain_write_failure
 from cardviewer.services.space_fetch import DEFAULT_CONCURRENCY, FetchProgress
 from cardviewer.services.space_sync import sync_space
+from cardviewer.services.store_copies import Changes
 from cardviewer.services.store_schema import StoreError
 
 log = logging.getLogger(__name__)

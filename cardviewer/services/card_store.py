@@ -5,7 +5,7 @@ only. A sync writes every card into a new *generation* (`store_sync`); only when
 last page is in does one transaction make it the current one, so a cancelled or failed
 sync, a full disk or a killed process leave the copy before it whole and readable. The
 generation before the current one is kept, so the app can say what changed
-(`changes()`).
+(`changes()`): the copies kept and the changes between them are `store_copies`.
 
 `ordered()` sorts and filters 100,000 cards in SQLite without calling back into
 Python, by the sort keys and ranks of `store_sort_keys`. A file written by a newer
@@ -24,22 +24,18 @@ import sys
 import time
 from array import array
 from collections.abc import Collection, Iterator, Sequence
-from dataclasses import dataclass
-from datetime import datetime
-from enum import Enum
 from pathlib import Path
 from typing import Any
 
 from cardviewer.api.models import Card, parse_card
 from cardviewer.services.card_order import EMPTY, SORTED_KEYS
 from cardviewer.services.csv_export import safe_file_stem
+from cardviewer.services.store_copies import Change, StoreCopies, rows_in
 from cardviewer.services.store_schema import (
-    CHANGES_FILE_COPY,
     Generation,
     StoreError,
     StoreProblem,
     connect_store,
-    drop_unused,
     is_in_use,
     utc_now_text,
     write_transaction,
@@ -58,54 +54,6 @@ log = logging.getLogger(__name__)
 
 TRIGRAM = 3
 """Words this long or longer are looked up in the trigram index, shorter ones scanned for."""
-
-
-@dataclass(frozen=True)
-class Changes:
-    """What a sync changed, by card id: new cards, cards gone, cards whose content differs."""
-
-    added: tuple[str, ...]
-    removed: tuple[str, ...]
-    changed: tuple[str, ...]
-
-    @property
-    def any(self) -> bool:
-        return bool(self.added or self.removed or self.changed)
-
-
-class Change(Enum):
-    """Which of the last sync's changes a view of the copy keeps (`CardStore.ordered`)."""
-
-    ADDED = "added"
-    CHANGED = "changed"
-    REMOVED = "removed"
-    """Cards of the copy before that the last sync did not bring again: read from it."""
-
-
-_NOT_IN_THE_OTHER = (
-    "NOT EXISTS (SELECT 1 FROM cards o INDEXED BY cards_by_uuid"
-    " WHERE o.generation = :other AND o.uuid = n.uuid)"
-)
-_CHANGE_CONDITIONS = {
-    Change.ADDED: _NOT_IN_THE_OTHER,
-    Change.REMOVED: _NOT_IN_THE_OTHER,  # the copy before read, the current one the other
-    Change.CHANGED: "EXISTS (SELECT 1 FROM cards o INDEXED BY cards_by_uuid"
-    " WHERE o.generation = :other AND o.uuid = n.uuid AND o.json <> n.json)",
-}
-
-
-def change_query(change: Change, column: str = "uuid") -> str:
-    """The cards of the copy `:chosen` that `change` picks against the copy `:other`
-    (`column` of each, in the space's order).
-
-    Each card of one copy is looked up in the other by its id (`cards_by_uuid`), named
-    here: without statistics SQLite chose to walk the other copy's cards for each card,
-    which for two copies of 100,000 cards did not end in half an hour.
-    """
-    return (
-        f"SELECT n.{column} FROM cards n WHERE n.generation = :chosen"
-        f" AND {_CHANGE_CONDITIONS[change]} ORDER BY n.position"
-    )
 
 
 def account_folder(folder: Path, server_url: str, email: str) -> Path:
@@ -143,10 +91,6 @@ def remove_copies(folder: Path) -> int:
     return removed
 
 
-_MAX_VALUES = 10_000
-"""Positions asked for in one statement (SQLite allows 32,766 values)."""
-
-
 def _packed_positions(query: str) -> str:
     """`query`'s positions as one text of 8 hex digits each, in the query's order.
 
@@ -181,7 +125,7 @@ def _matching_query(generation: int, terms: Sequence[str]) -> tuple[str, list[ob
     return f"SELECT position FROM {table} WHERE {where}", values
 
 
-class CardStore:
+class CardStore(StoreCopies):
     """The local copy of one space; open with `CardStore.open(path)`, close when done."""
 
     def __init__(self, connection: sqlite3.Connection, path: Path) -> None:
@@ -262,16 +206,6 @@ class CardStore:
         self.close()
 
     # Reading the current copy
-
-    @property
-    def current(self) -> Generation | None:
-        """The copy shown: the last complete sync; None before the first one."""
-        return self._generation(self._state("current"))
-
-    @property
-    def previous(self) -> Generation | None:
-        """The complete copy before the current one, to compare with."""
-        return self._generation(self._state("previous"))
 
     def cards(self, generation: Generation | None = None) -> Iterator[Card]:
         """The cards of a copy (default: the current one), in the space's order."""
@@ -395,53 +329,6 @@ class CardStore:
         finally:
             self._db.set_progress_handler(None, 0)
 
-    def change_count(self, change: Change, generation: Generation | None = None) -> int:
-        """How many cards of a copy (default: the current one) `change` picks (`ordered`)."""
-        chosen = generation or self.current
-        table = self._changed_table(chosen.id, change) if chosen is not None else None
-        if table is None:
-            return 0
-        (count,) = self._db.execute(f"SELECT count(*) FROM temp.{table}").fetchone()
-        return int(count)
-
-    def _change_clause(self, chosen: int, change: Change, column: str = "position") -> str:
-        """A condition on `column`: the card of the copy `chosen` is one the last sync
-        added or changed (`chosen` the current copy) or removed (the copy before it)."""
-        table = self._changed_table(chosen, change)
-        if table is None:
-            return " AND 0"  # no copy to compare with (or it is gone): nothing changed
-        return f" AND {column} IN (SELECT position FROM temp.{table})"
-
-    def _changed_table(self, chosen: int, change: Change) -> str | None:
-        """The table of the cards of copy `chosen` that `change` picks (`_changed`); None
-        where there is no copy to compare it with."""
-        current, previous = self._state("current"), self._state("previous")
-        if change is Change.REMOVED:
-            other = current if chosen == previous else None
-        else:
-            other = previous if chosen == current else None
-        return None if other is None else self._changed(chosen, other, change)
-
-    def _changed(self, chosen: int, other: int, change: Change) -> str:
-        """A temporary table of the cards of copy `chosen` that `change` picks against
-        copy `other`, made once while the store is open.
-
-        Comparing two copies of 100,000 cards card by card takes about half a second;
-        each later sort or filter key of the same view then reads the table. A copy does
-        not change once made, and its number is not used again while it is kept.
-        """
-        table = f"changed_{change.value}_{int(chosen)}_{int(other)}"
-        if table not in self._changed_tables:
-            self._db.execute(
-                f"CREATE TEMP TABLE IF NOT EXISTS {table} (position INTEGER PRIMARY KEY)"
-            )
-            self._db.execute(
-                f"INSERT OR IGNORE INTO temp.{table} {change_query(change, 'position')}",
-                {"chosen": chosen, "other": other},
-            )
-            self._changed_tables.add(table)
-        return table
-
     def _positions(self, query: str, values: list[object], limit: int | None) -> list[int]:
         if limit is not None:
             rows = self._db.execute(f"{query} LIMIT ?", [*values, limit])
@@ -457,83 +344,13 @@ class CardStore:
         chosen = generation or self.current
         if chosen is None or not positions:
             return {}
-        rows = self._rows_in(
+        rows = rows_in(
+            self._db,
             "SELECT position, json FROM cards WHERE generation = ? AND position IN",
             chosen.id,
             positions,
         )
         return {position: parse_card(json.loads(text)) for position, text in rows}
-
-    def before_last_sync(
-        self, positions: Sequence[int], generation: Generation | None = None
-    ) -> dict[int, Card]:
-        """The cards at these positions of the current copy as the copy before it had
-        them, of those it had: what a changed card was (`Change.CHANGED`).
-
-        Empty for a `generation` no longer current: the copy it replaced is gone, or
-        another's.
-        """
-        current, previous = self._state("current"), self._state("previous")
-        if current is None or previous is None or not positions:
-            return {}
-        if generation is not None and generation.id != current:
-            return {}
-        # CROSS JOIN: the cards asked for first, by position, then each one's before by
-        # id. Left to choose, SQLite walked the whole copy before: 3.5 s for a screenful
-        # of a copy of 100,000 cards, against 2 ms.
-        rows = self._rows_in(
-            "SELECT n.position, o.json FROM cards n CROSS JOIN cards o INDEXED BY cards_by_uuid"
-            " ON o.generation = ? AND o.uuid = n.uuid"
-            " WHERE n.generation = ? AND n.uuid <> '' AND n.position IN",
-            (previous, current),
-            positions,
-        )
-        return {position: parse_card(json.loads(text)) for position, text in rows}
-
-    def changed_between(self, change: Change, new: Generation, old: Generation) -> list[int]:
-        """Positions of the cards `change` picks between the copies `old` and `new`, in
-        the space's order: the added and changed of `new`, the removed of `old`.
-
-        As `changes()` finds them, for any two copies kept; `ordered(change=…)` serves
-        the window's views of the last sync, sorted and filtered.
-        """
-        chosen, other = (old, new) if change is Change.REMOVED else (new, old)
-        rows = self._db.execute(
-            change_query(change, "position"), {"chosen": chosen.id, "other": other.id}
-        )
-        return [row[0] for row in rows]
-
-    @property
-    def changes_file_copy(self) -> Generation | None:
-        """The copy the last file of changes was written from (`cardviewer sync
-        --changes`), kept until the next one; None before the first."""
-        return self._generation(self._state(CHANGES_FILE_COPY))
-
-    def mark_changes_file(self, generation: Generation) -> None:
-        """`generation` is the copy a file of changes was written from: the next file
-        says what changed since, and the copy is kept until then."""
-        with write_transaction(self._db):
-            self._db.execute(
-                "INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)",
-                (CHANGES_FILE_COPY, generation.id),
-            )
-            drop_unused(self._db)
-
-    def _rows_in(
-        self, query: str, generation: int | tuple[int, ...], values: Sequence[object]
-    ) -> Iterator[tuple[Any, ...]]:
-        """The rows of `query`, ending in `IN`, for `generation` (the values of the marks
-        before `IN`) and each of `values`, asked in parts no larger than SQLite takes."""
-        leading = generation if isinstance(generation, tuple) else (generation,)
-        for start in range(0, len(values), _MAX_VALUES):
-            chunk = values[start : start + _MAX_VALUES]
-            marks = ",".join("?" * len(chunk))
-            yield from self._db.execute(f"{query} ({marks})", (*leading, *chunk))
-
-    def kept_copy(self, number: int) -> Generation | None:
-        """The complete copy numbered `number`, if it is still kept (newer syncs remove
-        the copies before the last two)."""
-        return self._generation(number)
 
     def ids_at(
         self, positions: Sequence[int], generation: Generation | None = None
@@ -543,7 +360,8 @@ class CardStore:
         chosen = generation or self.current
         if chosen is None or not positions:
             return {}
-        rows = self._rows_in(
+        rows = rows_in(
+            self._db,
             "SELECT position, uuid FROM cards WHERE generation = ? AND position IN",
             chosen.id,
             positions,
@@ -562,7 +380,8 @@ class CardStore:
         wanted = list(ids)
         if chosen is None or not wanted:
             return {}
-        rows = self._rows_in(
+        rows = rows_in(
+            self._db,
             "SELECT uuid, position FROM cards INDEXED BY cards_by_uuid WHERE generation = ?"
             " AND uuid IN",
             chosen.id,
@@ -603,22 +422,6 @@ class CardStore:
             rank_generation_texts(self._db, chosen.id, text_key, collation)
             index_sort_keys(self._db, chosen.id)
 
-    def changes(self) -> Changes | None:
-        """What the last sync changed since the one before; None before a second sync."""
-        new, old = self._state("current"), self._state("previous")
-        if new is None or old is None:
-            return None
-
-        def ids(change: Change, chosen: int, other: int) -> tuple[str, ...]:
-            rows = self._db.execute(change_query(change), {"chosen": chosen, "other": other})
-            return tuple(row[0] for row in rows)
-
-        return Changes(
-            added=ids(Change.ADDED, new, old),
-            removed=ids(Change.REMOVED, old, new),
-            changed=ids(Change.CHANGED, new, old),
-        )
-
     # Writing a new copy
 
     def begin_sync(self, *, with_emails: bool = False) -> StoreSync:
@@ -632,23 +435,8 @@ class CardStore:
 
     # Inside
 
-    def _state(self, key: str) -> int | None:
-        row = self._db.execute("SELECT value FROM state WHERE key = ?", (key,)).fetchone()
-        return None if row is None else int(row[0])
-
     def _collation(self, number: int) -> str | None:
         row = self._db.execute(
             "SELECT collation FROM generations WHERE id = ?", (number,)
         ).fetchone()
         return None if row is None else row[0]
-
-    def _generation(self, number: int | None) -> Generation | None:
-        if number is None:
-            return None
-        row = self._db.execute(
-            "SELECT id, synced_at, card_count, with_emails FROM generations WHERE id = ?",
-            (number,),
-        ).fetchone()
-        if row is None or row[1] is None:
-            return None
-        return Generation(row[0], datetime.fromisoformat(row[1]), row[2], bool(row[3]))

@@ -26,16 +26,15 @@ from cardviewer.services.card_columns import (
     export_header,
 )
 from cardviewer.services.card_export import COLUMN_SAMPLE, ExportFormat, stored_cards
-from cardviewer.services.card_store import CardStore, Change
+from cardviewer.services.card_store import CardStore
 from cardviewer.services.csv_export import write_csv
+from cardviewer.services.store_copies import CHANGE_ORDER, Change
 from cardviewer.services.store_schema import Generation
 from cardviewer.services.time_zone import local_zone_name
 from cardviewer.services.xlsx_export import write_xlsx
 
 CHANGE_HEADING = "Change"
 """The heading of the first column; its cells are `Change` values (`added`, …)."""
-ORDER = (Change.ADDED, Change.REMOVED, Change.CHANGED)
-"""As a sync's note counts them."""
 
 
 def write_changes_now(
@@ -84,7 +83,7 @@ def _parts(
     if last is None:
         return [(Change.ADDED, current, store.ordered(None))]
     parts = []
-    for change in ORDER:
+    for change in CHANGE_ORDER:
         copy = last if change is Change.REMOVED else current
         parts.append((change, copy, store.changed_between(change, current, last)))
     return parts

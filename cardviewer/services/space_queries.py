@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardviewer.api.models import Card
-from cardviewer.services.card_store import TRIGRAM, CardStore, Change
+from cardviewer.services.card_store import TRIGRAM, CardStore
+from cardviewer.services.store_copies import Change
 from cardviewer.services.store_schema import Generation, StoreError
 from cardviewer.services.store_sort_keys import FOLDED, text_key_for
 

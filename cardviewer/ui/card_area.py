@@ -11,8 +11,8 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QIcon
 from PySide6.QtWidgets import QSplitter, QStackedWidget, QTableView, QVBoxLayout, QWidget
 
-from cardviewer.services.card_store import Change
 from cardviewer.services.settings import Settings
+from cardviewer.services.store_copies import Change
 from cardviewer.ui.cards.card_details import CardDetailsPane
 from cardviewer.ui.cards.card_filter_model import CardFilterModel
 from cardviewer.ui.cards.card_table_model import CardTableModel

@@ -16,7 +16,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QLocale, QObject
 from PySide6.QtWidgets import QStatusBar
 
-from cardviewer.services.card_store import Changes
+from cardviewer.services.store_copies import Changes
 from cardviewer.ui.error_bar import ErrorBar
 from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.page_messages import Counted

@@ -28,7 +28,7 @@ from PySide6.QtGui import QGuiApplication
 from cardviewer.api import Card, CardPage, CardViewerError, NotAuthenticated
 from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.card_export import ExportFormat
-from cardviewer.services.card_store import CardStore, Changes
+from cardviewer.services.card_store import CardStore
 from cardviewer.services.clipboard_text import CopyOutdated, StoredRows
 from cardviewer.services.page_loader import PageRequest, PageSource
 from cardviewer.services.phone_list import PagesRefused, PhoneListStopped, picture_jpeg
@@ -36,6 +36,7 @@ from cardviewer.services.process_job import JobEnded, run_in_process
 from cardviewer.services.settings import Settings
 from cardviewer.services.space_fetch import PageFetch
 from cardviewer.services.stoppable import Painted, Stopped
+from cardviewer.services.store_copies import Changes
 from cardviewer.services.store_schema import Generation, StoreError, StoreProblem
 from cardviewer.services.vcard_export import SUFFIX as VCARD_SUFFIX
 from cardviewer.services.vcard_export import (

@@ -39,7 +39,8 @@ from PySide6.QtWidgets import (
 )
 
 from cardviewer.services.avatar_loader import AvatarLoader
-from cardviewer.services.card_store import CardStore, Change, remove_copies, store_path
+from cardviewer.services.card_store import CardStore, remove_copies, store_path
+from cardviewer.services.store_copies import Change
 from cardviewer.services.store_schema import Generation, StoreError
 from cardviewer.ui.card_area import CardStack, CurrentCardDetails
 from cardviewer.ui.cards.card_filter_model import CardFilterModel

@@ -19,15 +19,8 @@ from hypothesis import strategies as st
 
 from cardviewer.api.models import parse_card
 from cardviewer.services.card_search import card_search_text, search_terms
-from cardviewer.services.card_store import (
-    CardStore,
-    Change,
-    Changes,
-    account_folder,
-    change_query,
-    remove_copies,
-    store_path,
-)
+from cardviewer.services.card_store import CardStore, account_folder, remove_copies, store_path
+from cardviewer.services.store_copies import Change, Changes, change_query
 from cardviewer.services.store_schema import Generation, StoreError, StoreProblem
 from tests.properties import examples
 from tests.services.stores import a_store_path, cards, synced

@@ -13,7 +13,8 @@ import pytest
 
 from cardviewer.api.models import parse_card
 from cardviewer.demo.spaces import build_spaces
-from cardviewer.services.card_store import CardStore, Changes
+from cardviewer.services.card_store import CardStore
+from cardviewer.services.store_copies import Changes
 from cardviewer.services.store_sync import StoreSync, card_json
 from tests.services.stores import a_store_path
 

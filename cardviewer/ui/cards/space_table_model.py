@@ -36,8 +36,9 @@ from cardviewer.api.models import Card
 from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.card_columns import Column, build_columns
 from cardviewer.services.card_search import search_terms
-from cardviewer.services.card_store import CardStore, Change
+from cardviewer.services.card_store import CardStore
 from cardviewer.services.space_queries import SpaceAnswer, SpaceQueries, SpaceQuery
+from cardviewer.services.store_copies import Change
 from cardviewer.services.text_collation import collation_of
 from cardviewer.ui.cards.card_table_model import (
     CARD_ROLE,

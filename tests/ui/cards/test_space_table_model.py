@@ -13,7 +13,8 @@ from PySide6.QtWidgets import QTableView
 
 from cardviewer.api.models import Card, parse_card
 from cardviewer.services.card_search import card_search_text
-from cardviewer.services.card_store import CardStore, Change
+from cardviewer.services.card_store import CardStore
+from cardviewer.services.store_copies import Change
 from cardviewer.ui.cards.card_table_model import CARD_ROLE, role_text
 from cardviewer.ui.cards.columns import alignment
 from cardviewer.ui.cards.space_table_model import BLOCK, CACHED_CARDS, SpaceTableModel
