@@ -31,3 +31,9 @@ def generation_ids(path: Path) -> list[int]:
     """The copies the store at `path` keeps, finished or not, oldest first."""
     with contextlib.closing(sqlite3.connect(path)) as db:
         return [row[0] for row in db.execute("SELECT id FROM generations ORDER BY id")]
+
+
+def count_rows(path: Path, table: str = "cards") -> int:
+    """The rows of `table` in the store at `path`, of every copy it keeps."""
+    with sqlite3.connect(path) as db:
+        return int(db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])

@@ -20,10 +20,10 @@ from hypothesis import strategies as st
 from cardviewer.api.models import parse_card
 from cardviewer.services.card_search import card_search_text, search_terms
 from cardviewer.services.card_store import CardStore, account_folder, remove_copies, store_path
-from cardviewer.services.store_copies import Change, Changes, change_query
+from cardviewer.services.store_copies import Change, Changes
 from cardviewer.services.store_schema import Generation, StoreError, StoreProblem
 from tests.properties import examples
-from tests.services.stores import a_store_path, cards, synced
+from tests.services.stores import a_store_path, cards, count_rows, synced
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -69,62 +69,6 @@ def test_an_abandoned_sync_leaves_the_copy_and_no_rows_behind(path):
 
 def current_copy(store: CardStore) -> Generation | None:
     return store.current
-
-
-def count_rows(path: Path, table: str = "cards") -> int:
-    with sqlite3.connect(path) as db:
-        return int(db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
-
-
-def test_what_changed_by_card_id_and_content(path):
-    with CardStore.open(path) as store:
-        synced(store, [*cards("a", "b", "c"), *cards("d", name="Old")])
-        synced(store, [*cards("b", "c"), *cards("d", name="New"), *cards("e")])
-        changes = store.changes()
-        assert changes is not None
-        assert (changes.added, changes.removed, changes.changed) == (("e",), ("a",), ("d",))
-        assert changes.any
-        synced(store, [*cards("b", "c"), *cards("d", name="New"), *cards("e")])
-        again = store.changes()
-        assert again is not None
-        assert not again.any
-    assert count_rows(path) == 8, "the current and the previous copy only"
-    assert count_rows(path, "card_search") == 8
-    assert count_rows(path, "sort_keys") == 8 * 12, "twelve fields a card"
-    with sqlite3.connect(path) as db:
-        indexes = db.execute(
-            "SELECT COUNT(*) FROM sqlite_master WHERE name GLOB 'sort_keys_*'"
-        ).fetchone()
-    assert indexes == (4,), "two sort indexes (up and down) for each copy kept"
-
-
-def test_what_changed_looks_each_card_up_by_its_id_in_the_other_copy(path):
-    """A plan that walks the other copy for each card takes hours at 100,000 cards."""
-    with CardStore.open(path) as store:
-        synced(store, cards("a", "b"))
-        synced(store, cards("b", "c"))
-    with sqlite3.connect(path) as db:
-        for change in Change:
-            query = change_query(change)
-            steps = db.execute(f"EXPLAIN QUERY PLAN {query}", {"chosen": 2, "other": 1})
-            plan = [row[-1] for row in steps]
-            (lookup,) = [step for step in plan if "uuid=?" in step] or [plan]
-            assert "cards_by_uuid" in lookup, plan
-
-
-def test_a_changed_card_s_before_is_read_by_its_position_then_its_id(path):
-    """The other way round, SQLite walks the whole copy before for a screenful of cards."""
-    asked: list[str] = []
-    with CardStore.open(path) as store:
-        synced(store, cards(*(f"c{n}" for n in range(40))))
-        synced(store, cards(*(f"c{n}" for n in range(40)), name="New"))
-        store._db.set_trace_callback(asked.append)
-        assert len(store.before_last_sync(range(32))) == 32
-    (query,) = [text for text in asked if "n.position IN" in text]
-    with sqlite3.connect(path) as db:
-        plan = [row[-1] for row in db.execute(f"EXPLAIN QUERY PLAN {query}")]
-    assert plan[0].startswith("SEARCH n USING PRIMARY KEY"), plan
-    assert "SEARCH o USING INDEX cards_by_uuid (generation=? AND uuid=?)" in plan[1], plan
 
 
 def test_cards_chosen_in_one_copy_are_found_by_id_in_the_next(path):
@@ -358,13 +302,6 @@ def test_the_stores_search_and_the_windows_filter_agree(people, typed):
         assert store.ordered(None, terms=terms) == expected
 
 
-@pytest.mark.parametrize("kind", ["added", "removed", "changed"])
-def test_any_one_kind_of_change_is_a_change(kind):
-    ids = {"added": (), "removed": (), "changed": (), kind: ("a",)}
-    assert Changes(**ids).any
-    assert not Changes((), (), ()).any
-
-
 def test_a_finished_sync_cannot_be_abandoned_afterwards(path):
     with CardStore.open(path) as store:
         sync = store.begin_sync()
@@ -446,23 +383,6 @@ def test_only_the_cards_the_last_sync_added_changed_or_removed(path):
         assert store.ordered(None, change=Change.REMOVED, generation=before) == []
 
 
-def test_a_changed_card_is_read_as_the_copy_before_had_it(path):
-    with CardStore.open(path) as store:
-        synced(store, [*cards("a"), *cards("c", name="Old")])
-        assert store.before_last_sync([0, 1]) == {}, "no copy before"
-        synced(store, [*cards("z"), *cards("c", name="New"), *cards("a")])
-        before = store.before_last_sync([0, 1, 2, 99])
-        assert set(before) == {1, 2}, "the added card and a position not there have none"
-        assert before[1].display_name == "Old c"
-        assert before[1].uuid == "c"
-        assert before[2] == store.cards_at([2])[2], "unchanged: the same card"
-        assert store.before_last_sync([]) == {}
-        assert set(store.before_last_sync([1], store.current)) == {1}
-        shown = store.current
-        synced(store, cards("c"))
-        assert store.before_last_sync([1], shown) == {}, "no longer current: nothing before"
-
-
 def test_the_cards_a_change_picks_are_worked_out_once_and_whole_even_if_interrupted(path):
     with CardStore.open(path) as store:
         synced(store, cards(*(f"old{n}" for n in range(300))))
@@ -478,42 +398,6 @@ def test_the_cards_a_change_picks_are_worked_out_once_and_whole_even_if_interrup
         assert store.ordered(None, change=Change.REMOVED, generation=store.previous) == list(
             range(150, 300)
         )
-
-
-def test_the_copy_a_file_of_changes_was_written_from_is_kept_for_the_next_one(path):
-    with CardStore.open(path) as store:
-        synced(store, [*cards("a", "b"), *cards("c", name="Old")])
-        assert [store.changes_file_copy] == [None]  # a list: its later reads are not None
-        written = store.current
-        assert written is not None
-        store.mark_changes_file(written)
-        synced(store, [*cards("b"), *cards("c", name="New")])
-        synced(store, [*cards("b", "z"), *cards("c", name="New")])  # two syncs since
-        assert store.changes_file_copy == written, "kept though neither current nor previous"
-        current = store.current
-        assert current is not None
-        ids = {
-            change: list(
-                store.ids_at(positions, written if change is Change.REMOVED else None).values()
-            )
-            for change in Change
-            for positions in [store.changed_between(change, current, written)]
-        }
-        assert ids == {Change.ADDED: ["z"], Change.REMOVED: ["a"], Change.CHANGED: ["c"]}
-        store.mark_changes_file(current)
-        assert store.kept_copy(written.id) is None, "no longer needed: dropped"
-        assert store.changed_between(Change.ADDED, current, current) == []
-
-
-def test_the_copy_before_is_kept_as_the_previous_one(path):
-    """`previous` is the copy the last sync replaced, the one `changes()` compares with."""
-    with CardStore.open(path) as store:
-        synced(store, cards("a"))
-        first = store.current
-        assert store.previous is None
-        synced(store, cards("a", "b"))
-        assert store.previous == first
-        assert store.current != first
 
 
 def test_a_sync_says_whether_its_cards_have_their_e_mail_addresses(path):
@@ -647,21 +531,6 @@ def test_a_sync_abandoned_twice_leaves_a_sync_begun_since_alone(path):
         second.add(cards("b"))
         first.abandon()
         second.finish()
-        assert [c.uuid for c in store.cards()] == ["b"]
-
-
-def test_a_copy_named_current_that_is_gone_or_unfinished_reads_as_none(path):
-    """Gone as an earlier version could leave it (a sync finishing after its copy was dropped)."""
-    with CardStore.open(path) as store:
-        synced(store, cards("a"))
-        unfinished = store.begin_sync()
-        for generation in (unfinished.generation, unfinished.generation + 1):
-            with sqlite3.connect(path) as db:
-                db.execute("UPDATE state SET value = ? WHERE key = 'current'", (generation,))
-            assert store.current is None
-            assert list(store.cards()) == []
-        unfinished.add(cards("b"))
-        unfinished.finish()
         assert [c.uuid for c in store.cards()] == ["b"]
 
 
