@@ -227,13 +227,17 @@ def write_table(
     title: str = "",
     delimiter: str = ",",
     titles: ColumnTitles = ENGLISH_TITLES,
+    first_heading: str | None = None,
 ) -> int:
     """Write the header of `columns` and `rows`, cells made for `export_format`.
 
     The rows are read once, one at a time, so they may come from a spool on disk
-    (`ExportSpool`); see `write_cards_now` for the rest.
+    (`ExportSpool`); see `write_cards_now` for the rest. With `first_heading`, each row
+    starts with a cell of a column of that name, before those of `columns`.
     """
     header = export_header(columns, titles, zone=local_zone_name())
+    if first_heading is not None:
+        header = [first_heading, *header]
     if export_format is ExportFormat.XLSX:
         return write_xlsx(path, header, rows, title=title)
     return write_csv(path, header, rows, delimiter=delimiter)

@@ -23,15 +23,16 @@ from cardviewer.services.card_columns import (
     Column,
     ColumnTitles,
     build_columns,
-    export_header,
 )
-from cardviewer.services.card_export import COLUMN_SAMPLE, ExportFormat, stored_cards
+from cardviewer.services.card_export import (
+    COLUMN_SAMPLE,
+    ExportFormat,
+    stored_cards,
+    write_table,
+)
 from cardviewer.services.card_store import CardStore
-from cardviewer.services.csv_export import write_csv
 from cardviewer.services.store_copies import CHANGE_ORDER, Change
 from cardviewer.services.store_schema import Generation
-from cardviewer.services.time_zone import local_zone_name
-from cardviewer.services.xlsx_export import write_xlsx
 
 CHANGE_HEADING = "Change"
 """The heading of the first column; its cells are `Change` values (`added`, …)."""
@@ -65,12 +66,16 @@ def write_changes_now(
             titles=titles,
             more_fields=store.extra_fields(),
         )
-        header = [CHANGE_HEADING, *export_header(columns, titles, zone=local_zone_name())]
-        rows = _rows(store, parts, columns, export_format)
-        if export_format is ExportFormat.XLSX:
-            write_xlsx(path, header, rows, title=CHANGE_HEADING)
-        else:
-            write_csv(path, header, rows, delimiter=delimiter)
+        write_table(
+            path,
+            columns,
+            _rows(store, parts, columns, export_format),
+            export_format=export_format,
+            title=CHANGE_HEADING,
+            delimiter=delimiter,
+            titles=titles,
+            first_heading=CHANGE_HEADING,
+        )
         store.mark_changes_file(current)
     return {change: len(positions) for change, _copy, positions in parts}
 
