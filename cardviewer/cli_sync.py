@@ -22,6 +22,7 @@ import argparse
 import asyncio
 import logging
 import sys
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -119,7 +120,8 @@ def main(argv: Sequence[str] | None = None, *, stderr: TextIO | None = None) -> 
         except KeyboardInterrupt:
             if getattr(args, "synced", False):  # while the --changes file was written
                 print(
-                    f"Interrupted; the local copy is up to date, {args.changes} not written.",
+                    "Interrupted; the local copy is up to date, and the next --changes "
+                    "file will hold its changes.",
                     file=err,
                 )
             else:
@@ -172,29 +174,43 @@ def changes_format(args: argparse.Namespace) -> ExportFormat | None:
 
 
 async def _changes_written(args: argparse.Namespace, copy: Path, err: TextIO) -> int:
-    """Write what the sync changed to the `--changes` file; the exit code."""
+    """Write what changed since the last `--changes` file to the next; the exit code."""
+    stop = threading.Event()  # Ctrl+C: the file neither finished nor remembered
     try:
-        counts = await asyncio.to_thread(
+        written = await asyncio.to_thread(
             write_changes_now,
             args.changes,
             copy,
             export_format=args.changes_format,
             delimiter=csv_delimiter(args),
+            stop=stop,
         )
+    except asyncio.CancelledError:
+        stop.set()
+        raise
     except OSError as exc:
         log.debug("writing %s failed: %r", args.changes, exc)
         print(
             f"The local copy is up to date, but {args.changes} could not be written: "
-            f"{explain_write_failure(exc)}",
+            f"{explain_write_failure(exc)} The next file will hold these changes.",
             file=err,
         )
         return ExitCode.WRITE
     except StoreError as exc:
         print(f"The changes could not be read from the local copy. {exc}", file=err)
         return ExitCode.WRITE
+    if written.copy_lost:  # said even with --quiet: the file is not what the job expects
+        log.info("the copy the last file of changes was written from is gone")
+        print(
+            f"{args.changes} lists every card as added: the copy the last file of "
+            "changes was written from is gone (an older CardViewer removed it), so the "
+            "cards removed since cannot be told.",
+            file=err,
+        )
+    if not written.marked:
+        log.info("the copy written from was replaced meanwhile; the next file repeats it")
     if not args.quiet:
-        written = sum(counts.values())
-        cards = "1 card" if written == 1 else f"{written:,} cards"
+        cards = "1 card" if written.cards == 1 else f"{written.cards:,} cards"
         print(f"Wrote {cards} to {args.changes}.", file=err)
     return ExitCode.OK
 

@@ -272,7 +272,10 @@ def test_interrupted_while_the_changes_are_written_it_says_the_copy_is_synced(
     target = tmp_path / "changes.csv"
     code, err = run(demo_server, "--changes", str(target))
     assert code == ExitCode.INTERRUPTED
-    assert err.endswith(f"Interrupted; the local copy is up to date, {target} not written.\n")
+    assert err.endswith(
+        "Interrupted; the local copy is up to date, and the next --changes file will hold "
+        "its changes.\n"
+    )
     with CardStore.open(copy_of(demo_server)) as store:
         assert store.current is not None
 
@@ -307,3 +310,26 @@ def test_each_file_of_changes_takes_up_where_the_last_one_ended(demo_server, tmp
     ]
     assert run(demo_server, "--changes", str(target))[0] == ExitCode.OK
     assert changes_in(target) == rows[:1], "all of it was in the file before"
+
+
+@pytest.mark.usefixtures("password")
+def test_a_file_whose_copy_before_is_gone_says_so_even_when_quiet(demo_server, tmp_path):
+    target = tmp_path / "changes.csv"
+    assert run(demo_server, "--changes", str(target))[0] == ExitCode.OK
+    assert run(demo_server)[0] == ExitCode.OK
+    assert run(demo_server)[0] == ExitCode.OK  # the file's copy: neither current nor previous
+    with sqlite3.connect(copy_of(demo_server)) as db:  # as an older CardViewer tidies up
+        db.execute("PRAGMA foreign_keys = ON")
+        db.execute(
+            "DELETE FROM generations WHERE id NOT IN"
+            " (SELECT value FROM state WHERE key IN ('current', 'previous'))"
+        )
+    db.close()
+    code, err = run(demo_server, "--changes", str(target), "-q")
+    assert code == ExitCode.OK
+    assert err == (
+        f"{target} lists every card as added: the copy the last file of changes was "
+        "written from is gone (an older CardViewer removed it), so the cards removed "
+        "since cannot be told.\n"
+    )
+    assert len(changes_in(target)) == 241

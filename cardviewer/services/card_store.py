@@ -5,7 +5,8 @@ only. A sync writes every card into a new *generation* (`store_sync`); only when
 last page is in does one transaction make it the current one, so a cancelled or failed
 sync, a full disk or a killed process leave the copy before it whole and readable. The
 generation before the current one is kept, so the app can say what changed
-(`changes()`): the copies kept and the changes between them are `store_copies`.
+(`changes()`), and so is the one the last file of changes was written from: the copies
+kept and the changes between them are `store_copies`.
 
 `ordered()` sorts and filters 100,000 cards in SQLite without calling back into
 Python, by the sort keys and ranks of `store_sort_keys`. A file written by a newer

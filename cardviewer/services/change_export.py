@@ -14,7 +14,9 @@ them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,11 +33,30 @@ from cardviewer.services.card_export import (
     write_table,
 )
 from cardviewer.services.card_store import CardStore
+from cardviewer.services.stoppable import check
 from cardviewer.services.store_copies import CHANGE_ORDER, Change
 from cardviewer.services.store_schema import Generation
 
 CHANGE_HEADING = "Change"
 """The heading of the first column; its cells are `Change` values (`added`, …)."""
+
+
+@dataclass(frozen=True)
+class ChangesWritten:
+    """What a file of changes holds, and what the next one will start from."""
+
+    counts: Mapping[Change, int]
+    """Cards of each change in the file."""
+    copy_lost: bool = False
+    """The copy the file before was written from is gone (an older CardViewer removed
+    it): this file lists every card as added, and cards removed since are not in it."""
+    marked: bool = True
+    """False: the copy written from was replaced meanwhile, and the next file repeats
+    this one's changes."""
+
+    @property
+    def cards(self) -> int:
+        return sum(self.counts.values())
 
 
 def write_changes_now(
@@ -45,19 +66,21 @@ def write_changes_now(
     export_format: ExportFormat,
     delimiter: str = ",",
     titles: ColumnTitles = ENGLISH_TITLES,
-) -> dict[Change, int]:
+    stop: threading.Event | None = None,
+) -> ChangesWritten:
     """Write what changed in the copy at `store_path` since the last file to `path`, and
-    remember its current copy as this file's; returns how many cards of each change it
-    wrote (none of a copy not synced yet).
+    remember its current copy as this file's (none of a copy not synced yet).
 
-    Cards are read a block at a time as they are written. Raises `OSError` when the
-    file cannot be written (an earlier file stays as it was, and the next file says
-    what this one would have), `StoreError` when the copy cannot be read.
+    Cards are read a block at a time as they are written, `stop` looked at between
+    blocks and once more before the copy is remembered (`Stopped`). Whenever it raises,
+    the next file says what this one would have: `OSError` when the file cannot be
+    written (an earlier file stays as it was), `StoreError` when the copy cannot be read.
     """
     with CardStore.open(store_path) as store:
         current = store.current
         if current is None:
-            return {}
+            return ChangesWritten({})
+        lost = store.changes_file_copy_lost
         parts = _parts(store, current, store.changes_file_copy)
         sample = store.cards_at(store.ordered(None, limit=COLUMN_SAMPLE), current)
         columns = build_columns(
@@ -69,15 +92,17 @@ def write_changes_now(
         write_table(
             path,
             columns,
-            _rows(store, parts, columns, export_format),
+            _rows(store, parts, columns, export_format, stop),
             export_format=export_format,
             title=CHANGE_HEADING,
             delimiter=delimiter,
             titles=titles,
             first_heading=CHANGE_HEADING,
         )
-        store.mark_changes_file(current)
-    return {change: len(positions) for change, _copy, positions in parts}
+        check(stop)
+        marked = store.mark_changes_file(current)
+    counts = {change: len(positions) for change, _copy, positions in parts}
+    return ChangesWritten(counts, copy_lost=lost, marked=marked)
 
 
 def _parts(
@@ -99,9 +124,10 @@ def _rows(
     parts: Sequence[tuple[Change, Generation, list[int]]],
     columns: Sequence[Column],
     export_format: ExportFormat,
+    stop: threading.Event | None,
 ) -> Iterator[list[Any]]:
     for change, copy, positions in parts:
-        for card in stored_cards(store, positions, generation=copy):
+        for card in stored_cards(store, positions, generation=copy, stop=stop):
             if export_format is ExportFormat.XLSX:
                 yield [change.value, *(column.cell_value(card) for column in columns)]
             else:

@@ -117,7 +117,7 @@ class StoreCopies:
 
     def kept_copy(self, number: int) -> Generation | None:
         """The complete copy numbered `number`, if it is still kept (newer syncs remove
-        the copies before the last two)."""
+        the copies before the last two, but for the last file of changes' copy)."""
         return self._generation(number)
 
     def changes(self) -> Changes | None:
@@ -221,18 +221,32 @@ class StoreCopies:
     @property
     def changes_file_copy(self) -> Generation | None:
         """The copy the last file of changes was written from (`cardviewer sync
-        --changes`), kept until the next one; None before the first."""
+        --changes`), kept until the next one; None before the first, or if it is gone
+        (`changes_file_copy_lost`)."""
         return self._generation(self._state(CHANGES_FILE_COPY))
 
-    def mark_changes_file(self, generation: Generation) -> None:
+    @property
+    def changes_file_copy_lost(self) -> bool:
+        """A file of changes was written, but the copy it was written from is gone: an
+        older CardViewer, which keeps two copies only, removed it."""
+        marked = self._state(CHANGES_FILE_COPY)
+        return marked is not None and self._generation(marked) is None
+
+    def mark_changes_file(self, generation: Generation) -> bool:
         """`generation` is the copy a file of changes was written from: the next file
-        says what changed since, and the copy is kept until then."""
+        says what changed since, and the copy is kept until then.
+
+        False, and the mark before kept, if the copy is gone meanwhile (two syncs made
+        while the file was written): the next file then repeats this one's changes.
+        """
         with write_transaction(self._db):
-            self._db.execute(
-                "INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)",
+            marked = self._db.execute(
+                "INSERT OR REPLACE INTO state (key, value) SELECT ?, id FROM generations"
+                " WHERE id = ? AND synced_at IS NOT NULL",
                 (CHANGES_FILE_COPY, generation.id),
-            )
+            ).rowcount
             drop_unused(self._db)
+        return marked > 0
 
     def _state(self, key: str) -> int | None:
         row = self._db.execute("SELECT value FROM state WHERE key = ?", (key,)).fetchone()

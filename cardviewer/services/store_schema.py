@@ -4,8 +4,8 @@ The schema carries its version in `PRAGMA user_version` and is migrated forward
 (`MIGRATIONS`): a file written by a newer CardViewer is refused, never changed. The
 file is created readable by this user only and kept in write-ahead-log mode, so that
 a sync's writing process, the sorting thread and the window use it at once. Opening it
-drops what no one needs any more (copies neither current nor previous, a sync cut
-short by a crash), unless another program holds it.
+drops what no one needs any more (copies neither current nor previous nor the last file
+of changes' copy, a sync cut short by a crash), unless another program holds it.
 """
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ class StoreProblem(Enum):
     DISK_FULL = "disk full"
     NOT_WRITTEN = "not written"
     REPLACED = "replaced by newer syncs"
-    """The copy a window showed is gone: two syncs since made newer ones."""
+    """The copy a window showed is gone: newer syncs replaced it."""
 
 
 class StoreError(Exception):
@@ -245,7 +245,8 @@ def _drop_unused_unless_busy(connection: sqlite3.Connection) -> None:
 
 
 def drop_unused(connection: sqlite3.Connection) -> None:
-    """Delete every generation that is neither current nor previous, nor being written.
+    """Delete every generation that is neither current nor previous, nor the copy of the
+    last file of changes (`CHANGES_FILE_COPY`), nor being written.
 
     Cheap when there is none: only then are the indexes looked at.
     """

@@ -35,5 +35,5 @@ def generation_ids(path: Path) -> list[int]:
 
 def count_rows(path: Path, table: str = "cards") -> int:
     """The rows of `table` in the store at `path`, of every copy it keeps."""
-    with sqlite3.connect(path) as db:
+    with contextlib.closing(sqlite3.connect(path)) as db:
         return int(db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])

@@ -1,0 +1,95 @@
+"""A file of the cards added, removed or changed since the file before it."""
+
+from __future__ import annotations
+
+import csv
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from cardviewer.services.card_export import ExportFormat
+from cardviewer.services.card_store import CardStore
+from cardviewer.services.change_export import write_changes_now
+from cardviewer.services.stoppable import Stopped
+from cardviewer.services.store_copies import Change
+from tests.services.stores import a_store_path, cards, synced
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    return a_store_path(tmp_path)
+
+
+def written(store_path: Path, target: Path, **options: object) -> list[tuple[str, str]]:
+    result = write_changes_now(target, store_path, export_format=ExportFormat.CSV, **options)  # type: ignore[arg-type]
+    assert sum(result.counts.values()) == result.cards
+    with target.open(encoding="utf-8-sig", newline="") as file:
+        return [(row[0], row[1]) for row in list(csv.reader(file))[1:]]
+
+
+def test_each_file_says_what_changed_since_the_one_before(path, tmp_path):
+    target = tmp_path / "changes.csv"
+    with CardStore.open(path) as store:
+        synced(store, cards("a", "b"))
+    assert written(path, target) == [("added", "a"), ("added", "b")], "the first: every card"
+    with CardStore.open(path) as store:
+        synced(store, [*cards("b", name="New"), *cards("c")])
+        synced(store, [*cards("b", name="New"), *cards("c", "d")])  # two syncs, no file
+    assert written(path, target) == [
+        ("added", "c"),
+        ("added", "d"),
+        ("removed", "a"),
+        ("changed", "b"),
+    ]
+    assert written(path, target) == [], "nothing since"
+
+
+def test_a_file_called_off_leaves_the_next_one_to_say_it_all(path, tmp_path):
+    target = tmp_path / "changes.csv"
+    with CardStore.open(path) as store:
+        synced(store, cards("a", "b"))
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(Stopped):
+        written(path, target, stop=stop)
+    assert not target.exists()
+    with CardStore.open(path) as store:
+        assert store.changes_file_copy is None, "not remembered"
+    assert len(written(path, target)) == 2
+
+
+def test_a_file_whose_copy_before_is_gone_lists_every_card_and_says_so(path, tmp_path):
+    target = tmp_path / "changes.csv"
+    with CardStore.open(path) as store:
+        synced(store, cards("a", "b"))
+    write_changes_now(target, path, export_format=ExportFormat.CSV)
+    with CardStore.open(path) as store:
+        synced(store, cards("b"))
+        marked = store.changes_file_copy
+        assert marked is not None
+    with sqlite3.connect(path) as db:  # as a CardViewer keeping two copies only tidies up
+        db.execute("PRAGMA foreign_keys = ON")
+        db.execute("DELETE FROM generations WHERE id = ?", (marked.id,))
+    db.close()
+    result = write_changes_now(target, path, export_format=ExportFormat.CSV)
+    assert result.copy_lost
+    assert dict(result.counts) == {Change.ADDED: 1}
+    with CardStore.open(path) as store:
+        assert not store.changes_file_copy_lost, "the file just written is remembered"
+
+
+def test_a_copy_gone_before_it_is_remembered_keeps_the_mark_before(path):
+    with CardStore.open(path) as store:
+        synced(store, cards("a"))
+        first = store.current
+        assert first is not None
+        assert store.mark_changes_file(first)
+        synced(store, cards("b"))
+        second = store.current
+        assert second is not None
+        synced(store, cards("c"))
+        synced(store, cards("d"))  # the second copy is gone now
+        assert not store.mark_changes_file(second)
+        assert store.changes_file_copy == first
