@@ -149,12 +149,14 @@ class StoreCopies:
 
     def _changed_table(self, chosen: int, change: Change) -> str | None:
         """The table of the cards of copy `chosen` that `change` picks (`_changed`); None
-        where there is no copy to compare it with."""
-        current, previous = self._state("current"), self._state("previous")
+        where there is no copy to compare it with (as `changes()` says)."""
+        current, previous = self.current, self.previous
+        if current is None or previous is None:
+            return None
         if change is Change.REMOVED:
-            other = current if chosen == previous else None
+            other = current.id if chosen == previous.id else None
         else:
-            other = previous if chosen == current else None
+            other = previous.id if chosen == current.id else None
         return None if other is None else self._changed(chosen, other, change)
 
     def _changed(self, chosen: int, other: int, change: Change) -> str:

@@ -141,3 +141,18 @@ def test_a_copy_named_current_that_is_gone_or_unfinished_reads_as_none(path):
         unfinished.add(cards("b"))
         unfinished.finish()
         assert [c.uuid for c in store.cards()] == ["b"]
+
+
+def test_a_copy_before_that_is_gone_is_no_copy_to_compare_with(path):
+    """The sync's note and the views of its changes agree: nothing to compare with."""
+    with CardStore.open(path) as store:
+        synced(store, cards("a"))
+        synced(store, cards("a", "b"))
+        with sqlite3.connect(path) as db:
+            db.execute("UPDATE state SET value = 99 WHERE key = 'previous'")
+        db.close()
+        assert store.previous is None
+        assert store.changes() is None
+        for change in (Change.ADDED, Change.CHANGED):
+            assert store.ordered(None, change=change) == []
+            assert store.change_count(change) == 0
