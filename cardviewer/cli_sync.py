@@ -31,6 +31,7 @@ from typing import TextIO
 from cardviewer.api.errors import CardViewerError, NotAuthenticated
 from cardviewer.cli import (
     PASSWORD_VARIABLE,
+    STANDARD_OUTPUT,
     TABLES,
     ExitCode,
     SignInAgain,
@@ -165,6 +166,8 @@ def changes_format(args: argparse.Namespace) -> ExportFormat | None:
         if args.delimiter is not None:
             raise UsageError("--delimiter is for the --changes file")
         return None
+    if str(path) == STANDARD_OUTPUT:  # which the export takes: here it named a file "-"
+        raise UsageError("--changes writes a file; give its name, not -")
     if format_named_by(path) not in (None, *TABLES):
         raise UsageError(f"--changes writes a CSV or Excel (.xlsx) file, not {path.name}")
     export_format = ExportFormat.of(path)

@@ -240,6 +240,7 @@ def test_the_changes_go_to_a_workbook_too(demo_server, tmp_path):
     ("args", "said_"),
     [
         (("--changes", "changes.pdf"), "--changes writes a CSV or Excel (.xlsx) file"),
+        (("--changes", "-"), "--changes writes a file; give its name, not -"),
         (("--delimiter", ";"), "--delimiter is for the --changes file"),
         (("--changes", "c.xlsx", "--delimiter", ";"), "--delimiter is for CSV files"),
     ],
