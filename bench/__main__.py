@@ -1,7 +1,7 @@
 """`python -m bench [name …]`: run the benchmarks (all by default), print one Markdown table.
 
 Names: startup, first-page, paging, export-all, export-space, export-store, gui-stall,
-memory, space-store, space-jobs, space-sync. The exit
+memory, space-store, space-changes, space-jobs, space-sync. The exit
 status is 1 when a target is missed (a target no client can meet in a setting is shown,
 not judged).
 """
@@ -20,6 +20,7 @@ from bench import (
     bench_gui_stall,
     bench_memory,
     bench_paging,
+    bench_space_changes,
     bench_space_jobs,
     bench_space_store,
     bench_space_sync,
@@ -37,6 +38,7 @@ BENCHMARKS: dict[str, Callable[[], Result | list[Result]]] = {
     "gui-stall": bench_gui_stall.measure,
     "memory": bench_memory.measure,
     "space-store": bench_space_store.measure,
+    "space-changes": bench_space_changes.measure,
     "space-jobs": bench_space_jobs.measure,
     "space-sync": bench_space_sync.measure,
 }
