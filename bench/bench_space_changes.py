@@ -14,14 +14,17 @@ The copy is the one `bench_space_store` builds, with a second sync that changed 
 from __future__ import annotations
 
 import asyncio
-import shutil
-import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bench.bench_gui_stall import Heartbeat
-from bench.bench_space_store import LOCALE, store_for
+from bench.bench_space_store import LOCALE, built_once, store_for
 from bench.common import Result, report, run_in_qt
+
+if TYPE_CHECKING:
+    from cardviewer.api.models import Card
+    from cardviewer.services.card_store import CardStore
 
 COUNT = 100_000
 STALL_RATIO = 1.5
@@ -31,38 +34,18 @@ REMOVED_EVERY = 97
 
 def changed_store_for(count: int) -> Path:
     """A copy of `count` cards and a second sync of it that changed and removed some."""
-    from PySide6.QtCore import QLocale
 
-    from cardviewer.services.card_store import CardStore
-    from cardviewer.services.store_schema import SCHEMA_VERSION
-    from cardviewer.services.text_collation import text_collator
-
-    path = (
-        Path(tempfile.gettempdir()) / f"cardviewer-bench-changes-{count}-v{SCHEMA_VERSION}.sqlite"
-    )
-    if path.exists():
-        return path
-    partial = path.with_suffix(".partial")
-    for leftover in partial.parent.glob(partial.name + "*"):
-        leftover.unlink()
-    shutil.copyfile(store_for(count), partial)
-    with CardStore.open(partial) as store:
-        cards = list(store.cards())
-        sync = store.begin_sync(with_emails=True)
-        batch = []
-        for number, card in enumerate(cards):
+    def changed(store: CardStore) -> list[Card]:
+        kept = []
+        for number, card in enumerate(list(store.cards())):
             if number % REMOVED_EVERY == 5:
                 continue
             if number % CHANGED_EVERY == 3:
                 card = card.model_copy(update={"position": f"{card.position or ''} (new)"})
-            batch.append(card)
-            if len(batch) == 500:
-                sync.add(batch)
-                batch = []
-        sync.add(batch)
-        sync.finish(text_collator(QLocale(LOCALE)).sortKey, LOCALE)  # as the window syncs
-    partial.rename(path)
-    return path
+            kept.append(card)
+        return kept
+
+    return built_once(f"cardviewer-bench-changes-{count}", changed, start_from=store_for(count))
 
 
 def measure_size(count: int) -> list[Result]:

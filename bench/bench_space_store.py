@@ -14,14 +14,21 @@ kept in the temporary folder for the next run (building 100,000 cards takes a mi
 from __future__ import annotations
 
 import asyncio
+import shutil
 import statistics
 import tempfile
 import time
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bench.bench_gui_stall import Heartbeat
 from bench.common import Result, report, rss_bytes, run_in_qt
+
+if TYPE_CHECKING:
+    from cardviewer.api.models import Card
+    from cardviewer.services.card_store import CardStore
 
 SORT_TARGET_MS = 150.0
 FILTER_TARGET_MS = {100_000: 30.0, 10_000: 16.0}
@@ -35,26 +42,43 @@ TYPED = "mül"
 
 def store_for(count: int) -> Path:
     """The local copy of a demo space of `count` cards, built on first use."""
-    from PySide6.QtCore import QLocale
-
     from cardviewer.api.models import parse_card
     from cardviewer.demo.spaces import build_spaces
+
+    def demo_cards(_store: CardStore) -> Iterator[Card]:
+        space = next(iter(build_spaces(count).values()))
+        for card in space.cards:
+            yield parse_card(card.to_json(space, "http://127.0.0.1:1", with_emails=True))
+
+    return built_once(f"cardviewer-bench-{count}", demo_cards)
+
+
+def built_once(
+    name: str, cards: Callable[[CardStore], Iterable[Card]], *, start_from: Path | None = None
+) -> Path:
+    """A local copy in the temporary folder, kept for the next run: on first use, a copy
+    of `start_from` (or a new store) with `cards(store)` synced into it as the window
+    syncs (building 100,000 cards takes a minute)."""
+    from PySide6.QtCore import QLocale
+
     from cardviewer.services.card_store import CardStore
     from cardviewer.services.store_schema import SCHEMA_VERSION
     from cardviewer.services.text_collation import text_collator
 
-    path = Path(tempfile.gettempdir()) / f"cardviewer-bench-{count}-v{SCHEMA_VERSION}.sqlite"
+    path = Path(tempfile.gettempdir()) / f"{name}-v{SCHEMA_VERSION}.sqlite"
     if path.exists():
         return path
     partial = path.with_suffix(".partial")
     for leftover in partial.parent.glob(partial.name + "*"):
         leftover.unlink()
-    space = next(iter(build_spaces(count).values()))
+    if start_from is not None:
+        shutil.copy(start_from, partial)  # its mode too: readable by this user only
     with CardStore.open(partial) as store:
+        chosen = cards(store)
         sync = store.begin_sync(with_emails=True)
         batch = []
-        for card in space.cards:
-            batch.append(parse_card(card.to_json(space, "http://127.0.0.1:1", with_emails=True)))
+        for card in chosen:
+            batch.append(card)
             if len(batch) == 100:
                 sync.add(batch)
                 batch = []
