@@ -52,14 +52,20 @@ class Change(Enum):
     """Cards of the copy before that the last sync did not bring again: read from it."""
 
 
+# A card is looked for in the other copy by its id. One without an id (stored as '')
+# cannot be followed from one sync to the next: the same content there is the same
+# card, and any other content a card added, or removed, but never one changed.
+# The id alone is read from the index; the content only for cards without one.
 _NOT_IN_THE_OTHER = (
-    "NOT EXISTS (SELECT 1 FROM cards o INDEXED BY cards_by_uuid"
+    "CASE WHEN n.uuid <> '' THEN NOT EXISTS (SELECT 1 FROM cards o INDEXED BY cards_by_uuid"
     " WHERE o.generation = :other AND o.uuid = n.uuid)"
+    " ELSE NOT EXISTS (SELECT 1 FROM cards o INDEXED BY cards_by_uuid"
+    " WHERE o.generation = :other AND o.uuid = '' AND o.json = n.json) END"
 )
 _CHANGE_CONDITIONS = {
     Change.ADDED: _NOT_IN_THE_OTHER,
     Change.REMOVED: _NOT_IN_THE_OTHER,  # the copy before read, the current one the other
-    Change.CHANGED: "EXISTS (SELECT 1 FROM cards o INDEXED BY cards_by_uuid"
+    Change.CHANGED: "n.uuid <> '' AND EXISTS (SELECT 1 FROM cards o INDEXED BY cards_by_uuid"
     " WHERE o.generation = :other AND o.uuid = n.uuid AND o.json <> n.json)",
 }
 

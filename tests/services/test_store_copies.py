@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from cardviewer.api.models import Card, parse_card
 from cardviewer.services.card_store import CardStore
 from cardviewer.services.store_copies import Change, Changes, change_query
 from tests.services.stores import a_store_path, cards, count_rows, synced
@@ -39,6 +40,36 @@ def test_what_changed_by_card_id_and_content(path):
     assert indexes == (4,), "two sort indexes (up and down) for each copy kept"
 
 
+def test_cards_without_an_id_are_told_apart_by_their_content(path):
+    """Such a card cannot be followed from one sync to the next: the same content is the
+    same card, other content a card added (and the one before removed), never changed."""
+
+    def without_ids(*names: str) -> list[Card]:
+        return [parse_card({"display_name": name}) for name in names]
+
+    with CardStore.open(path) as store:
+        synced(store, [*cards("a"), *without_ids("Kept", "Edited")])
+        synced(store, [*cards("a", name="Renamed"), *without_ids("Kept", "Edited again", "New")])
+        changes = store.changes()
+        assert changes is not None
+        assert (len(changes.added), len(changes.removed), changes.changed) == (2, 1, ("a",))
+        current, previous = store.current, store.previous
+        assert current is not None
+        assert previous is not None
+        names = {
+            change: [card.display_name for card in store.cards_at(positions, copy).values()]
+            for change in Change
+            for copy in [previous if change is Change.REMOVED else current]
+            for positions in [store.ordered(None, change=change, generation=copy)]
+        }
+        assert names == {
+            Change.ADDED: ["Edited again", "New"],
+            Change.REMOVED: ["Edited"],
+            Change.CHANGED: ["Renamed a"],
+        }
+        assert store.before_last_sync(range(4)) == {0: cards("a")[0]}
+
+
 def test_what_changed_looks_each_card_up_by_its_id_in_the_other_copy(path):
     """A plan that walks the other copy for each card takes hours at 100,000 cards."""
     with CardStore.open(path) as store:
@@ -49,8 +80,11 @@ def test_what_changed_looks_each_card_up_by_its_id_in_the_other_copy(path):
             query = change_query(change)
             steps = db.execute(f"EXPLAIN QUERY PLAN {query}", {"chosen": 2, "other": 1})
             plan = [row[-1] for row in steps]
-            (lookup,) = [step for step in plan if "uuid=?" in step] or [plan]
-            assert "cards_by_uuid" in lookup, plan
+            lookups = [step for step in plan if "uuid=?" in step]
+            assert lookups, plan
+            assert all("cards_by_uuid" in step for step in lookups), plan
+            if change is not Change.CHANGED:  # a card with an id: its id alone is read
+                assert "COVERING INDEX cards_by_uuid" in lookups[0], plan
 
 
 def test_a_changed_card_s_before_is_read_by_its_position_then_its_id(path):
