@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 from cardviewer.api.models import Card, parse_card
 from cardviewer.services.card_store import CardStore
 from cardviewer.services.store_copies import Change, Changes, change_query
+from cardviewer.services.store_sort_keys import index_names
 from tests.services.stores import a_store_path, cards, count_rows, synced
 
 
@@ -149,6 +151,86 @@ def test_the_copy_a_file_of_changes_was_written_from_is_kept_for_the_next_one(pa
         store.mark_changes_file(current)
         assert store.kept_copy(written.id) is None, "no longer needed: dropped"
         assert store.changed_between(Change.ADDED, current, current) == []
+
+
+def rows_of(path: Path, generation: int) -> dict[str, int]:
+    """How many rows of each table, and sort indexes, the store keeps of `generation`."""
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        counts = {
+            table: db.execute(
+                f"SELECT COUNT(*) FROM {table} WHERE generation = ?", (generation,)
+            ).fetchone()[0]
+            for table in ("cards", "card_text", "card_search", "sort_keys", "fields")
+        }
+        counts["indexes"] = db.execute(
+            "SELECT COUNT(*) FROM sqlite_master WHERE name IN (?, ?)", index_names(generation)
+        ).fetchone()[0]
+    return counts
+
+
+def test_a_copy_kept_for_the_next_file_of_changes_alone_keeps_its_cards_alone(path):
+    """It is never shown, searched or sorted again: only compared, card by card."""
+    with CardStore.open(path) as store:
+        synced(store, [*cards("a", "b"), *cards("c", name="Old")])
+        written = store.current
+        assert written is not None
+        store.mark_changes_file(written)
+        whole = rows_of(path, written.id)
+        assert whole == {
+            "cards": 3,
+            "card_text": 3,
+            "card_search": 3,
+            "sort_keys": 3 * 12,
+            "fields": 12,
+            "indexes": 2,
+        }
+        synced(store, [*cards("b"), *cards("c", name="New")])
+        assert rows_of(path, written.id) == whole, "the copy before: its removed cards shown"
+        synced(store, [*cards("b", "z"), *cards("c", name="New")])
+        assert rows_of(path, written.id) == {
+            "cards": 3,
+            "card_text": 0,
+            "card_search": 0,
+            "sort_keys": 0,
+            "fields": 0,
+            "indexes": 0,
+        }
+        current = store.current
+        assert current is not None
+        changed = {
+            change: store.changed_between(change, current, written, "uuid") for change in Change
+        }
+        assert changed == {Change.ADDED: ["z"], Change.REMOVED: ["a"], Change.CHANGED: ["c"]}
+        assert [card.uuid for card in store.cards_at([0, 1, 2], written).values()] == [
+            "a",
+            "b",
+            "c",
+        ]
+        assert rows_of(path, current.id)["sort_keys"] == 3 * 12, "the copy shown: whole"
+
+
+def test_a_kept_copy_left_whole_is_trimmed_when_the_store_is_next_opened(path):
+    """As a program stopped before it had trimmed it, or an older CardViewer, leaves it."""
+    with CardStore.open(path) as store:
+        synced(store, cards("a", "b"))
+        written = store.current
+        assert written is not None
+        store.mark_changes_file(written)
+        synced(store, cards("a"))
+        current = store.current
+        assert current is not None
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
+        db.execute("UPDATE state SET value = ? WHERE key = 'previous'", (current.id,))
+    assert rows_of(path, written.id)["sort_keys"] == 2 * 12
+    CardStore.open(path).close()
+    assert rows_of(path, written.id) == {
+        "cards": 2,
+        "card_text": 0,
+        "card_search": 0,
+        "sort_keys": 0,
+        "fields": 0,
+        "indexes": 0,
+    }
 
 
 def test_the_copy_before_is_kept_as_the_previous_one(path):
