@@ -9,6 +9,8 @@ back to the page shown (or to the hint, when there is none).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtWidgets import QStatusBar
 
@@ -30,10 +32,14 @@ class LoadingState(QObject):
         page_bar: PageBar,
         status: QStatusBar,
         messages: PageMessages,
+        *,
+        pages_shown: Callable[[], bool] = lambda: True,
     ) -> None:
         super().__init__(status)
         self._pages, self._stack, self._page_bar = pages, stack, page_bar
         self._status, self._messages = status, messages
+        self._pages_shown = pages_shown
+        """The table shows the pages (not a whole space from its copy): the centre is theirs."""
         pages.loadingChanged.connect(self._loading_changed)
         stack.loading_page.action_button.clicked.connect(self.stop)
 
@@ -46,11 +52,24 @@ class LoadingState(QObject):
         text = QCoreApplication.translate("MainWindow", "Stopped loading page %1.")
         self._status.showMessage(text.replace("%1", str(pending.page)), STOPPED_NOTE_MS)
 
+    def show_page_state(self) -> None:
+        """The centre as the pages say, back from the whole space: the page's cards, why
+        it has none, the page on its way, or how to open a space."""
+        pending, page = self._pages.pending_request, self._pages.page
+        if page is None and pending is not None:
+            self._stack.show_loading(self._messages.loading(pending))
+        elif page is None:
+            self._stack.show_hint()
+        elif page.is_empty:
+            self._stack.show_empty(self._messages.empty_page(page.meta))
+        else:
+            self._stack.show_table()
+
     def _loading_changed(self, loading: bool) -> None:
         pending, page = self._pages.pending_request, self._pages.page
         if loading and pending is not None:
             self._page_bar.show_loading(pending.page, self._messages.loading_summary(pending))
-            if page is None:
+            if page is None and self._pages_shown():
                 self._stack.show_loading(self._messages.loading(pending))
         else:
             self._page_bar.set_meta(page.meta if page is not None else None)

@@ -171,7 +171,12 @@ class MainWindow(QMainWindow, CommandActions):
     def _connect_model(self) -> None:
         """Pages asked for by the bars, and what the pages answer."""
         self.loading_state = LoadingState(
-            self.pages, self.stack, self.page_bar, self.statusBar(), self.messages
+            self.pages,
+            self.stack,
+            self.page_bar,
+            self.statusBar(),
+            self.messages,
+            pages_shown=lambda: not self.whole_space.shows_whole_space,
         )
         self.pages.loadingChanged.connect(self._update_actions)
         self.pages.pageLoaded.connect(self._on_page_loaded)
@@ -198,6 +203,7 @@ class MainWindow(QMainWindow, CommandActions):
             show_copy=self.whole_space.show_copy,
         )
         self.whole_space.changed.connect(self._update_actions)
+        self.whole_space.pagesShown.connect(self.loading_state.show_page_state)
         self.whole_space.failed.connect(self.job_reports.show_failure)
         self.whole_space.shown.connect(self.error_bar.hide)
         self.whole_space.statusMessage.connect(self.statusBar().showMessage)
@@ -423,11 +429,10 @@ class MainWindow(QMainWindow, CommandActions):
         request = self.model.current_request
         self.error_bar.hide()
         self.page_bar.set_meta(page.meta)
-        if page.is_empty:
-            self.stack.show_empty(self.messages.empty_page(page.meta))
-        else:
-            self.stack.show_table()
-            self.columns.fit()
+        if not self.whole_space.shows_whole_space:  # else the centre is the copy's
+            self.loading_state.show_page_state()
+            if not page.is_empty:
+                self.columns.fit()
         if request is not None:
             self.setWindowTitle(self.messages.window_title(request.space_id))
             self.space_combo.remember_space(request.space_id)

@@ -224,6 +224,8 @@ class WholeSpaceView(QObject):
     """The whole space is on screen from its copy: a failure said before is over."""
     statusMessage = Signal(str, int)
     """A passing note (text, milliseconds): which copy is shown."""
+    pagesShown = Signal()
+    """The table is back on the pages: the centre is to say what they hold."""
 
     def __init__(
         self,
@@ -271,10 +273,19 @@ class WholeSpaceView(QObject):
         return store_path(self._store_folder, server_url, email, space_id)
 
     def offer(self, space_id: str) -> None:
-        """Offer the copy of `space_id` (if it holds a complete sync) beside the pages."""
-        path = self.store_path(space_id)
+        """Offer the copy of `space_id` (if it holds a complete sync) beside the pages.
+
+        The copy shown stays offered whatever its file says meanwhile (removed, or held
+        by another program): the table shows it, and the switch is the way back.
+        """
+        self._offer(self.store_path(space_id))
+
+    def _offer(self, path: Path | None) -> None:
         label, changes = None, False
-        if path is not None and path.exists():
+        shown = self.model
+        if shown is not None and path == shown.path:
+            label, changes = synced_label(shown.generation), shown.has_changes
+        elif path is not None and path.exists():
             try:
                 with CardStore.open(path) as store:
                     label = synced_label(store.current) if store.current is not None else None
@@ -322,8 +333,7 @@ class WholeSpaceView(QObject):
         self._window.columns.follow(model, fit_rows=FITTED_ROWS)
         self._restore_current()  # cards carried over from the copy before, in its order
         if previous is not None:
-            previous.close()
-            previous.deleteLater()
+            _let_go(previous)
         label = synced_label(model.generation)
         self._offered = path
         self._name_export(whole_space=True)
@@ -377,9 +387,9 @@ class WholeSpaceView(QObject):
         self._name_export(whole_space=False)
         self._filter_row.set_target(self._proxy)
         self._details.follow_space(None)
-        model.close()
-        model.deleteLater()
-        self.switch.setCurrentIndex(PAGES)
+        _let_go(model)
+        self._offer(model.path)  # as its file is now: it may be gone meanwhile
+        self.pagesShown.emit()
         self.changed.emit()
 
     def remove_copies(self) -> None:
@@ -533,6 +543,8 @@ class WholeSpaceView(QObject):
             if path is None or not self.show_copy(path, change):
                 self._show_choice()  # what is still shown
             return
+        if change == model.change:
+            return  # chosen again: what it shows stays, or the page saying it is empty
         model.set_change(change)
         self._window.stack.show_table()
         self._show_choice()
@@ -549,7 +561,16 @@ class WholeSpaceView(QObject):
         if count == 0:
             self._window.stack.show_empty(StateText(title, text))  # says it in the middle
         else:
+            self._window.stack.show_table()
             self.statusMessage.emit(note.replace("%1", QLocale().toString(count)), NOTE_MS)
 
     def _counted(self, _shown: int, _total: int) -> None:
         self.changed.emit()
+
+
+def _let_go(model: SpaceTableModel) -> None:
+    """Close a model no longer shown. An answer its worker sent before may still wait in
+    the queue: from now on it says nothing, of a view it no longer is."""
+    model.blockSignals(True)
+    model.close()
+    model.deleteLater()
