@@ -139,6 +139,10 @@ def change_texts(change: Change) -> tuple[str, str, str]:
     )
 
 
+Chosen = tuple[int | None, list[int] | None]
+"""The table's current card and selected cards, as places in a copy (`_chosen_places`)."""
+
+
 class SourceSwitch(QComboBox):
     """Chooses the pages from the server, the whole synced space, or what its sync changed."""
 
@@ -249,6 +253,10 @@ class WholeSpaceView(QObject):
         """The selected cards' places in the copy, kept likewise."""
         self._missing = False
         """Some of them were not among the rows of the answer so far."""
+        self._restored: Chosen = (None, None)
+        """The table's current and selected cards as `_restore_current` left them: while
+        they are so, the cards still missing are looked for; once the person chooses
+        others, those are."""
         self.switch = SourceSwitch(window.filter_row)
         window.filter_row.add_leading(self.switch)
         self.switch.activated.connect(self._on_switched)
@@ -411,16 +419,20 @@ class WholeSpaceView(QObject):
     def _remember_current(self) -> None:
         """The current and selected cards, by place in the copy, before a new order or filter.
 
-        Kept while no row is current (or none selected): the first rows of an answer may
-        not hold them, the whole answer will. A selection of more than `KEPT_SELECTION`
-        cards (say, every card) is not kept; the current card is.
+        Those looked for are kept while the table shows them as restored, lacking some:
+        the first rows of an answer may not hold them, the whole answer will. Cards the
+        person chose (or took out of the selection) meanwhile are theirs. A selection of
+        more than `KEPT_SELECTION` cards (say, every card) is not kept; the current card is.
         """
-        if self.model is not None:
-            current, selected = self._chosen_places(self.model)
-            self._current = current if current is not None else self._current
-            self._selected = selected if selected is not None else self._selected
+        if self.model is None:
+            return
+        chosen = self._chosen_places(self.model)
+        if self._missing and chosen == self._restored:
+            return  # still looking for the cards chosen before
+        current, selected = chosen
+        self._current, self._selected = current, selected or []
 
-    def _chosen_places(self, model: SpaceTableModel) -> tuple[int | None, list[int] | None]:
+    def _chosen_places(self, model: SpaceTableModel) -> Chosen:
         """The table's current card and selected cards, as places in `model`'s copy.
 
         None for either where the table has none; no selected cards for a selection too
@@ -478,8 +490,12 @@ class WholeSpaceView(QObject):
             self._table.setCurrentIndex(model.index(row, column))
             self._table.scrollTo(model.index(row, column))
         selected = sorted(rows[place] for place in self._selected if place in rows)
-        if not selected:
-            return
+        if selected:
+            self._select_rows(model, selected)
+        self._restored = self._chosen_places(model)
+
+    def _select_rows(self, model: SpaceTableModel, selected: list[int]) -> None:
+        """Select these rows (in order), in runs of rows."""
         selection = QItemSelection()
         last_column = model.columnCount() - 1
         start = previous = selected[0]
@@ -494,9 +510,14 @@ class WholeSpaceView(QObject):
         self._table.selectionModel().select(selection, flags)
 
     def _restore_missing(self) -> None:
-        """The rest of an answer came: look again for the cards its first rows lacked."""
-        if self._missing:
-            self._restore_current()
+        """The rest of an answer came: look again for the cards its first rows lacked,
+        unless the person chose other cards among the first rows meanwhile."""
+        if not self._missing or self.model is None:
+            return
+        if self._chosen_places(self.model) != self._restored:
+            self._missing = False
+            return
+        self._restore_current()
 
     def _shown_column(self) -> int:
         """The current cell's column, else the first column shown (the id is hidden).

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QItemSelectionModel, QLocale, Qt, QTime
@@ -476,6 +477,75 @@ def test_the_selected_cards_stay_selected_across_a_sort_and_a_filter(
     with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
         table.sortByColumn(name, Qt.SortOrder.AscendingOrder)
     assert selected_ids(window, space) == {current.uuid}, "of too many, the current card only"
+
+
+def test_cards_taken_out_of_the_selection_stay_out_across_a_sort(window, demo_server, qtbot):
+    """Else the next sort selects them again, and Export as vCards takes those three
+    cards instead of every card shown."""
+    open_space(qtbot, window, demo_server.space_id)
+    space = sync(qtbot, window)
+    table, selection = window.table, window.table.selectionModel()
+    table.setCurrentIndex(space.index(7, 1))
+    for row in (2, 3):
+        selection.select(space.index(row, 1), Flag.Select | Flag.Rows)
+    name = space.column_of("display_name")
+    assert name is not None
+    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
+        table.sortByColumn(name, Qt.SortOrder.AscendingOrder)
+    assert len(selected_ids(window, space)) == 3
+    selection.clearSelection()  # Ctrl+click on each: the current card stays
+    current = space.card(table.currentIndex().row())
+    assert current is not None
+    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
+        table.sortByColumn(name, Qt.SortOrder.DescendingOrder)
+    assert space.card(table.currentIndex().row()) == current
+    assert selected_ids(window, space) <= {current.uuid}, "at most the current card, as clicked"
+    chosen = window.exports.chosen_cards()
+    assert chosen is not None
+    assert chosen.stem.endswith("-shown")
+    assert chosen.count == space.rowCount()
+
+
+def slowed_whole_answers(monkeypatch, seconds: float) -> None:
+    """Every whole answer of a sort or filter takes `seconds` more, as of a large space;
+    its first rows come as ever."""
+    monkeypatch.setattr(space_queries, "FIRST_WITHIN", 10.0)  # on a busy machine too
+    ordered = CardStore.ordered
+
+    def slow(store: CardStore, *args: Any, **options: Any) -> list[int]:
+        if options.get("limit") is None:
+            time.sleep(seconds)
+        return ordered(store, *args, **options)
+
+    monkeypatch.setattr(CardStore, "ordered", slow)
+
+
+def test_a_card_chosen_among_the_first_rows_of_a_sort_stays_chosen_when_the_rest_come(
+    window, demo_server, qtbot, monkeypatch
+):
+    """The card current before the sort is not among the first rows; the person picks
+    another meanwhile, which the rest of the answer must not take away."""
+    open_space(qtbot, window, demo_server.space_id)
+    space = sync(qtbot, window)
+    assert space.rowCount() > space_queries.FIRST_ROWS
+    name = space.column_of("display_name")
+    assert name is not None
+    table = window.table
+    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
+        table.sortByColumn(name, Qt.SortOrder.AscendingOrder)
+    table.setCurrentIndex(space.index(0, name))
+    slowed_whole_answers(monkeypatch, 1.0)
+    table.sortByColumn(name, Qt.SortOrder.DescendingOrder)
+    qtbot.waitUntil(lambda: space.rowCount() == space_queries.FIRST_ROWS, timeout=WAIT)
+    assert space.is_sorting
+    table.setCurrentIndex(space.index(3, name))
+    chosen = space.card(3)
+    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
+        pass
+    assert space.rowCount() > space_queries.FIRST_ROWS
+    assert table.currentIndex().row() == 3
+    assert space.card(3) == chosen
+    assert window.details_pane.card == chosen
 
 
 def sorted_names(window: MainWindow, rows: int) -> list[str]:
