@@ -12,7 +12,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QObject, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtPrintSupport import QPrinter
 from PySide6.QtWidgets import QWidget
 
@@ -77,6 +77,10 @@ class ExportCommands(QObject):
         self.ask_emails: AskEmails = partial(ask_about_emails, window)
         """Asks what to do about cards loaded without e-mail addresses."""
         self._after_emails: Callable[[], None] | None = None
+        self._after_sort: Callable[[], None] | None = None
+        """The command to go on with once every row of the sort or filter shown is in."""
+        self._sorting: SpaceTableModel | None = None
+        """The whole space whose sort or filter `_after_sort` waits for."""
         self._model = model
         self._table = table
         """The table shown, whose selection the vCards export saves."""
@@ -93,7 +97,8 @@ class ExportCommands(QObject):
         """
         space = self._shown_space()
         if space is not None:
-            self._export_shown(space)
+            if self._rows_all_in(again=self.export_page):
+                self._export_shown(space)
             return
         page, request = self._model.page, self._model.current_request
         if page is None or request is None or page.is_empty:
@@ -164,6 +169,8 @@ class ExportCommands(QObject):
     def export_vcards(self) -> None:
         """Ask for a file name and save the chosen cards as vCards for Outlook and phones,
         with their pictures as photos where Preferences say so."""
+        if not self._rows_all_in(again=self.export_vcards):
+            return
         chosen = self.chosen_cards()
         if chosen is None or not self._emails_settled(chosen, again=self.export_vcards):
             return
@@ -187,6 +194,8 @@ class ExportCommands(QObject):
     def export_pdf(self) -> None:
         """Ask for a file name and save the chosen cards as a phone list to print (PDF),
         with QR codes and pictures where Preferences say so."""
+        if not self._rows_all_in(again=self.export_pdf):
+            return
         chosen = self.chosen_cards()
         if chosen is None or not self._emails_settled(chosen, again=self.export_pdf):
             return
@@ -209,6 +218,8 @@ class ExportCommands(QObject):
 
     def print_cards(self) -> None:
         """Ask for a printer and print the chosen cards as a phone list."""
+        if not self._rows_all_in(again=self.print_cards):
+            return
         chosen = self.chosen_cards()
         if chosen is None or not self._emails_settled(chosen, again=self.print_cards):
             return
@@ -225,6 +236,32 @@ class ExportCommands(QObject):
         )
         pictures = self._settings.phone_list_pictures
         self._jobs.print_with(paint, chosen.request, total=chosen.count, pictures=pictures)
+
+    def _rows_all_in(self, *, again: Callable[[], None]) -> bool:
+        """True to go on: every row of the order or filter of the whole space shown is in
+        (or the pages are shown); else `again` runs once they are, and a note says so.
+
+        The first rows of a sort come before the rest (`SpaceQueries`): taken then, a file
+        named for every card shown held those first rows alone.
+        """
+        space = self._shown_space()
+        if space is None or not space.is_sorting:
+            return True
+        self._after_sort = again  # the last command asked for meanwhile
+        if self._sorting is not space:
+            self._sorting = space
+            space.queryFinished.connect(self._rows_in, Qt.ConnectionType.SingleShotConnection)
+        text = QCoreApplication.translate(
+            "MainWindow", "Waiting for the cards shown to be sorted; then this goes on."
+        )
+        self.statusMessage.emit(text, NOTE_MS)
+        return False
+
+    def _rows_in(self) -> None:
+        """The sort or filter waited for is done: the command asked for goes on."""
+        again, self._after_sort, self._sorting = self._after_sort, None, None
+        if again is not None:
+            again()
 
     def _emails_settled(self, chosen: ChosenCards, *, again: Callable[[], None]) -> bool:
         """True to go on with `chosen` as it is; else the person chose to stop, or to load

@@ -367,6 +367,29 @@ def test_export_saves_the_cards_shown_of_the_whole_space_in_their_order(
     assert len(rows) == 1 + space.total_count()
 
 
+def test_an_export_asked_for_as_a_sort_comes_in_waits_for_every_row(
+    window, demo_server, qtbot, tmp_path, monkeypatch
+):
+    """The first rows of a sort of a large space come first: exported then, the file
+    named for every card held those first rows alone."""
+    open_space(qtbot, window, demo_server.space_id)
+    space = sync(qtbot, window)
+    total = space.rowCount()
+    name = space.column_of("display_name")
+    assert name is not None
+    slowed_whole_answers(monkeypatch, 1.0)
+    window.table.sortByColumn(name, Qt.SortOrder.DescendingOrder)
+    qtbot.waitUntil(lambda: space.rowCount() == space_queries.FIRST_ROWS, timeout=WAIT)
+    assert space.is_sorting
+    notes: list[str] = []
+    window.statusBar().messageChanged.connect(notes.append)
+    suggested, rows = exported_shown(qtbot, window, Path(tmp_path) / "all.csv")
+    assert "Waiting for the cards shown to be sorted; then this goes on." in notes
+    assert suggested.name == f"{demo_server.space_id}-all.csv"
+    assert len(rows) == 1 + total
+    assert [row[0] for row in rows[1:]] == [card.uuid for card in cards_shown(space) if card]
+
+
 def test_the_current_card_stays_current_in_a_new_order(window, demo_server, qtbot):
     open_space(qtbot, window, demo_server.space_id)
     space = sync(qtbot, window)
