@@ -846,7 +846,7 @@
         <translation>Die Seite neu laden (F5)</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="+511"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="+543"/>
         <location filename="../cardviewer/ui/window_commands.py" line="+31"/>
         <source>&amp;Export Page…</source>
         <translation>Seite e&amp;xportieren…</translation>
@@ -1268,12 +1268,12 @@
         <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist. Die angezeigten Karten bleiben sichtbar; melden Sie sich an, um weitere zu laden.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+341"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+347"/>
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
     <message numerus="yes">
-        <location line="+132"/>
+        <location line="+131"/>
         <source>Synced %Ln cards. %1</source>
         <translation>
             <numerusform>%Ln Karte synchronisiert. %1</numerusform>
@@ -1281,29 +1281,34 @@
         </translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/export_commands.py" line="+100"/>
+        <location filename="../cardviewer/ui/export_commands.py" line="+105"/>
         <location line="+14"/>
-        <location line="+141"/>
+        <location line="+173"/>
         <source>There are no cards to export.</source>
         <translation>Es gibt keine Karten zum Exportieren.</translation>
     </message>
     <message>
-        <location line="-85"/>
+        <location line="-115"/>
         <source>Export as vCards</source>
         <translation>Als vCards exportieren</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+25"/>
         <source>Export as PDF</source>
         <translation>Als PDF exportieren</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+52"/>
+        <source>Waiting for the cards shown to be sorted; then this goes on.</source>
+        <translation>Warten, bis die angezeigten Karten sortiert sind; dann geht es weiter.</translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <source>Save QR Code</source>
         <translation>QR-Code speichern</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+432"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+433"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
@@ -1366,6 +1371,11 @@
         <location line="+5"/>
         <source>The local copy is in use by another program; try again.</source>
         <translation>Die lokale Kopie wird von einem anderen Programm verwendet; versuchen Sie es erneut.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The local copy could not be read; it is left as it is.</source>
+        <translation>Die lokale Kopie konnte nicht gelesen werden; sie bleibt unverändert.</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -1634,7 +1644,7 @@
         </translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/loading_state.py" line="+46"/>
+        <location filename="../cardviewer/ui/loading_state.py" line="+52"/>
         <source>Stopped loading page %1.</source>
         <translation>Laden der Seite %1 abgebrochen.</translation>
     </message>
@@ -1672,7 +1682,7 @@
         <translation>Der Datenträger ist schreibgeschützt; wählen Sie einen anderen Ordner.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="-425"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="-456"/>
         <source>Whole space (synced %1)</source>
         <translation>Ganzer Bereich (Stand %1)</translation>
     </message>
@@ -1717,7 +1727,7 @@
         <translation>Zuletzt entfernte Karten: %1, wie sie vorher waren.</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+15"/>
         <source>Pages from the server</source>
         <translation>Seiten vom Server</translation>
     </message>
@@ -1742,7 +1752,7 @@
         <translation>Entfernt bei der letzten Synchronisierung</translation>
     </message>
     <message>
-        <location line="+147"/>
+        <location line="+161"/>
         <source>Showing the local copy: %1.</source>
         <translation>Die lokale Kopie wird angezeigt: %1.</translation>
     </message>
@@ -1757,7 +1767,7 @@
         <translation>Die lokalen Kopien synchronisierter Bereiche sind entfernt.</translation>
     </message>
     <message>
-        <location line="+112"/>
+        <location line="+125"/>
         <source>&amp;Export Cards Shown…</source>
         <translation>Angezeigte Karten &amp;exportieren…</translation>
     </message>
@@ -1767,7 +1777,7 @@
         <translation>Die angezeigten Karten in ihrer Reihenfolge als CSV-Datei speichern (Strg+E)</translation>
     </message>
     <message>
-        <location line="-380"/>
+        <location line="-411"/>
         <source>Every card is as it was at the sync before.</source>
         <translation>Jede Karte ist so wie bei der Synchronisierung davor.</translation>
     </message>

@@ -37,7 +37,7 @@ from cardviewer.services.store_schema import (
     StoreError,
     StoreProblem,
     connect_store,
-    is_in_use,
+    passing_problem,
     utc_now_text,
     write_transaction,
 )
@@ -138,25 +138,27 @@ class CardStore(StoreCopies):
     def open(cls, path: Path) -> CardStore:
         """Open (or create) the store at `path`.
 
-        Raises `StoreError` for a store written by a newer version. A file that is no
-        SQLite database is renamed aside (`<name>.damaged-<time>`) and a new store
-        started, so the next sync rebuilds it.
+        Raises `StoreError` for a store written by a newer version, or one that cannot
+        be used for now (another program holds it, the disk is full or fails): it is
+        left as it is. A file that is no SQLite database, or a damaged one, is renamed
+        aside (`<name>.damaged-<time>`) and a new store started, so the next sync
+        rebuilds it.
         """
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         try:
             return cls(connect_store(path), path)
         except sqlite3.DatabaseError as error:
-            if isinstance(error, sqlite3.OperationalError) and is_in_use(error):
-                raise StoreError(
-                    "The local copy of this space is in use by another program; try again.",
-                    StoreProblem.IN_USE,
-                ) from error
+            if passing_problem(error) is not None:
+                raise _not_for_now(error) from error
             aside = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
             log.warning("the store %s cannot be read (%s); set aside as %s", path, error, aside)
             for suffix in ("", "-wal", "-shm"):
                 with contextlib.suppress(FileNotFoundError):
                     Path(f"{path}{suffix}").rename(f"{aside}{suffix}")
+        try:
             return cls(connect_store(path), path)
+        except sqlite3.Error as error:  # a new store could not be started either
+            raise _not_for_now(error) from error
 
     def close(self) -> None:
         self._db.close()
@@ -441,3 +443,18 @@ class CardStore(StoreCopies):
             "SELECT collation FROM generations WHERE id = ?", (number,)
         ).fetchone()
         return None if row is None else row[0]
+
+
+_NOT_FOR_NOW = {
+    StoreProblem.IN_USE: "The local copy of this space is in use by another program; try again.",
+    StoreProblem.DISK_FULL: "The disk is full; the local copy of this space is left as it is.",
+}
+
+
+def _not_for_now(error: sqlite3.Error) -> StoreError:
+    """The store cannot be opened for now (`passing_problem`); the file stays as it is."""
+    problem = passing_problem(error) or StoreProblem.NOT_READ
+    text = _NOT_FOR_NOW.get(
+        problem, f"The local copy of this space could not be read ({error}); it is left as it is."
+    )
+    return StoreError(text, problem)

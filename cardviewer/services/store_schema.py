@@ -109,6 +109,21 @@ def is_in_use(error: sqlite3.Error) -> bool:
     return "locked" in text or "busy" in text
 
 
+def passing_problem(error: sqlite3.Error) -> StoreProblem | None:
+    """What keeps a store from use for now, where the file is not at fault: another
+    program holds it, the disk is full, or the disk or the system failed to read or
+    write it. None where the file is: no SQLite database, a damaged one, or one whose
+    tables are not a store's (SQLite's plain "error")."""
+    if is_in_use(error):
+        return StoreProblem.IN_USE
+    if "full" in str(error).lower():
+        return StoreProblem.DISK_FULL
+    damaged = not isinstance(error, sqlite3.OperationalError) or (
+        getattr(error, "sqlite_errorname", None) == "SQLITE_ERROR"
+    )
+    return None if damaged else StoreProblem.NOT_READ
+
+
 class StoreProblem(Enum):
     """Why a local copy cannot be used, for the window to say in its language."""
 
@@ -116,6 +131,8 @@ class StoreProblem(Enum):
     IN_USE = "in use by another program"
     DISK_FULL = "disk full"
     NOT_WRITTEN = "not written"
+    NOT_READ = "not read"
+    """The disk or the system failed to read it (not the file's fault): left as it is."""
     REPLACED = "replaced by newer syncs"
     """The copy a window showed is gone: newer syncs replaced it."""
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from cardviewer.api.models import parse_card
-from cardviewer.services import store_schema
+from cardviewer.services import card_store, store_schema
 from cardviewer.services.card_store import CardStore
 from cardviewer.services.store_schema import SCHEMA_VERSION, StoreError, StoreProblem
 from tests.services.stores import a_store_path, cards, generation_ids, synced
@@ -168,6 +168,57 @@ def test_a_store_another_program_holds_whole_is_in_use_and_left_alone(path, monk
     assert list(path.parent.glob("*.damaged-*")) == []
     with CardStore.open(path) as store:
         assert [c.uuid for c in store.cards()] == ["a"]
+
+
+@pytest.mark.parametrize(
+    ("words", "name", "problem"),
+    [
+        ("database or disk is full", "SQLITE_FULL", StoreProblem.DISK_FULL),
+        ("disk I/O error", "SQLITE_IOERR", StoreProblem.NOT_READ),
+        ("database is locked", "SQLITE_BUSY", StoreProblem.IN_USE),
+    ],
+)
+def test_a_store_that_cannot_be_opened_for_now_is_left_as_it_is(
+    path, monkeypatch, words, name, problem
+):
+    """A full disk as an older store is brought up to date, a failing disk, another
+    program: the file is not at fault, and its copy is there once that has passed."""
+    with CardStore.open(path) as store:
+        synced(store, cards("a"))
+    error = sqlite3.OperationalError(words)
+    error.sqlite_errorname = name  # as SQLite names it
+
+    def failing(*_args: Any, **_options: Any) -> sqlite3.Connection:
+        raise error
+
+    monkeypatch.setattr(card_store, "connect_store", failing)
+    with pytest.raises(StoreError) as raised:
+        CardStore.open(path)
+    assert raised.value.problem is problem
+    monkeypatch.undo()
+    assert list(path.parent.glob("*.damaged-*")) == []
+    with CardStore.open(path) as store:
+        assert [card.uuid for card in store.cards()] == ["a"]
+
+
+def test_a_damaged_store_set_aside_whose_new_one_cannot_be_started_says_why(path, monkeypatch):
+    """The disk full just then: a StoreError, not SQLite's own."""
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"no database" * 100)
+    started = store_schema.connect_store
+    calls: list[Path] = []
+
+    def full_the_second_time(at: Path, **options: Any) -> sqlite3.Connection:
+        calls.append(at)
+        if len(calls) == 2:
+            raise sqlite3.OperationalError("database or disk is full")
+        return started(at, **options)
+
+    monkeypatch.setattr(card_store, "connect_store", full_the_second_time)
+    with pytest.raises(StoreError) as raised:
+        CardStore.open(path)
+    assert raised.value.problem is StoreProblem.DISK_FULL
+    assert len(list(path.parent.glob("*.damaged-*"))) == 1
 
 
 def test_a_database_without_the_stores_tables_is_set_aside(path):

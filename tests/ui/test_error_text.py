@@ -162,6 +162,7 @@ STORE_PROBLEMS = {
     StoreProblem.IN_USE: "in use by another program",
     StoreProblem.DISK_FULL: "The disk is full",
     StoreProblem.NOT_WRITTEN: "could not be written",
+    StoreProblem.NOT_READ: "could not be read",
     StoreProblem.REPLACED: "replaced by newer syncs",
 }
 
