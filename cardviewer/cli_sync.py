@@ -51,7 +51,7 @@ from cardviewer.cli import (
 from cardviewer.paths import store_dir
 from cardviewer.services.card_export import ExportFormat
 from cardviewer.services.card_store import CardStore, store_path
-from cardviewer.services.change_export import write_changes_now
+from cardviewer.services.change_export import ChangesWritten, write_changes_now
 from cardviewer.services.file_errors import explain_write_failure
 from cardviewer.services.space_fetch import DEFAULT_CONCURRENCY, FetchProgress
 from cardviewer.services.space_sync import sync_space
@@ -179,8 +179,8 @@ def changes_format(args: argparse.Namespace) -> ExportFormat | None:
 async def _changes_written(args: argparse.Namespace, copy: Path, err: TextIO) -> int:
     """Write what changed since the last `--changes` file to the next; the exit code."""
     stop = threading.Event()  # Ctrl+C: the file neither finished nor remembered
-    try:
-        written = await asyncio.to_thread(
+    work = asyncio.ensure_future(
+        asyncio.to_thread(
             write_changes_now,
             args.changes,
             copy,
@@ -188,9 +188,9 @@ async def _changes_written(args: argparse.Namespace, copy: Path, err: TextIO) ->
             delimiter=csv_delimiter(args),
             stop=stop,
         )
-    except asyncio.CancelledError:
-        stop.set()
-        raise
+    )
+    try:
+        written = await _unless_stopped(work, stop)
     except OSError as exc:
         log.debug("writing %s failed: %r", args.changes, exc)
         print(
@@ -200,7 +200,7 @@ async def _changes_written(args: argparse.Namespace, copy: Path, err: TextIO) ->
         )
         return ExitCode.WRITE
     except StoreError as exc:
-        print(f"The changes could not be read from the local copy. {exc}", file=err)
+        print(f"The local copy is up to date. {exc}", file=err)
         return ExitCode.WRITE
     if written.copy_lost:  # said even with --quiet: the file is not what the job expects
         log.info("the copy the last file of changes was written from is gone")
@@ -216,6 +216,25 @@ async def _changes_written(args: argparse.Namespace, copy: Path, err: TextIO) ->
         cards = "1 card" if written.cards == 1 else f"{written.cards:,} cards"
         print(f"Wrote {cards} to {args.changes}.", file=err)
     return ExitCode.OK
+
+
+async def _unless_stopped(
+    work: asyncio.Future[ChangesWritten], stop: threading.Event
+) -> ChangesWritten:
+    """What `work` wrote. Ctrl+C sets `stop`, and `work` ends at its next look at it;
+    where it had noted the file by then, the file is whole and its changes are the
+    next file's no more: that is said, not the interruption."""
+    try:
+        return await asyncio.shield(work)
+    except asyncio.CancelledError:
+        stop.set()
+        await asyncio.wait({work})
+        if work.exception() is not None:
+            raise  # stopped, or failed: the next file holds these changes
+        task = asyncio.current_task()
+        if task is not None:
+            task.uncancel()
+        return work.result()
 
 
 async def _synced(

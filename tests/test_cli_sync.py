@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import dataclasses
 import io
 import re
 import sqlite3
+import threading
 from pathlib import Path
 
 import openpyxl
@@ -18,7 +20,10 @@ from cardviewer.cli import PASSWORD_VARIABLE, ExitCode
 from cardviewer.demo import Fault
 from cardviewer.paths import store_dir
 from cardviewer.services.card_store import CardStore, store_path
+from cardviewer.services.change_export import ChangesWritten
 from cardviewer.services.session_store import SessionStore, StoredSession
+from cardviewer.services.stoppable import Stopped
+from cardviewer.services.store_copies import Change
 from cardviewer.services.store_schema import SCHEMA_VERSION
 from cardviewer.services.text_collation import system_collation
 
@@ -26,6 +31,9 @@ from cardviewer.services.text_collation import system_collation
 @pytest.fixture
 def password(monkeypatch, demo_server):
     monkeypatch.setenv(PASSWORD_VARIABLE, demo_server.password)
+
+
+WAIT_SECONDS = 10
 
 
 def run(demo_server, *args: str, space: str | None = None) -> tuple[int, str]:
@@ -279,6 +287,71 @@ def test_interrupted_while_the_changes_are_written_it_says_the_copy_is_synced(
     )
     with CardStore.open(copy_of(demo_server)) as store:
         assert store.current is not None
+
+
+@pytest.mark.usefixtures("password")
+def test_a_file_of_changes_the_copy_could_not_note_is_said_and_repeated_next_time(
+    demo_server, tmp_path, monkeypatch
+):
+    """Another program holding the store for longer than the wait, say."""
+
+    def held(*_args: object, **_options: object) -> bool:
+        raise sqlite3.OperationalError("database is locked")
+
+    target = tmp_path / "changes.csv"
+    with monkeypatch.context() as patched:
+        patched.setattr(CardStore, "mark_changes_file", held)
+        code, err = run(demo_server, "--changes", str(target))
+    assert code == ExitCode.WRITE
+    assert err.endswith(
+        f"The local copy is up to date. {target} is written, but the local copy could not "
+        "note it (database is locked); the next file will hold these changes again.\n"
+    )
+    first = changes_in(target)
+    assert run(demo_server, "--changes", str(target))[0] == ExitCode.OK
+    assert changes_in(target) == first, "every card added, again"
+
+
+def test_ctrl_c_once_the_file_of_changes_is_noted_says_it_is_written(tmp_path):
+    """The interruption comes as the copy notes the file: the file is whole, and the
+    next one will not hold its changes. Saying "interrupted" would have a job throw away
+    the only file that holds them."""
+    noted = threading.Event()
+
+    async def interrupted_as_it_notes() -> ChangesWritten:
+        stop = threading.Event()
+
+        def write(stop: threading.Event) -> ChangesWritten:
+            assert stop.wait(WAIT_SECONDS), "the interruption sets it"
+            noted.set()
+            return ChangesWritten({Change.ADDED: 3})
+
+        work = asyncio.ensure_future(asyncio.to_thread(write, stop))
+        waiting = asyncio.ensure_future(cli_sync._unless_stopped(work, stop))
+        await asyncio.sleep(0.05)
+        waiting.cancel()  # Ctrl+C, as asyncio.run delivers it
+        return await waiting
+
+    assert asyncio.run(interrupted_as_it_notes()).cards == 3
+    assert noted.is_set()
+
+
+def test_ctrl_c_before_the_file_of_changes_is_noted_is_an_interruption(tmp_path):
+    async def interrupted_before() -> ChangesWritten:
+        stop = threading.Event()
+
+        def write(stop: threading.Event) -> ChangesWritten:
+            assert stop.wait(WAIT_SECONDS)
+            raise Stopped("called off")
+
+        work = asyncio.ensure_future(asyncio.to_thread(write, stop))
+        waiting = asyncio.ensure_future(cli_sync._unless_stopped(work, stop))
+        await asyncio.sleep(0.05)
+        waiting.cancel()
+        return await waiting
+
+    with pytest.raises(asyncio.CancelledError):
+        asyncio.run(interrupted_before())
 
 
 @pytest.mark.usefixtures("password")

@@ -14,6 +14,7 @@ them.
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -35,7 +36,12 @@ from cardviewer.services.card_export import (
 from cardviewer.services.card_store import CardStore
 from cardviewer.services.stoppable import check
 from cardviewer.services.store_copies import CHANGE_ORDER, Change
-from cardviewer.services.store_schema import Generation
+from cardviewer.services.store_schema import (
+    Generation,
+    StoreError,
+    StoreProblem,
+    passing_problem,
+)
 
 CHANGE_HEADING = "Change"
 """The heading of the first column; its cells are `Change` values (`added`, …)."""
@@ -74,35 +80,57 @@ def write_changes_now(
     Cards are read a block at a time as they are written, `stop` looked at between
     blocks and once more before the copy is remembered (`Stopped`). Whenever it raises,
     the next file says what this one would have: `OSError` when the file cannot be
-    written (an earlier file stays as it was), `StoreError` when the copy cannot be read.
+    written (an earlier file stays as it was), `StoreError` when the copy cannot be
+    read, or cannot note that the file is written.
     """
-    with CardStore.open(store_path) as store:
-        current = store.current
-        if current is None:
-            return ChangesWritten({})
-        lost = store.changes_file_copy_lost
-        parts = _parts(store, current, store.changes_file_copy)
-        sample = store.cards_at(store.ordered(None, limit=COLUMN_SAMPLE), current)
-        columns = build_columns(
-            list(sample.values()),
-            with_emails=current.with_emails,
-            titles=titles,
-            more_fields=store.extra_fields(),
-        )
-        write_table(
-            path,
-            columns,
-            _rows(store, parts, columns, export_format, stop),
-            export_format=export_format,
-            title=CHANGE_HEADING,
-            delimiter=delimiter,
-            titles=titles,
-            first_heading=CHANGE_HEADING,
-        )
-        check(stop)
-        marked = store.mark_changes_file(current)
+    try:
+        with CardStore.open(store_path) as store:
+            current = store.current
+            if current is None:
+                return ChangesWritten({})
+            lost = store.changes_file_copy_lost
+            parts = _parts(store, current, store.changes_file_copy)
+            sample = store.cards_at(store.ordered(None, limit=COLUMN_SAMPLE), current)
+            columns = build_columns(
+                list(sample.values()),
+                with_emails=current.with_emails,
+                titles=titles,
+                more_fields=store.extra_fields(),
+            )
+            write_table(
+                path,
+                columns,
+                _rows(store, parts, columns, export_format, stop),
+                export_format=export_format,
+                title=CHANGE_HEADING,
+                delimiter=delimiter,
+                titles=titles,
+                first_heading=CHANGE_HEADING,
+            )
+            check(stop)
+            marked = _marked(store, current, path, stop)
+    except sqlite3.Error as error:  # a damaged copy, say
+        raise StoreError(
+            f"The changes could not be read from the local copy ({error}); the next "
+            "file will hold them.",
+            passing_problem(error) or StoreProblem.NOT_READ,
+        ) from error
     counts = {change: len(positions) for change, _copy, positions in parts}
     return ChangesWritten(counts, copy_lost=lost, marked=marked)
+
+
+def _marked(
+    store: CardStore, current: Generation, path: Path, stop: threading.Event | None
+) -> bool:
+    """`mark_changes_file`, its failure said as the file's: written, but not noted."""
+    try:
+        return store.mark_changes_file(current, stop=stop)
+    except sqlite3.Error as error:  # another program holds the store, say
+        raise StoreError(
+            f"{path} is written, but the local copy could not note it ({error}); the "
+            "next file will hold these changes again.",
+            passing_problem(error) or StoreProblem.NOT_WRITTEN,
+        ) from error
 
 
 def _parts(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -19,6 +20,7 @@ from enum import Enum
 from typing import Any
 
 from cardviewer.api.models import Card, parse_card
+from cardviewer.services.stoppable import check
 from cardviewer.services.store_schema import (
     CHANGES_FILE_COPY,
     Generation,
@@ -240,12 +242,16 @@ class StoreCopies:
         marked = self._state(CHANGES_FILE_COPY)
         return marked is not None and self._generation(marked) is None
 
-    def mark_changes_file(self, generation: Generation) -> bool:
+    def mark_changes_file(
+        self, generation: Generation, *, stop: threading.Event | None = None
+    ) -> bool:
         """`generation` is the copy a file of changes was written from: the next file
         says what changed since, and the copy is kept until then.
 
         False, and the mark before kept, if the copy is gone meanwhile (two syncs made
         while the file was written): the next file then repeats this one's changes.
+        Dropping the copy marked before takes seconds at 100,000 cards: `stop` set by
+        then raises `Stopped`, and the mark stays where it was.
         """
         with write_transaction(self._db):
             marked = self._db.execute(
@@ -254,6 +260,7 @@ class StoreCopies:
                 (CHANGES_FILE_COPY, generation.id),
             ).rowcount
             drop_unused(self._db)
+            check(stop)  # rolls the mark back
         return marked > 0
 
     def _state(self, key: str) -> int | None:
