@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import sqlite3
 import sys
 import threading
 import time
@@ -119,14 +120,16 @@ def main(argv: Sequence[str] | None = None, *, stderr: TextIO | None = None) -> 
         try:
             return asyncio.run(_sync(args, err))
         except KeyboardInterrupt:
-            if getattr(args, "synced", False):  # while the --changes file was written
+            if not getattr(args, "synced", False):
+                print("Interrupted; the local copy stays as it was.", file=err)
+            elif args.changes is not None:  # the file of changes neither written nor noted
                 print(
                     "Interrupted; the local copy is up to date, and the next --changes "
                     "file will hold its changes.",
                     file=err,
                 )
             else:
-                print("Interrupted; the local copy stays as it was.", file=err)
+                print("Interrupted; the local copy is up to date.", file=err)
             return ExitCode.INTERRUPTED
 
 
@@ -150,7 +153,6 @@ async def _sync(args: argparse.Namespace, err: TextIO) -> int:
     if not args.quiet:
         print(summary(count, args.space, changes, time.monotonic() - started), file=err)
     if args.changes is not None:
-        args.synced = True  # what an interruption from now on leaves: the copy synced
         return await _changes_written(args, path, err)
     return ExitCode.OK
 
@@ -243,7 +245,8 @@ async def _synced(
     """Every page into the copy at `path`: the number of cards, and what changed.
 
     Texts are ranked for the system's language, as the window sorts them: Qt's
-    collation, loaded here only.
+    collation, loaded here only. From the moment the new copy is current, `args.synced`
+    says so: an interruption then leaves it synced, and a first sync's store is kept.
     """
     from cardviewer.services.text_collation import system_collation
 
@@ -258,6 +261,7 @@ async def _synced(
             print("\rFinishing the local copy…\033[K", end="", file=err, flush=True)
 
     first, store = await asyncio.to_thread(_opened, path)
+    args.synced = False
     try:
         generation = await sync_space(
             store,
@@ -268,13 +272,14 @@ async def _synced(
             collation=system_collation(),
             on_finishing=finishing,
         )
+        args.synced = True  # what an interruption from now on leaves: the copy synced
         if show:
             print(file=err)
         return generation.card_count, await asyncio.to_thread(store.changes)
     except BaseException:
         if show:
             print(file=err)
-        if first:  # no copy of a space mistyped or refused is left behind
+        if first and not args.synced:  # no copy of a space mistyped or refused is left
             _discarded(store, path)
         raise
     finally:
@@ -288,10 +293,17 @@ def _opened(path: Path) -> tuple[bool, CardStore]:
 
 
 def _discarded(store: CardStore, path: Path) -> None:
-    """Close and delete the copy a first sync made, with SQLite's files beside it."""
+    """Close and delete the store a first sync began, with SQLite's files beside it;
+    kept where another program (a window) has made a copy in it meanwhile, or makes one."""
+    try:
+        unused = store.holds_nothing()
+    except sqlite3.Error as error:
+        log.debug("whether the store %s is used is not known: %s", path, error)
+        unused = False
     store.close()
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    if unused:
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
 
 
 def summary(count: int, space: str, changes: Changes | None, seconds: float) -> str:
