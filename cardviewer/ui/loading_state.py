@@ -32,13 +32,11 @@ class LoadingState(QObject):
         page_bar: PageBar,
         status: QStatusBar,
         messages: PageMessages,
-        *,
-        pages_shown: Callable[[], bool] = lambda: True,
     ) -> None:
         super().__init__(status)
         self._pages, self._stack, self._page_bar = pages, stack, page_bar
         self._status, self._messages = status, messages
-        self._pages_shown = pages_shown
+        self.pages_shown: Callable[[], bool] = lambda: True
         """The table shows the pages (not a whole space from its copy): the centre is theirs."""
         pages.loadingChanged.connect(self._loading_changed)
         stack.loading_page.action_button.clicked.connect(self.stop)
@@ -69,7 +67,7 @@ class LoadingState(QObject):
         pending, page = self._pages.pending_request, self._pages.page
         if loading and pending is not None:
             self._page_bar.show_loading(pending.page, self._messages.loading_summary(pending))
-            if page is None and self._pages_shown():
+            if page is None and self.pages_shown():
                 self._stack.show_loading(self._messages.loading(pending))
         else:
             self._page_bar.set_meta(page.meta if page is not None else None)

@@ -171,13 +171,9 @@ class MainWindow(QMainWindow, CommandActions):
     def _connect_model(self) -> None:
         """Pages asked for by the bars, and what the pages answer."""
         self.loading_state = LoadingState(
-            self.pages,
-            self.stack,
-            self.page_bar,
-            self.statusBar(),
-            self.messages,
-            pages_shown=lambda: not self.whole_space.shows_whole_space,
+            self.pages, self.stack, self.page_bar, self.statusBar(), self.messages
         )
+        self.loading_state.pages_shown = lambda: not self.whole_space.shows_whole_space
         self.pages.loadingChanged.connect(self._update_actions)
         self.pages.pageLoaded.connect(self._on_page_loaded)
         self.pages.loadFailed.connect(self._on_load_failed)

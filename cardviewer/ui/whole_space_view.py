@@ -337,6 +337,7 @@ class WholeSpaceView(QObject):
         model.queryStarted.connect(self._filter_row.sorting_started)
         model.queryFinished.connect(self._filter_row.sorting_finished)
         model.countsChanged.connect(self._counted)  # a change's cards counted: any to export?
+        model.queryFailed.connect(self._unreadable)
         self._details.follow_space(model)
         self._window.columns.follow(model, fit_rows=FITTED_ROWS)
         self._restore_current()  # cards carried over from the copy before, in its order
@@ -584,6 +585,15 @@ class WholeSpaceView(QObject):
         else:
             self._window.stack.show_table()
             self.statusMessage.emit(note.replace("%1", QLocale().toString(count)), NOTE_MS)
+
+    def _unreadable(self, detail: str) -> None:
+        """The copy shown could not be read to sort, filter or show its rows."""
+        text = QCoreApplication.translate(
+            "MainWindow",
+            "The local copy could not be read, so the cards shown may be incomplete or "
+            "not in the order asked for. Sync Space makes a new copy.",
+        )
+        self.failed.emit(text, detail)
 
     def _counted(self, _shown: int, _total: int) -> None:
         self.changed.emit()

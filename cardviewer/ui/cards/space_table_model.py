@@ -13,6 +13,7 @@ current card current across a new order by it.
 from __future__ import annotations
 
 import logging
+import sqlite3
 from collections import OrderedDict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
@@ -87,7 +88,8 @@ class SpaceTableModel(QAbstractTableModel):
     queryFinished = Signal()
     """Every row of the last sort or filter is in (also after a failure)."""
     queryFailed = Signal(str)
-    """The copy could not be read; the detail, for the log (the rows shown stay)."""
+    """The copy could not be read to sort, filter or show rows; the detail, for the log
+    (the rows shown stay). Said once for rows that cannot be read, however many."""
     _answered = Signal(object)
 
     def __init__(
@@ -125,6 +127,8 @@ class SpaceTableModel(QAbstractTableModel):
         self._complete = True
         self._change_count: int | None = None
         """How many cards the change shown picks, once the worker said (`total_count`)."""
+        self._unreadable = False
+        """Rows could not be read (a copy damaged while shown): said once, shown empty."""
         # The space's order until the first answer; of a change, nothing until it says.
         self._positions: Sequence[int] = range(self.card_count()) if change is None else ()
         # The copy's first cards decide the kinds of unknown fields, whatever is shown.
@@ -339,9 +343,20 @@ class SpaceTableModel(QAbstractTableModel):
 
     def _read(self, positions: Sequence[int]) -> dict[int, Card]:
         missing = [position for position in positions if position not in self._cards]
-        found = self._store.cards_at(missing, self.generation)
+        try:
+            found = self._store.cards_at(missing, self.generation)
+        except (sqlite3.Error, ValueError) as error:  # damaged while shown, say
+            self._read_failed(error)
+            return {}
         self._keep(found)
         return found
+
+    def _read_failed(self, error: Exception) -> None:
+        """Rows that cannot be read are shown empty; the first failure is said."""
+        if not self._unreadable:
+            self._unreadable = True
+            log.warning("rows of the local copy %s could not be read: %s", self.path, error)
+            self.queryFailed.emit(str(error))
 
     def _keep(self, cards: Mapping[int, Card]) -> None:
         """Cache `cards` (by position) as the latest read, their texts not yet made."""
@@ -379,7 +394,11 @@ class SpaceTableModel(QAbstractTableModel):
             missing = [
                 place for place in around if place in self._cards and place not in self._before
             ]
-            found = self._store.before_last_sync(missing, self.generation)
+            try:
+                found = self._store.before_last_sync(missing, self.generation)
+            except (sqlite3.Error, ValueError) as error:
+                self._read_failed(error)
+                found = {}
             self._before.update((place, found.get(place)) for place in missing)
         return self._before.get(position)
 

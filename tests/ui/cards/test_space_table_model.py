@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
@@ -423,3 +424,26 @@ def test_a_change_shown_has_the_columns_of_the_whole_copy(qtbot, tmp_path):
     finally:
         for model in (whole, removed, added):
             model.close()
+
+
+def test_rows_that_cannot_be_read_are_shown_empty_and_said_once(qtbot, open_model, monkeypatch):
+    """A copy damaged while shown: a paint, a key or the details pane reads rows not
+    read before; each is empty, and the failure is said once, not raised at every cell."""
+    model = open_model([person(n, f"Person {n}") for n in range(3 * BLOCK)])
+    failures: list[str] = []
+    model.queryFailed.connect(failures.append)
+
+    def damaged(*_args: object, **_options: object) -> dict[int, Card]:
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    monkeypatch.setattr(CardStore, "cards_at", damaged)
+    last = model.rowCount() - 1
+    name = model.column_of("display_name")
+    assert name is not None
+    with qtbot.captureExceptions() as raised:
+        assert model.card(last) is None
+        assert model.index(last, name).data() is None
+        assert model.index(last - 1, name).data(CARD_ROLE) is None
+        assert model.data(model.index(0, name)) == "Person 0", "read before: still shown"
+    assert raised == []
+    assert failures == ["database disk image is malformed"]
