@@ -417,9 +417,11 @@ class CardStore(StoreCopies):
         the reader's language has changed since.
         """
         chosen = generation or self.current
-        if chosen is None or self._collation(chosen.id) == collation:
+        if chosen is None or not self._needs_ranking(chosen.id, collation):
             return
         with write_transaction(self._db):
+            if not self._needs_ranking(chosen.id, collation):
+                return  # ranked, or dropped, by another program meanwhile
             for name in index_names(chosen.id):
                 self._db.execute(f"DROP INDEX IF EXISTS {name}")
             rank_generation_texts(self._db, chosen.id, text_key, collation)
@@ -438,11 +440,16 @@ class CardStore(StoreCopies):
 
     # Inside
 
-    def _collation(self, number: int) -> str | None:
+    def _needs_ranking(self, number: int, collation: str) -> bool:
+        """The copy is there with its sort keys, ranked under another collation than
+        `collation`. A copy newer syncs dropped (a window not yet showing the newest),
+        or kept with its cards alone, has none to rank: sorting it finds no rows."""
         row = self._db.execute(
-            "SELECT collation FROM generations WHERE id = ?", (number,)
+            "SELECT collation FROM generations g WHERE id = ?"
+            " AND EXISTS (SELECT 1 FROM fields f WHERE f.generation = g.id)",
+            (number,),
         ).fetchone()
-        return None if row is None else row[0]
+        return row is not None and row[0] != collation
 
 
 _NOT_FOR_NOW = {

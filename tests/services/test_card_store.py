@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import signal
 import sqlite3
@@ -22,6 +23,7 @@ from cardviewer.services.card_search import card_search_text, search_terms
 from cardviewer.services.card_store import CardStore, account_folder, remove_copies, store_path
 from cardviewer.services.store_copies import Change, Changes
 from cardviewer.services.store_schema import Generation, StoreError, StoreProblem
+from cardviewer.services.store_sort_keys import index_names
 from tests.properties import examples
 from tests.services.stores import a_store_path, cards, count_rows, synced
 
@@ -487,6 +489,21 @@ def test_a_copy_ranked_under_a_collation_is_not_ranked_again_for_it(path):
         keys.clear()
         assert store.ordered("display_name", text_key=key, collation="plain") == [1, 0]
         assert keys == []
+
+
+def test_a_sort_of_a_copy_newer_syncs_dropped_finds_nothing_and_writes_nothing(path):
+    """A window not yet showing the newest copy: ranking a copy that is gone took the
+    store's write lock and built two sort indexes over every copy's keys, each time."""
+    with CardStore.open(path) as job, CardStore.open(path) as window:
+        synced(job, cards("a", "b"))
+        shown = job.current
+        assert shown is not None
+        synced(job, cards("a", "b", "c"))
+        synced(job, cards("a", "b", "c", "d"))  # the copy shown is dropped
+        assert window.ordered("display_name", generation=shown, collation="plain") == []
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        names = [row[0] for row in db.execute("SELECT name FROM sqlite_master")]
+    assert not set(index_names(shown.id)) & set(names)
 
 
 def test_a_search_mixing_long_and_short_words_needs_both(path):
