@@ -1268,7 +1268,7 @@
         <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist. Die angezeigten Karten bleiben sichtbar; melden Sie sich an, um weitere zu laden.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+347"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+343"/>
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
@@ -1371,6 +1371,11 @@
         <location line="+5"/>
         <source>The local copy is in use by another program; try again.</source>
         <translation>Die lokale Kopie wird von einem anderen Programm verwendet; versuchen Sie es erneut.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The local copy is gone from this computer; Sync Space makes a new one.</source>
+        <translation>Die lokale Kopie ist nicht mehr auf diesem Computer; „Bereich synchronisieren“ legt eine neue an.</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -1644,7 +1649,7 @@
         </translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/loading_state.py" line="+52"/>
+        <location filename="../cardviewer/ui/loading_state.py" line="+50"/>
         <source>Stopped loading page %1.</source>
         <translation>Laden der Seite %1 abgebrochen.</translation>
     </message>

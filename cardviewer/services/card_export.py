@@ -139,7 +139,7 @@ def write_stored_cards_now(
     the earlier file left as it was). Otherwise as `write_cards_now()`. The cards are
     those of the copy `generation` (the one shown) when given, else the current one.
     """
-    with CardStore.open(store_path) as store:
+    with CardStore.open(store_path, create=False) as store:
         copy = generation or store.current
         columns = build_columns(
             list(store.cards_at(positions[:COLUMN_SAMPLE], copy).values()),

@@ -135,8 +135,10 @@ class CardStore(StoreCopies):
         self._changed_tables: set[str] = set()
 
     @classmethod
-    def open(cls, path: Path) -> CardStore:
-        """Open (or create) the store at `path`.
+    def open(cls, path: Path, *, create: bool = True) -> CardStore:
+        """Open (or create) the store at `path`; one that is not there only with
+        `create` (a sync's), else `StoreError` (`GONE`): reading a copy that is gone
+        must not leave an empty store in its place.
 
         Raises `StoreError` for a store written by a newer version, or one that cannot
         be used for now (another program holds it, the disk is full or fails): it is
@@ -144,9 +146,15 @@ class CardStore(StoreCopies):
         aside (`<name>.damaged-<time>`) and a new store started, so the next sync
         rebuilds it.
         """
+        if not create and not path.exists():
+            raise StoreError(
+                "The local copy of this space is gone from this computer; Sync Space "
+                "makes a new one.",
+                StoreProblem.GONE,
+            )
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         try:
-            return cls(connect_store(path), path)
+            return cls(connect_store(path, create=create), path)
         except sqlite3.DatabaseError as error:
             if passing_problem(error) is not None:
                 raise _not_for_now(error) from error

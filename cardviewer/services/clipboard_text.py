@@ -86,7 +86,7 @@ class StoredRows:
         lines: list[str] = []
         if self.titles is not None:
             lines.append(CELL_SEPARATOR.join(map(clipboard_cell, self.titles)))
-        with CardStore.open(self.store_path) as store, store.snapshot():
+        with CardStore.open(self.store_path, create=False) as store, store.snapshot():
             copy = store.kept_copy(self.generation)
             if copy is None:
                 raise CopyOutdated(f"copy {self.generation} is no longer kept")

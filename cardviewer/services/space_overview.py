@@ -125,7 +125,7 @@ def overview_of_copy(
     """The overview of every card of the local copy at `path`, and when it was synced
     (None, with no cards, before its first sync); read a block at a time, `stop` and
     `painted` as `stored_cards` takes them."""
-    with CardStore.open(path) as store:
+    with CardStore.open(path, create=False) as store:
         generation = store.current
         if generation is None:
             return space_overview((), with_emails=False), None

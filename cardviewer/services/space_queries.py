@@ -161,7 +161,7 @@ class SpaceQueries:
 
     def _run(self) -> None:
         try:
-            store = CardStore.open(self._path)
+            store = CardStore.open(self._path, create=False)
         except (StoreError, sqlite3.Error, OSError) as error:
             log.warning("the local copy %s cannot be read for sorting: %s", self._path, error)
             store = None

@@ -135,6 +135,8 @@ class StoreProblem(Enum):
     """The disk or the system failed to read it (not the file's fault): left as it is."""
     REPLACED = "replaced by newer syncs"
     """The copy a window showed is gone: newer syncs replaced it."""
+    GONE = "gone"
+    """The store's file is gone from this computer (Remove Local Copies, say)."""
 
 
 class StoreError(Exception):

@@ -247,6 +247,6 @@ def write_stored_vcards(
 
     Read a block at a time as they are written: a whole space is never in memory.
     """
-    with CardStore.open(store_path) as store:
+    with CardStore.open(store_path, create=False) as store:
         cards = stored_cards(store, positions, generation=generation)
         return write_vcards(path, cards, version, photos, stop=stop, painted=painted)

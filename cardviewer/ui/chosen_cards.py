@@ -44,5 +44,5 @@ def chosen_card_stream(chosen: ChosenCards) -> Iterator[Iterable[Card]]:
     if chosen.store_path is None:
         yield chosen.cards
         return
-    with CardStore.open(chosen.store_path) as store:
+    with CardStore.open(chosen.store_path, create=False) as store:
         yield stored_cards(store, chosen.positions, generation=chosen.generation)

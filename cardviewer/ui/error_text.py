@@ -70,6 +70,10 @@ def store_error_text(error: StoreError) -> str:
         return QCoreApplication.translate(
             "MainWindow", "The local copy is in use by another program; try again."
         )
+    if error.problem is StoreProblem.GONE:
+        return QCoreApplication.translate(
+            "MainWindow", "The local copy is gone from this computer; Sync Space makes a new one."
+        )
     if error.problem is StoreProblem.NOT_READ:
         return QCoreApplication.translate(
             "MainWindow", "The local copy could not be read; it is left as it is."

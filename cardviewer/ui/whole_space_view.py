@@ -295,7 +295,7 @@ class WholeSpaceView(QObject):
             label, changes = synced_label(shown.generation), shown.has_changes
         elif path is not None and path.exists():
             try:
-                with CardStore.open(path) as store:
+                with CardStore.open(path, create=False) as store:
                     label = synced_label(store.current) if store.current is not None else None
                     changes = store.previous is not None
             except StoreError as error:

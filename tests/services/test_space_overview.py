@@ -14,6 +14,7 @@ from cardviewer.api.models import Card, parse_card
 from cardviewer.services.card_store import CardStore
 from cardviewer.services.space_overview import TOP, RankedCard, overview_of_copy, space_overview
 from cardviewer.services.stoppable import Stopped
+from cardviewer.services.store_schema import StoreError
 from tests.demo_cards import demo_space_cards
 
 
@@ -130,6 +131,10 @@ def test_the_figures_cannot_be_changed_and_e_mails_are_named():
 
 def test_a_local_copy_is_overviewed_from_every_card_and_its_sync_time(demo_cards, tmp_path):
     path = tmp_path / "space.sqlite"
+    with pytest.raises(StoreError):
+        overview_of_copy(path)  # gone: no empty store made in its place
+    assert not path.exists()
+    CardStore.open(path).close()
     assert overview_of_copy(path) == (space_overview((), with_emails=False), None)
     with CardStore.open(path) as store:
         sync = store.begin_sync(with_emails=True)

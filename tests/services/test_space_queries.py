@@ -228,12 +228,12 @@ def test_a_query_asked_before_warming_is_answered_first_and_the_copy_warmed_afte
     and then still reads the copy before the first key is typed."""
     asked, done = threading.Event(), threading.Event()
     order: list[str] = []
-    open_store: Callable[[type[CardStore], Path], CardStore]
+    open_store: Callable[..., CardStore]
     open_store = CardStore.open.__func__  # type: ignore[attr-defined]
 
-    def opened_once_asked(cls: type[CardStore], path: Path) -> CardStore:
+    def opened_once_asked(cls: type[CardStore], /, path: Path, **options: Any) -> CardStore:
         asked.wait(WAIT)
-        return open_store(cls, path)
+        return open_store(cls, path, **options)
 
     def warmed(store: CardStore, start: int = 0) -> int | None:
         order.append("warmed")

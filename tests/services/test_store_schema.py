@@ -221,6 +221,16 @@ def test_a_damaged_store_set_aside_whose_new_one_cannot_be_started_says_why(path
     assert len(list(path.parent.glob("*.damaged-*"))) == 1
 
 
+def test_a_store_that_is_gone_is_not_made_again_by_reading_it(path):
+    """Only a sync makes a store; a window reading a copy removed meanwhile says so."""
+    with pytest.raises(StoreError) as raised:
+        CardStore.open(path, create=False)
+    assert raised.value.problem is StoreProblem.GONE
+    assert not path.exists()
+    CardStore.open(path).close()
+    CardStore.open(path, create=False).close()
+
+
 def test_a_database_without_the_stores_tables_is_set_aside(path):
     """A database that is no store of this version (its tables gone) counts as damaged."""
     path.parent.mkdir(parents=True)

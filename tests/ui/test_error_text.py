@@ -163,6 +163,7 @@ STORE_PROBLEMS = {
     StoreProblem.DISK_FULL: "The disk is full",
     StoreProblem.NOT_WRITTEN: "could not be written",
     StoreProblem.NOT_READ: "could not be read",
+    StoreProblem.GONE: "is gone from this computer",
     StoreProblem.REPLACED: "replaced by newer syncs",
 }
 

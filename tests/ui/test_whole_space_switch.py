@@ -115,3 +115,21 @@ def test_the_copy_shown_stays_offered_when_its_file_is_gone(window, demo_server,
     switch.activated.emit(PAGES)
     assert window.table.model() is window.proxy
     assert not switch.isVisible(), "no copy to offer any more"
+
+
+def test_an_export_of_a_copy_whose_file_is_gone_says_so_and_makes_no_store(
+    window, demo_server, qtbot, tmp_path
+):
+    open_space(qtbot, window, demo_server.space_id)
+    space = sync(qtbot, window)
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{space.path}{suffix}").unlink(missing_ok=True)
+    target = tmp_path / "cards.csv"
+    window.ask_export_path = lambda _suggested, title="": target
+    with qtbot.waitSignal(window.jobs.failed, timeout=WAIT):
+        window.export_action.trigger()
+    assert "The local copy is gone from this computer; Sync Space makes a new one." in (
+        window.error_bar.message
+    )
+    assert not space.path.exists(), "no empty store in its place"
+    assert not target.exists()

@@ -102,7 +102,7 @@ class SpaceTableModel(QAbstractTableModel):
         change: Change | None = None,
     ) -> None:
         super().__init__(parent)
-        self._store = CardStore.open(path)
+        self._store = CardStore.open(path, create=False)
         self.path = path
         """The local copy shown."""
         current = self._store.current
