@@ -467,15 +467,21 @@ def selected_ids(window: MainWindow, space: SpaceTableModel) -> set[str]:
     return {str(card.uuid) for row in rows if (card := space.card(row)) is not None}
 
 
+def three_chosen(qtbot, window: MainWindow, space_id: str) -> SpaceTableModel:
+    """A space synced and shown whole, row 7 current and rows 2 and 3 selected too."""
+    open_space(qtbot, window, space_id)
+    space = sync(qtbot, window)
+    window.table.setCurrentIndex(space.index(7, 1))
+    for row in (2, 3):
+        window.table.selectionModel().select(space.index(row, 1), Flag.Select | Flag.Rows)
+    return space
+
+
 def test_the_selected_cards_stay_selected_across_a_sort_and_a_filter(
     window, demo_server, qtbot, monkeypatch
 ):
-    open_space(qtbot, window, demo_server.space_id)
-    space = sync(qtbot, window)
-    table, selection = window.table, window.table.selectionModel()
-    table.setCurrentIndex(space.index(7, 1))
-    for row in (2, 3):
-        selection.select(space.index(row, 1), Flag.Select | Flag.Rows)
+    space = three_chosen(qtbot, window, demo_server.space_id)
+    table = window.table
     chosen = selected_ids(window, space)
     current = space.card(7)
     assert current is not None
@@ -505,12 +511,8 @@ def test_the_selected_cards_stay_selected_across_a_sort_and_a_filter(
 def test_cards_taken_out_of_the_selection_stay_out_across_a_sort(window, demo_server, qtbot):
     """Else the next sort selects them again, and Export as vCards takes those three
     cards instead of every card shown."""
-    open_space(qtbot, window, demo_server.space_id)
-    space = sync(qtbot, window)
+    space = three_chosen(qtbot, window, demo_server.space_id)
     table, selection = window.table, window.table.selectionModel()
-    table.setCurrentIndex(space.index(7, 1))
-    for row in (2, 3):
-        selection.select(space.index(row, 1), Flag.Select | Flag.Rows)
     name = space.column_of("display_name")
     assert name is not None
     with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
@@ -543,20 +545,27 @@ def slowed_whole_answers(monkeypatch, seconds: float) -> None:
     monkeypatch.setattr(CardStore, "ordered", slow)
 
 
+def first_by_name_current(qtbot, window: MainWindow, space_id: str) -> tuple[SpaceTableModel, int]:
+    """A space of more cards than the first rows of an answer, synced and sorted by name,
+    its first card current; the model, and the name's column."""
+    open_space(qtbot, window, space_id)
+    space = sync(qtbot, window)
+    assert space.rowCount() > space_queries.FIRST_ROWS
+    name = space.column_of("display_name")
+    assert name is not None
+    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
+        window.table.sortByColumn(name, Qt.SortOrder.AscendingOrder)
+    window.table.setCurrentIndex(space.index(0, name))
+    return space, name
+
+
 def test_a_card_chosen_among_the_first_rows_of_a_sort_stays_chosen_when_the_rest_come(
     window, demo_server, qtbot, monkeypatch
 ):
     """The card current before the sort is not among the first rows; the person picks
     another meanwhile, which the rest of the answer must not take away."""
-    open_space(qtbot, window, demo_server.space_id)
-    space = sync(qtbot, window)
-    assert space.rowCount() > space_queries.FIRST_ROWS
-    name = space.column_of("display_name")
-    assert name is not None
+    space, name = first_by_name_current(qtbot, window, demo_server.space_id)
     table = window.table
-    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
-        table.sortByColumn(name, Qt.SortOrder.AscendingOrder)
-    table.setCurrentIndex(space.index(0, name))
     slowed_whole_answers(monkeypatch, 1.0)
     table.sortByColumn(name, Qt.SortOrder.DescendingOrder)
     qtbot.waitUntil(lambda: space.rowCount() == space_queries.FIRST_ROWS, timeout=WAIT)
@@ -676,15 +685,8 @@ def test_the_current_card_is_found_again_in_the_rest_of_an_answer(
     """A card the first rows of a new order do not hold is current again once the rest
     of the answer comes, and in view."""
     monkeypatch.setattr(space_queries, "FIRST_WITHIN", 10.0)  # first rows on a busy machine too
-    open_space(qtbot, window, demo_server.space_id)
-    space = sync(qtbot, window)
-    assert space.rowCount() > space_queries.FIRST_ROWS
-    name = space.column_of("display_name")
-    assert name is not None
+    space, name = first_by_name_current(qtbot, window, demo_server.space_id)
     table = window.table
-    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
-        table.sortByColumn(name, Qt.SortOrder.AscendingOrder)
-    table.setCurrentIndex(space.index(0, name))
     first = space.card(0)
     with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
         table.sortByColumn(name, Qt.SortOrder.DescendingOrder)
