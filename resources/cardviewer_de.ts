@@ -1308,7 +1308,7 @@
         <translation>QR-Code speichern</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+433"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+439"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
@@ -1348,7 +1348,7 @@
         <translation>Öffnen Sie zuerst einen Bereich.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-204"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-210"/>
         <source>The sync stopped and the local copy stays as it was; it starts again once you have signed in.</source>
         <translation>Die Synchronisierung wurde angehalten, die lokale Kopie bleibt unverändert; sie beginnt erneut, sobald Sie sich angemeldet haben.</translation>
     </message>
@@ -1388,7 +1388,7 @@
         <translation>Die lokale Kopie konnte nicht geschrieben werden; sie bleibt unverändert.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+414"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+432"/>
         <source>%1 could not be synced. %2</source>
         <translation>%1 konnte nicht synchronisiert werden. %2</translation>
     </message>
@@ -1398,43 +1398,45 @@
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-409"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-427"/>
         <source>The export of all pages stopped and saved nothing; it starts again once you have signed in.</source>
         <translation>Der Export aller Seiten wurde angehalten und hat nichts gespeichert; er beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+410"/>
+        <location line="+428"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>
     <message>
-        <location line="-198"/>
-        <location line="+103"/>
+        <location line="-221"/>
+        <location line="+14"/>
+        <location line="+112"/>
         <source>The cards could not be saved as %1. %2</source>
         <translation>Die Karten konnten nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location line="-127"/>
+        <location line="-140"/>
         <source>Saving %1…</source>
         <translation>%1 wird gespeichert…</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+40"/>
         <source>Sending the phone list to the printer…</source>
         <translation>Die Telefonliste wird an den Drucker gesendet…</translation>
     </message>
     <message>
-        <location line="+203"/>
+        <location line="+212"/>
         <source>Printing stopped; the pages already made still get printed.</source>
         <translation>Drucken angehalten; die schon erstellten Seiten werden noch gedruckt.</translation>
     </message>
     <message>
-        <location line="-190"/>
+        <location line="-199"/>
+        <location line="+16"/>
         <source>The cards could not be printed. %1</source>
         <translation>Die Karten konnten nicht gedruckt werden. %1</translation>
     </message>
     <message>
-        <location line="-28"/>
+        <location line="-44"/>
         <source>Saving stopped unexpectedly; try again.</source>
         <translation>Das Speichern brach unerwartet ab; versuchen Sie es erneut.</translation>
     </message>
@@ -1444,7 +1446,12 @@
         <translation>Der Drucker hat die Seiten nicht angenommen; prüfen Sie, ob er bereit ist.</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+11"/>
+        <source>Printing stopped unexpectedly; try again.</source>
+        <translation>Das Drucken brach unerwartet ab; versuchen Sie es erneut.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Copying %1 rows…</source>
         <translation>%1 Zeilen werden kopiert…</translation>
     </message>

@@ -252,7 +252,8 @@ class WholeSpaceJobs(QObject):
         cards = list(page.cards)
         title = f"{request.space_id} {page.meta.current_page}"
         write = partial(write_cards, cards=cards, with_emails=request.with_emails, title=title)
-        self._start(JobKind.EXPORT_PAGE, self._export_page(_with_suffix(path), write, request))
+        job = self._export_page(_with_suffix(path), write, request, page=True)
+        self._start(JobKind.EXPORT_PAGE, job)
 
     def export_shown(
         self,
@@ -417,7 +418,11 @@ class WholeSpaceJobs(QObject):
 
     # The jobs
 
-    async def _export_page(self, path: Path, write: WriteCards, request: PageRequest) -> None:
+    async def _export_page(
+        self, path: Path, write: WriteCards, request: PageRequest, *, page: bool = False
+    ) -> None:
+        """Write the cards through `write` into `path`: the page on screen (`page`), or
+        the cards shown or chosen, also of a local copy."""
         # Said while it lasts: a whole space's cards or phone list take seconds.
         saving = QCoreApplication.translate("MainWindow", "Saving %1…").replace("%1", path.name)
         self.statusMessage.emit(saving, 0)
@@ -427,27 +432,9 @@ class WholeSpaceJobs(QObject):
             log.info("the export to %s was cancelled", path)
             self.statusMessage.emit(_cancelled(JobKind.EXPORT_PAGE), STATUS_TIMEOUT_MS)
             return
-        except OSError as exc:
-            self.statusMessage.emit("", 1)
-            log.warning("export to %s failed: %s", path, exc)
-            message = QCoreApplication.translate(
-                "MainWindow", "The page could not be saved as %1. %2"
-            )
-            self.failed.emit(
-                message.replace("%1", str(path)).replace("%2", write_failure_text(exc)), repr(exc)
-            )
-            return
-        except (StoreError, sqlite3.Error, JobEnded) as exc:  # the cards of a local copy
-            self.statusMessage.emit("", 1)
-            log.warning("export to %s failed reading the local copy: %r", path, exc)
-            ended = QCoreApplication.translate(
-                "MainWindow", "Saving stopped unexpectedly; try again."
-            )
-            message = QCoreApplication.translate(
-                "MainWindow", "The cards could not be saved as %1. %2"
-            )
-            reason = _reading_failure_text(exc, ended)
-            self.failed.emit(message.replace("%1", str(path)).replace("%2", reason), repr(exc))
+        except (OSError, StoreError, sqlite3.Error, JobEnded) as exc:
+            log.warning("export to %s failed: %r", path, exc)
+            self._failed(_not_saved(path, exc, page=page), exc)
             return
         log.info("exported %d cards to %s", count, path)
         self._finish(JobResult(JobKind.EXPORT_PAGE, request, count, path))
@@ -465,21 +452,17 @@ class WholeSpaceJobs(QObject):
             said = _cancelled(JobKind.PRINT, withdrawn=stopped.withdrawn)
             self.statusMessage.emit(said, STATUS_TIMEOUT_MS)
             return
-        except OSError as exc:
-            self.statusMessage.emit("", 1)
-            log.warning("printing failed: %s", exc)
-            message = QCoreApplication.translate("MainWindow", "The cards could not be printed. %1")
-            reason = (
-                QCoreApplication.translate(
-                    "MainWindow", "The printer did not take the pages; check that it is ready."
-                )
-                if isinstance(exc, PagesRefused)
-                else write_failure_text(exc)
-            )
-            self.failed.emit(message.replace("%1", reason), repr(exc))
+        except (OSError, StoreError, sqlite3.Error, JobEnded) as exc:
+            log.warning("printing failed: %r", exc)
+            self._failed(_not_printed(exc), exc)
             return
         log.info("printed %d cards", count)
         self._finish(JobResult(JobKind.PRINT, request, count, Path()))
+
+    def _failed(self, message: str, exc: BaseException) -> None:
+        """Take the job's note away, and say why it failed."""
+        self.statusMessage.emit("", 1)
+        self.failed.emit(message, repr(exc))
 
     async def _copy(self, rows: StoredRows) -> None:
         count = len(rows.positions)
@@ -680,6 +663,39 @@ def _written_in_a_process(
     if any, are asked for here."""
     served = {"photos": photos} if photos is not None else None
     return run_in_process(partial(write, path), stop=stop, painted=painted, served=served)
+
+
+def _not_saved(path: Path, exc: Exception, *, page: bool = False) -> str:
+    """Why the cards, or the page (`page`), could not be saved as `path`: the file could
+    not be written (`OSError`), or the cards of a local copy could not be read."""
+    if isinstance(exc, OSError):
+        reason = write_failure_text(exc)
+    else:
+        ended = QCoreApplication.translate("MainWindow", "Saving stopped unexpectedly; try again.")
+        reason = _reading_failure_text(exc, ended)
+    message = (
+        QCoreApplication.translate("MainWindow", "The page could not be saved as %1. %2")
+        if page and isinstance(exc, OSError)
+        else QCoreApplication.translate("MainWindow", "The cards could not be saved as %1. %2")
+    )
+    return message.replace("%1", str(path)).replace("%2", reason)
+
+
+def _not_printed(exc: Exception) -> str:
+    """Why the cards could not be printed: the printer, or the cards of a local copy."""
+    if isinstance(exc, PagesRefused):
+        reason = QCoreApplication.translate(
+            "MainWindow", "The printer did not take the pages; check that it is ready."
+        )
+    elif isinstance(exc, OSError):
+        reason = write_failure_text(exc)
+    else:
+        ended = QCoreApplication.translate(
+            "MainWindow", "Printing stopped unexpectedly; try again."
+        )
+        reason = _reading_failure_text(exc, ended)
+    message = QCoreApplication.translate("MainWindow", "The cards could not be printed. %1")
+    return message.replace("%1", reason)
 
 
 def _reading_failure_text(exc: Exception, ended: str) -> str:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QGuiApplication
+from PySide6.QtPrintSupport import QPrinter
 
 from cardviewer.api import CardPage, CardViewerError, NotAuthenticated
 from cardviewer.api.errors import RateLimited, ServerError
@@ -28,7 +29,9 @@ from cardviewer.services.settings import Settings
 from cardviewer.services.stoppable import Painted, check
 from cardviewer.services.store_schema import SCHEMA_VERSION
 from cardviewer.ui.cards import card_export as ui_card_export
+from cardviewer.ui.chosen_cards import ChosenCards
 from cardviewer.ui.export_all_dialog import ExportAllDialog
+from cardviewer.ui.phone_list_output import phone_list_texts, print_chosen_elsewhere
 from cardviewer.ui.whole_space_jobs import (
     STATUS_TIMEOUT_MS,
     JobKind,
@@ -527,6 +530,37 @@ def test_the_cards_shown_are_saved_from_the_copy_and_one_it_cannot_read_is_expla
         "version of CardViewer and is left as it is; update CardViewer to use it."
     )
     assert names == [row[2] for row in csv.reader(target.read_text("utf-8-sig").splitlines())]
+
+
+def test_a_print_of_a_copy_it_cannot_read_is_explained_and_the_note_goes(jobs, qtbot, tmp_path):
+    """Before, the print's job ended in the log alone, and the status bar said "Sending
+    the phone list to the printer…" for good."""
+    rows = stored_rows(tmp_path)
+    chosen = ChosenCards(SHOWN, SPACE, store_path=rows.store_path, positions=[11, 0])
+    with contextlib.closing(sqlite3.connect(rows.store_path)) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+    printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
+    printer.setOutputFileName(str(tmp_path / "printed.pdf"))
+    notes: list[tuple[str, int]] = []
+    jobs.statusMessage.connect(lambda text, ms: notes.append((text, ms)))
+    paint = partial(print_chosen_elsewhere, printer, chosen=chosen, texts=phone_list_texts(chosen))
+    message, _detail = failed(qtbot, jobs, lambda: jobs.print_with(paint, SHOWN, total=2))
+    assert message == (
+        "The cards could not be printed. The local copy was written by a newer version of "
+        "CardViewer and is left as it is; update CardViewer to use it."
+    )
+    assert notes[-1] == ("", 1), "the note that it is sending is taken away"
+
+
+def test_cards_of_a_copy_that_cannot_be_written_are_not_called_a_page(jobs, qtbot, tmp_path):
+    rows = stored_rows(tmp_path)
+    target = tmp_path / "gone" / "shown.csv"
+    message, _detail = failed(
+        qtbot, jobs, lambda: jobs.export_shown(rows.store_path, [11, 0], SHOWN, target)
+    )
+    assert message.startswith(f"The cards could not be saved as {target}.")
+    assert "folder does not exist" in message
 
 
 def test_saving_that_ends_unexpectedly_is_explained(jobs, qtbot, tmp_path, monkeypatch):
