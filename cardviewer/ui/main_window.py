@@ -312,7 +312,7 @@ class MainWindow(QMainWindow, CommandActions):
         if self.pages.pending_request is None:
             self.pages.retry()
         self._update_actions()
-        self.jobs.resume()
+        self.jobs.resume(self.whole_space.store_path)  # a sync: the copy of this account
 
     def _set_signed_out(self, signed_out: bool) -> None:
         self.account_label.set_signed_out(signed_out)

@@ -388,11 +388,19 @@ class WholeSpaceJobs(QObject):
         """Fetch every page of the space of `request` into its local copy at `path`."""
         self._start_whole_space(JobKind.SYNC, request, path)
 
-    def resume(self) -> None:
-        """Start the whole-space job the end of the session stopped, from page 1."""
+    def resume(self, store_path: Callable[[str], Path | None] = lambda _space: None) -> None:
+        """Start the whole-space job the end of the session stopped, from page 1.
+
+        A sync goes into the copy `store_path` names for its space: the account signed
+        in now may be another than the one whose copy it was writing.
+        """
         stopped, self._stopped = self._stopped, None
-        if stopped is not None:
-            self._start_whole_space(stopped.kind, stopped.request, stopped.path)
+        if stopped is None:
+            return
+        path = stopped.path
+        if stopped.kind is JobKind.SYNC:
+            path = store_path(stopped.request.space_id) or path
+        self._start_whole_space(stopped.kind, stopped.request, path)
 
     def cancel_fetches(self) -> None:
         """Stop fetching; a file already being written is still finished."""

@@ -897,3 +897,24 @@ def test_the_notes_of_the_changes_shown_fit_a_small_window_whole(
         choose(qtbot, window, choice)
         qtbot.waitUntil(lambda: bar.whole_message() != "", timeout=WAIT)
         assert bar.currentMessage() == bar.whole_message(), (language, choice)
+
+
+def test_a_sync_the_session_ended_goes_on_into_the_copy_of_the_account_signed_in(
+    window, demo_server, qtbot
+):
+    """The sign-in over the window may be another account's: its cards must not go into
+    the copy of the account before, which signing out would then leave behind."""
+    space_id = demo_server.space_id
+    open_space(qtbot, window, space_id)
+    before = window.whole_space.store_path(space_id)
+    demo_server.faults.inject(Fault.REVOKED_TOKEN)
+    with qtbot.waitSignal(window.jobs.signInNeeded, timeout=WAIT):
+        window.sync_action.trigger()
+    with qtbot.waitSignal(window.jobs.finished, timeout=WAIT) as done:
+        window.signed_in_again("someone@example.com", demo_server.base_url)
+    now = window.whole_space.store_path(space_id)
+    assert now != before
+    assert done.args[0].path == now
+    assert before is not None
+    with CardStore.open(before, create=False) as store:
+        assert store.current is None, "no cards of this account in the copy of the one before"
