@@ -18,6 +18,7 @@ process it would make the window's every paint wait.
 from __future__ import annotations
 
 import asyncio
+import errno
 import itertools
 import json
 import os
@@ -197,7 +198,11 @@ def write_phone_list_pdf(
             writer, cards, texts, stop=stop, qr_codes=qr_codes, pictures=pictures, painted=painted
         )
         del writer  # writes the PDF's last parts
+        meant = device.pos()
         device.close()
+        written = os.fstat(file.fileno()).st_size
+        if written != meant:  # a short write, which QFile tells no one: the disk filled
+            raise OSError(errno.ENOSPC, f"{written:,} of the PDF's {meant:,} bytes written")
     return count
 
 

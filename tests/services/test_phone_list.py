@@ -6,6 +6,7 @@ import dataclasses
 import functools
 import os
 import pickle
+import subprocess
 import sys
 import threading
 import unicodedata
@@ -125,6 +126,48 @@ def test_an_empty_list_is_one_page_with_its_heading(qapp, tmp_path):
     target = tmp_path / "none.pdf"
     assert write_phone_list_pdf(target, [], TEXTS) == 0
     assert pages_of(target) == ["Acme Europe GmbH — phone list 27 November 2026 Page 1"]
+
+
+FILLED_NEAR_THE_END = """
+import resource, signal, sys
+from pathlib import Path
+from PySide6.QtGui import QGuiApplication
+from cardviewer.api.models import parse_card
+from cardviewer.services.phone_list import PhoneListTexts, write_phone_list_pdf
+
+app = QGuiApplication([])
+target, scratch = Path(sys.argv[1]), Path(sys.argv[2])
+texts = PhoneListTexts("Phone list", "27 November 2026", "Page %1", "+%1 more", "(no name)")
+cards = [parse_card({"uuid": f"c{n}", "display_name": f"Person {n}"}) for n in range(300)]
+write_phone_list_pdf(scratch, cards, texts)
+size = scratch.stat().st_size
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails instead
+resource.setrlimit(resource.RLIMIT_FSIZE, (size - 2000, resource.RLIM_INFINITY))
+try:
+    write_phone_list_pdf(target, cards, texts)
+except OSError as error:
+    print("refused:", error)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a file size limit is POSIX's")
+def test_a_disk_that_fills_near_the_end_leaves_the_earlier_file(tmp_path):
+    """A QFile tells no one of a short write: the PDF was cut short, and took the place
+    of the good one before it."""
+    target = tmp_path / "phones.pdf"
+    target.write_bytes(b"the list before")
+    done = subprocess.run(
+        [sys.executable, "-c", FILLED_NEAR_THE_END, str(target), str(tmp_path / "whole.pdf")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+        check=True,
+    )
+    assert done.stdout.startswith("refused: "), done.stdout + done.stderr
+    assert "bytes written" in done.stdout
+    assert target.read_bytes() == b"the list before"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["phones.pdf", "whole.pdf"]
 
 
 def test_calling_it_off_leaves_the_earlier_file(qapp, demo_cards, tmp_path):
