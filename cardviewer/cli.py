@@ -401,11 +401,28 @@ def main(
         if args.page < 1 or args.concurrency < 1:
             print("error: --page and --concurrency must be 1 or more", file=err)
             return ExitCode.USAGE
+        before = _file_state(args.output)
         try:
             return asyncio.run(_export(args, err, stdout or sys.stdout.buffer))
         except KeyboardInterrupt:
-            print("Interrupted; nothing was written.", file=err)
+            # A file being written is finished (or not) before the program can end.
+            if _file_state(args.output) != before:
+                print(f"Interrupted, but only once {args.output} was written whole.", file=err)
+            else:
+                print("Interrupted; nothing was written.", file=err)
             return ExitCode.INTERRUPTED
+
+
+def _file_state(path: Path) -> tuple[int, int, int] | None:
+    """What tells a file replaced: its file number, size and time; None for none, or
+    for standard output."""
+    if str(path) == STANDARD_OUTPUT:
+        return None
+    try:
+        state = path.stat()
+    except OSError:
+        return None
+    return state.st_ino, state.st_size, state.st_mtime_ns
 
 
 @contextlib.contextmanager

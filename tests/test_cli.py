@@ -950,3 +950,29 @@ def test_the_help_names_the_photos_option(capsys):
     assert main(["--help"]) == 0
     shown = " ".join(capsys.readouterr().out.split())
     assert "--photos with --format vcf: each card's picture in its vCard" in shown
+
+
+@pytest.mark.parametrize("replaced", [False, True])
+def test_interrupted_it_says_whether_the_file_was_written(tmp_path, monkeypatch, replaced):
+    """Ctrl+C while the file is written ends the program only once the writing thread
+    is done: the file may have been written whole by then, and it says so."""
+    target = tmp_path / "cards.csv"
+    target.write_text("the export before")
+
+    async def interrupted(*_args: object) -> int:
+        if replaced:
+            written = tmp_path / "written"
+            written.write_text("the new export")
+            written.replace(target)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_export", interrupted)
+    err = io.StringIO()
+    account = ["--server", "http://127.0.0.1:9", "--email", "ada@example.com", "--space", "s"]
+    code = main([*account, "--all", "-o", str(target)], stderr=err)
+    assert code == ExitCode.INTERRUPTED
+    if replaced:
+        assert err.getvalue().endswith(f"Interrupted, but only once {target} was written whole.\n")
+    else:
+        assert err.getvalue().endswith("Interrupted; nothing was written.\n")
+        assert target.read_text() == "the export before"
