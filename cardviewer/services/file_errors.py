@@ -39,7 +39,7 @@ def write_problem(error: OSError) -> WriteProblem | None:
     """The problem behind `error`; None when it is none of the known ones."""
     if isinstance(error, PermissionError):
         return WriteProblem.NOT_ALLOWED
-    if isinstance(error, FileNotFoundError):
+    if isinstance(error, FileNotFoundError | NotADirectoryError):  # or a file in its place
         return WriteProblem.NO_FOLDER
     if isinstance(error, IsADirectoryError):
         return WriteProblem.FOLDER_IN_THE_WAY

@@ -21,6 +21,7 @@ from cardviewer.services.file_errors import (
     [
         (PermissionError(errno.EACCES, "Permission denied"), WriteProblem.NOT_ALLOWED),
         (FileNotFoundError(errno.ENOENT, "No such file or directory"), WriteProblem.NO_FOLDER),
+        (NotADirectoryError(errno.ENOTDIR, "Not a directory"), WriteProblem.NO_FOLDER),
         (IsADirectoryError(errno.EISDIR, "Is a directory"), WriteProblem.FOLDER_IN_THE_WAY),
         (OSError(errno.ENOSPC, "No space left on device"), WriteProblem.DISK_FULL),
         (OSError(errno.EDQUOT, "Disk quota exceeded"), WriteProblem.DISK_FULL),
