@@ -89,6 +89,10 @@ def test_what_changed_looks_each_card_up_by_its_id_in_the_other_copy(path):
             assert all("cards_by_uuid" in step for step in lookups), plan
             if change is not Change.CHANGED:  # a card with an id: its id alone is read
                 assert "COVERING INDEX cards_by_uuid" in lookups[0], plan
+                # Without an id: the other copy's contents read once into a lookup, not
+                # walked for each card (62 s for 8,000 such cards, 0.09 s so).
+                assert "LIST SUBQUERY 2" in plan, plan
+                assert "CORRELATED SCALAR SUBQUERY 2" not in plan, plan
 
 
 def test_a_changed_card_s_before_is_read_by_its_position_then_its_id(path):
