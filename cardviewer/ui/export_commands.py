@@ -251,6 +251,8 @@ class ExportCommands(QObject):
         if self._sorting is not space:
             self._sorting = space
             space.queryFinished.connect(self._rows_in, Qt.ConnectionType.SingleShotConnection)
+            # Let go before its rows are in (a newer copy shown): go on with what is shown.
+            space.destroyed.connect(partial(self._sorting_gone, space))
         text = QCoreApplication.translate(
             "MainWindow", "Waiting for the cards shown to be sorted; then this goes on."
         )
@@ -262,6 +264,14 @@ class ExportCommands(QObject):
         again, self._after_sort, self._sorting = self._after_sort, None, None
         if again is not None:
             again()
+
+    def _sorting_gone(self, space: SpaceTableModel) -> None:
+        """The whole space waited for is gone before its rows were all in: the command
+        goes on with the whole space shown now (waiting for it in turn), if any."""
+        if space is self._sorting and self._shown_space() is not None:
+            self._rows_in()
+        elif space is self._sorting:
+            self._after_sort = self._sorting = None
 
     def _emails_settled(self, chosen: ChosenCards, *, again: Callable[[], None]) -> bool:
         """True to go on with `chosen` as it is; else the person chose to stop, or to load

@@ -390,6 +390,38 @@ def test_an_export_asked_for_as_a_sort_comes_in_waits_for_every_row(
     assert [row[0] for row in rows[1:]] == [card.uuid for card in cards_shown(space) if card]
 
 
+def test_an_export_waiting_for_a_sort_goes_on_with_a_newer_copy_shown_meanwhile(
+    window, demo_server, qtbot, tmp_path, monkeypatch
+):
+    """The window shows a copy another program synced, and lets go of the one whose sort
+    the export waited for: that sort's end never comes."""
+    open_space(qtbot, window, demo_server.space_id)
+    space = sync(qtbot, window)
+    name = space.column_of("display_name")
+    assert name is not None
+    slowed_whole_answers(monkeypatch, 1.0)
+    window.table.sortByColumn(name, Qt.SortOrder.DescendingOrder)
+    qtbot.waitUntil(lambda: space.rowCount() == space_queries.FIRST_ROWS, timeout=WAIT)
+    asked: list[Path] = []
+
+    target: Path = tmp_path / "all.csv"
+
+    def ask(suggested: Path, title: str = "") -> Path:
+        asked.append(suggested)
+        return target
+
+    window.ask_export_path = ask
+    window.export_action.trigger()
+    assert asked == [], "it waits"
+    synced_elsewhere(space.path, dropping=0)
+    window.whole_space.follow_newer_copy()
+    assert window.whole_space.model is not space
+    with qtbot.waitSignal(window.jobs.finished, timeout=WAIT) as done:
+        pass
+    assert [path.name for path in asked] == [f"{demo_server.space_id}-all.csv"]
+    assert done.args[0].count == window.whole_space.model.total_count()
+
+
 def test_the_current_card_stays_current_in_a_new_order(window, demo_server, qtbot):
     open_space(qtbot, window, demo_server.space_id)
     space = sync(qtbot, window)
