@@ -26,6 +26,7 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import TextIO
 
@@ -52,12 +53,13 @@ from cardviewer.cli import (
 from cardviewer.paths import store_dir
 from cardviewer.services.card_export import ExportFormat
 from cardviewer.services.card_store import CardStore, store_path
-from cardviewer.services.change_export import ChangesWritten, write_changes_now
+from cardviewer.services.change_export import write_changes_now
 from cardviewer.services.file_errors import explain_write_failure
 from cardviewer.services.space_fetch import DEFAULT_CONCURRENCY, FetchProgress
 from cardviewer.services.space_sync import sync_space
 from cardviewer.services.store_copies import Changes
 from cardviewer.services.store_schema import StoreError
+from cardviewer.tasks import standing_once_begun
 
 log = logging.getLogger(__name__)
 
@@ -181,18 +183,18 @@ def changes_format(args: argparse.Namespace) -> ExportFormat | None:
 async def _changes_written(args: argparse.Namespace, copy: Path, err: TextIO) -> int:
     """Write what changed since the last `--changes` file to the next; the exit code."""
     stop = threading.Event()  # Ctrl+C: the file neither finished nor remembered
-    work = asyncio.ensure_future(
-        asyncio.to_thread(
-            write_changes_now,
-            args.changes,
-            copy,
-            export_format=args.changes_format,
-            delimiter=csv_delimiter(args),
-            stop=stop,
-        )
+    write = partial(
+        write_changes_now,
+        args.changes,
+        copy,
+        export_format=args.changes_format,
+        delimiter=csv_delimiter(args),
+        stop=stop,
     )
     try:
-        written = await _unless_stopped(work, stop)
+        # Where the file was noted before Ctrl+C was looked at, it is whole, and its
+        # changes are the next file's no more: that is said, not the interruption.
+        written = await standing_once_begun(write, on_cancel=stop.set)
     except OSError as exc:
         log.debug("writing %s failed: %r", args.changes, exc)
         print(
@@ -218,25 +220,6 @@ async def _changes_written(args: argparse.Namespace, copy: Path, err: TextIO) ->
         cards = "1 card" if written.cards == 1 else f"{written.cards:,} cards"
         print(f"Wrote {cards} to {args.changes}.", file=err)
     return ExitCode.OK
-
-
-async def _unless_stopped(
-    work: asyncio.Future[ChangesWritten], stop: threading.Event
-) -> ChangesWritten:
-    """What `work` wrote. Ctrl+C sets `stop`, and `work` ends at its next look at it;
-    where it had noted the file by then, the file is whole and its changes are the
-    next file's no more: that is said, not the interruption."""
-    try:
-        return await asyncio.shield(work)
-    except asyncio.CancelledError:
-        stop.set()
-        await asyncio.wait({work})
-        if work.exception() is not None:
-            raise  # stopped, or failed: the next file holds these changes
-        task = asyncio.current_task()
-        if task is not None:
-            task.uncancel()
-        return work.result()
 
 
 async def _synced(

@@ -4,7 +4,8 @@ Qt slots are synchronous; the work they start is a coroutine. A `TaskSet` keeps 
 strong reference to every task it starts (asyncio keeps only weak ones), reports
 failures instead of letting them vanish, and cancels and awaits everything on close.
 Work handed to a thread that must not be left running when its caller is called off
-goes through `on_thread_to_the_end`.
+goes through `on_thread_to_the_end`; work whose result stands once begun (a copy made
+current, a file of changes noted), through `standing_once_begun`.
 """
 
 from __future__ import annotations
@@ -93,11 +94,41 @@ async def on_thread_to_the_end(work: Callable[..., T], *args: Any) -> T:
     for work that holds something (a store's connection) that nothing else may touch
     until it is done.
     """
+    return await _on_thread(work, args, stands=False, on_cancel=None)
+
+
+async def standing_once_begun(
+    work: Callable[..., T], *args: Any, on_cancel: Callable[[], None] | None = None
+) -> T:
+    """`work(*args)` on a worker thread, whose result stands once it has begun.
+
+    Called off meanwhile, `on_cancel()` is called (a stop `work` looks at), and the
+    caller waits for `work` to end. Where it ended well all the same (a copy made
+    current, a file of changes noted), that is the caller's result, the cancellation
+    taken back; else the caller is cancelled.
+    """
+    return await _on_thread(work, args, stands=True, on_cancel=on_cancel)
+
+
+async def _on_thread(
+    work: Callable[..., T],
+    args: tuple[Any, ...],
+    *,
+    stands: bool,
+    on_cancel: Callable[[], None] | None,
+) -> T:
     import asyncio  # as in `start`
 
     running = asyncio.ensure_future(asyncio.to_thread(work, *args))
     try:
         return await asyncio.shield(running)
     except asyncio.CancelledError:
+        if on_cancel is not None:
+            on_cancel()
         await asyncio.wait({running})
-        raise
+        if not stands or running.exception() is not None:
+            raise
+        task = asyncio.current_task()
+        if task is not None:
+            task.uncancel()
+        return running.result()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import csv
 import dataclasses
@@ -20,6 +21,7 @@ from cardviewer.api.errors import ServerError
 from cardviewer.cli import PASSWORD_VARIABLE, ExitCode
 from cardviewer.demo import Fault
 from cardviewer.paths import store_dir
+from cardviewer.services.card_export import ExportFormat
 from cardviewer.services.card_store import CardStore, store_path
 from cardviewer.services.change_export import ChangesWritten
 from cardviewer.services.session_store import SessionStore, StoredSession
@@ -348,46 +350,49 @@ def test_a_file_of_changes_the_copy_could_not_note_is_said_and_repeated_next_tim
     assert changes_in(target) == first, "every card added, again"
 
 
-def test_ctrl_c_once_the_file_of_changes_is_noted_says_it_is_written(tmp_path):
-    """The interruption comes as the copy notes the file: the file is whole, and the
-    next one will not hold its changes. Saying "interrupted" would have a job throw away
-    the only file that holds them."""
-    noted = threading.Event()
+def interrupted_as_the_changes_are_noted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, noted: bool
+) -> tuple[int, str]:
+    """`_changes_written` called off (Ctrl+C, as asyncio.run delivers it) while the file
+    of changes is written: its writing sees the stop, and the file is noted (`noted`)
+    or not; the exit code, and what it said."""
 
-    async def interrupted_as_it_notes() -> ChangesWritten:
-        stop = threading.Event()
-
-        def write(stop: threading.Event) -> ChangesWritten:
-            assert stop.wait(WAIT_SECONDS), "the interruption sets it"
-            noted.set()
-            return ChangesWritten({Change.ADDED: 3})
-
-        work = asyncio.ensure_future(asyncio.to_thread(write, stop))
-        waiting = asyncio.ensure_future(cli_sync._unless_stopped(work, stop))
-        await asyncio.sleep(0.05)
-        waiting.cancel()  # Ctrl+C, as asyncio.run delivers it
-        return await waiting
-
-    assert asyncio.run(interrupted_as_it_notes()).cards == 3
-    assert noted.is_set()
-
-
-def test_ctrl_c_before_the_file_of_changes_is_noted_is_an_interruption(tmp_path):
-    async def interrupted_before() -> ChangesWritten:
-        stop = threading.Event()
-
-        def write(stop: threading.Event) -> ChangesWritten:
-            assert stop.wait(WAIT_SECONDS)
+    def write(*_args: object, stop: threading.Event, **_options: object) -> ChangesWritten:
+        assert stop.wait(WAIT_SECONDS), "the interruption sets it"
+        if not noted:
             raise Stopped("called off")
+        return ChangesWritten({Change.ADDED: 3})
 
-        work = asyncio.ensure_future(asyncio.to_thread(write, stop))
-        waiting = asyncio.ensure_future(cli_sync._unless_stopped(work, stop))
+    monkeypatch.setattr(cli_sync, "write_changes_now", write)
+    args = argparse.Namespace(
+        changes=tmp_path / "changes.csv",
+        changes_format=ExportFormat.CSV,
+        delimiter=",",
+        quiet=False,
+    )
+    err = io.StringIO()
+
+    async def interrupted() -> int:
+        waiting = asyncio.ensure_future(cli_sync._changes_written(args, tmp_path, err))
         await asyncio.sleep(0.05)
         waiting.cancel()
         return await waiting
 
+    return asyncio.run(interrupted()), err.getvalue()
+
+
+def test_ctrl_c_once_the_file_of_changes_is_noted_says_it_is_written(tmp_path, monkeypatch):
+    """The interruption comes as the copy notes the file: the file is whole, and the
+    next one will not hold its changes. Saying "interrupted" would have a job throw away
+    the only file that holds them."""
+    code, err = interrupted_as_the_changes_are_noted(tmp_path, monkeypatch, noted=True)
+    assert code == ExitCode.OK
+    assert err == f"Wrote 3 cards to {tmp_path / 'changes.csv'}.\n"
+
+
+def test_ctrl_c_before_the_file_of_changes_is_noted_is_an_interruption(tmp_path, monkeypatch):
     with pytest.raises(asyncio.CancelledError):
-        asyncio.run(interrupted_before())
+        interrupted_as_the_changes_are_noted(tmp_path, monkeypatch, noted=False)
 
 
 @pytest.mark.usefixtures("password")

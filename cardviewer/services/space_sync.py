@@ -22,11 +22,16 @@ from cardviewer.services.space_fetch import (
     ProgressCallback,
     fetch_pages_in_order,
 )
-from cardviewer.services.store_schema import Generation, StoreError, StoreProblem, is_in_use
+from cardviewer.services.store_schema import (
+    Generation,
+    StoreError,
+    StoreProblem,
+    passing_problem,
+)
 from cardviewer.services.store_sort_keys import FOLDED, text_key_for
 from cardviewer.services.store_sync import StoreSync
 from cardviewer.services.store_writer import CardWriter, WriterStart, start_writer
-from cardviewer.tasks import on_thread_to_the_end
+from cardviewer.tasks import on_thread_to_the_end, standing_once_begun
 
 log = logging.getLogger(__name__)
 
@@ -127,32 +132,20 @@ async def _finished(sync: StoreSync, collation: str) -> Generation:
     Called off meanwhile, the sync waits for it (the store is the finish's until then);
     a copy made current by then is the sync's result, as Cancel came too late to stop it.
     """
-    finishing = asyncio.ensure_future(
-        asyncio.to_thread(sync.finish, text_key_for(collation), collation)
-    )
-    try:
-        return await asyncio.shield(finishing)
-    except asyncio.CancelledError:
-        await asyncio.wait({finishing})
-        if finishing.exception() is not None:
-            raise
-        task = asyncio.current_task()
-        if task is not None:
-            task.uncancel()
-        return finishing.result()
+    return await standing_once_begun(sync.finish, text_key_for(collation), collation)
 
 
 def _store_error(error: sqlite3.Error) -> StoreError:
-    if "full" in str(error).lower():
+    problem = passing_problem(error)
+    if problem is StoreProblem.DISK_FULL:
         return StoreError(
-            "The disk is full; the local copy of this space stays as it was.",
-            StoreProblem.DISK_FULL,
+            "The disk is full; the local copy of this space stays as it was.", problem
         )
-    if is_in_use(error):  # another program wrote to it for seconds
+    if problem is StoreProblem.IN_USE:  # another program wrote to it for seconds
         return StoreError(
             "The local copy of this space is in use by another program; it stays as it "
             "was. Try again.",
-            StoreProblem.IN_USE,
+            problem,
         )
     return StoreError("The local copy of this space could not be written; it stays as it was.")
 

@@ -490,13 +490,12 @@ class WholeSpaceJobs(QObject):
             self.statusMessage.emit(_cancelled(JobKind.COPY), STATUS_TIMEOUT_MS)
             return
         except (CopyOutdated, StoreError, sqlite3.Error, JobEnded) as exc:
-            self.statusMessage.emit("", 1)
             log.warning("copying %d rows of %s failed: %r", count, rows.store_path, exc)
             ended = QCoreApplication.translate(
                 "MainWindow", "Copying stopped unexpectedly; try again."
             )
             message = QCoreApplication.translate("MainWindow", "The rows could not be copied. %1")
-            self.failed.emit(message.replace("%1", _reading_failure_text(exc, ended)), repr(exc))
+            self._failed(message.replace("%1", _reading_failure_text(exc, ended)), exc)
             return
         QGuiApplication.clipboard().setText(copied[0])
         log.info("copied %d rows", count)
