@@ -21,6 +21,7 @@ from cardviewer.api.errors import ServerError
 from cardviewer.cli import PASSWORD_VARIABLE, ExitCode
 from cardviewer.demo import Fault
 from cardviewer.paths import store_dir
+from cardviewer.services import space_sync
 from cardviewer.services.card_export import ExportFormat
 from cardviewer.services.card_store import CardStore, store_path
 from cardviewer.services.change_export import ChangesWritten
@@ -28,8 +29,9 @@ from cardviewer.services.session_store import SessionStore, StoredSession
 from cardviewer.services.stoppable import Stopped
 from cardviewer.services.store_copies import Change
 from cardviewer.services.store_schema import SCHEMA_VERSION
+from cardviewer.services.store_writer import CardWriter
 from cardviewer.services.text_collation import system_collation
-from tests.services.stores import cards, synced
+from tests.services.stores import cards, generation_ids, synced
 
 
 @pytest.fixture
@@ -92,6 +94,7 @@ def test_a_second_sync_says_what_changed(demo_server):
     code, err = run(demo_server)
     assert code == ExitCode.OK
     assert said(err, "since the last sync: 1 added, 1 removed, 1 changed."), err
+    assert len(generation_ids(copy_of(demo_server))) == 2, "the first copy dropped before the end"
     with CardStore.open(copy_of(demo_server)) as store:
         changes = store.changes()
     assert changes is not None
@@ -171,6 +174,29 @@ def test_a_first_sync_interrupted_once_its_copy_is_current_keeps_it_and_says_so(
     with CardStore.open(copy_of(demo_server)) as store:
         assert store.current is not None
         assert store.current.card_count == len(demo_server.spaces[demo_server.space_id].cards)
+
+
+@pytest.mark.usefixtures("password")
+def test_interrupted_as_the_copy_no_longer_needed_is_dropped_it_says_the_copy_is_current(
+    demo_server, monkeypatch
+):
+    """Ctrl+C while the copy a third sync replaced is dropped (seconds at 100,000 cards)."""
+    for _ in range(2):
+        assert run(demo_server)[0] == ExitCode.OK
+    kept = generation_ids(copy_of(demo_server))
+
+    async def interrupted(writer: CardWriter) -> None:
+        await writer.stop()
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(space_sync, "tidy", interrupted)
+    code, err = run(demo_server)
+    assert code == ExitCode.INTERRUPTED
+    assert err.endswith("Interrupted; the local copy is up to date.\n")
+    with CardStore.open(copy_of(demo_server)) as store:
+        assert store.current is not None
+        assert store.current.id not in kept
+    assert kept[0] in generation_ids(copy_of(demo_server)), "left for the next sync"
 
 
 @pytest.mark.usefixtures("password")

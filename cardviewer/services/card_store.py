@@ -92,6 +92,21 @@ def remove_copies(folder: Path) -> int:
     return removed
 
 
+def close_discarding_if_empty(store: CardStore) -> None:
+    """Close `store`, and delete it (with SQLite's files beside it) where it holds
+    nothing: a first sync that did not finish leaves no empty copy behind. Kept where
+    another program (a window, the CLI) has made a copy in it meanwhile, or makes one."""
+    try:
+        unused = store.holds_nothing()
+    except sqlite3.Error as error:
+        log.debug("whether the store %s is used is not known: %s", store.path, error)
+        unused = False
+    store.close()
+    if unused:
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{store.path}{suffix}").unlink(missing_ok=True)
+
+
 def _packed_positions(query: str) -> str:
     """`query`'s positions as one text of 8 hex digits each, in the query's order.
 

@@ -200,12 +200,20 @@ def connect_store(path: Path, *, create: bool = True) -> sqlite3.Connection:
                 for step in range(version + 1, SCHEMA_VERSION + 1):
                     MIGRATIONS[step](connection)
                     connection.execute(f"PRAGMA user_version = {step}")
-        if _has_unused(connection):  # a sync cut short by a crash left its rows behind
-            _drop_unused_unless_busy(connection)
+        connection.execute(_EVERY_TABLE)  # "no such table": not a store, set aside
+        # What a sync cut short by a crash left stays until the next sync tidies the
+        # store (`drop_unused`): dropping it here, on the window's thread, would hold the
+        # window for seconds (15 s at 100,000 cards). Readers never look at it.
         return connection
     except BaseException:
         connection.close()
         raise
+
+
+_EVERY_TABLE = (
+    "SELECT 1 FROM generations, state, cards, card_text, card_search, sort_keys, fields LIMIT 0"
+)
+"""Prepared only: fails when a table of the store is missing."""
 
 
 @contextlib.contextmanager
@@ -246,53 +254,20 @@ _KEPT_FOR_CHANGES_ONLY = (
 nor previous), with its search texts and sort keys still there."""
 
 
-def _has_unused(connection: sqlite3.Connection) -> bool:
-    """Whether `drop_unused` has anything to drop (a read: it waits for no writer)."""
-    query = (
-        f"SELECT EXISTS (SELECT 1 FROM generations WHERE ({_UNUSED_COPY}) OR ({_UNFINISHED_SYNC}))"
-    )
-    return bool(connection.execute(query).fetchone()[0])
-
-
-def _drop_unused_unless_busy(connection: sqlite3.Connection) -> None:
-    """`drop_unused` now if no other program writes to the store, else at a later opening.
-
-    A copy is opened on the window's thread, and another program (a sync's writing
-    process, a second window, the CLI) may hold the store for seconds: tidying up is no
-    reason to wait for it, and reading the copy needs no lock.
-    """
-    connection.execute("PRAGMA busy_timeout = 0")
-    try:
-        with write_transaction(connection):
-            _drop_unused_copies(connection)
-    except sqlite3.OperationalError as error:
-        if not is_in_use(error):
-            raise
-        log.info("another program writes to the local copy; what it no longer needs stays")
-    finally:
-        connection.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_MS)}")
-
-
 def drop_unused(connection: sqlite3.Connection) -> None:
     """Delete every generation that is neither current nor previous, nor the copy of the
     last file of changes (`CHANGES_FILE_COPY`), nor being written; of that last copy,
     once neither current nor previous, keep the cards alone (`trim_kept_copies`).
 
     Cheap when there is none: only then are the indexes looked at. Seconds at 100,000
-    cards when there is: a sync (or a file of changes) does it as it ends.
+    cards when there is (10 to 25 s for a whole copy): a sync does it once its copy is
+    current, and a file of changes as it is noted, never the window's thread.
     """
-    _drop_unused_copies(connection)
-    trim_kept_copies(connection)
-
-
-def _drop_unused_copies(connection: sqlite3.Connection) -> None:
-    """The copies `drop_unused` drops, without trimming the kept one: also as a store
-    is opened, on the window's thread, where trimming a copy an older version kept
-    whole would hold the window for seconds (6.7 s at 100,000 cards)."""
     dropped = connection.execute(f"DELETE FROM generations WHERE {_UNUSED_COPY}").rowcount
     dropped += connection.execute(f"DELETE FROM generations WHERE {_UNFINISHED_SYNC}").rowcount
     if dropped:
         drop_unused_search(connection)
+    trim_kept_copies(connection)
 
 
 def trim_kept_copies(connection: sqlite3.Connection) -> None:

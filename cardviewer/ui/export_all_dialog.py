@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 from cardviewer.services.card_store import CardStore
 from cardviewer.services.space_export import export_space
 from cardviewer.services.space_fetch import DEFAULT_CONCURRENCY, FetchProgress, PageFetch
-from cardviewer.services.space_sync import sync_space
+from cardviewer.services.space_sync import TidyLater, sync_space
 from cardviewer.services.store_schema import Generation
 from cardviewer.services.text_collation import collation_of
 from cardviewer.ui.cards.columns import column_titles
@@ -153,10 +153,18 @@ class ExportAllDialog(QDialog):
         result: int | None = await self._run(self._export())
         return result
 
-    async def sync(self, store: CardStore, locale: QLocale | None = None) -> Generation | None:
+    async def sync(
+        self,
+        store: CardStore,
+        locale: QLocale | None = None,
+        *,
+        tidy_later: TidyLater | None = None,
+    ) -> Generation | None:
         """Fetch every page into `store`'s new copy, shown once complete; None if cancelled.
 
         Raises `StoreError` when the copy cannot be written (the one before stays).
+        The copy no longer needed is dropped before this returns, or by `tidy_later`
+        (`sync_space`).
         """
         reader = locale if locale is not None else QLocale()
         work = sync_space(
@@ -167,6 +175,7 @@ class ExportAllDialog(QDialog):
             with_emails=self._with_emails,
             collation=collation_of(reader),
             on_finishing=self._on_finishing,
+            tidy_later=tidy_later,
         )
         result: Generation | None = await self._run(work)
         return result

@@ -28,13 +28,14 @@ from PySide6.QtGui import QGuiApplication
 from cardviewer.api import Card, CardPage, CardViewerError, NotAuthenticated
 from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.card_export import ExportFormat
-from cardviewer.services.card_store import CardStore
+from cardviewer.services.card_store import CardStore, close_discarding_if_empty
 from cardviewer.services.clipboard_text import CopyOutdated, StoredRows
 from cardviewer.services.page_loader import PageRequest, PageSource
 from cardviewer.services.phone_list import PagesRefused, PhoneListStopped, picture_jpeg
 from cardviewer.services.process_job import JobEnded, run_in_process
 from cardviewer.services.settings import Settings
 from cardviewer.services.space_fetch import PageFetch
+from cardviewer.services.space_sync import TidyLater
 from cardviewer.services.stoppable import Painted, Stopped
 from cardviewer.services.store_copies import Changes
 from cardviewer.services.store_schema import Generation, StoreError, StoreProblem
@@ -47,7 +48,7 @@ from cardviewer.services.vcard_export import (
 )
 from cardviewer.services.vcard_photo import photo_jpeg
 from cardviewer.services.vcard_photos import PhotoSource, Thumbnail, blocking_lookup
-from cardviewer.tasks import TaskSet
+from cardviewer.tasks import TaskSet, on_thread_to_the_end
 from cardviewer.ui.cards.card_export import write_cards, write_stored_cards
 from cardviewer.ui.cards.table_copy import rows_copied
 from cardviewer.ui.error_text import error_text, store_error_text, write_failure_text
@@ -99,7 +100,9 @@ class WholeSpaceProgress(Protocol):
 
     async def run(self) -> int | None: ...
 
-    async def sync(self, store: CardStore) -> Generation | None: ...
+    async def sync(
+        self, store: CardStore, *, tidy_later: TidyLater | None = None
+    ) -> Generation | None: ...
 
     def raise_(self) -> None: ...
 
@@ -507,7 +510,8 @@ class WholeSpaceJobs(QObject):
         first_copy = False
         try:
             if kind is JobKind.SYNC:
-                synced = await _sync(progress, path)
+                self._tasks.cancel(_tidying(path))  # this sync's own tidies all
+                synced = await _sync(progress, path, partial(self._tidy_later, path))
                 first_copy = synced is False
                 if isinstance(synced, tuple):
                     generation, changes = synced
@@ -574,6 +578,12 @@ class WholeSpaceJobs(QObject):
         if not isinstance(progress, QObject) or shiboken6.isValid(progress):
             progress.deleteLater()
 
+    def _tidy_later(self, path: Path, tidying: Coroutine[Any, Any, None]) -> None:
+        """Drop the copy a sync no longer needs while its new copy is shown: seconds at
+        100,000 cards. Quitting or a new sync of the same copy calls it off; the next
+        sync's tidying does what it left."""
+        self._tasks.start(tidying, name=_tidying(path))
+
     def _finish(self, result: JobResult) -> None:
         if result.kind not in (JobKind.SYNC, JobKind.PRINT):  # no folder the person chose
             self.remember_folder(result.path)
@@ -581,20 +591,32 @@ class WholeSpaceJobs(QObject):
 
 
 async def _sync(
-    progress: WholeSpaceProgress, path: Path
+    progress: WholeSpaceProgress, path: Path, tidy_later: TidyLater
 ) -> tuple[Generation, Changes | None] | bool:
     """Sync the local copy at `path` through `progress`: the new copy and what changed;
-    cancelled, whether there was a copy before (else none was made)."""
+    cancelled, whether there was a copy before (else none was made). What the new
+    copy makes unused is dropped by `tidy_later`. A first sync that does not finish
+    leaves no empty copy behind."""
+    first = not await asyncio.to_thread(path.exists)
     store = await asyncio.to_thread(CardStore.open, path)
+    synced = False
     try:
         had_copy = await asyncio.to_thread(lambda: store.current is not None)
-        generation = await progress.sync(store)
+        generation = await progress.sync(store, tidy_later=tidy_later)
         if generation is None:
             return had_copy
+        synced = True
         # Compared off the window's thread: two copies of 100,000 cards take a while.
         return generation, await asyncio.to_thread(store.changes)
     finally:
+        if first and not synced:
+            await on_thread_to_the_end(close_discarding_if_empty, store)
         store.close()
+
+
+def _tidying(path: Path) -> str:
+    """The task's name of the tidying of the local copy at `path`."""
+    return f"tidy {path}"
 
 
 def documents_dir() -> Path:

@@ -46,6 +46,7 @@ from cardviewer.services.store_writer import (
     start_writer,
     write_batches,
 )
+from tests.services.stores import generation_ids, synced
 
 pytestmark = pytest.mark.anyio
 
@@ -133,9 +134,7 @@ async def test_a_process_writes_and_ranks_every_row_as_a_thread_does(tmp_path, c
     batches = [SENT_PEOPLE[:3], SENT_PEOPLE[3:]]
     process_path, thread_path = tmp_path / "process.sqlite", tmp_path / "thread.sqlite"
     closed, in_process = await written_by(ProcessWriter.start, process_path, batches, collation)
-    on_thread_closed, on_thread = await written_by(
-        lambda sync, _path: ThreadWriter(sync), thread_path, batches, collation
-    )
+    on_thread_closed, on_thread = await written_by(ThreadWriter, thread_path, batches, collation)
     assert (closed.prepared, on_thread_closed.prepared) == (collation, None)
     assert in_process == on_thread
     assert in_process.count == 4
@@ -190,15 +189,30 @@ def _indexes(path: Path) -> list[str]:
         ]
 
 
-async def test_the_writing_process_ends_with_the_sync(tmp_path):
+async def test_the_writing_process_tidies_the_store_once_the_copy_is_current_then_ends(
+    tmp_path,
+):
+    """The copy the new one makes unused is dropped by the process, after `finish`: the
+    window shows the new copy meanwhile (10 to 25 s at 100,000 cards)."""
     path = tmp_path / "space.sqlite"
     with CardStore.open(path) as store:
+        for name in ("first", "second"):
+            synced(store, [parse_card({"uuid": name})])
+        first = store.previous
         sync = store.begin_sync()
         writer = ProcessWriter.start(sync, path)
         async with stopping([writer]):
             await writer.add(SENT_PEOPLE)
             await writer.close(FOLDED)
+            assert writer.process.is_alive(), "it waits for the copy to be made current"
+            sync.finish(tidy=False)
+            assert first is not None
+            assert first.id in generation_ids(path), "made current without the drop"
+            await writer.tidy()
             assert writer.process.exitcode == 0
+        assert first.id not in generation_ids(path)
+        assert store.current is not None
+        assert [card.uuid for card in store.cards()] == [p["uuid"] for p in SENT_PEOPLE]
 
 
 async def test_the_writing_process_ends_when_the_sync_s_process_is_gone(tmp_path):
@@ -362,7 +376,7 @@ async def test_the_writer_reaps_its_process_one_thread_at_a_time(tmp_path):
         ours, theirs = Pipe()
         theirs.close()
         process = SlowToReap()
-        writer = ProcessWriter(store.begin_sync(), process, ours)
+        writer = ProcessWriter(store.begin_sync(), store.path, process, ours)
         await asyncio.gather(asyncio.to_thread(writer._exit_code), writer.stop())
     assert process.most_at_once == 1
 
@@ -459,9 +473,9 @@ class ThreadAsProcess:
         self._thread.join(5)  # a thread cannot be killed: its loop ends after a failure
 
 
-def served_on_thread(sync: StoreSync, _path: Path) -> ProcessWriter:
+def served_on_thread(sync: StoreSync, path: Path) -> ProcessWriter:
     ours, theirs = Pipe()
-    return ProcessWriter(sync, ThreadAsProcess(sync, theirs), ours)
+    return ProcessWriter(sync, path, ThreadAsProcess(sync, theirs), ours)
 
 
 async def test_a_full_disk_while_the_process_writes_says_so_and_keeps_the_copy_before_it(

@@ -20,6 +20,7 @@ from PySide6.QtPrintSupport import QPrinter
 from cardviewer.api import CardPage, CardViewerError, NotAuthenticated
 from cardviewer.api.errors import RateLimited, ServerError
 from cardviewer.api.models import parse_card
+from cardviewer.services import space_sync
 from cardviewer.services.card_columns import build_columns
 from cardviewer.services.card_store import CardStore
 from cardviewer.services.clipboard_text import StoredRows
@@ -28,17 +29,20 @@ from cardviewer.services.process_job import JobEnded
 from cardviewer.services.settings import Settings
 from cardviewer.services.stoppable import Painted, check
 from cardviewer.services.store_schema import SCHEMA_VERSION
+from cardviewer.services.store_writer import CardWriter
 from cardviewer.ui.cards import card_export as ui_card_export
 from cardviewer.ui.chosen_cards import ChosenCards
 from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.phone_list_output import phone_list_texts, print_chosen_elsewhere
 from cardviewer.ui.whole_space_jobs import (
     STATUS_TIMEOUT_MS,
+    WHOLE_SPACE_KINDS,
     JobKind,
     JobResult,
     WholeSpaceJobs,
     documents_dir,
 )
+from tests.services.stores import generation_ids
 
 WAIT = 10_000
 SPACE = "jobs-space"
@@ -130,10 +134,10 @@ def start_whole_space(jobs: WholeSpaceJobs, kind: JobKind, folder: Path) -> Path
 
 
 def saved_anything(kind: JobKind, target: Path) -> bool:
-    """Whether the job wrote its file: an export, or a complete sync of the local copy."""
-    if kind is JobKind.EXPORT_ALL:
-        return target.exists()
-    return target.exists() and synced_count(target) is not None
+    """Whether the job left its file: an export, or a local copy (a first sync that did
+    not finish leaves none, not even an empty one)."""
+    assert kind in WHOLE_SPACE_KINDS
+    return target.exists()
 
 
 WHOLE_SPACE_JOBS = pytest.mark.parametrize("kind", [JobKind.EXPORT_ALL, JobKind.SYNC])
@@ -352,6 +356,87 @@ def test_cancelling_a_sync_of_a_space_synced_before_says_its_copy_stays(
         progress.cancel()
     assert signal.args == ["Sync cancelled; the local copy stays as it was.", 5000]
     assert synced_count(target) == count
+
+
+class HeldTidying:
+    """Each sync's tidying (`space_sync.tidy`) waits for `release` before it drops."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.release = asyncio.Event()
+        self.called_off = 0
+        self.begun = 0
+        self._tidy = space_sync.tidy
+        monkeypatch.setattr(space_sync, "tidy", self._held)
+
+    async def _held(self, writer: CardWriter) -> None:
+        self.begun += 1
+        try:
+            await self.release.wait()
+        except asyncio.CancelledError:
+            self.called_off += 1
+            await writer.stop()
+            raise
+        await self._tidy(writer)
+
+
+def three_syncs(
+    qtbot, jobs: WholeSpaceJobs, copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[int], HeldTidying]:
+    """Sync `copy` three times, the third one's tidying held (and any after it); the
+    copies kept after the second."""
+    for _ in range(2):
+        finished(qtbot, jobs, lambda: jobs.sync(SHOWN, copy))
+    kept = generation_ids(copy)
+    held = HeldTidying(monkeypatch)
+    finished(qtbot, jobs, lambda: jobs.sync(SHOWN, copy))
+    return kept, held
+
+
+def test_a_sync_s_new_copy_is_shown_while_the_copy_it_replaces_is_dropped(
+    jobs, qtbot, tmp_path, monkeypatch
+):
+    """Dropping a copy of 100,000 cards takes 10 to 25 s: the new one does not wait."""
+    copy = tmp_path / "space.sqlite"
+    (oldest, _before), held = three_syncs(qtbot, jobs, copy, monkeypatch)
+    assert oldest in generation_ids(copy), "the result came before the drop"
+    with CardStore.open(copy) as store:
+        assert store.current is not None
+        assert store.current.id == max(generation_ids(copy))
+    held.release.set()
+    qtbot.waitUntil(lambda: oldest not in generation_ids(copy), timeout=WAIT)
+    assert held.called_off == 0
+
+
+def test_quitting_calls_the_tidying_off_and_the_next_sync_does_it(
+    jobs, qtbot, arun, tmp_path, source, monkeypatch
+):
+    copy = tmp_path / "space.sqlite"
+    (oldest, _before), held = three_syncs(qtbot, jobs, copy, monkeypatch)
+    arun(jobs.aclose())
+    assert held.called_off == 1
+    assert oldest in generation_ids(copy)
+    held.release.set()
+    again = WholeSpaceJobs(source, Settings.load(), partial(ExportAllDialog, parent=None))
+    try:
+        finished(qtbot, again, lambda: again.sync(SHOWN, copy))
+        qtbot.waitUntil(lambda: len(generation_ids(copy)) == 2, timeout=WAIT)
+    finally:
+        arun(again.aclose())
+    assert oldest not in generation_ids(copy)
+
+
+def test_a_new_sync_of_the_copy_calls_off_the_tidying_and_does_it_itself(
+    jobs, qtbot, tmp_path, monkeypatch
+):
+    copy = tmp_path / "space.sqlite"
+    _kept, held = three_syncs(qtbot, jobs, copy, monkeypatch)
+    other = tmp_path / "other.sqlite"
+    finished(qtbot, jobs, lambda: jobs.sync(SHOWN, other))
+    assert held.called_off == 0, "the tidying of another space's copy goes on"
+    finished(qtbot, jobs, lambda: jobs.sync(SHOWN, copy))
+    assert held.called_off == 1
+    held.release.set()
+    qtbot.waitUntil(lambda: len(generation_ids(copy)) == 2, timeout=WAIT)
 
 
 def test_closing_drops_a_job_waiting_for_a_sign_in(jobs, qtbot, arun, tmp_path, source):
