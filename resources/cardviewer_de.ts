@@ -683,7 +683,7 @@
         <translation>Wird abgebrochen…</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+85"/>
         <source>Finishing the local copy…</source>
         <translation>Lokale Kopie wird fertiggestellt…</translation>
     </message>
@@ -1283,12 +1283,12 @@
     <message>
         <location filename="../cardviewer/ui/export_commands.py" line="+105"/>
         <location line="+14"/>
-        <location line="+173"/>
+        <location line="+189"/>
         <source>There are no cards to export.</source>
         <translation>Es gibt keine Karten zum Exportieren.</translation>
     </message>
     <message>
-        <location line="-115"/>
+        <location line="-131"/>
         <source>Export as vCards</source>
         <translation>Als vCards exportieren</translation>
     </message>
@@ -1298,17 +1298,22 @@
         <translation>Als PDF exportieren</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+54"/>
         <source>Waiting for the cards shown to be sorted; then this goes on.</source>
         <translation>Warten, bis die angezeigten Karten sortiert sind; dann geht es weiter.</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+20"/>
+        <source>The whole space is no longer shown, so what waited for its sort was called off.</source>
+        <translation>Der ganze Bereich wird nicht mehr angezeigt; was auf seine Sortierung wartete, wurde abgebrochen.</translation>
+    </message>
+    <message>
+        <location line="+28"/>
         <source>Save QR Code</source>
         <translation>QR-Code speichern</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+439"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+706"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
@@ -1348,7 +1353,7 @@
         <translation>Öffnen Sie zuerst einen Bereich.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-210"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-474"/>
         <source>The sync stopped and the local copy stays as it was; it starts again once you have signed in.</source>
         <translation>Die Synchronisierung wurde angehalten, die lokale Kopie bleibt unverändert; sie beginnt erneut, sobald Sie sich angemeldet haben.</translation>
     </message>
@@ -1388,7 +1393,7 @@
         <translation>Die lokale Kopie konnte nicht geschrieben werden; sie bleibt unverändert.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+432"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+423"/>
         <source>%1 could not be synced. %2</source>
         <translation>%1 konnte nicht synchronisiert werden. %2</translation>
     </message>
@@ -1398,65 +1403,63 @@
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-427"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-418"/>
         <source>The export of all pages stopped and saved nothing; it starts again once you have signed in.</source>
         <translation>Der Export aller Seiten wurde angehalten und hat nichts gespeichert; er beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+428"/>
+        <location line="+419"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>
     <message>
-        <location line="-221"/>
-        <location line="+14"/>
-        <location line="+112"/>
+        <location line="-113"/>
+        <location line="+165"/>
         <source>The cards could not be saved as %1. %2</source>
         <translation>Die Karten konnten nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location line="-140"/>
+        <location line="-270"/>
         <source>Saving %1…</source>
         <translation>%1 wird gespeichert…</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+18"/>
         <source>Sending the phone list to the printer…</source>
         <translation>Die Telefonliste wird an den Drucker gesendet…</translation>
     </message>
     <message>
-        <location line="+212"/>
+        <location line="+217"/>
         <source>Printing stopped; the pages already made still get printed.</source>
         <translation>Drucken angehalten; die schon erstellten Seiten werden noch gedruckt.</translation>
     </message>
     <message>
-        <location line="-199"/>
-        <location line="+16"/>
+        <location line="+53"/>
         <source>The cards could not be printed. %1</source>
         <translation>Die Karten konnten nicht gedruckt werden. %1</translation>
     </message>
     <message>
-        <location line="-44"/>
+        <location line="-23"/>
         <source>Saving stopped unexpectedly; try again.</source>
         <translation>Das Speichern brach unerwartet ab; versuchen Sie es erneut.</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+13"/>
         <source>The printer did not take the pages; check that it is ready.</source>
         <translation>Der Drucker hat die Seiten nicht angenommen; prüfen Sie, ob er bereit ist.</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+6"/>
         <source>Printing stopped unexpectedly; try again.</source>
         <translation>Das Drucken brach unerwartet ab; versuchen Sie es erneut.</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="-242"/>
         <source>Copying %1 rows…</source>
         <translation>%1 Zeilen werden kopiert…</translation>
     </message>
     <message>
-        <location line="+167"/>
+        <location line="+185"/>
         <source>Sync cancelled; no local copy was made.</source>
         <translation>Synchronisierung abgebrochen; es wurde keine lokale Kopie angelegt.</translation>
     </message>
@@ -1481,22 +1484,22 @@
         <translation>Export abgebrochen; es wurde nichts gespeichert.</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+54"/>
         <source>The local copy has changed since they were selected; copy them again.</source>
         <translation>Die lokale Kopie hat sich geändert, seit sie ausgewählt wurden; kopieren Sie sie erneut.</translation>
     </message>
     <message>
-        <location line="-185"/>
+        <location line="-237"/>
         <source>Copying stopped unexpectedly; try again.</source>
         <translation>Das Kopieren brach unerwartet ab; versuchen Sie es erneut.</translation>
     </message>
     <message>
-        <location line="+192"/>
+        <location line="+244"/>
         <source>The local copy could not be read; sync the space again to renew it.</source>
         <translation>Die lokale Kopie konnte nicht gelesen werden; synchronisieren Sie den Bereich erneut, um sie zu erneuern.</translation>
     </message>
     <message>
-        <location line="-189"/>
+        <location line="-241"/>
         <source>The rows could not be copied. %1</source>
         <translation>Die Zeilen konnten nicht kopiert werden. %1</translation>
     </message>

@@ -267,11 +267,17 @@ class ExportCommands(QObject):
 
     def _sorting_gone(self, space: SpaceTableModel) -> None:
         """The whole space waited for is gone before its rows were all in: the command
-        goes on with the whole space shown now (waiting for it in turn), if any."""
+        goes on with the whole space shown now (waiting for it in turn); with the pages
+        shown instead, it is called off, and a note says so."""
         if space is self._sorting and self._shown_space() is not None:
             self._rows_in()
         elif space is self._sorting:
             self._after_sort = self._sorting = None
+            text = QCoreApplication.translate(
+                "MainWindow",
+                "The whole space is no longer shown, so what waited for its sort was called off.",
+            )
+            self.statusMessage.emit(text, NOTE_MS)
 
     def _emails_settled(self, chosen: ChosenCards, *, again: Callable[[], None]) -> bool:
         """True to go on with `chosen` as it is; else the person chose to stop, or to load

@@ -422,6 +422,32 @@ def test_an_export_waiting_for_a_sort_goes_on_with_a_newer_copy_shown_meanwhile(
     assert done.args[0].count == window.whole_space.model.total_count()
 
 
+def test_an_export_waiting_for_a_sort_is_called_off_with_a_note_when_the_pages_are_shown(
+    window, demo_server, qtbot, tmp_path, monkeypatch
+):
+    """The cards it waited for are no longer shown: it neither runs on the page nor
+    vanishes without a word."""
+    open_space(qtbot, window, demo_server.space_id)
+    space = sync(qtbot, window)
+    name = space.column_of("display_name")
+    assert name is not None
+    slowed_whole_answers(monkeypatch, 1.0)
+    window.table.sortByColumn(name, Qt.SortOrder.DescendingOrder)
+    qtbot.waitUntil(lambda: space.rowCount() == space_queries.FIRST_ROWS, timeout=WAIT)
+    asked: list[Path] = []
+    window.ask_export_path = lambda suggested, title="": asked.append(suggested)
+    notes: list[str] = []
+    window.statusBar().messageChanged.connect(notes.append)
+    window.export_action.trigger()
+    switch = window.whole_space.switch
+    switch.setCurrentIndex(PAGES)
+    switch.activated.emit(PAGES)
+    called_off = "The whole space is no longer shown, so what waited for its sort was called off."
+    qtbot.waitUntil(lambda: called_off in notes, timeout=WAIT)
+    qtbot.wait(1500)  # the slowed answer's time: nothing more comes of it
+    assert asked == []
+
+
 def test_the_current_card_stays_current_in_a_new_order(window, demo_server, qtbot):
     open_space(qtbot, window, demo_server.space_id)
     space = sync(qtbot, window)
