@@ -124,12 +124,17 @@
         <translation>Die Seiten- und Kartenzahlen des Servers passen nicht zusammen.</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
+        <source>The space changed while its cards were fetched: cards were added or removed, so some could be missing. Try again.</source>
+        <translation>Der Bereich hat sich geändert, während seine Karten abgerufen wurden: Karten kamen hinzu oder wurden entfernt, daher könnten einige fehlen. Versuchen Sie es erneut.</translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <source>The server sent more cards than it says the space has.</source>
         <translation>Der Server hat mehr Karten gesendet, als der Bereich laut seinen Angaben enthält.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/api/errors.py" line="+204"/>
+        <location filename="../cardviewer/api/errors.py" line="+213"/>
         <source>The server at %1 does not accept secure (https) connections at this address. Check the server address and its port number.</source>
         <translation>Der Server %1 nimmt unter dieser Adresse keine sicheren Verbindungen (https) an. Prüfen Sie die Serveradresse und ihre Portnummer.</translation>
     </message>

@@ -145,6 +145,15 @@ class UnexpectedResponse(ApiError):
     """The answer has a status, content or shape the client does not understand."""
 
 
+class SpaceChanged(ApiError):
+    """Cards were added to or removed from the space while its pages were fetched.
+
+    The pages after the change are shifted by as many cards: a card may be missed, or
+    come twice. A whole-space fetch stops rather than keep such a copy; the next one,
+    begun afresh, sees the space as it is then.
+    """
+
+
 class UnreadableAnswer(UnexpectedResponse):
     """The body is no readable data (cut short, or not JSON): another try may read it."""
 

@@ -32,7 +32,7 @@ from pydantic import (
     model_validator,
 )
 
-from cardviewer.api.errors import QT_TRANSLATE_NOOP, Sentence, UnexpectedResponse
+from cardviewer.api.errors import QT_TRANSLATE_NOOP, Sentence, SpaceChanged, UnexpectedResponse
 from cardviewer.api.expiry import has_expired
 from cardviewer.api.known_links import MARKER, KnownLinks
 
@@ -466,12 +466,32 @@ def check_page(page: CardPage, asked: int) -> None:
     )
 
 
-def check_card_count(count: int, total: int) -> None:
-    """Refuse more cards in a whole-space fetch than the space has (`total`).
+def check_same_space(page: CardPage, total: int) -> None:
+    """Refuse a page of a whole-space fetch whose `meta.total` is not page 1's `total`.
 
-    `total` is the largest the pages reported, so that cards added during the fetch
-    are no reason to stop.
+    The cards are listed in the server's order, which the API leaves unsaid: a card
+    added or removed before a page shifts every later page, which then misses a card
+    or repeats one. The count is the only sign of it the pages give.
     """
+    if page.meta.total != total:
+        raise SpaceChanged(
+            Sentence(
+                QT_TRANSLATE_NOOP(
+                    "ApiErrors",
+                    "The space changed while its cards were fetched: cards were added or "
+                    "removed, so some could be missing. Try again.",
+                )
+            ),
+            status=200,
+            detail=(
+                f"page {page.meta.current_page} says meta.total is {page.meta.total}; "
+                f"page 1 said {total}"
+            ),
+        )
+
+
+def check_card_count(count: int, total: int) -> None:
+    """Refuse more cards in a whole-space fetch than the space has (`total`)."""
     if count > total:
         raise UnexpectedResponse(
             Sentence(

@@ -8,9 +8,11 @@ cancels them too, so nothing keeps running after an export is abandoned.
 
 A server's numbers are not taken on trust: every page must be the one asked for and
 add up (`check_page`), no page past page 1's `last_page` is asked for, and the cards
-must fit the largest `meta.total` seen (`check_card_count`). A server that answers
-page 1 whatever is asked, or claims a billion pages, stops the fetch at once with an
-`UnexpectedResponse`.
+must fit page 1's `meta.total` (`check_card_count`). A server that answers page 1
+whatever is asked, or claims a billion pages, stops the fetch at once with an
+`UnexpectedResponse`. A page whose `meta.total` is not page 1's stops it with
+`SpaceChanged` (`check_same_space`): the space changed meanwhile, and the pages after
+the change are shifted, missing cards or repeating them.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from cardviewer.api.models import check_card_count, check_page
+from cardviewer.api.models import check_card_count, check_page, check_same_space
 
 if TYPE_CHECKING:
     from cardviewer.api.models import CardPage
@@ -100,8 +102,8 @@ async def fetch_pages_in_order(
     check_page(first, 1)
     total = first.meta.last_page
     cards = first.card_count
-    most_cards = first.meta.total  # the space may grow while it is fetched
-    check_card_count(cards, most_cards)
+    space_total = first.meta.total
+    check_card_count(cards, space_total)
     arrived: dict[int, CardPage] = {}
     done = 1
     due = 2  # the next page for `on_page`
@@ -130,16 +132,16 @@ async def fetch_pages_in_order(
     ahead = workers * LOOKAHEAD
 
     async def work() -> None:
-        nonlocal cards, most_cards, done, due
+        nonlocal cards, done, due
         for number in numbers:  # a shared iterator: each page is taken by one worker
             async with room:
                 await room.wait_for(lambda: number < due + ahead)  # noqa: B023 - read at once
             page = await fetch(number)
             check_page(page, number)
+            check_same_space(page, space_total)
             done += 1
             cards += page.card_count
-            most_cards = max(most_cards, page.meta.total)
-            check_card_count(cards, most_cards)
+            check_card_count(cards, space_total)
             arrived[number] = page
             async with handing:
                 while due in arrived:

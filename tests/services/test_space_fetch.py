@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from cardviewer.api import CardPage, CardsClient
-from cardviewer.api.errors import ServerError, UnexpectedResponse
+from cardviewer.api.errors import ServerError, SpaceChanged, UnexpectedResponse
 from cardviewer.demo import EMPTY_SPACE_ID
 from cardviewer.services import space_fetch
 from cardviewer.services.space_fetch import (
@@ -336,23 +336,29 @@ async def test_more_cards_on_page_1_than_the_total_stop_the_fetch():
         await fetch_all_pages(fetch)
 
 
-async def test_a_space_that_grows_during_the_fetch_is_fetched_to_page_1s_last_page():
+@pytest.mark.parametrize(
+    ("later_total", "said"),
+    [(40, "page 2 says meta.total is 40; page 1 said 25"), (20, "page 2 says meta.total is 20")],
+    ids=["added", "removed"],
+)
+async def test_a_space_that_changes_during_the_fetch_stops_it(later_total, said):
+    """Cards added or removed before a page shift the pages after it: a card removed
+    from page 1 as page 2 is asked for moves one of page 2's there, and it is missed."""
+
     def answer(number: int) -> CardPage:
-        total = 25 if number == 1 else 40  # cards added after page 1 came
+        total = 25 if number == 1 else later_total
         return hostile_page(number, cards=10, total=total)
 
     fetch = CountingFetch(answer)
-    pages = await fetch_all_pages(fetch, concurrency=1)
-    assert fetch.asked == [1, 2, 3]
-    assert sum(len(page.cards) for page in pages) == 30
-
-
-async def test_a_space_that_shrinks_during_the_fetch_is_no_failure():
-    def answer(number: int) -> CardPage:
-        return hostile_page(number, cards=10 if number < 3 else 0, total=30 if number == 1 else 20)
-
-    pages = await fetch_all_pages(CountingFetch(answer), concurrency=1)
-    assert sum(len(page.cards) for page in pages) == 20
+    with pytest.raises(SpaceChanged) as info:
+        await fetch_all_pages(fetch, concurrency=1)
+    assert str(info.value) == (
+        "The space changed while its cards were fetched: cards were added or removed, so "
+        "some could be missing. Try again."
+    )
+    assert said in info.value.detail
+    assert info.value.retry_may_help
+    assert fetch.asked == [1, 2]
 
 
 async def test_a_server_always_answering_page_1_stops_the_fetch_through_the_client():
