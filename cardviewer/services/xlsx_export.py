@@ -64,7 +64,7 @@ def write_xlsx(
     date = workbook.add_format({"num_format": DATE_FORMAT})
     widths = [max(MIN_WIDTH, len(text) + 2) for text in header]
     for column, text in enumerate(header):
-        sheet.write_string(0, column, text, bold)
+        sheet.write_string(0, column, _encodable(text), bold)
     count = 0
     for count, row in enumerate(rows, start=1):
         for column, value in enumerate(row):
@@ -102,6 +102,21 @@ def _write(
     if isinstance(value, datetime):
         sheet.write_datetime(row, column, value, date)
         return DATE_WIDTH
-    text = value[:MAX_CELL_TEXT]
+    text = _encodable(value[:MAX_CELL_TEXT])
     sheet.write_string(row, column, text)
     return max((len(line) for line in text.splitlines()), default=0) + 1
+
+
+def _encodable(text: str) -> str:
+    """`text` with a lone surrogate (a broken escape a server sent) as "?", as in CSV.
+
+    The workbook is UTF-8, which cannot carry one: written as it is, it ended the
+    export with a `UnicodeEncodeError` once its row was stored, a row or so later.
+    """
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+    return text

@@ -142,3 +142,12 @@ def test_the_title_is_only_taken_by_name(tmp_path):
     """A fourth positional argument is refused rather than taken as the title."""
     with pytest.raises(TypeError):
         write_xlsx(tmp_path / "x.xlsx", HEADER, ROWS, "Acme")  # type: ignore[call-arg]
+
+
+def test_a_lone_surrogate_a_server_sent_is_written_as_a_question_mark(tmp_path):
+    """UTF-8 cannot carry it: it ended the export with a `UnicodeEncodeError`."""
+    path = tmp_path / "cards.xlsx"
+    rows: list[list[CellValue]] = [["Broken \ud83e escape", "ok"], ["José", "陈雪"]]
+    assert write_xlsx(path, ["Name", "field \udc00"], rows) == 2
+    values = [list(row) for row in openpyxl.load_workbook(path).active.iter_rows(values_only=True)]
+    assert values == [["Name", "field ?"], ["Broken ? escape", "ok"], ["José", "陈雪"]]
