@@ -30,7 +30,7 @@ from cardviewer.services.store_schema import (
     passing_problem,
 )
 from cardviewer.services.store_sort_keys import FOLDED, text_key_for
-from cardviewer.services.store_sync import StoreSync
+from cardviewer.services.store_sync import SYNCED_MEANWHILE, StoreSync
 from cardviewer.services.store_writer import CardWriter, WriterStart, start_writer
 from cardviewer.tasks import on_thread_to_the_end, standing_once_begun
 
@@ -120,9 +120,14 @@ async def sync_space(
     except BaseException as error:
         if writer is not None:
             await writer.stop()
+        overtaken = isinstance(error, sqlite3.Error | StoreError) and await on_thread_to_the_end(
+            _dropped_meanwhile, sync
+        )
         # On a worker thread: the rows of 100,000 cards take seconds to drop. Called
         # off meanwhile, the sync still waits: the store is the thread's until then.
         await on_thread_to_the_end(_abandon, sync)
+        if overtaken:  # its rows could no longer be written: not the disk's fault
+            raise StoreError(SYNCED_MEANWHILE) from error
         if isinstance(error, sqlite3.Error):
             raise _store_error(error) from error
         raise
@@ -140,6 +145,14 @@ async def tidy(writer: CardWriter) -> None:
         await writer.tidy()
     except (StoreError, sqlite3.Error) as error:
         log.warning("the copies of the space no longer needed stay until the next sync: %s", error)
+
+
+def _dropped_meanwhile(sync: StoreSync) -> bool:
+    try:
+        return sync.dropped_meanwhile()
+    except sqlite3.Error as error:
+        log.debug("whether another program's sync dropped this one is not known: %s", error)
+        return False
 
 
 def _abandon(sync: StoreSync) -> None:

@@ -45,6 +45,10 @@ from cardviewer.services.store_sort_keys import (
 
 log = logging.getLogger(__name__)
 
+SYNCED_MEANWHILE = (
+    "Another program synced this space meanwhile and its copy is kept; this one was not written."
+)
+
 
 def card_json(card: Card) -> str:
     """The card as JSON that `parse_card` reads back to the same card, odd values included."""
@@ -214,10 +218,7 @@ class StoreSync:
                 (synced_at, self.count, self.generation),
             ).rowcount
             if not written:  # a sync begun later by another program finished first
-                raise StoreError(
-                    "Another program synced this space meanwhile and its copy is kept; "
-                    "this one was not written."
-                )
+                raise StoreError(SYNCED_MEANWHILE)
             current = self._db.execute("SELECT value FROM state WHERE key = 'current'").fetchone()
             if current is not None:
                 self._db.execute(
@@ -236,6 +237,14 @@ class StoreSync:
         return Generation(
             self.generation, datetime.fromisoformat(synced_at), self.count, self.with_emails
         )
+
+    def dropped_meanwhile(self) -> bool:
+        """Whether this copy, unfinished, is gone: a sync begun later by another program
+        finished first, took it for one a crash left behind, and dropped it."""
+        row = self._db.execute(
+            "SELECT NOT EXISTS (SELECT 1 FROM generations WHERE id = ?)", (self.generation,)
+        ).fetchone()
+        return bool(row[0])
 
     def tidy(self) -> None:
         """Drop the copies no copy needs any more, and the rows of syncs a crash cut

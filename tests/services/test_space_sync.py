@@ -24,7 +24,7 @@ from cardviewer.services.space_sync import sync_space
 from cardviewer.services.store_schema import StoreError, StoreProblem
 from cardviewer.services.store_sync import StoreSync
 from cardviewer.services.store_writer import ThreadWriter, start_writer
-from tests.services.stores import generation_ids
+from tests.services.stores import generation_ids, synced
 
 pytestmark = pytest.mark.anyio
 
@@ -115,6 +115,34 @@ async def test_a_tidying_that_fails_leaves_the_copy_current(store, caplog, monke
     assert "stay until the next sync" in caplog.text
     assert store.current == generation
     assert len(generation_ids(store.path)) == 3
+
+
+@pytest.mark.parametrize("writer_for", [start_writer, on_thread], ids=["process", "thread"])
+async def test_a_sync_another_program_overtook_says_so(store, writer_for):
+    """Begun later, finished first, the other program's sync dropped this one's copy as
+    one a crash left behind: this one's rows can no longer be written, and it says why
+    rather than blame the disk."""
+    await sync_space(store, space(3, prefix="first"))
+    pages = space(30)
+    may_go_on = asyncio.Event()
+
+    async def held(number: int) -> CardPage:
+        if number == 2:
+            await may_go_on.wait()
+        return await pages(number)
+
+    overtaken = asyncio.ensure_future(sync_space(store, held, writer_for=writer_for))
+    await until(lambda: len(generation_ids(store.path)) == 2)
+    with CardStore.open(store.path) as other:  # the other program
+        synced(other, [parse_card({"uuid": "theirs"})])
+    may_go_on.set()
+    with pytest.raises(StoreError) as refused:
+        await overtaken
+    assert str(refused.value) == (
+        "Another program synced this space meanwhile and its copy is kept; this one was "
+        "not written."
+    )
+    assert [card.uuid for card in store.cards()] == ["theirs"]
 
 
 async def test_a_failed_sync_keeps_the_copy_before_it(store):
