@@ -596,7 +596,7 @@ async def signed_in_client(args: argparse.Namespace, err: TextIO) -> SignInAgain
     server = args.server or (saved.server_url if saved is not None else None) or _site_server()
     if not server:
         raise UsageError("--server is needed (no saved session or site file to take it from)")
-    email = args.email
+    email = args.email.strip() if args.email else None  # as the sign-in dialog takes it
     if password is None and saved is not None and (email in (None, saved.email)):
         if not saved.is_expired():
             log.debug("using the saved session for %s", saved.email)

@@ -125,4 +125,14 @@ def normalize_server_url(text: str) -> str:
     path = parts.path.rstrip("/")
     if path.endswith("/v1"):
         path = path[: -len("/v1")]
-    return urlunsplit((scheme, parts.netloc, path, "", ""))
+    return urlunsplit((scheme, _host_and_port(scheme, parts.hostname, parts.port), path, "", ""))
+
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _host_and_port(scheme: str, host: str, port: int | None) -> str:
+    """The address's host in lower case, its port only where it is not the scheme's own:
+    one server has one address, so one account's local copies are found under one name."""
+    host = f"[{host}]" if ":" in host else host  # an IPv6 address keeps its brackets
+    return host if port in (None, _DEFAULT_PORTS[scheme]) else f"{host}:{port}"

@@ -62,13 +62,21 @@ def account_folder(folder: Path, server_url: str, email: str) -> Path:
 
     Two accounts' copies stay apart without the e-mail address written into a name.
     """
-    account = hashlib.sha256(f"{server_url}\n{email.casefold()}".encode()).hexdigest()[:16]
-    return folder / account
+    account = hashlib.sha256(f"{server_url}\n{email.strip().casefold()}".encode()).hexdigest()
+    return folder / account[:16]
 
 
 def store_path(folder: Path, server_url: str, email: str, space_id: str) -> Path:
-    """The database of one space as one account on one server sees it (named by the space)."""
-    return account_folder(folder, server_url, email) / f"{safe_file_stem(space_id)}.sqlite"
+    """The database of one space as one account on one server sees it (named by the space).
+
+    A space id a file name cannot hold as it is (`team1.`, `a/b`) gets a digest of
+    itself after its name: made safe alone, two ids (`team1.`, `team1`) would share
+    one copy, each sync replacing the other space's cards.
+    """
+    stem = safe_file_stem(space_id)
+    if stem != space_id:
+        stem = f"{stem}-{hashlib.sha256(space_id.encode('utf-8', 'surrogatepass')).hexdigest()[:8]}"
+    return account_folder(folder, server_url, email) / f"{stem}.sqlite"
 
 
 def remove_copies(folder: Path) -> int:

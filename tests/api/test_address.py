@@ -18,6 +18,11 @@ from cardviewer.api.errors import InvalidInput, Sentence
         ("http://127.0.0.1:8765", "http://127.0.0.1:8765"),
         ("http://localhost:8765/", "http://localhost:8765"),
         ("http://[::1]:8765", "http://[::1]:8765"),
+        # One server, one address: the account's local copies are found under it.
+        ("https://Cards.Example.COM:443/", "https://cards.example.com"),
+        ("http://LocalHost:80", "http://localhost"),
+        ("https://api.example.com:8443", "https://api.example.com:8443"),
+        ("http://[::1]", "http://[::1]"),
     ],
 )
 def test_addresses_are_normalized(typed, expected):

@@ -259,6 +259,22 @@ def test_one_file_per_server_account_and_space_without_the_address_in_its_name(t
     assert len(others) == 3
     assert "ada" not in str(one.relative_to(tmp_path)).lower()
     assert one.name == "s1.sqlite"
+    assert one == store_path(tmp_path, "https://a.example", " ada@example.com ", "s1")
+
+
+def test_two_space_ids_a_file_name_makes_alike_get_copies_of_their_own(tmp_path):
+    """Made safe for a file name alone, `team1.` was `team1`: each sync of one replaced
+    the other space's cards, and its file of changes reported them removed."""
+
+    def path_of(space_id: str) -> Path:
+        return store_path(tmp_path, "https://a.example", "ada@example.com", space_id)
+
+    paths = [path_of(space_id) for space_id in ("team1", "team1.", " team1", "a/b", "a_b")]
+    assert len(set(paths)) == len(paths)
+    assert paths[0].name == "team1.sqlite"
+    assert paths[1].name.startswith("team1-")
+    assert paths[1].suffix == ".sqlite"
+    assert path_of("team1.") == paths[1], "the same each time"
 
 
 def test_the_search_finds_what_the_windows_filter_finds(path):
