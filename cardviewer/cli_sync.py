@@ -141,9 +141,17 @@ async def _sync(args: argparse.Namespace, err: TextIO) -> int:
         return account
     async with account.client as client:
         email = account.email or ""
-        path = store_path(store_dir(), client.server_url, email, args.space)
+        path = store_path(store_dir(create=False), client.server_url, email, args.space)
         try:
             count, changes = await _synced(path, args, err, account)
+        except OSError as exc:  # its folder cannot be made: a file of that name, say
+            log.info("the folder of the local copy %s could not be made: %r", path, exc)
+            print(
+                f"{args.space} could not be synced: the folder of its local copy "
+                f"({path.parent}) could not be made. {folder_failure(exc)}",
+                file=err,
+            )
+            return ExitCode.WRITE
         except NotAuthenticated as exc:
             return report_session_ended(exc, err, account, "sync")
         except CardViewerError as exc:
@@ -156,6 +164,13 @@ async def _sync(args: argparse.Namespace, err: TextIO) -> int:
     if args.changes is not None:
         return await _changes_written(args, path, err)
     return ExitCode.OK
+
+
+def folder_failure(error: OSError) -> str:
+    """Why a folder could not be made, in a sentence."""
+    if isinstance(error, FileExistsError | NotADirectoryError):
+        return "A file is where a folder should be; move it away."
+    return explain_write_failure(error)
 
 
 def changes_format(args: argparse.Namespace) -> ExportFormat | None:

@@ -325,7 +325,8 @@ class AppController:
         # dialog is painted without (tests/test_startup.py).
         from cardviewer.services.card_store import account_folder, remove_copies
 
-        removed = remove_copies(account_folder(paths.store_dir(), server_url, email))
+        folder = account_folder(paths.store_dir(create=False), server_url, email)
+        removed = remove_copies(folder)
         if removed:
             log.info("signed out: %d local copies of spaces removed", removed)
 
@@ -384,7 +385,7 @@ class AppController:
             avatars=avatars,
             details_avatars=details_avatars,
             server_locked=self.site.server_locked,
-            store_folder=paths.store_dir(),
+            store_folder=paths.store_dir(create=False),
         )
         ended: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
 

@@ -89,13 +89,17 @@ def cache_dir() -> Path:
     return _created(_dirs().user_cache_path)
 
 
-def store_dir() -> Path:
+def store_dir(*, create: bool = True) -> Path:
     """The local copies of synced spaces (`services.card_store`), private to this user.
 
     Kept with the user's data rather than the cache: a copy is what the app shows
-    offline, and a cache cleaner should not take it away unasked.
+    offline, and a cache cleaner should not take it away unasked. `create=False`
+    names it only: the first sync creates it (`CardStore.open`), and a folder that
+    cannot be made (a file of that name, no permission) fails that sync, with its
+    reason, rather than the window that would show it.
     """
-    return _created(_dirs().user_data_path / "spaces")
+    path = _dirs().user_data_path / "spaces"
+    return _created(path) if create else path
 
 
 def log_dir() -> Path:

@@ -197,7 +197,7 @@
         <translation>Der Server ist von Ihrer Administration für diesen Computer festgelegt.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/controller.py" line="+175"/>
+        <location filename="../cardviewer/controller.py" line="+176"/>
         <source>Your sign-in has expired. Please sign in again.</source>
         <translation>Ihre Anmeldung ist abgelaufen. Bitte melden Sie sich erneut an.</translation>
     </message>
@@ -1318,7 +1318,7 @@
         <translation>QR-Code speichern</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+706"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+714"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
@@ -1358,7 +1358,7 @@
         <translation>Öffnen Sie zuerst einen Bereich.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-474"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-482"/>
         <source>The sync stopped and the local copy stays as it was; it starts again once you have signed in.</source>
         <translation>Die Synchronisierung wurde angehalten, die lokale Kopie bleibt unverändert; sie beginnt erneut, sobald Sie sich angemeldet haben.</translation>
     </message>
@@ -1398,7 +1398,7 @@
         <translation>Die lokale Kopie konnte nicht geschrieben werden; sie bleibt unverändert.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+423"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+418"/>
         <source>%1 could not be synced. %2</source>
         <translation>%1 konnte nicht synchronisiert werden. %2</translation>
     </message>
@@ -1408,23 +1408,23 @@
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-418"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-413"/>
         <source>The export of all pages stopped and saved nothing; it starts again once you have signed in.</source>
         <translation>Der Export aller Seiten wurde angehalten und hat nichts gespeichert; er beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+419"/>
+        <location line="+414"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>
     <message>
-        <location line="-113"/>
-        <location line="+165"/>
+        <location line="+14"/>
+        <location line="+51"/>
         <source>The cards could not be saved as %1. %2</source>
         <translation>Die Karten konnten nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location line="-270"/>
+        <location line="-278"/>
         <source>Saving %1…</source>
         <translation>%1 wird gespeichert…</translation>
     </message>
@@ -1434,7 +1434,7 @@
         <translation>Die Telefonliste wird an den Drucker gesendet…</translation>
     </message>
     <message>
-        <location line="+217"/>
+        <location line="+225"/>
         <source>Printing stopped; the pages already made still get printed.</source>
         <translation>Drucken angehalten; die schon erstellten Seiten werden noch gedruckt.</translation>
     </message>
@@ -1459,12 +1459,17 @@
         <translation>Das Drucken brach unerwartet ab; versuchen Sie es erneut.</translation>
     </message>
     <message>
-        <location line="-242"/>
+        <location line="-250"/>
         <source>Copying %1 rows…</source>
         <translation>%1 Zeilen werden kopiert…</translation>
     </message>
     <message>
-        <location line="+185"/>
+        <location line="+180"/>
+        <source>The folder of its local copy, %1, could not be made (%2).</source>
+        <translation>Der Ordner seiner lokalen Kopie, %1, konnte nicht angelegt werden (%2).</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>Sync cancelled; no local copy was made.</source>
         <translation>Synchronisierung abgebrochen; es wurde keine lokale Kopie angelegt.</translation>
     </message>
@@ -1494,17 +1499,17 @@
         <translation>Die lokale Kopie hat sich geändert, seit sie ausgewählt wurden; kopieren Sie sie erneut.</translation>
     </message>
     <message>
-        <location line="-237"/>
+        <location line="-245"/>
         <source>Copying stopped unexpectedly; try again.</source>
         <translation>Das Kopieren brach unerwartet ab; versuchen Sie es erneut.</translation>
     </message>
     <message>
-        <location line="+244"/>
+        <location line="+252"/>
         <source>The local copy could not be read; sync the space again to renew it.</source>
         <translation>Die lokale Kopie konnte nicht gelesen werden; synchronisieren Sie den Bereich erneut, um sie zu erneuern.</translation>
     </message>
     <message>
-        <location line="-241"/>
+        <location line="-249"/>
         <source>The rows could not be copied. %1</source>
         <translation>Die Zeilen konnten nicht kopiert werden. %1</translation>
     </message>

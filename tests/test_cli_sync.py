@@ -200,6 +200,19 @@ def test_interrupted_as_the_copy_no_longer_needed_is_dropped_it_says_the_copy_is
 
 
 @pytest.mark.usefixtures("password")
+def test_a_folder_for_the_copies_that_cannot_be_made_is_said_with_its_exit_code(demo_server):
+    """A file where the folder of the local copies should be was a traceback."""
+    folder = store_dir(create=False)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    folder.write_text("not a folder")
+    code, err = run(demo_server)
+    assert code == ExitCode.WRITE
+    assert err.startswith(f"{demo_server.space_id} could not be synced: the folder of its local")
+    assert err.endswith("could not be made. A file is where a folder should be; move it away.\n")
+    assert "Traceback" not in err
+
+
+@pytest.mark.usefixtures("password")
 def test_a_first_sync_that_fails_keeps_the_copy_a_window_made_meanwhile(demo_server, monkeypatch):
     """A first sync's store is deleted when it fails, unless another program used it."""
 

@@ -14,9 +14,10 @@ from cardviewer.paths import (
     private_folder,
     resource_path,
     resources_folder,
+    store_dir,
 )
 
-FOLDERS = [config_dir, cache_dir, log_dir]
+FOLDERS = [config_dir, cache_dir, log_dir, store_dir]
 
 
 @pytest.mark.parametrize("folder", FOLDERS)
@@ -97,3 +98,15 @@ def test_shipped_files_are_found_by_path():
     for name in ("cardviewer.svg", "avatar-placeholder.svg", "cardviewer_de.qm"):
         assert resource_path(name).is_file(), name
     assert resource_path("cardviewer.svg").parent == resources_folder()
+
+
+def test_the_folder_of_the_local_copies_is_only_named_for_a_window(private_user_dirs):
+    """The first sync makes it: one that cannot be made (a file of that name) fails
+    that sync with its reason, not the window that would show the copies."""
+    named = store_dir(create=False)
+    assert not named.exists()
+    named.parent.mkdir(parents=True)
+    named.write_text("in the way", encoding="utf-8")
+    assert store_dir(create=False) == named
+    with pytest.raises(FileExistsError):
+        store_dir()

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from cardviewer.api.models import Card, parse_card
+from cardviewer.paths import private_folder
 from cardviewer.services.card_order import EMPTY, SORTED_KEYS
 from cardviewer.services.csv_export import safe_file_stem
 from cardviewer.services.store_copies import Change, StoreCopies, rows_in
@@ -175,7 +176,7 @@ class CardStore(StoreCopies):
                 "makes a new one.",
                 StoreProblem.GONE,
             )
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        private_folder(path.parent)  # its parents too (the umask would open them)
         try:
             return cls(connect_store(path, create=create), path)
         except sqlite3.DatabaseError as error:

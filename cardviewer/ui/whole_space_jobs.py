@@ -539,13 +539,8 @@ class WholeSpaceJobs(QObject):
             self.failed.emit(message.replace("%2", store_error_text(error)), str(error))
             return
         except OSError as exc:
-            log.warning("export to %s failed: %s", path, exc)
-            message = QCoreApplication.translate(
-                "MainWindow", "The cards could not be saved as %1. %2"
-            )
-            self.failed.emit(
-                message.replace("%1", str(path)).replace("%2", write_failure_text(exc)), repr(exc)
-            )
+            log.warning("%s to %s failed: %s", kind.value, path, exc)
+            self.failed.emit(_not_written(kind, shown.space_id, path, exc), repr(exc))
             return
         finally:
             self._forget(progress)
@@ -656,6 +651,19 @@ def _fetch_failure(kind: JobKind) -> str:
     return QCoreApplication.translate(
         "MainWindow", "The cards of %1 could not be exported. %2 Nothing was saved."
     )
+
+
+def _not_written(kind: JobKind, space_id: str, path: Path, exc: OSError) -> str:
+    """The sentence for a whole-space job's file that could not be written: an export's,
+    or the folder of a sync's local copy (a file of that name in the way, say)."""
+    if kind is JobKind.SYNC:
+        folder = QCoreApplication.translate(
+            "MainWindow", "The folder of its local copy, %1, could not be made (%2)."
+        )
+        reason = folder.replace("%1", str(path.parent)).replace("%2", exc.strerror or str(exc))
+        return _fetch_failure(kind).replace("%1", space_id).replace("%2", reason)
+    message = QCoreApplication.translate("MainWindow", "The cards could not be saved as %1. %2")
+    return message.replace("%1", str(path)).replace("%2", write_failure_text(exc))
 
 
 def _cancelled(kind: JobKind, *, withdrawn: bool = True, first_copy: bool = False) -> str:

@@ -222,6 +222,16 @@ def test_sync_writes_every_page_into_the_local_copy(jobs, qtbot, tmp_path, sourc
     assert jobs.export_dir == exports, "exports are not offered in the app's own folder"
 
 
+def test_a_sync_whose_folder_cannot_be_made_says_so(jobs, qtbot, tmp_path):
+    in_the_way = tmp_path / "spaces"
+    in_the_way.write_text("a file, not a folder")
+    message, _detail = failed(qtbot, jobs, lambda: jobs.sync(SHOWN, in_the_way / "space.sqlite"))
+    assert message == (
+        f"{SPACE} could not be synced. The folder of its local copy, {in_the_way}, could "
+        "not be made (File exists)."
+    )
+
+
 @pytest.mark.parametrize(
     ("kind", "expected"),
     [
