@@ -20,6 +20,7 @@ from enum import Enum
 from typing import Any
 
 from cardviewer.api.models import Card, parse_card
+from cardviewer.services.card_columns import EMAILS_KEY
 from cardviewer.services.stoppable import check
 from cardviewer.services.store_schema import (
     CHANGES_FILE_COPY,
@@ -65,29 +66,43 @@ _NOT_IN_THE_OTHER = (
     " ELSE n.json NOT IN (SELECT o.json FROM cards o INDEXED BY cards_by_uuid"
     " WHERE o.generation = :other AND o.uuid = '') END"
 )
-_CHANGE_CONDITIONS = {
-    Change.ADDED: _NOT_IN_THE_OTHER,
-    Change.REMOVED: _NOT_IN_THE_OTHER,  # the copy before read, the current one the other
-    Change.CHANGED: "n.uuid <> '' AND EXISTS (SELECT 1 FROM cards o INDEXED BY cards_by_uuid"
-    " WHERE o.generation = :other AND o.uuid = n.uuid AND o.json <> n.json)",
+# Changed: the id is in the other copy, but no card of that id there has the same
+# content (two cards a server sent with one id are each found as they were). Where one
+# copy has the e-mail addresses and the other not (a window including them, a nightly
+# `cardviewer sync` not), they are left out of the comparison: else every card changed.
+_SAME_CARD = {
+    True: "o.json = n.json",
+    False: "(o.json = n.json OR (json_valid(o.json) AND json_valid(n.json)"
+    f" AND json_remove(o.json, '$.{EMAILS_KEY}') = json_remove(n.json, '$.{EMAILS_KEY}')))",
 }
+_CHANGED = (
+    "n.uuid <> '' AND EXISTS (SELECT 1 FROM cards o INDEXED BY cards_by_uuid"
+    " WHERE o.generation = :other AND o.uuid = n.uuid)"
+    " AND NOT EXISTS (SELECT 1 FROM cards o INDEXED BY cards_by_uuid"
+    " WHERE o.generation = :other AND o.uuid = n.uuid AND {same})"
+)
 
 
 CHANGE_ORDER = (Change.ADDED, Change.REMOVED, Change.CHANGED)
 """The order of `Changes`, of a sync's note and of a file of changes."""
 
 
-def change_query(change: Change, column: str = "uuid") -> str:
+def change_query(change: Change, column: str = "uuid", *, emails: bool = True) -> str:
     """The cards of the copy `:chosen` that `change` picks against the copy `:other`
-    (`column` of each, in the space's order).
+    (`column` of each, in the space's order); `emails=False` where only one of the two
+    has the e-mail addresses.
 
     Each card of one copy is looked up in the other by its id (`cards_by_uuid`), named
     here: without statistics SQLite chose to walk the other copy's cards for each card,
     which for two copies of 100,000 cards did not end in half an hour.
     """
+    if change is Change.CHANGED:
+        condition = _CHANGED.format(same=_SAME_CARD[emails])
+    else:  # the removed: the copy before read, the current one the other
+        condition = _NOT_IN_THE_OTHER
     return (
         f"SELECT n.{column} FROM cards n WHERE n.generation = :chosen"
-        f" AND {_CHANGE_CONDITIONS[change]} ORDER BY n.position"
+        f" AND {condition} ORDER BY n.position"
     )
 
 
@@ -186,9 +201,9 @@ class StoreCopies:
             self._db.execute(
                 f"CREATE TEMP TABLE IF NOT EXISTS {table} (position INTEGER PRIMARY KEY)"
             )
+            query = change_query(change, "position", emails=self._both_with_emails(chosen, other))
             self._db.execute(
-                f"INSERT OR IGNORE INTO temp.{table} {change_query(change, 'position')}",
-                {"chosen": chosen, "other": other},
+                f"INSERT OR IGNORE INTO temp.{table} {query}", {"chosen": chosen, "other": other}
             )
             self._changed_tables.add(table)
         return table
@@ -229,9 +244,8 @@ class StoreCopies:
         window's views of the last sync, sorted and filtered.
         """
         chosen, other = (old, new) if change is Change.REMOVED else (new, old)
-        rows = self._db.execute(
-            change_query(change, column), {"chosen": chosen.id, "other": other.id}
-        )
+        query = change_query(change, column, emails=new.with_emails == old.with_emails)
+        rows = self._db.execute(query, {"chosen": chosen.id, "other": other.id})
         return [row[0] for row in rows]
 
     @property
@@ -268,6 +282,13 @@ class StoreCopies:
             drop_unused(self._db)
             check(stop)  # rolls the mark back
         return marked > 0
+
+    def _both_with_emails(self, one: int, other: int) -> bool:
+        """Whether copies `one` and `other` agree on having the e-mail addresses."""
+        rows = self._db.execute(
+            "SELECT DISTINCT with_emails FROM generations WHERE id IN (?, ?)", (one, other)
+        ).fetchall()
+        return len(rows) < 2
 
     def _state(self, key: str) -> int | None:
         row = self._db.execute("SELECT value FROM state WHERE key = ?", (key,)).fetchone()

@@ -74,14 +74,57 @@ def test_cards_without_an_id_are_told_apart_by_their_content(path):
         assert store.before_last_sync(range(4)) == {0: cards("a")[0]}
 
 
+def test_two_cards_a_server_sent_with_one_id_are_not_changed_when_neither_changed(path):
+    """Each compared with the other's content too, they were both changed at every sync."""
+    twins = [
+        parse_card({"uuid": "twin", "display_name": "One"}),
+        parse_card({"uuid": "twin", "display_name": "Two"}),
+    ]
+    with CardStore.open(path) as store:
+        synced(store, [*twins, *cards("a")])
+        synced(store, [*twins, *cards("a")])
+        assert store.changes() == Changes(added=(), removed=(), changed=())
+        synced(store, [twins[0], parse_card({"uuid": "twin", "display_name": "Three"})])
+        changes = store.changes()
+        assert changes == Changes(added=(), removed=("a",), changed=("twin",))
+
+
+def with_emails(store: CardStore, batch: list[dict[str, object]], *, emails: bool) -> None:
+    """`batch` synced with its e-mail addresses asked for, or without (the key left out)."""
+    sync = store.begin_sync(with_emails=emails)
+    shown = [card if emails else {k: v for k, v in card.items() if k != "emails"} for card in batch]
+    sync.add([parse_card(card) for card in shown])
+    sync.finish()
+
+
+def test_a_sync_with_the_e_mail_addresses_after_one_without_changes_no_card_for_them(path):
+    """A window including them, a nightly `cardviewer sync` not: every card was changed."""
+    people: list[dict[str, object]] = [
+        {"uuid": "a", "display_name": "Ada", "emails": ["ada@example.com"]},
+        {"uuid": "b", "display_name": "Bob", "emails": []},
+    ]
+    edited = [{**people[0], "display_name": "Ada L."}, people[1]]
+    with CardStore.open(path) as store:
+        with_emails(store, people, emails=False)
+        with_emails(store, people, emails=True)
+        assert store.changes() == Changes(added=(), removed=(), changed=())
+        assert store.ordered(None, change=Change.CHANGED) == []
+        with_emails(store, edited, emails=False)
+        assert store.changes() == Changes(added=(), removed=(), changed=("a",))
+        assert store.ordered(None, change=Change.CHANGED) == [0]
+        with_emails(store, [people[0], {**people[1], "emails": ["bob@example.com"]}], emails=True)
+        with_emails(store, [people[0], {**people[1], "emails": ["new@example.com"]}], emails=True)
+        assert store.changes() == Changes(added=(), removed=(), changed=("b",)), "both have them"
+
+
 def test_what_changed_looks_each_card_up_by_its_id_in_the_other_copy(path):
     """A plan that walks the other copy for each card takes hours at 100,000 cards."""
     with CardStore.open(path) as store:
         synced(store, cards("a", "b"))
         synced(store, cards("b", "c"))
     with sqlite3.connect(path) as db:
-        for change in Change:
-            query = change_query(change)
+        for change, emails in [*((change, True) for change in Change), (Change.CHANGED, False)]:
+            query = change_query(change, emails=emails)
             steps = db.execute(f"EXPLAIN QUERY PLAN {query}", {"chosen": 2, "other": 1})
             plan = [row[-1] for row in steps]
             lookups = [step for step in plan if "uuid=?" in step]
