@@ -39,8 +39,10 @@ import getpass
 import logging
 import os
 import shutil
+import signal
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -403,7 +405,8 @@ def main(
             return ExitCode.USAGE
         before = _file_state(args.output)
         try:
-            return asyncio.run(_export(args, err, stdout or sys.stdout.buffer))
+            with terminated_as_interrupted():
+                return asyncio.run(_export(args, err, stdout or sys.stdout.buffer))
         except KeyboardInterrupt:
             # A file being written is finished (or not) before the program can end.
             if _file_state(args.output) != before:
@@ -411,6 +414,29 @@ def main(
             else:
                 print("Interrupted; nothing was written.", file=err)
             return ExitCode.INTERRUPTED
+
+
+@contextlib.contextmanager
+def terminated_as_interrupted() -> Iterator[None]:
+    """SIGTERM ends the command as Ctrl+C does (`asyncio.run` cancels its work).
+
+    It is what `timeout`, systemd and cron send a job that runs too long: ended by the
+    system's default, the command left a half-written hidden file beside its target,
+    one more each night, and said nothing. Now the file is removed (or finished first,
+    as on Ctrl+C) and the message says which. Only the main thread can take a signal.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _as_ctrl_c)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _as_ctrl_c(_signal: int, _frame: object) -> None:
+    signal.raise_signal(signal.SIGINT)
 
 
 def _file_state(path: Path) -> tuple[int, int, int] | None:

@@ -48,6 +48,7 @@ from cardviewer.cli import (
     report_failure,
     report_session_ended,
     signed_in,
+    terminated_as_interrupted,
 )
 from cardviewer.paths import store_dir
 from cardviewer.services.card_export import ExportFormat
@@ -119,7 +120,8 @@ def main(argv: Sequence[str] | None = None, *, stderr: TextIO | None = None) -> 
             print(f"error: {exc}", file=err)
             return ExitCode.USAGE
         try:
-            return asyncio.run(_sync(args, err))
+            with terminated_as_interrupted():
+                return asyncio.run(_sync(args, err))
         except KeyboardInterrupt:
             if not getattr(args, "synced", False):
                 print("Interrupted; the local copy stays as it was.", file=err)

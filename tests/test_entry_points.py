@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 from importlib.metadata import entry_points
 from pathlib import Path
 
@@ -87,3 +89,35 @@ def test_a_phone_list_is_drawn_without_a_display(demo_server, tmp_path) -> None:
     result = export(demo_server, target, env)
     assert result.returncode == 0, result.stderr
     assert target.read_bytes().startswith(b"%PDF-")
+
+
+def test_sigterm_ends_a_sync_as_ctrl_c_does(demo_server, tmp_path) -> None:
+    """What `timeout`, systemd and cron send a job that runs too long: the command says
+    what it left, and leaves the copy before, not a process killed mid-write."""
+    demo_server.config.latency = 0.5
+    child = subprocess.Popen(
+        [
+            str(SCRIPT),
+            "sync",
+            "--server",
+            demo_server.base_url,
+            "--email",
+            demo_server.email,
+            "--space",
+            demo_server.space_id,
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "HOME": str(tmp_path), "CARDVIEWER_PASSWORD": demo_server.password},
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while len(demo_server.requests) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)  # signed in, the first page on its way
+        child.send_signal(signal.SIGTERM)
+        _out, err = child.communicate(timeout=30)
+    finally:
+        child.kill()
+    assert child.returncode == 130, err
+    assert err.endswith("Interrupted; the local copy stays as it was.\n"), err
+    assert "Traceback" not in err
