@@ -283,6 +283,7 @@ class FilterRow(QWidget):
         self.filter_edit.setPlaceholderText(texts.placeholder)
         self.filter_edit.setAccessibleName(texts.name)
         self.filter_edit.setToolTip(texts.tip)
+        self._follow_filter()  # a no-match page shown says what it now covers
 
     def show_count(self, shown: int, total: int) -> None:
         """ "3 of 20 shown" while a filter is typed; nothing without one.

@@ -24,6 +24,7 @@ from cardviewer.services.store_schema import SCHEMA_VERSION, Generation
 from cardviewer.services.text_collation import text_collator
 from cardviewer.ui import whole_space_view
 from cardviewer.ui.cards.space_table_model import SpaceTableModel
+from cardviewer.ui.filter_row import FilterScope, scope_texts
 from cardviewer.ui.main_window import MainWindow
 from cardviewer.ui.preferences_dialog import export_csv_delimiter
 from cardviewer.ui.whole_space_view import (
@@ -446,6 +447,30 @@ def test_an_export_waiting_for_a_sort_is_called_off_with_a_note_when_the_pages_a
     qtbot.waitUntil(lambda: called_off in notes, timeout=WAIT)
     qtbot.wait(1500)  # the slowed answer's time: nothing more comes of it
     assert asked == []
+
+
+def test_back_on_the_pages_a_filter_matching_no_card_of_the_page_says_so_of_the_page(
+    window, demo_server, qtbot
+):
+    """It said that no card of the space matched, of a name the whole space had just shown."""
+    open_space(qtbot, window, demo_server.space_id)
+    space = sync(qtbot, window)
+    last = space.card(space.rowCount() - 1)
+    assert last is not None
+    name = last.display_name
+    assert name
+    assert name not in {card.display_name for card in window.model.page.cards}
+    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
+        window.filter_edit.setText(name)
+    assert space.rowCount() >= 1
+    switch = window.whole_space.switch
+    switch.setCurrentIndex(PAGES)
+    switch.activated.emit(PAGES)
+    page = window.filter_row.no_match_page
+    assert page is not None
+    qtbot.waitUntil(lambda: window.stack.currentWidget() is page, timeout=WAIT)
+    said = scope_texts(FilterScope.PAGE).no_match_title.replace("%1", name)
+    assert page.title_label.text() == said
 
 
 def test_the_current_card_stays_current_in_a_new_order(window, demo_server, qtbot):
