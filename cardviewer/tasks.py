@@ -57,6 +57,20 @@ class TaskSet:
         task = self._named.get(name)
         return task is not None and not task.done()
 
+    def running_names(self) -> list[str]:
+        """The names of the named tasks still running."""
+        return [name for name, task in self._named.items() if not task.done()]
+
+    async def cancel_and_wait(self, names: list[str]) -> None:
+        """Cancel the tasks of these names and wait until they have ended."""
+        import asyncio  # as in `start`
+
+        tasks = [task for name in names if (task := self._named.get(name)) is not None]
+        for name in names:
+            self.cancel(name)
+        if tasks:
+            await asyncio.wait(tasks)
+
     def __len__(self) -> int:
         return len(self._tasks)
 

@@ -212,7 +212,9 @@ class MainWindow(QMainWindow, CommandActions):
         self.help.statusMessage.connect(self.statusBar().showMessage)
         self.help.detailsAvatarsCleared.connect(self.details.show_current_card)
         self.help.avatarsCleared.connect(self.table.viewport().update)
-        self.help.removeLocalCopiesRequested.connect(self.whole_space.remove_copies)
+        self.help.removeLocalCopiesRequested.connect(
+            lambda: self.jobs.without_syncs(self.whole_space.remove_copies)
+        )
 
     # Building
 

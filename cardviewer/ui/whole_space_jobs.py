@@ -405,6 +405,16 @@ class WholeSpaceJobs(QObject):
             path = store_path(stopped.request.space_id) or path
         self._start_whole_space(stopped.kind, stopped.request, path)
 
+    def without_syncs(self, then: Callable[[], None]) -> None:
+        """Call off the sync under way and the tidying of finished ones, then `then()`
+        once they have ended (at once where none runs): the local copies removed under
+        them, a sync went on writing into a file that was gone, and said it synced."""
+        syncs = [name for name in self._tasks.running_names() if _is_sync(name)]
+        if syncs:
+            self._tasks.start(_then(self._tasks.cancel_and_wait(syncs), then))
+        else:
+            then()
+
     def cancel_fetches(self) -> None:
         """Stop fetching; a file already being written is still finished."""
         for kind in WHOLE_SPACE_KINDS:
@@ -593,7 +603,12 @@ async def _sync(
     copy makes unused is dropped by `tidy_later`. A first sync that does not finish
     leaves no empty copy behind."""
     first = not await asyncio.to_thread(path.exists)
-    store = await asyncio.to_thread(CardStore.open, path)
+    opening = asyncio.ensure_future(asyncio.to_thread(CardStore.open, path))
+    try:
+        store = await asyncio.shield(opening)
+    except asyncio.CancelledError:  # called off as it opens: closed once open
+        opening.add_done_callback(partial(_let_go_of_opened, first))
+        raise
     synced = False
     try:
         had_copy = await asyncio.to_thread(lambda: store.current is not None)
@@ -609,9 +624,32 @@ async def _sync(
         store.close()
 
 
+def _let_go_of_opened(first: bool, opening: asyncio.Future[CardStore]) -> None:
+    """Close a store a sync called off opened meanwhile; made by it, an empty one goes."""
+    if opening.cancelled() or opening.exception() is not None:
+        return
+    store = opening.result()
+    if first:
+        close_discarding_if_empty(store)  # nothing written: an empty store, at once
+    store.close()
+
+
+_TIDYING = "tidy "
+
+
 def _tidying(path: Path) -> str:
     """The task's name of the tidying of the local copy at `path`."""
-    return f"tidy {path}"
+    return f"{_TIDYING}{path}"
+
+
+def _is_sync(name: str) -> bool:
+    """The task of this name writes to a local copy: a sync, or a finished one's tidying."""
+    return name == JobKind.SYNC.value or name.startswith(_TIDYING)
+
+
+async def _then(work: Awaitable[None], then: Callable[[], None]) -> None:
+    await work
+    then()
 
 
 def documents_dir() -> Path:

@@ -449,6 +449,35 @@ def test_a_new_sync_of_the_copy_calls_off_the_tidying_and_does_it_itself(
     qtbot.waitUntil(lambda: len(generation_ids(copy)) == 2, timeout=WAIT)
 
 
+def test_work_done_without_syncs_waits_for_the_sync_under_way_to_be_called_off(
+    jobs, qtbot, tmp_path, source
+):
+    """Removing the local copies under a sync left it writing into a file that was gone,
+    to say at its end that it synced."""
+    done: list[bool] = []
+    jobs.without_syncs(lambda: done.append(jobs.fetching_whole_space))
+    assert done == [False], "at once where no sync runs"
+    source.delay = 5.0
+    jobs.sync(SHOWN, tmp_path / "space.sqlite")
+    qtbot.waitUntil(lambda: isinstance(jobs.progress, ExportAllDialog), timeout=WAIT)
+    jobs.without_syncs(lambda: done.append(jobs.fetching_whole_space))
+    assert done == [False], "not while the sync runs"
+    qtbot.waitUntil(lambda: len(done) == 2, timeout=WAIT)
+    assert done == [False, False], "once it has ended"
+    assert not (tmp_path / "space.sqlite").exists()
+
+
+def test_work_done_without_syncs_calls_off_the_tidying_of_one_finished(
+    jobs, qtbot, tmp_path, monkeypatch
+):
+    copy = tmp_path / "space.sqlite"
+    (oldest, _before), held = three_syncs(qtbot, jobs, copy, monkeypatch)
+    done: list[int] = []
+    jobs.without_syncs(lambda: done.append(held.called_off))
+    qtbot.waitUntil(lambda: done == [1], timeout=WAIT)
+    assert oldest in generation_ids(copy)
+
+
 def test_closing_drops_a_job_waiting_for_a_sign_in(jobs, qtbot, arun, tmp_path, source):
     source.failures = [NotAuthenticated("Your session has ended.", 401)]
     with qtbot.waitSignal(jobs.signInNeeded, timeout=WAIT):

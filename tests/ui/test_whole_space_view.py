@@ -222,11 +222,39 @@ def test_preferences_removes_the_local_copies(window, demo_server, qtbot):
     window.open_preferences()
     dialog = window.preferences_dialog
     assert dialog is not None
-    dialog.remove_copies_button.click()
-    assert not path.exists()
+    dialog.remove_copies_button.click()  # once the sync's tidying is called off
+    qtbot.waitUntil(lambda: not path.exists(), timeout=WAIT)
     assert window.table.model() is window.proxy
     assert not window.whole_space.switch.isVisible()
     assert window.statusBar().currentMessage() == "The local copies of synced spaces are removed."
+    dialog.reject()
+
+
+def test_preferences_removes_the_local_copies_once_a_sync_under_way_is_called_off(
+    window, demo_server, qtbot
+):
+    """Removed under it, the sync went on writing into a file that was gone, then said
+    both that it synced and that its copy was gone."""
+    open_space(qtbot, window, demo_server.space_id)
+    sync(qtbot, window)
+    path = window.whole_space.store_path(demo_server.space_id)
+    assert path is not None
+    demo_server.config.latency = 0.3
+    results: list[object] = []
+    window.jobs.finished.connect(results.append)
+    window.sync_action.trigger()
+    qtbot.waitUntil(lambda: window.jobs.progress is not None, timeout=WAIT)
+    window.open_preferences()
+    dialog = window.preferences_dialog
+    assert dialog is not None
+    dialog.remove_copies_button.click()
+    removed = "The local copies of synced spaces are removed."
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage() == removed, timeout=WAIT)
+    assert not window.jobs.fetching_whole_space
+    assert not path.exists()
+    qtbot.wait(500)
+    assert results == []
+    assert not window.error_bar.isVisible()
     dialog.reject()
 
 
