@@ -213,6 +213,31 @@ def test_sign_out_removes_the_account_s_local_copies_and_no_other(demo_server, q
     assert ended_with(qtbot, task) == 0
 
 
+def test_sign_out_during_a_sync_greys_the_window_out_and_says_so_until_it_goes(
+    demo_server, qtbot, run_app
+):
+    """A sync called off drops what it wrote first: seconds at 100,000 cards, during
+    which the window looked as if the click had done nothing."""
+    save_session(demo_server)
+    settings = Settings.load()
+    settings.remember_space(demo_server.space_id)
+    settings.save()
+    controller = AppController(Settings.load(), SessionStore())
+    task = run_app(controller)
+    window = window_of(qtbot, controller)
+    qtbot.waitUntil(lambda: window.model.page is not None, timeout=WAIT)
+    demo_server.config.latency = 0.3
+    window.sync_action.trigger()
+    qtbot.waitUntil(lambda: window.jobs.progress is not None, timeout=WAIT)
+    said: list[str] = []
+    window.statusBar().messageChanged.connect(said.append)
+    window.sign_out_action.trigger()
+    dialog = dialog_of(qtbot, controller)
+    assert "Signing out…" in said
+    qtbot.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
+    assert ended_with(qtbot, task) == 0
+
+
 def browsing(demo_server, qtbot, run_app, *, page: int = 1, with_emails: bool = False):
     """A running app on a saved session, showing `page` of the demo space."""
     save_session(demo_server)
