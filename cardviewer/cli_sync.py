@@ -56,7 +56,7 @@ from cardviewer.services.card_store import CardStore, close_discarding_if_empty,
 from cardviewer.services.change_export import write_changes_now
 from cardviewer.services.file_errors import explain_write_failure
 from cardviewer.services.space_fetch import DEFAULT_CONCURRENCY, FetchProgress
-from cardviewer.services.space_sync import sync_space
+from cardviewer.services.space_sync import changes_of, sync_space
 from cardviewer.services.store_copies import Changes
 from cardviewer.services.store_schema import StoreError
 from cardviewer.tasks import standing_once_begun
@@ -278,7 +278,7 @@ async def _synced(
             await work
         if show:
             print(file=err)
-        return generation.card_count, await asyncio.to_thread(store.changes)
+        return generation.card_count, await asyncio.to_thread(changes_of, store)
     except BaseException:
         if show:
             print(file=err)

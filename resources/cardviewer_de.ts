@@ -1394,6 +1394,16 @@
     </message>
     <message>
         <location line="+4"/>
+        <source>Another program synced this space meanwhile; its copy is kept.</source>
+        <translation>Die lokale Kopie wurde inzwischen von einem anderen Programm synchronisiert; dessen Kopie bleibt erhalten.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The local copy is damaged; it is set aside, and the next sync makes a new one.</source>
+        <translation>Die lokale Kopie ist beschädigt; sie wird beiseitegelegt, und die nächste Synchronisierung legt eine neue an.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>The local copy could not be read; it is left as it is.</source>
         <translation>Die lokale Kopie konnte nicht gelesen werden; sie bleibt unverändert.</translation>
     </message>

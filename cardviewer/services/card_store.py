@@ -101,6 +101,31 @@ def remove_copies(folder: Path) -> int:
     return removed
 
 
+def set_aside(path: Path) -> None:
+    """Rename a damaged store aside (`<name>.damaged-<time>`, SQLite's files with it), so
+    that the next sync starts a new one; never deleted. A file another program holds
+    open where that forbids renaming it (Windows) stays, and is logged."""
+    aside = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+    log.warning("the store %s is set aside as %s", path, aside)
+    for suffix in ("", "-wal", "-shm"):
+        try:
+            Path(f"{path}{suffix}").rename(f"{aside}{suffix}")
+        except FileNotFoundError:
+            pass
+        except OSError as error:
+            log.warning("%s%s could not be set aside: %s", path, suffix, error)
+
+
+def damaged(path: Path) -> StoreError:
+    """The error of a store SQLite found damaged while it was used, once set aside."""
+    set_aside(path)
+    return StoreError(
+        "The local copy of this space is damaged; it is set aside, and the next sync "
+        "makes a new one.",
+        StoreProblem.DAMAGED,
+    )
+
+
 def close_discarding_if_empty(store: CardStore) -> None:
     """Close `store`, and delete it (with SQLite's files beside it) where it holds
     nothing: a first sync that did not finish leaves no empty copy behind. Kept where
@@ -182,11 +207,8 @@ class CardStore(StoreCopies):
         except sqlite3.DatabaseError as error:
             if passing_problem(error) is not None:
                 raise _not_for_now(error) from error
-            aside = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
-            log.warning("the store %s cannot be read (%s); set aside as %s", path, error, aside)
-            for suffix in ("", "-wal", "-shm"):
-                with contextlib.suppress(FileNotFoundError):
-                    Path(f"{path}{suffix}").rename(f"{aside}{suffix}")
+            log.warning("the store %s cannot be read (%s)", path, error)
+            set_aside(path)
         try:
             return cls(connect_store(path), path)
         except sqlite3.Error as error:  # a new store could not be started either

@@ -16,17 +16,19 @@ from functools import partial
 from typing import Any
 
 from cardviewer.api.models import CardPage
-from cardviewer.services.card_store import CardStore
+from cardviewer.services.card_store import CardStore, damaged
 from cardviewer.services.space_fetch import (
     DEFAULT_CONCURRENCY,
     PageFetch,
     ProgressCallback,
     fetch_pages_in_order,
 )
+from cardviewer.services.store_copies import Changes
 from cardviewer.services.store_schema import (
     Generation,
     StoreError,
     StoreProblem,
+    is_damage,
     passing_problem,
 )
 from cardviewer.services.store_sort_keys import FOLDED, text_key_for
@@ -127,7 +129,9 @@ async def sync_space(
         # off meanwhile, the sync still waits: the store is the thread's until then.
         await on_thread_to_the_end(_abandon, sync)
         if overtaken:  # its rows could no longer be written: not the disk's fault
-            raise StoreError(SYNCED_MEANWHILE) from error
+            raise StoreError(SYNCED_MEANWHILE, StoreProblem.OVERTAKEN) from error
+        if isinstance(error, sqlite3.Error) and is_damage(error):
+            raise damaged(store.path) from error
         if isinstance(error, sqlite3.Error):
             raise _store_error(error) from error
         raise
@@ -145,6 +149,17 @@ async def tidy(writer: CardWriter) -> None:
         await writer.tidy()
     except (StoreError, sqlite3.Error) as error:
         log.warning("the copies of the space no longer needed stay until the next sync: %s", error)
+
+
+def changes_of(store: CardStore) -> Changes | None:
+    """What the last sync changed (`CardStore.changes`), read after it; a store that
+    cannot be read is a `StoreError`, and one SQLite finds damaged is set aside."""
+    try:
+        return store.changes()
+    except sqlite3.Error as error:
+        if is_damage(error):
+            raise damaged(store.path) from error
+        raise _store_error(error) from error
 
 
 def _dropped_meanwhile(sync: StoreSync) -> bool:

@@ -109,6 +109,16 @@ def is_in_use(error: sqlite3.Error) -> bool:
     return "locked" in text or "busy" in text
 
 
+def is_damage(error: sqlite3.Error) -> bool:
+    """SQLite finds the file itself damaged, or no database: not a passing problem.
+
+    Told by its words too: a writing process sends its errors back as text.
+    """
+    text = str(error).lower()
+    named = getattr(error, "sqlite_errorname", None) in ("SQLITE_CORRUPT", "SQLITE_NOTADB")
+    return named or "malformed" in text or "not a database" in text
+
+
 def passing_problem(error: sqlite3.Error) -> StoreProblem | None:
     """What keeps a store from use for now, where the file is not at fault: another
     program holds it, the disk is full, or the disk or the system failed to read or
@@ -137,6 +147,10 @@ class StoreProblem(Enum):
     """The copy a window showed is gone: newer syncs replaced it."""
     GONE = "gone"
     """The store's file is gone from this computer (Remove Local Copies, say)."""
+    OVERTAKEN = "synced by another program meanwhile"
+    """A sync begun later by another program finished first: its copy is kept."""
+    DAMAGED = "damaged"
+    """SQLite found the file damaged while it was used: set aside, a new one is made."""
 
 
 class StoreError(Exception):

@@ -26,6 +26,7 @@ from cardviewer.services.store_rows import insert_rows
 from cardviewer.services.store_schema import (
     Generation,
     StoreError,
+    StoreProblem,
     connect_store,
     drop_unused,
     drop_unused_search,
@@ -218,7 +219,7 @@ class StoreSync:
                 (synced_at, self.count, self.generation),
             ).rowcount
             if not written:  # a sync begun later by another program finished first
-                raise StoreError(SYNCED_MEANWHILE)
+                raise StoreError(SYNCED_MEANWHILE, StoreProblem.OVERTAKEN)
             current = self._db.execute("SELECT value FROM state WHERE key = 'current'").fetchone()
             if current is not None:
                 self._db.execute(

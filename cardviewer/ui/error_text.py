@@ -74,6 +74,15 @@ def store_error_text(error: StoreError) -> str:
         return QCoreApplication.translate(
             "MainWindow", "The local copy is gone from this computer; Sync Space makes a new one."
         )
+    if error.problem is StoreProblem.OVERTAKEN:
+        return QCoreApplication.translate(
+            "MainWindow", "Another program synced this space meanwhile; its copy is kept."
+        )
+    if error.problem is StoreProblem.DAMAGED:
+        return QCoreApplication.translate(
+            "MainWindow",
+            "The local copy is damaged; it is set aside, and the next sync makes a new one.",
+        )
     if error.problem is StoreProblem.NOT_READ:
         return QCoreApplication.translate(
             "MainWindow", "The local copy could not be read; it is left as it is."

@@ -35,7 +35,7 @@ from cardviewer.services.phone_list import PagesRefused, PhoneListStopped, pictu
 from cardviewer.services.process_job import JobEnded, run_in_process
 from cardviewer.services.settings import Settings
 from cardviewer.services.space_fetch import PageFetch
-from cardviewer.services.space_sync import TidyLater
+from cardviewer.services.space_sync import TidyLater, changes_of
 from cardviewer.services.stoppable import Painted, Stopped
 from cardviewer.services.store_copies import Changes
 from cardviewer.services.store_schema import Generation, StoreError, StoreProblem
@@ -617,7 +617,7 @@ async def _sync(
             return had_copy
         synced = True
         # Compared off the window's thread: two copies of 100,000 cards take a while.
-        return generation, await asyncio.to_thread(store.changes)
+        return generation, await asyncio.to_thread(changes_of, store)
     finally:
         if first and not synced:
             await on_thread_to_the_end(close_discarding_if_empty, store)

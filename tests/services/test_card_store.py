@@ -547,7 +547,7 @@ def test_a_sync_finishing_after_a_later_one_of_another_program_leaves_that_ones_
         synced(other, cards("quick"))
         with pytest.raises(StoreError, match="Another program synced this space") as refused:
             slow.finish()
-        assert refused.value.problem is StoreProblem.NOT_WRITTEN
+        assert refused.value.problem is StoreProblem.OVERTAKEN
         slow.abandon()
         assert [c.uuid for c in store.cards()] == ["quick"]
         synced(store, cards("next"))

@@ -20,7 +20,7 @@ from cardviewer.api.models import parse_card
 from cardviewer.services import store_schema
 from cardviewer.services.card_store import CardStore
 from cardviewer.services.space_fetch import PageFetch
-from cardviewer.services.space_sync import sync_space
+from cardviewer.services.space_sync import changes_of, sync_space
 from cardviewer.services.store_schema import StoreError, StoreProblem
 from cardviewer.services.store_sync import StoreSync
 from cardviewer.services.store_writer import ThreadWriter, start_writer
@@ -143,6 +143,43 @@ async def test_a_sync_another_program_overtook_says_so(store, writer_for):
         "not written."
     )
     assert [card.uuid for card in store.cards()] == ["theirs"]
+
+
+class DamageFound(ThreadWriter):
+    """Writes as a thread does, and then finds the file damaged, as SQLite says so."""
+
+    async def add(self, sent: list[Mapping[str, Any]]) -> None:
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+
+async def test_a_store_sqlite_finds_damaged_during_a_sync_is_set_aside_for_a_new_one(store):
+    """Found damaged only at the open before, it failed every sync after, and said the
+    copy could not be written, as for a passing fault."""
+    await sync_space(store, space(3, prefix="old"))
+    with pytest.raises(StoreError) as damaged:
+        await sync_space(store, space(30), writer_for=DamageFound)
+    assert damaged.value.problem is StoreProblem.DAMAGED
+    assert "set aside, and the next sync makes a new one" in str(damaged.value)
+    folder = store.path.parent
+    assert list(folder.glob(f"{store.path.name}.damaged-*"))
+    assert not store.path.exists()
+    store.close()
+    with CardStore.open(store.path) as new:
+        await sync_space(new, space(5))
+        assert [card.uuid for card in new.cards()] == [f"c{n}" for n in range(5)]
+
+
+async def test_what_changed_read_from_a_damaged_store_sets_it_aside(store, monkeypatch):
+    await sync_space(store, space(3))
+
+    def damaged(_store: CardStore) -> None:
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    monkeypatch.setattr(CardStore, "changes", damaged)
+    with pytest.raises(StoreError) as refused:
+        changes_of(store)
+    assert refused.value.problem is StoreProblem.DAMAGED
+    assert not store.path.exists()
 
 
 async def test_a_failed_sync_keeps_the_copy_before_it(store):

@@ -165,6 +165,8 @@ STORE_PROBLEMS = {
     StoreProblem.NOT_READ: "could not be read",
     StoreProblem.GONE: "is gone from this computer",
     StoreProblem.REPLACED: "replaced by newer syncs",
+    StoreProblem.OVERTAKEN: "Another program synced this space meanwhile",
+    StoreProblem.DAMAGED: "damaged; it is set aside",
 }
 
 
