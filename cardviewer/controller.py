@@ -558,5 +558,9 @@ def _on_sigint(handler: Callable[[], None]) -> Callable[[], None]:
 def _say_signing_out(window: MainWindow) -> None:
     """Grey the window out and say why, until its jobs have ended and it goes: a sync
     called off drops what it wrote first, seconds at 100,000 cards."""
-    window.setEnabled(False)
+    from PySide6.QtWidgets import QToolBar  # as MainWindow is: after the sign-in dialog
+
+    for part in (window.menuBar(), window.centralWidget(), *window.findChildren(QToolBar)):
+        if part is not None:
+            part.setEnabled(False)  # the status bar stays as it is, to be read
     window.statusBar().showMessage(QCoreApplication.translate("App", "Signing out…"))
