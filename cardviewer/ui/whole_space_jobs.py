@@ -606,8 +606,10 @@ async def _sync(
     opening = asyncio.ensure_future(asyncio.to_thread(CardStore.open, path))
     try:
         store = await asyncio.shield(opening)
-    except asyncio.CancelledError:  # called off as it opens: closed once open
-        opening.add_done_callback(partial(_let_go_of_opened, first))
+    except asyncio.CancelledError:  # called off as it opens: closed once open (ms)
+        await asyncio.wait({opening})
+        if not opening.cancelled() and opening.exception() is None:
+            await on_thread_to_the_end(_let_go_of_opened, first, opening.result())
         raise
     synced = False
     try:
@@ -624,13 +626,10 @@ async def _sync(
         store.close()
 
 
-def _let_go_of_opened(first: bool, opening: asyncio.Future[CardStore]) -> None:
+def _let_go_of_opened(first: bool, store: CardStore) -> None:
     """Close a store a sync called off opened meanwhile; made by it, an empty one goes."""
-    if opening.cancelled() or opening.exception() is not None:
-        return
-    store = opening.result()
     if first:
-        close_discarding_if_empty(store)  # nothing written: an empty store, at once
+        close_discarding_if_empty(store)
     store.close()
 
 

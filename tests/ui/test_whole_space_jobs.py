@@ -486,6 +486,31 @@ def test_closing_drops_a_job_waiting_for_a_sign_in(jobs, qtbot, arun, tmp_path, 
     assert jobs.stopped_note is None
 
 
+def test_a_sync_called_off_as_its_copy_opens_leaves_no_copy_once_ended(
+    jobs, qtbot, tmp_path, monkeypatch
+):
+    """Cancelled as its store was being opened, the store was left open, and made."""
+    opening = threading.Event()
+    may_open = threading.Event()
+    open_store = CardStore.open
+
+    def slow_open(path: Path) -> CardStore:
+        opening.set()
+        may_open.wait(WAIT / 1000)
+        return open_store(path)
+
+    monkeypatch.setattr(CardStore, "open", slow_open)
+    target = tmp_path / "space.sqlite"
+    jobs.sync(SHOWN, target)
+    qtbot.waitUntil(opening.is_set, timeout=WAIT)
+    ended: list[bool] = []
+    jobs.without_syncs(lambda: ended.append(target.exists()))
+    qtbot.wait(50)
+    assert ended == [], "the open is waited for"
+    may_open.set()
+    qtbot.waitUntil(lambda: ended == [False], timeout=WAIT)
+
+
 def test_cancel_while_the_local_copy_opens_is_not_lost(jobs, qtbot, tmp_path, source, monkeypatch):
     """A sync opens its local copy before it fetches; the end of a session may come first."""
     opening = threading.Event()
