@@ -218,14 +218,7 @@ def test_sign_out_during_a_sync_greys_the_window_out_and_says_so_until_it_goes(
 ):
     """A sync called off drops what it wrote first: seconds at 100,000 cards, during
     which the window looked as if the click had done nothing."""
-    save_session(demo_server)
-    settings = Settings.load()
-    settings.remember_space(demo_server.space_id)
-    settings.save()
-    controller = AppController(Settings.load(), SessionStore())
-    task = run_app(controller)
-    window = window_of(qtbot, controller)
-    qtbot.waitUntil(lambda: window.model.page is not None, timeout=WAIT)
+    controller, task, window = browsing(demo_server, qtbot, run_app)
     demo_server.config.latency = 0.3
     window.sync_action.trigger()
     qtbot.waitUntil(lambda: window.jobs.progress is not None, timeout=WAIT)

@@ -41,21 +41,22 @@ def test_the_gui_script_is_the_apps_main() -> None:
     assert script.value == "cardviewer.app:main"
 
 
+def signed_in_to(demo_server) -> list[str]:
+    """The options that name the demo server, its account and its space."""
+    return [
+        "--server",
+        demo_server.base_url,
+        "--email",
+        demo_server.email,
+        "--space",
+        demo_server.space_id,
+    ]
+
+
 def export(demo_server, target: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     """`cardviewer export` of the demo space's first page to `target`, as a job runs it."""
     return subprocess.run(
-        [
-            str(SCRIPT),
-            "export",
-            "--server",
-            demo_server.base_url,
-            "--email",
-            demo_server.email,
-            "--space",
-            demo_server.space_id,
-            "-o",
-            str(target),
-        ],
+        [str(SCRIPT), "export", *signed_in_to(demo_server), "-o", str(target)],
         capture_output=True,
         text=True,
         timeout=60,
@@ -96,16 +97,7 @@ def test_sigterm_ends_a_sync_as_ctrl_c_does(demo_server, tmp_path) -> None:
     what it left, and leaves the copy before, not a process killed mid-write."""
     demo_server.config.latency = 0.5
     child = subprocess.Popen(
-        [
-            str(SCRIPT),
-            "sync",
-            "--server",
-            demo_server.base_url,
-            "--email",
-            demo_server.email,
-            "--space",
-            demo_server.space_id,
-        ],
+        [str(SCRIPT), "sync", *signed_in_to(demo_server)],
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "HOME": str(tmp_path), "CARDVIEWER_PASSWORD": demo_server.password},

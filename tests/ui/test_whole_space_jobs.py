@@ -486,10 +486,8 @@ def test_closing_drops_a_job_waiting_for_a_sign_in(jobs, qtbot, arun, tmp_path, 
     assert jobs.stopped_note is None
 
 
-def test_a_sync_called_off_as_its_copy_opens_leaves_no_copy_once_ended(
-    jobs, qtbot, tmp_path, monkeypatch
-):
-    """Cancelled as its store was being opened, the store was left open, and made."""
+def held_open(monkeypatch: pytest.MonkeyPatch) -> tuple[threading.Event, threading.Event]:
+    """`CardStore.open` held until the second event is set; the first says it began."""
     opening = threading.Event()
     may_open = threading.Event()
     open_store = CardStore.open
@@ -500,6 +498,14 @@ def test_a_sync_called_off_as_its_copy_opens_leaves_no_copy_once_ended(
         return open_store(path)
 
     monkeypatch.setattr(CardStore, "open", slow_open)
+    return opening, may_open
+
+
+def test_a_sync_called_off_as_its_copy_opens_leaves_no_copy_once_ended(
+    jobs, qtbot, tmp_path, monkeypatch
+):
+    """Cancelled as its store was being opened, the store was left open, and made."""
+    opening, may_open = held_open(monkeypatch)
     target = tmp_path / "space.sqlite"
     jobs.sync(SHOWN, target)
     qtbot.waitUntil(opening.is_set, timeout=WAIT)
@@ -513,16 +519,7 @@ def test_a_sync_called_off_as_its_copy_opens_leaves_no_copy_once_ended(
 
 def test_cancel_while_the_local_copy_opens_is_not_lost(jobs, qtbot, tmp_path, source, monkeypatch):
     """A sync opens its local copy before it fetches; the end of a session may come first."""
-    opening = threading.Event()
-    may_open = threading.Event()
-    open_store = CardStore.open
-
-    def slow_open(path: Path) -> CardStore:
-        opening.set()
-        may_open.wait(WAIT / 1000)
-        return open_store(path)
-
-    monkeypatch.setattr(CardStore, "open", slow_open)
+    opening, may_open = held_open(monkeypatch)
     target = tmp_path / "space.sqlite"
     with qtbot.waitSignal(jobs.statusMessage, timeout=WAIT) as signal:
         jobs.sync(SHOWN, target)

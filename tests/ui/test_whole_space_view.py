@@ -419,11 +419,9 @@ def test_an_export_asked_for_as_a_sort_comes_in_waits_for_every_row(
     assert [row[0] for row in rows[1:]] == [card.uuid for card in cards_shown(space) if card]
 
 
-def test_an_export_waiting_for_a_sort_goes_on_with_a_newer_copy_shown_meanwhile(
-    window, demo_server, qtbot, tmp_path, monkeypatch
-):
-    """The window shows a copy another program synced, and lets go of the one whose sort
-    the export waited for: that sort's end never comes."""
+def sorting_slowly(qtbot, window: MainWindow, demo_server, monkeypatch) -> SpaceTableModel:
+    """The demo space synced and shown whole, sorted by Name with the whole answer held
+    back a second: its first rows are in, the rest to come."""
     open_space(qtbot, window, demo_server.space_id)
     space = sync(qtbot, window)
     name = space.column_of("display_name")
@@ -431,6 +429,15 @@ def test_an_export_waiting_for_a_sort_goes_on_with_a_newer_copy_shown_meanwhile(
     slowed_whole_answers(monkeypatch, 1.0)
     window.table.sortByColumn(name, Qt.SortOrder.DescendingOrder)
     qtbot.waitUntil(lambda: space.rowCount() == space_queries.FIRST_ROWS, timeout=WAIT)
+    return space
+
+
+def test_an_export_waiting_for_a_sort_goes_on_with_a_newer_copy_shown_meanwhile(
+    window, demo_server, qtbot, tmp_path, monkeypatch
+):
+    """The window shows a copy another program synced, and lets go of the one whose sort
+    the export waited for: that sort's end never comes."""
+    space = sorting_slowly(qtbot, window, demo_server, monkeypatch)
     asked: list[Path] = []
 
     target: Path = tmp_path / "all.csv"
@@ -456,13 +463,7 @@ def test_an_export_waiting_for_a_sort_is_called_off_with_a_note_when_the_pages_a
 ):
     """The cards it waited for are no longer shown: it neither runs on the page nor
     vanishes without a word."""
-    open_space(qtbot, window, demo_server.space_id)
-    space = sync(qtbot, window)
-    name = space.column_of("display_name")
-    assert name is not None
-    slowed_whole_answers(monkeypatch, 1.0)
-    window.table.sortByColumn(name, Qt.SortOrder.DescendingOrder)
-    qtbot.waitUntil(lambda: space.rowCount() == space_queries.FIRST_ROWS, timeout=WAIT)
+    sorting_slowly(qtbot, window, demo_server, monkeypatch)
     asked: list[Path] = []
     window.ask_export_path = lambda suggested, title="": asked.append(suggested)
     notes: list[str] = []
