@@ -67,9 +67,10 @@ _NOT_IN_THE_OTHER = (
     " WHERE o.generation = :other AND o.uuid = '') END"
 )
 # Changed: the id is in the other copy, but no card of that id there has the same
-# content (two cards a server sent with one id are each found as they were). Where one
-# copy has the e-mail addresses and the other not (a window including them, a nightly
-# `cardviewer sync` not), they are left out of the comparison: else every card changed.
+# content (two cards a server sent with one id are each found as they were). The e-mail
+# addresses count only where both copies asked for them: one copy with them and the
+# other without (a window including them, a nightly `cardviewer sync` not) made every
+# card changed, and so did the `"emails": null` of copies an older version wrote.
 _SAME_CARD = {
     True: "o.json = n.json",
     False: "(o.json = n.json OR (json_valid(o.json) AND json_valid(n.json)"
@@ -89,8 +90,8 @@ CHANGE_ORDER = (Change.ADDED, Change.REMOVED, Change.CHANGED)
 
 def change_query(change: Change, column: str = "uuid", *, emails: bool = True) -> str:
     """The cards of the copy `:chosen` that `change` picks against the copy `:other`
-    (`column` of each, in the space's order); `emails=False` where only one of the two
-    has the e-mail addresses.
+    (`column` of each, in the space's order); `emails=False` unless both have the
+    e-mail addresses.
 
     Each card of one copy is looked up in the other by its id (`cards_by_uuid`), named
     here: without statistics SQLite chose to walk the other copy's cards for each card,
@@ -244,7 +245,7 @@ class StoreCopies:
         window's views of the last sync, sorted and filtered.
         """
         chosen, other = (old, new) if change is Change.REMOVED else (new, old)
-        query = change_query(change, column, emails=new.with_emails == old.with_emails)
+        query = change_query(change, column, emails=new.with_emails and old.with_emails)
         rows = self._db.execute(query, {"chosen": chosen.id, "other": other.id})
         return [row[0] for row in rows]
 
@@ -284,11 +285,12 @@ class StoreCopies:
         return marked > 0
 
     def _both_with_emails(self, one: int, other: int) -> bool:
-        """Whether copies `one` and `other` agree on having the e-mail addresses."""
-        rows = self._db.execute(
-            "SELECT DISTINCT with_emails FROM generations WHERE id IN (?, ?)", (one, other)
-        ).fetchall()
-        return len(rows) < 2
+        """Whether copies `one` and `other` both have the e-mail addresses."""
+        (both,) = self._db.execute(
+            "SELECT count(*) = 2 FROM generations WHERE id IN (?, ?) AND with_emails",
+            (one, other),
+        ).fetchone()
+        return bool(both)
 
     def _state(self, key: str) -> int | None:
         row = self._db.execute("SELECT value FROM state WHERE key = ?", (key,)).fetchone()

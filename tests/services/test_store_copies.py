@@ -117,6 +117,20 @@ def test_a_sync_with_the_e_mail_addresses_after_one_without_changes_no_card_for_
         assert store.changes() == Changes(added=(), removed=(), changed=("b",)), "both have them"
 
 
+def test_the_empty_e_mails_an_older_version_kept_are_no_change(path):
+    """Copies written before a card left its unasked e-mails out held `"emails": null`."""
+    with CardStore.open(path) as store:
+        synced(store, cards("a", "b"))
+        older = store.current
+        assert older is not None
+        store._db.execute(
+            "UPDATE cards SET json = json_set(json, '$.emails', json('null')) WHERE generation = ?",
+            (older.id,),
+        )
+        synced(store, [*cards("a"), *cards("b", name="Renamed")])
+        assert store.changes() == Changes(added=(), removed=(), changed=("b",))
+
+
 def test_what_changed_looks_each_card_up_by_its_id_in_the_other_copy(path):
     """A plan that walks the other copy for each card takes hours at 100,000 cards."""
     with CardStore.open(path) as store:
