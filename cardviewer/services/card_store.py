@@ -38,6 +38,7 @@ from cardviewer.services.store_schema import (
     StoreError,
     StoreProblem,
     connect_store,
+    drop_unused_search,
     passing_problem,
     utc_now_text,
     write_transaction,
@@ -51,6 +52,7 @@ from cardviewer.services.store_sort_keys import (
     rank_generation_texts,
 )
 from cardviewer.services.store_sync import StoreSync
+from cardviewer.services.sync_lock import SyncLock, lock_path
 
 log = logging.getLogger(__name__)
 
@@ -484,13 +486,37 @@ class CardStore(StoreCopies):
     # Writing a new copy
 
     def begin_sync(self, *, with_emails: bool = False) -> StoreSync:
-        """A new generation to write into; it becomes current only at `StoreSync.finish()`."""
-        cursor = self._db.execute(
-            "INSERT INTO generations (started_at, with_emails) VALUES (?, ?)",
-            (utc_now_text(), with_emails),
-        )
-        assert cursor.lastrowid is not None
-        return StoreSync(self._db, cursor.lastrowid, with_emails=with_emails)
+        """A new generation to write into; it becomes current only at `StoreSync.finish()`.
+
+        What syncs that ended unfinished wrote (stopped by a full disk, killed) is
+        dropped first; a sync another program still writes is left to it (`sync_lock`).
+        Its lock is taken before the transaction ends: no other sync beginning can take
+        this one for ended. Seconds at 100,000 cards left behind: call it off the
+        window's thread.
+        """
+        with write_transaction(self._db):
+            self._drop_ended_syncs()
+            cursor = self._db.execute(
+                "INSERT INTO generations (started_at, with_emails) VALUES (?, ?)",
+                (utc_now_text(), with_emails),
+            )
+            assert cursor.lastrowid is not None
+            lock = SyncLock.take(lock_path(self.path, cursor.lastrowid))
+        return StoreSync(self._db, cursor.lastrowid, with_emails=with_emails, lock=lock)
+
+    def _drop_ended_syncs(self) -> None:
+        """Drop the unfinished generations no sync writes any more (in a transaction)."""
+        unfinished = self._db.execute("SELECT id FROM generations WHERE synced_at IS NULL")
+        for (number,) in unfinished.fetchall():
+            ended = SyncLock.take(lock_path(self.path, number))
+            if ended is None:
+                continue  # another sync writes it
+            log.info(
+                "dropping the rows of sync %d of %s, which ended unfinished", number, self.path
+            )
+            self._db.execute("DELETE FROM generations WHERE id = ?", (number,))
+            drop_unused_search(self._db)
+            ended.release()
 
     # Inside
 

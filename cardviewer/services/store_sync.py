@@ -43,6 +43,7 @@ from cardviewer.services.store_sort_keys import (
     storable,
     stored_sort_key,
 )
+from cardviewer.services.sync_lock import SyncLock
 
 log = logging.getLogger(__name__)
 
@@ -102,8 +103,11 @@ class StoreSync:
         *,
         with_emails: bool = False,
         beside_threads: bool = True,
+        lock: SyncLock | None = None,
     ) -> None:
         self._db = connection
+        self._lock = lock
+        """Held while this sync may still write (`sync_lock`): the process that began it."""
         self.generation = generation
         self.with_emails = with_emails
         self._beside_threads = beside_threads
@@ -230,6 +234,7 @@ class StoreSync:
                 (self.generation,),
             )
         self._done = True
+        self._release()
         if tidy:
             try:
                 self.tidy()
@@ -272,10 +277,17 @@ class StoreSync:
         """Drop what was written; the copy shown stays as it was."""
         if self._done:
             return
-        with write_transaction(self._db):
-            self._db.execute("DELETE FROM generations WHERE id = ?", (self.generation,))
-            drop_unused_search(self._db)
+        try:
+            with write_transaction(self._db):
+                self._db.execute("DELETE FROM generations WHERE id = ?", (self.generation,))
+                drop_unused_search(self._db)
+        finally:  # not dropped (the disk full, say): the next sync to begin drops it
+            self._release()
         self._done = True
+
+    def _release(self) -> None:
+        if self._lock is not None:
+            self._lock.release()
 
 
 def tidy_connection(connection: sqlite3.Connection) -> None:

@@ -25,7 +25,7 @@ from cardviewer.services.store_copies import Change, Changes
 from cardviewer.services.store_schema import Generation, StoreError, StoreProblem
 from cardviewer.services.store_sort_keys import index_names
 from tests.properties import examples
-from tests.services.stores import a_store_path, cards, count_rows, synced
+from tests.services.stores import a_store_path, cards, count_rows, generation_ids, synced
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -118,6 +118,33 @@ def test_a_sync_killed_halfway_leaves_the_copy_before_it(path):
         assert [c.uuid for c in store.cards()] == ["c"]
     assert count_rows(path) == 3, "the killed sync's rows are gone with the next sync"
     assert count_rows(path, "card_search") == 3
+
+
+def test_a_sync_that_ended_unfinished_is_dropped_as_the_next_one_begins(path):
+    """Stopped by a full disk, a sync cannot drop its rows either; left for a later sync
+    to drop once it succeeded, on a disk that stays nearly full none could."""
+    with CardStore.open(path) as store:
+        synced(store, cards("a"))
+        stopped = store.begin_sync()
+        stopped.add(cards("b", "c"))
+        stopped._release()  # its process let go with its rows still there
+        assert count_rows(path) == 3
+        begun = store.begin_sync()
+        assert generation_ids(path) == [1, begun.generation]
+        assert count_rows(path) == 1, "the rows of the sync that ended are gone"
+        assert [card.uuid for card in store.cards()] == ["a"]
+
+
+def test_a_sync_another_one_still_writes_is_left_to_it(path):
+    with CardStore.open(path) as store, CardStore.open(path) as other:
+        synced(store, cards("a"))
+        writing = store.begin_sync()
+        writing.add(cards("b"))
+        other.begin_sync().abandon()  # another window's sync, begun and called off
+        assert writing.generation in generation_ids(path)
+        writing.finish()
+        assert [card.uuid for card in store.cards()] == ["b"]
+    assert list(path.parent.glob("*.sync-*")) == [], "no lock file left"
 
 
 def test_a_descending_sort_of_words_found_by_the_index_keeps_empty_values_last(path):

@@ -1,0 +1,67 @@
+"""Which unfinished copies of a store are still being written: a lock for each sync.
+
+A sync the disk filling up stops cannot drop what it wrote either (dropping needs room
+too), and a killed one never tries: its rows stay. Left for a later sync to drop once
+it succeeds, on a disk that stays nearly full they kept every later sync from doing
+so. A sync that begins drops them first, but only those of syncs that have ended: two
+windows, or a window and `cardviewer sync`, may sync one space at once.
+
+So each sync holds an exclusive lock on a file of its own beside the store for its
+life (`SyncLock`), which the system lets go of when its process ends, however it ends.
+A sync whose lock can be taken is one no process writes any more. The lock is of the
+open file (`flock`, or `msvcrt.locking` on Windows), so two syncs of one process are
+told apart as well as two of two processes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+
+def lock_path(store: Path, generation: int) -> Path:
+    """The lock file of the sync writing copy `generation` of the store at `store`."""
+    return store.with_name(f"{store.name}.sync-{generation}")
+
+
+class SyncLock:
+    """An exclusive lock on a file, held until `release`, or until the process ends."""
+
+    def __init__(self, path: Path, descriptor: int) -> None:
+        self.path = path
+        self._descriptor: int | None = descriptor
+
+    @classmethod
+    def take(cls, path: Path) -> SyncLock | None:
+        """The lock of `path` (made if need be, readable by this user only); None while
+        another holds it. Raises `OSError` where the file cannot be made."""
+        descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            _lock(descriptor)
+        except OSError:
+            os.close(descriptor)
+            return None
+        return cls(path, descriptor)
+
+    def release(self) -> None:
+        """Remove the file and let go of it: the sync has ended, finished or dropped."""
+        descriptor, self._descriptor = self._descriptor, None
+        if descriptor is None:
+            return
+        with contextlib.suppress(OSError):  # removed with the store meanwhile, say
+            self.path.unlink()  # while held: no one takes a lock of a file about to go
+        os.close(descriptor)
+
+
+if os.name == "nt":
+    import msvcrt
+
+    def _lock(descriptor: int) -> None:
+        msvcrt.locking(descriptor, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+
+else:
+    import fcntl
+
+    def _lock(descriptor: int) -> None:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
