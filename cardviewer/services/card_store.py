@@ -34,6 +34,7 @@ from cardviewer.services.card_order import EMPTY, SORTED_KEYS
 from cardviewer.services.csv_export import safe_file_stem
 from cardviewer.services.store_copies import Change, StoreCopies, rows_in
 from cardviewer.services.store_schema import (
+    LAST_GENERATION,
     Generation,
     StoreError,
     StoreProblem,
@@ -496,13 +497,36 @@ class CardStore(StoreCopies):
         """
         with write_transaction(self._db):
             self._drop_ended_syncs()
-            cursor = self._db.execute(
-                "INSERT INTO generations (started_at, with_emails) VALUES (?, ?)",
-                (utc_now_text(), with_emails),
-            )
-            assert cursor.lastrowid is not None
-            lock = SyncLock.take(lock_path(self.path, cursor.lastrowid))
-        return StoreSync(self._db, cursor.lastrowid, with_emails=with_emails, lock=lock)
+            number = self._next_generation()
+            lock = SyncLock.take(lock_path(self.path, number))
+            if lock is None:  # a sync of a store set aside under this name, say
+                raise StoreError(
+                    "The local copy of this space is in use by another program; try again.",
+                    StoreProblem.IN_USE,
+                )
+            try:
+                self._db.execute(
+                    "INSERT INTO generations (id, started_at, with_emails) VALUES (?, ?, ?)",
+                    (number, utc_now_text(), with_emails),
+                )
+                self._db.execute(
+                    "INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)",
+                    (LAST_GENERATION, number),
+                )
+            except BaseException:
+                lock.release()
+                raise
+        return StoreSync(self._db, number, with_emails=with_emails, lock=lock)
+
+    def _next_generation(self) -> int:
+        """A number no generation of this store had: ids are never used twice, so a
+        sync's lock (`sync_lock`), and a later copy's larger number, name one sync."""
+        (number,) = self._db.execute(
+            "SELECT max(COALESCE((SELECT value FROM state WHERE key = ?), 0),"
+            " COALESCE((SELECT max(id) FROM generations), 0)) + 1",
+            (LAST_GENERATION,),
+        ).fetchone()
+        return int(number)
 
     def _drop_ended_syncs(self) -> None:
         """Drop the unfinished generations no sync writes any more (in a transaction)."""

@@ -243,6 +243,10 @@ def write_transaction(connection: sqlite3.Connection) -> Iterator[None]:
     connection.execute("COMMIT")
 
 
+LAST_GENERATION = "last_generation"
+"""The state's key of the largest generation number a sync began (`CardStore.begin_sync`):
+numbers are not used twice, also once the copies that had them are dropped."""
+
 CHANGES_FILE_COPY = "changes_file"
 """The state's key of the copy the last file of changes was written from (`CardStore`):
 kept, so that the next file says what changed since, whatever synced meanwhile."""

@@ -222,9 +222,11 @@ class StoreSync:
                 "UPDATE generations SET synced_at = ?, card_count = ? WHERE id = ?",
                 (synced_at, self.count, self.generation),
             ).rowcount
-            if not written:  # a sync begun later by another program finished first
-                raise StoreError(SYNCED_MEANWHILE, StoreProblem.OVERTAKEN)
             current = self._db.execute("SELECT value FROM state WHERE key = 'current'").fetchone()
+            if not written or self._newer_copy_current():
+                # A sync begun later by another program finished first: its copy is
+                # newer, whether or not it has dropped this one yet.
+                raise StoreError(SYNCED_MEANWHILE, StoreProblem.OVERTAKEN)
             if current is not None:
                 self._db.execute(
                     "INSERT OR REPLACE INTO state (key, value) VALUES ('previous', ?)", current
@@ -243,6 +245,15 @@ class StoreSync:
         return Generation(
             self.generation, datetime.fromisoformat(synced_at), self.count, self.with_emails
         )
+
+    def _newer_copy_current(self) -> bool:
+        """The current copy is there, complete, and of a sync begun after this one."""
+        (newer,) = self._db.execute(
+            "SELECT EXISTS (SELECT 1 FROM state s JOIN generations g ON g.id = s.value"
+            " WHERE s.key = 'current' AND g.synced_at IS NOT NULL AND g.id > ?)",
+            (self.generation,),
+        ).fetchone()
+        return bool(newer)
 
     def dropped_meanwhile(self) -> bool:
         """Whether this copy, unfinished, is gone: a sync begun later by another program

@@ -147,6 +147,36 @@ def test_a_sync_another_one_still_writes_is_left_to_it(path):
     assert list(path.parent.glob("*.sync-*")) == [], "no lock file left"
 
 
+def test_a_generation_number_is_never_used_twice(path):
+    """Reused once the highest copy was dropped, one number named two syncs: one's lock
+    file was the other's, and one's call-off dropped the other's finished copy."""
+    with CardStore.open(path) as store:
+        synced(store, cards("a"))
+        called_off = store.begin_sync()
+        called_off.abandon()
+        again = store.begin_sync()
+        assert again.generation > called_off.generation
+        again.abandon()
+    with CardStore.open(path) as store:
+        assert store.begin_sync().generation > again.generation
+
+
+def test_a_sync_begun_before_the_current_copy_is_refused_though_not_yet_dropped(path):
+    """The later sync's drop of this one comes after its copy is current, and may be
+    called off (quitting): the older fetch must not replace the newer copy."""
+    with CardStore.open(path) as store, CardStore.open(path) as other:
+        synced(store, cards("a"))
+        earlier = store.begin_sync()
+        earlier.add(cards("old"))
+        later = other.begin_sync()
+        later.add(cards("new"))
+        later.finish(tidy=False)
+        with pytest.raises(StoreError) as refused:
+            earlier.finish()
+        assert refused.value.problem is StoreProblem.OVERTAKEN
+        assert [card.uuid for card in store.cards()] == ["new"]
+
+
 def test_a_descending_sort_of_words_found_by_the_index_keeps_empty_values_last(path):
     """Matches of a word of three letters or more are sorted in one pass; the rule holds."""
     people = [
