@@ -436,7 +436,10 @@ def terminated_as_interrupted() -> Iterator[None]:
 
 
 def _as_ctrl_c(_signal: int, _frame: object) -> None:
-    signal.raise_signal(signal.SIGINT)
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        # Started in the background by a shell, which has it ignore Ctrl+C's signal.
+        raise KeyboardInterrupt
+    signal.raise_signal(signal.SIGINT)  # through `asyncio.run`, which cancels its work
 
 
 def _file_state(path: Path) -> tuple[int, int, int] | None:

@@ -92,15 +92,22 @@ def test_a_phone_list_is_drawn_without_a_display(demo_server, tmp_path) -> None:
     assert target.read_bytes().startswith(b"%PDF-")
 
 
-def test_sigterm_ends_a_sync_as_ctrl_c_does(demo_server, tmp_path) -> None:
+@pytest.mark.parametrize("ctrl_c", ["heard", "ignored"])
+def test_sigterm_ends_a_sync_as_ctrl_c_does(demo_server, tmp_path, ctrl_c: str) -> None:
     """What `timeout`, systemd and cron send a job that runs too long: the command says
-    what it left, and leaves the copy before, not a process killed mid-write."""
+    what it left, and leaves the copy before, not a process killed mid-write. A shell
+    starting a job in the background has it ignore Ctrl+C's signal: SIGTERM still ends it."""
     demo_server.config.latency = 0.5
+
+    def ignoring_ctrl_c() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
     child = subprocess.Popen(
         [str(SCRIPT), "sync", *signed_in_to(demo_server)],
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "HOME": str(tmp_path), "CARDVIEWER_PASSWORD": demo_server.password},
+        preexec_fn=ignoring_ctrl_c if ctrl_c == "ignored" else None,
     )
     try:
         deadline = time.monotonic() + 30
