@@ -57,6 +57,11 @@ class TaskSet:
         task = self._named.get(name)
         return task is not None and not task.done()
 
+    @property
+    def closed(self) -> bool:
+        """`aclose` was called: nothing more starts."""
+        return self._closed
+
     def running_names(self) -> list[str]:
         """The names of the named tasks still running."""
         return [name for name, task in self._named.items() if not task.done()]

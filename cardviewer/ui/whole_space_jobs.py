@@ -409,9 +409,8 @@ class WholeSpaceJobs(QObject):
         """Call off the sync under way and the tidying of finished ones, then `then()`
         once they have ended (at once where none runs): the local copies removed under
         them, a sync went on writing into a file that was gone, and said it synced."""
-        syncs = [name for name in self._tasks.running_names() if _is_sync(name)]
-        if syncs:
-            self._tasks.start(_then(self._tasks.cancel_and_wait(syncs), then))
+        if any(_is_sync(name) for name in self._tasks.running_names()):
+            self._tasks.start(_without_syncs(self._tasks, then))
         else:
             then()
 
@@ -587,6 +586,9 @@ class WholeSpaceJobs(QObject):
         """Drop the copy a sync no longer needs while its new copy is shown: seconds at
         100,000 cards. Quitting or a new sync of the same copy calls it off; the next
         sync's tidying does what it left."""
+        if self._tasks.closed:  # the window closes: its writing process ends with it
+            tidying.close()
+            return
         self._tasks.start(tidying, name=_tidying(path))
 
     def _finish(self, result: JobResult) -> None:
@@ -646,8 +648,11 @@ def _is_sync(name: str) -> bool:
     return name == JobKind.SYNC.value or name.startswith(_TIDYING)
 
 
-async def _then(work: Awaitable[None], then: Callable[[], None]) -> None:
-    await work
+async def _without_syncs(tasks: TaskSet, then: Callable[[], None]) -> None:
+    """Call off the tasks writing to a local copy until none is left (a sync called off
+    as it made its copy current hands on its tidying as it ends), then `then()`."""
+    while syncs := [name for name in tasks.running_names() if _is_sync(name)]:
+        await tasks.cancel_and_wait(syncs)
     then()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import csv
+import inspect
 import os
 import sqlite3
 import threading
@@ -29,6 +30,7 @@ from cardviewer.services.process_job import JobEnded
 from cardviewer.services.settings import Settings
 from cardviewer.services.stoppable import Painted, check
 from cardviewer.services.store_schema import SCHEMA_VERSION
+from cardviewer.services.store_sync import StoreSync
 from cardviewer.services.store_writer import CardWriter
 from cardviewer.ui.cards import card_export as ui_card_export
 from cardviewer.ui.chosen_cards import ChosenCards
@@ -476,6 +478,42 @@ def test_work_done_without_syncs_calls_off_the_tidying_of_one_finished(
     jobs.without_syncs(lambda: done.append(held.called_off))
     qtbot.waitUntil(lambda: done == [1], timeout=WAIT)
     assert oldest in generation_ids(copy)
+
+
+def test_work_done_without_syncs_waits_for_the_tidying_a_sync_hands_on_as_it_ends(
+    jobs, qtbot, tmp_path, monkeypatch
+):
+    """Called off as it makes its copy current, a sync finishes that (it stands once
+    begun) and hands on its tidying after the tasks to wait for were listed."""
+    finishing, may_finish = threading.Event(), threading.Event()
+    finish = StoreSync.finish
+
+    def held(self: StoreSync, *args: object, **options: bool) -> object:
+        finishing.set()
+        may_finish.wait(WAIT / 1000)
+        return finish(self, *args, **options)  # type: ignore[arg-type]
+
+    copy = tmp_path / "space.sqlite"
+    finished(qtbot, jobs, lambda: jobs.sync(SHOWN, copy))
+    monkeypatch.setattr(StoreSync, "finish", held)
+    jobs.sync(SHOWN, copy)
+    qtbot.waitUntil(finishing.is_set, timeout=WAIT)
+    still_running: list[list[str]] = []
+    jobs.without_syncs(lambda: still_running.append(jobs._tasks.running_names()))
+    qtbot.wait(50)
+    may_finish.set()
+    qtbot.waitUntil(lambda: len(still_running) == 1, timeout=WAIT)
+    assert still_running == [[]], "no sync nor tidying left writing"
+
+
+def test_a_sync_ending_as_its_window_closes_hands_its_tidying_to_no_one(jobs, arun, tmp_path):
+    async def tidying() -> None:
+        raise AssertionError("not run")
+
+    arun(jobs.aclose())
+    work = tidying()
+    jobs._tidy_later(tmp_path / "space.sqlite", work)
+    assert inspect.getcoroutinestate(work) == inspect.CORO_CLOSED, "not left pending"
 
 
 def test_closing_drops_a_job_waiting_for_a_sign_in(jobs, qtbot, arun, tmp_path, source):
