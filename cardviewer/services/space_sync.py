@@ -84,10 +84,7 @@ async def sync_space(
     is handed to `tidy_later`, to run while the caller shows the new copy (the window)
     or once it has noted that the copy is current (`cardviewer sync`).
     """
-    try:
-        sync = await asyncio.to_thread(store.begin_sync, with_emails=with_emails)
-    except sqlite3.Error as error:
-        raise _store_error(error) from error
+    sync = await _begun(store, with_emails)
     batch: list[Mapping[str, Any]] = []
     batches: asyncio.Queue[list[Mapping[str, Any]] | None] = asyncio.Queue(maxsize=QUEUED_BATCHES)
 
@@ -149,6 +146,21 @@ async def tidy(writer: CardWriter) -> None:
         await writer.tidy()
     except (StoreError, sqlite3.Error) as error:
         log.warning("the copies of the space no longer needed stay until the next sync: %s", error)
+
+
+async def _begun(store: CardStore, with_emails: bool) -> StoreSync:
+    """`store.begin_sync` on a worker thread. Called off meanwhile, the sync it began
+    (its generation, its lock) is dropped before the cancellation goes on."""
+    beginning = asyncio.ensure_future(asyncio.to_thread(store.begin_sync, with_emails=with_emails))
+    try:
+        return await asyncio.shield(beginning)
+    except asyncio.CancelledError:
+        await asyncio.wait({beginning})
+        if not beginning.cancelled() and beginning.exception() is None:
+            await on_thread_to_the_end(_abandon, beginning.result())
+        raise
+    except sqlite3.Error as error:
+        raise _store_error(error) from error
 
 
 def changes_of(store: CardStore) -> Changes | None:

@@ -182,6 +182,31 @@ async def test_what_changed_read_from_a_damaged_store_sets_it_aside(store, monke
     assert not store.path.exists()
 
 
+async def test_a_sync_called_off_as_it_begins_leaves_nothing_begun(store, monkeypatch):
+    """The generation (and the lock) its thread went on to make stayed behind."""
+    await sync_space(store, space(3, prefix="old"))
+    kept = generation_ids(store.path)
+    beginning, may_begin = threading.Event(), threading.Event()
+    begin = CardStore.begin_sync
+
+    def held(self: CardStore, **options: bool) -> StoreSync:
+        beginning.set()
+        may_begin.wait(5)
+        return begin(self, **options)
+
+    monkeypatch.setattr(CardStore, "begin_sync", held)
+    sync = asyncio.ensure_future(sync_space(store, space(30)))
+    await until(beginning.is_set)
+    sync.cancel()
+    await let_run()
+    may_begin.set()
+    with pytest.raises(asyncio.CancelledError):
+        await sync
+    await asyncio.sleep(0.5)  # a thread left to go on would have begun it by now
+    assert generation_ids(store.path) == kept
+    assert list(store.path.parent.glob("*.sync-*")) == []
+
+
 async def test_a_failed_sync_keeps_the_copy_before_it(store):
     await sync_space(store, space(30, prefix="old"))
     with pytest.raises(ServerError):
