@@ -52,7 +52,7 @@ from typing import BinaryIO, TextIO
 
 from cardviewer import APP_NAME, __version__
 from cardviewer.api import CardsClient
-from cardviewer.api.address import normalize_server_url
+from cardviewer.api.address import normalize_server_url, same_server
 from cardviewer.api.errors import (
     CardViewerError,
     InvalidCredentials,
@@ -667,12 +667,8 @@ def _saved_session(args: argparse.Namespace) -> StoredSession | None:
     stored = SessionStore().load()
     if stored is None:
         return None
-    if args.server:
-        try:
-            if normalize_server_url(args.server) != stored.server_url:
-                return None
-        except InvalidInput:
-            return None
+    if args.server and not same_server(args.server, stored.server_url):
+        return None
     return stored
 
 

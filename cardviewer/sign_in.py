@@ -68,7 +68,13 @@ class SignInDialogs:
         return self.settings.last_server
 
     def may_use_server(self, server_url: str) -> bool:
-        return not self.site.server_locked or server_url == self.site.server_url
+        # Here, not above: the first sign-in dialog is painted before the API is loaded.
+        from cardviewer.api.address import same_server
+
+        locked = self.site.server_url
+        return not self.site.server_locked or (
+            locked is not None and same_server(server_url, locked)
+        )
 
     def first(self, message: str = "") -> LoginDialog:
         """The dialog a run starts with: the preset server and the last e-mail used."""

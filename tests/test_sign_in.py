@@ -37,6 +37,7 @@ def test_the_preset_server(last_server, site, expected) -> None:
 def test_a_locked_site_allows_its_server_only() -> None:
     locked = SignInDialogs(settings(), SiteConfig(server_url=SITE, lock_server=True))
     assert locked.may_use_server(SITE)
+    assert locked.may_use_server("https://Cards.Example.com:443"), "as saved before"
     assert not locked.may_use_server(LAST)
     assert SignInDialogs(settings(), SiteConfig(server_url=SITE)).may_use_server(LAST)
 

@@ -128,6 +128,20 @@ def normalize_server_url(text: str) -> str:
     return urlunsplit((scheme, _host_and_port(scheme, parts.hostname, parts.port), path, "", ""))
 
 
+def canonical_server_url(text: str) -> str:
+    """`normalize_server_url(text)`, or `text` as it is where it is no usable address:
+    for addresses saved by earlier versions, whose forms may differ from today's."""
+    try:
+        return normalize_server_url(text)
+    except InvalidInput:
+        return text
+
+
+def same_server(one: str, other: str) -> bool:
+    """Whether two addresses name one server, however each was written."""
+    return canonical_server_url(one) == canonical_server_url(other)
+
+
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 

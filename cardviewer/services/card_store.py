@@ -28,6 +28,7 @@ from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from cardviewer.api.address import canonical_server_url
 from cardviewer.api.models import Card, parse_card
 from cardviewer.paths import private_folder
 from cardviewer.services.card_order import EMPTY, SORTED_KEYS
@@ -66,7 +67,8 @@ def account_folder(folder: Path, server_url: str, email: str) -> Path:
 
     Two accounts' copies stay apart without the e-mail address written into a name.
     """
-    account = hashlib.sha256(f"{server_url}\n{email.strip().casefold()}".encode()).hexdigest()
+    server = canonical_server_url(server_url)  # saved by an earlier version, say
+    account = hashlib.sha256(f"{server}\n{email.strip().casefold()}".encode()).hexdigest()
     return folder / account[:16]
 
 

@@ -49,9 +49,12 @@ class SyncLock:
         descriptor, self._descriptor = self._descriptor, None
         if descriptor is None:
             return
+        if os.name == "nt":  # an open file cannot be removed there
+            os.close(descriptor)
         with contextlib.suppress(OSError):  # removed with the store meanwhile, say
-            self.path.unlink()  # while held: no one takes a lock of a file about to go
-        os.close(descriptor)
+            self.path.unlink()  # POSIX: while held, so no one locks a file about to go
+        if os.name != "nt":
+            os.close(descriptor)
 
 
 if os.name == "nt":

@@ -2,7 +2,7 @@
 
 import pytest
 
-from cardviewer.api.address import is_loopback_host, normalize_server_url
+from cardviewer.api.address import is_loopback_host, normalize_server_url, same_server
 from cardviewer.api.errors import InvalidInput, Sentence
 
 
@@ -146,3 +146,10 @@ def test_a_scheme_other_than_https_is_said_to_be_wrong():
     assert str(info.value) == (
         "“ftp://cards.example.com” is not a web address (it should start with https://)."
     )
+
+
+def test_one_server_however_its_address_was_saved():
+    """Sessions and site files an earlier version wrote keep the form it normalised to."""
+    assert same_server("https://Cards.Example.com:443", "cards.example.com/v1/")
+    assert not same_server("https://cards.example.com", "https://cards.example.com:8443")
+    assert same_server("not an address", "not an address")

@@ -317,6 +317,8 @@ def test_one_file_per_server_account_and_space_without_the_address_in_its_name(t
     assert "ada" not in str(one.relative_to(tmp_path)).lower()
     assert one.name == "s1.sqlite"
     assert one == store_path(tmp_path, "https://a.example", " ada@example.com ", "s1")
+    saved_before = store_path(tmp_path, "https://A.Example:443", "ada@example.com", "s1")
+    assert one == saved_before, "an address an earlier version saved finds the same copy"
 
 
 def test_two_space_ids_a_file_name_makes_alike_get_copies_of_their_own(tmp_path):
