@@ -129,6 +129,25 @@ async def standing_once_begun(
     return await _on_thread(work, args, stands=True, on_cancel=on_cancel)
 
 
+async def undone_if_called_off(
+    work: Callable[..., T], *args: Any, undo: Callable[[T], object]
+) -> T:
+    """`work(*args)` on a worker thread, for work that makes what only its caller would
+    let go of (a store opened, a sync begun). Called off meanwhile, the caller waits for
+    `work` to end (it goes on regardless) and has `undo` let go of what it made, on a
+    thread too, before the cancellation goes on."""
+    import asyncio  # as in `start`
+
+    running = asyncio.ensure_future(asyncio.to_thread(work, *args))
+    try:
+        return await asyncio.shield(running)
+    except asyncio.CancelledError:
+        await asyncio.wait({running})
+        if not running.cancelled() and running.exception() is None:
+            await on_thread_to_the_end(undo, running.result())
+        raise
+
+
 async def _on_thread(
     work: Callable[..., T],
     args: tuple[Any, ...],

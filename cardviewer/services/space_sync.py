@@ -34,7 +34,7 @@ from cardviewer.services.store_schema import (
 from cardviewer.services.store_sort_keys import FOLDED, text_key_for
 from cardviewer.services.store_sync import SYNCED_MEANWHILE, StoreSync
 from cardviewer.services.store_writer import CardWriter, WriterStart, start_writer
-from cardviewer.tasks import on_thread_to_the_end, standing_once_begun
+from cardviewer.tasks import on_thread_to_the_end, standing_once_begun, undone_if_called_off
 
 log = logging.getLogger(__name__)
 
@@ -151,14 +151,9 @@ async def tidy(writer: CardWriter) -> None:
 async def _begun(store: CardStore, with_emails: bool) -> StoreSync:
     """`store.begin_sync` on a worker thread. Called off meanwhile, the sync it began
     (its generation, its lock) is dropped before the cancellation goes on."""
-    beginning = asyncio.ensure_future(asyncio.to_thread(store.begin_sync, with_emails=with_emails))
     try:
-        return await asyncio.shield(beginning)
-    except asyncio.CancelledError:
-        await asyncio.wait({beginning})
-        if not beginning.cancelled() and beginning.exception() is None:
-            await on_thread_to_the_end(_abandon, beginning.result())
-        raise
+        begin = partial(store.begin_sync, with_emails=with_emails)
+        return await undone_if_called_off(begin, undo=_abandon)
     except sqlite3.Error as error:
         raise _store_error(error) from error
 

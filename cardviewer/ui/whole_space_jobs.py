@@ -48,7 +48,7 @@ from cardviewer.services.vcard_export import (
 )
 from cardviewer.services.vcard_photo import photo_jpeg
 from cardviewer.services.vcard_photos import PhotoSource, Thumbnail, blocking_lookup
-from cardviewer.tasks import TaskSet, on_thread_to_the_end
+from cardviewer.tasks import TaskSet, on_thread_to_the_end, undone_if_called_off
 from cardviewer.ui.cards.card_export import write_cards, write_stored_cards
 from cardviewer.ui.cards.table_copy import rows_copied
 from cardviewer.ui.error_text import error_text, store_error_text, write_failure_text
@@ -605,14 +605,7 @@ async def _sync(
     copy makes unused is dropped by `tidy_later`. A first sync that does not finish
     leaves no empty copy behind."""
     first = not await asyncio.to_thread(path.exists)
-    opening = asyncio.ensure_future(asyncio.to_thread(CardStore.open, path))
-    try:
-        store = await asyncio.shield(opening)
-    except asyncio.CancelledError:  # called off as it opens: closed once open (ms)
-        await asyncio.wait({opening})
-        if not opening.cancelled() and opening.exception() is None:
-            await on_thread_to_the_end(_let_go_of_opened, first, opening.result())
-        raise
+    store = await undone_if_called_off(CardStore.open, path, undo=partial(_let_go_of, first))
     synced = False
     try:
         had_copy = await asyncio.to_thread(lambda: store.current is not None)
@@ -628,7 +621,7 @@ async def _sync(
         store.close()
 
 
-def _let_go_of_opened(first: bool, store: CardStore) -> None:
+def _let_go_of(first: bool, store: CardStore) -> None:
     """Close a store a sync called off opened meanwhile; made by it, an empty one goes."""
     if first:
         close_discarding_if_empty(store)
