@@ -63,9 +63,14 @@ class Change(Enum):
 _NOT_IN_THE_OTHER = (
     "CASE WHEN n.uuid <> '' THEN NOT EXISTS (SELECT 1 FROM cards o INDEXED BY cards_by_uuid"
     " WHERE o.generation = :other AND o.uuid = n.uuid)"
-    " ELSE n.json NOT IN (SELECT o.json FROM cards o INDEXED BY cards_by_uuid"
+    " ELSE {n} NOT IN (SELECT {o} FROM cards o INDEXED BY cards_by_uuid"
     " WHERE o.generation = :other AND o.uuid = '') END"
 )
+_CONTENT_WITHOUT_EMAILS = (
+    f"CASE WHEN json_valid({{card}}.json) THEN json_remove({{card}}.json, '$.{EMAILS_KEY}')"
+    " ELSE {card}.json END"
+)
+"""A card's content as compared where not both copies have the e-mail addresses."""
 # Changed: the id is in the other copy, but no card of that id there has the same
 # content (two cards a server sent with one id are each found as they were). The e-mail
 # addresses count only where both copies asked for them: one copy with them and the
@@ -99,8 +104,12 @@ def change_query(change: Change, column: str = "uuid", *, emails: bool = True) -
     """
     if change is Change.CHANGED:
         condition = _CHANGED.format(same=_SAME_CARD[emails])
-    else:  # the removed: the copy before read, the current one the other
-        condition = _NOT_IN_THE_OTHER
+    elif emails:  # the removed: the copy before read, the current one the other
+        condition = _NOT_IN_THE_OTHER.format(n="n.json", o="o.json")
+    else:
+        condition = _NOT_IN_THE_OTHER.format(
+            n=_CONTENT_WITHOUT_EMAILS.format(card="n"), o=_CONTENT_WITHOUT_EMAILS.format(card="o")
+        )
     return (
         f"SELECT n.{column} FROM cards n WHERE n.generation = :chosen"
         f" AND {condition} ORDER BY n.position"
