@@ -533,6 +533,7 @@ class CardStore(StoreCopies):
     def _drop_ended_syncs(self) -> None:
         """Drop the unfinished generations no sync writes any more (in a transaction)."""
         unfinished = self._db.execute("SELECT id FROM generations WHERE synced_at IS NULL")
+        ended_locks = []
         for (number,) in unfinished.fetchall():
             ended = SyncLock.take(lock_path(self.path, number))
             if ended is None:
@@ -541,7 +542,10 @@ class CardStore(StoreCopies):
                 "dropping the rows of sync %d of %s, which ended unfinished", number, self.path
             )
             self._db.execute("DELETE FROM generations WHERE id = ?", (number,))
+            ended_locks.append(ended)
+        if ended_locks:  # one pass over the search texts for all of them
             drop_unused_search(self._db)
+        for ended in ended_locks:
             ended.release()
 
     # Inside
