@@ -31,11 +31,16 @@ _ACCESSIBLE_TEXT = int(Qt.ItemDataRole.AccessibleTextRole)
 
 
 def changed_columns(columns: Sequence[Column], card: Card, before: Card) -> frozenset[int]:
-    """The indexes of the columns whose value differs between `before` and `card`."""
+    """The indexes of the columns whose value differs between `before` and `card`.
+
+    The e-mail addresses count only where both syncs asked for them: a copy synced
+    without them says nothing of them, as the count of what changed does not."""
+    both_with_emails = card.emails is not None and before.emails is not None
     return frozenset(
         number
         for number, column in enumerate(columns)
-        if _compared(column, card) != _compared(column, before)
+        if (both_with_emails or column.kind is not ValueKind.EMAILS)
+        and _compared(column, card) != _compared(column, before)
     )
 
 

@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication
 
-from cardviewer.api.models import parse_card
+from cardviewer.api.models import Card, parse_card
 from cardviewer.services.card_columns import build_columns
 from cardviewer.ui.cards.change_marks import (
     BEFORE_EXCERPT,
@@ -32,6 +32,21 @@ def test_a_field_changes_with_its_value_or_the_bad_value_sent_for_it():
     assert changed(connects="lots") == ["Connects"], "another invalid value"
     assert changed(connects=3) == ["Connects"]
     assert changed(connects="many", display_name="Ada B.") == ["Name"]
+
+
+def test_the_addresses_change_only_where_both_syncs_asked_for_them():
+    without = parse_card({"uuid": "c1", "display_name": "Ada"})
+    now = parse_card({"uuid": "c1", "display_name": "Ada B.", "emails": ["ada@example.com"]})
+    columns = build_columns((now,), with_emails=True)
+    titles = [column.title for column in columns]
+
+    def changed(card: Card, before: Card) -> list[str]:
+        return [titles[number] for number in sorted(changed_columns(columns, card, before))]
+
+    assert changed(now, without) == ["Name"]
+    assert changed(without, now) == ["Name"]
+    before = parse_card({"uuid": "c1", "display_name": "Ada", "emails": []})
+    assert changed(now, before) == ["Name", "E-mails"]
 
 
 def test_what_a_field_was_is_said_in_a_line_however_long_or_empty():
