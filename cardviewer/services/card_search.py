@@ -4,6 +4,7 @@ The window's filter (`CardFilterModel`) and the local store's (`CardStore.ordere
 follow these rules, so a space searched on screen and in its local copy finds the same
 cards: every word typed must occur in the card's name, username ("@handle" too),
 position or e-mail addresses, regardless of case and accents ("zoe" finds "Zoë").
+Both hold the text as SQLite can: a lone surrogate as U+FFFD, a NUL as a line break.
 """
 
 from __future__ import annotations
@@ -27,9 +28,20 @@ def fold_text(text: str) -> str:
     return "".join(char for char in decomposed if not unicodedata.combining(char))
 
 
+def storable(text: str) -> str:
+    """`text` with a lone surrogate as U+FFFD: SQLite keeps UTF-8, which cannot carry one."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def _searchable(folded: str) -> str:
+    """Folded text as SQLite can search it; a NUL, where its text search ends, parts
+    words as a line break does (a pasted search holds one as a card's text may)."""
+    return storable(folded).replace("\x00", _FIELD_SEPARATOR)
+
+
 def search_terms(text: str) -> tuple[str, ...]:
     """The folded words of a search, each only once; none means "show everything"."""
-    return tuple(dict.fromkeys(fold_text(text).split()))
+    return tuple(dict.fromkeys(_searchable(fold_text(text)).split()))
 
 
 def card_search_text(card: Card) -> str:
@@ -47,4 +59,4 @@ def card_search_text(card: Card) -> str:
         fields.append(card.position)
     if card.emails:
         fields.extend(card.emails)
-    return fold_text(_FIELD_SEPARATOR.join(fields))
+    return _searchable(fold_text(_FIELD_SEPARATOR.join(fields)))

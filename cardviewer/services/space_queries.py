@@ -256,7 +256,7 @@ class SpaceQueries:
             cards = _first_cards(store, every, query.generation) if first is None else {}
             changed = _change_count(store, query)
             self._send(SpaceAnswer(number, every, True, cards=cards, change_count=changed))
-        except sqlite3.Error as error:
+        except (sqlite3.Error, ValueError) as error:  # ValueError: a text SQLite refused
             if self._is_stale(number):
                 return  # interrupted for a newer query
             log.warning("sorting the local copy %s failed: %s", self._path, error)

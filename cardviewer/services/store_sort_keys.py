@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from cardviewer.services.card_order import EMPTY, NUMBER, OTHER, SORTED_KEYS, TEXT, TIME
-from cardviewer.services.card_search import fold_text
+from cardviewer.services.card_search import fold_text, storable
 
 TextKey = Callable[[str], Any]
 """Orders texts as the reader sorts them (e.g. `QCollator.sortKey`); equal keys tie."""
@@ -47,11 +47,6 @@ def text_key_for(collation: str) -> TextKey:
     from cardviewer.services.text_collation import locale_text_key
 
     return locale_text_key(collation)
-
-
-def storable(text: str) -> str:
-    """`text` with a lone surrogate as U+FFFD: SQLite keeps UTF-8, which cannot carry one."""
-    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 _LARGEST_INTEGER = 2**63 - 1

@@ -21,7 +21,7 @@ from typing import Any
 from cardviewer.api.models import Card, parse_card
 from cardviewer.services.card_columns import EMAILS_KEY
 from cardviewer.services.card_order import SORTED_KEYS, card_sort_keys
-from cardviewer.services.card_search import card_search_text
+from cardviewer.services.card_search import card_search_text, storable
 from cardviewer.services.store_rows import insert_rows
 from cardviewer.services.store_schema import (
     Generation,
@@ -40,7 +40,6 @@ from cardviewer.services.store_sort_keys import (
     folded_text_key,
     index_sort_keys,
     rank_generation_texts,
-    storable,
     stored_sort_key,
 )
 from cardviewer.services.sync_lock import SyncLock
@@ -71,15 +70,6 @@ def _plain(value: object) -> object:
 _CARD_JSON = json.JSONEncoder(separators=(",", ":"), default=_plain)
 """Made once (`json.dumps` with options builds one at every call). ASCII: a lone
 surrogate the server escaped stays an escape, which SQLite can keep."""
-
-
-def stored_search_text(card: Card) -> str:
-    """`card_search_text` as SQLite can search it: no lone surrogate, no NUL.
-
-    A lone surrogate becomes U+FFFD, a NUL a line break: SQLite's text search ends at
-    a NUL, and no typed word holds either (words never hold a line break).
-    """
-    return storable(card_search_text(card)).replace("\x00", "\n")
 
 
 @dataclass(frozen=True)
@@ -168,7 +158,7 @@ class StoreSync:
             for position, card in zip(positions, batch, strict=True)
         ]
         texts = [
-            (position, stored_search_text(card))
+            (position, card_search_text(card))
             for position, card in zip(positions, batch, strict=True)
         ]
         keys = [

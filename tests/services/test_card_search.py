@@ -18,6 +18,15 @@ def test_fold_text_and_terms():
     assert search_terms("") == ()
 
 
+def test_both_searches_hold_a_nul_and_a_lone_surrogate_as_sqlite_can():
+    """SQLite's text search ends at a NUL, and UTF-8 cannot carry a lone surrogate: a
+    pasted search holding either failed in the local copy, or found nothing there."""
+    assert search_terms("ab\x00cd \x00") == ("ab", "cd")
+    assert search_terms("x\udfff") == ("x\ufffd",)
+    card = parse_card({"uuid": "c1", "display_name": "Ab\x00cd x\udfff"})
+    assert card_search_text(card) == "ab\ncd x\ufffd"
+
+
 @given(st.text())
 @settings(max_examples=examples(500))
 def test_folding_is_case_folding_with_the_accents_taken_apart(text):

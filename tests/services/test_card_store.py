@@ -427,6 +427,15 @@ def test_a_nul_in_a_name_does_not_hide_the_rest_of_the_card_from_the_search(path
         assert store.ordered(None, terms=("da",)) == [0], "scan"
 
 
+def test_a_search_holding_a_nul_finds_what_the_window_s_filter_finds(path):
+    """FTS5 read a word only up to its NUL ("unterminated string"), and a short word
+    with one matched nothing, the copy holding the NUL as a line break."""
+    with CardStore.open(path) as store:
+        synced(store, [*cards("xyz"), parse_card({"uuid": "a", "display_name": "Ab\x00cd"})])
+        for typed in ("ab\x00cd", "a\x00", "\x00cd"):
+            assert store.ordered(None, terms=search_terms(typed)) == [1], typed
+
+
 def test_only_the_cards_the_last_sync_added_changed_or_removed(path):
     with CardStore.open(path) as store:
         synced(store, [*cards("a", "b"), *cards("c", name="Old")])

@@ -360,3 +360,19 @@ def test_the_space_order_is_every_position_and_an_interrupted_one_leaves_the_wor
     answer = answers.get(timeout=WAIT)
     assert (answer.number, answer.complete) == (again, True)
     assert list(answer.positions) == [0, 1, 2, 3, 4]
+
+
+@pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
+def test_a_word_sqlite_cannot_take_fails_that_query_and_the_worker_goes_on(
+    tmp_path, answers, open_queries
+):
+    """A lone surrogate cannot be bound (SQLite keeps UTF-8); it ended the worker thread,
+    and every later query waited for good."""
+    queries = open_queries(store_of(tmp_path / "s.sqlite", 30))
+    for word in ("\udfff", "per\udfff"):  # the first rows' query, then the trigram index's
+        number = queries.ask(SpaceQuery("display_name", terms=(word,)))
+        failed = answers.get(timeout=WAIT)
+        assert (failed.number, failed.positions, failed.complete) == (number, [], True)
+        assert failed.failure
+    number = queries.ask(SpaceQuery(None, terms=("person", "29")))
+    assert answers.get(timeout=WAIT) == SpaceAnswer(number, [29], True)
