@@ -30,8 +30,21 @@ def text_collator(locale: QLocale | None = None) -> QCollator:
 
 
 def collation_of(locale: QLocale) -> str:
-    """The name of the collation `text_collator(locale)` sorts by."""
-    return locale.name()
+    """The name of the collation `text_collator(locale)` sorts by.
+
+    The locale's name, with its script where the name alone means another:
+    `QLocale("sr_Latn_RS").name()` is "sr_RS", which Qt reads as Cyrillic Serbian.
+    """
+    name = locale.name()
+    if QLocale(name).script() == locale.script():
+        return name
+    return "_".join(
+        (
+            QLocale.languageToCode(locale.language()),
+            QLocale.scriptToCode(locale.script()),
+            QLocale.territoryToCode(locale.territory()),
+        )
+    )
 
 
 def system_collation() -> str:
