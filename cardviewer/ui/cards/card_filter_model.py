@@ -152,22 +152,37 @@ class CardFilterModel(QSortFilterProxyModel):
     # Sorting
 
     def lessThan(self, source_left: ModelIndex, source_right: ModelIndex) -> bool:
-        """Orders by kind of value, then value; empty values last in either order."""
+        """Orders by kind of value, then value; empty values last in either order;
+        equal values in the order the server sent them, whatever was sorted before."""
         left_rank, left = self._sort_key(source_left)
         right_rank, right = self._sort_key(source_right)
+        # Qt sorts descending by asking lessThan(right, left).
+        descending = self.sortOrder() == Qt.SortOrder.DescendingOrder
         if left_rank == EMPTY or right_rank == EMPTY:
             if left_rank == right_rank:
-                return False
-            # Qt sorts descending by asking lessThan(right, left): an empty value is
-            # "greater" in ascending order and "less" in descending order.
-            descending = self.sortOrder() == Qt.SortOrder.DescendingOrder
+                return self._sent_first(source_left, source_right, descending)
+            # An empty value is "greater" in ascending order and "less" in descending.
             return descending if left_rank == EMPTY else not descending
         if left_rank != right_rank:
             return left_rank < right_rank
         if left_rank in (TEXT, OTHER):
-            return self._collator.compare(left, right) < 0
-        result: bool = left < right
-        return result
+            compared = self._collator.compare(left, right)
+            if compared:
+                return compared < 0
+        elif left != right:
+            result: bool = left < right
+            return result
+        return self._sent_first(source_left, source_right, descending)
+
+    @staticmethod
+    def _sent_first(left: ModelIndex, right: ModelIndex, descending: bool) -> bool:
+        """Of two equal values, the one sent first comes first in either order.
+
+        Qt's sort is stable over the rows as they were shown, so without this equal
+        values kept the order of the column sorted before; the local copy's sort
+        keeps the space's order.
+        """
+        return left.row() > right.row() if descending else left.row() < right.row()
 
     def _sort_key(self, index: ModelIndex) -> SortKey:
         keys = self._column_sort_keys(index.column(), index.parent())

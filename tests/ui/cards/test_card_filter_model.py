@@ -277,6 +277,32 @@ def test_numbers_sort_as_numbers_with_empty_last(load_cards):
     assert sorted_by(proxy, "connects", DESCENDING) == [33, 10, 2, 2, 1, None, None]
 
 
+def test_equal_values_keep_the_order_sent_whatever_was_sorted_before(load_cards):
+    """Qt's sort is stable over the rows as shown, so equal values kept the order of the
+    column sorted before; the local copy keeps the space's, so the two differed."""
+    fields = [("b", 1, None), ("a", 1, None), ("c", 2, "x"), ("d", 1, "x")]
+    cards = [
+        make_card(n, display_name=name, connects=count, position=position)
+        for n, (name, count, position) in enumerate(fields)
+    ]
+    model = load_cards(cards)
+    proxy = proxy_for(model)
+
+    def ids() -> list[str | None]:
+        return [card.uuid if card else None for card in map(proxy.card, range(4))]
+
+    for earlier in (ASCENDING, DESCENDING):
+        for order in (ASCENDING, DESCENDING):
+            proxy.sort(column(model, "display_name"), earlier)
+            proxy.sort(column(model, "connects"), order)
+            assert ids() == (
+                ["c0", "c1", "c3", "c2"] if order == ASCENDING else ["c2", "c0", "c1", "c3"]
+            )
+            proxy.sort(column(model, "display_name"), earlier)
+            proxy.sort(column(model, "position"), order)
+            assert ids() == ["c2", "c3", "c0", "c1"], "equal, then the empty ones"
+
+
 def test_times_sort_chronologically_with_empty_last(load_cards):
     stamps = [
         "2024-05-01T00:00:00.000000Z",
