@@ -13,7 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QAbstractItemModel, QCoreApplication, QPoint, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QCoreApplication,
+    QItemSelectionModel,
+    QPoint,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QTableView, QWidget
 
@@ -38,6 +45,7 @@ class CardTableView(QTableView):
         self.copy_stored: Callable[[StoredRows], None] | None = None
         """Copies many rows of a synced space off the window's thread (the window's
         jobs do); without it every selection is copied at once."""
+        self._headers_selection: QItemSelectionModel | None = None
         self.setModel(model)
         self.setAlternatingRowColors(True)
         self.setShowGrid(False)
@@ -66,6 +74,24 @@ class CardTableView(QTableView):
         header.setSectionsMovable(True)
         header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.customContextMenuRequested.connect(self.show_menu)
+
+    def setSelectionModel(self, selectionModel: QItemSelectionModel) -> None:  # noqa: N803
+        """Select in `selectionModel`; the headers are given one that stays empty.
+
+        At every paint a header asks its selection model whether the columns it
+        paints, and those beside them, are wholly selected, for its style. Qt answers
+        by asking the table's model about every row, a call into Python each: with the
+        100,000 rows of a whole space selected (Ctrl+A), a header's paint took seconds.
+        The headers show no selection here (`setHighlightSections(False)`).
+        """
+        super().setSelectionModel(selectionModel)
+        model = selectionModel.model()
+        if self._headers_selection is None:
+            self._headers_selection = QItemSelectionModel(model, self)
+        else:
+            self._headers_selection.setModel(model)
+        self.horizontalHeader().setSelectionModel(self._headers_selection)
+        self.verticalHeader().setSelectionModel(self._headers_selection)
 
     def reset(self) -> None:
         """After a model reset (a new sort or filter), lay the rows out at once.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QEvent, QLocale, QObject, Qt
+from PySide6.QtCore import QAbstractTableModel, QEvent, QLocale, QObject, Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QMainWindow
 
@@ -122,3 +122,47 @@ def test_a_new_answer_is_painted_once(qtbot):
     qtbot.wait(100)  # a second paint would come meanwhile
     assert counter.paints == 1
     assert view.indexAt(view.viewport().rect().topLeft()).data() == "Row 0"
+
+
+class CountedRows(QAbstractTableModel):
+    """Many rows, counting the calls Qt makes into Python for the number of rows."""
+
+    def __init__(self, rows: int) -> None:
+        super().__init__()
+        self.rows = rows
+        self.asked = 0
+
+    def rowCount(self, parent: object = None) -> int:
+        self.asked += 1
+        return self.rows
+
+    def columnCount(self, parent: object = None) -> int:
+        return 4
+
+    def data(self, index: object, role: int = 0) -> object:
+        return None
+
+
+def test_a_header_paints_without_asking_about_every_selected_row(qtbot):
+    """A header asked whether each column it paints was wholly selected, and Qt asked the
+    model about every row for it: with a whole space of 100,000 rows selected (Ctrl+A),
+    each paint of the header held the window up for seconds."""
+    model = CountedRows(20_000)
+    view = CardTableView(model, AVATAR)
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    model.asked = 0
+    view.selectAll()
+    assert view.selectionModel().isRowSelected(19_999)
+    qtbot.wait(10)  # the paints the selection asked for
+    for header in (view.horizontalHeader(), view.verticalHeader()):
+        header.show()
+        header.viewport().repaint()
+    assert model.asked < 1_000
+    view.setModel(second := CountedRows(20_000))  # a new model, a new selection model
+    view.selectAll()
+    qtbot.wait(10)
+    second.asked = 0
+    view.horizontalHeader().viewport().repaint()
+    assert second.asked < 100
