@@ -322,10 +322,18 @@ class ExportCommands(QObject):
             self._jobs.export_all(request, path)
 
     def sync_space(self, store_path: Callable[[str], Path | None]) -> None:
-        """Fetch every card of the space shown into its local copy (at `store_path(id)`)."""
+        """Fetch every card of the space shown into its local copy (at `store_path(id)`).
+
+        A sort of the copy shown may be writing to it (the first sort in a language the
+        copy was not synced in ranks its texts anew, seconds at 100,000 cards): the
+        sync then begins once the sort is done, and a note says so, rather than
+        failing as if another program held the copy.
+        """
         request = self._whole_space_request()
         path = store_path(request.space_id) if request is not None else None
-        if request is not None and path is not None:
+        if request is None or path is None:
+            return
+        if self._rows_all_in(again=partial(self.sync_space, store_path)):
             self._jobs.sync(request, path)
 
     def export_format(self) -> ExportFormat:

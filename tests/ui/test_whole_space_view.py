@@ -1029,3 +1029,22 @@ def test_a_sync_the_session_ended_goes_on_into_the_copy_of_the_account_signed_in
     assert done.args[0].path == now
     assert before is not None
     assert not before.exists(), "no copy (nor cards of this account) for the one before"
+
+
+def test_sync_space_asked_for_during_a_sort_begins_once_the_sort_is_done(
+    window, demo_server, qtbot, monkeypatch
+):
+    """A sort may write to the copy (its first in a language the copy was not synced in
+    ranks the texts anew): a sync begun meanwhile failed, saying another program held
+    the copy."""
+    space = sorting_slowly(qtbot, window, demo_server, monkeypatch)
+    notes: list[str] = []
+    window.statusBar().messageChanged.connect(notes.append)
+    window.sync_action.trigger()
+    assert "Waiting for the cards shown to be sorted; then this goes on." in notes
+    assert not window.jobs.fetching_whole_space, "it waits"
+    qtbot.waitUntil(lambda: window.jobs.fetching_whole_space, timeout=WAIT)
+    assert not space.is_sorting
+    with qtbot.waitSignal(window.jobs.finished, timeout=WAIT) as done:
+        pass
+    assert done.args[0].count == space.total_count()
