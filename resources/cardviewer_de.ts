@@ -192,7 +192,7 @@
         <translation>Ihre Sitzung ist abgelaufen; bitte melden Sie sich erneut an.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/sign_in.py" line="+98"/>
+        <location filename="../cardviewer/sign_in.py" line="+104"/>
         <source>The server is set by your administrator for this computer.</source>
         <translation>Der Server ist von Ihrer Administration für diesen Computer festgelegt.</translation>
     </message>
@@ -207,7 +207,7 @@
         <translation>Ihre Sitzung wurde beendet; bitte melden Sie sich erneut an.</translation>
     </message>
     <message>
-        <location line="+116"/>
+        <location line="+120"/>
         <source>Signing out…</source>
         <translation>Abmelden…</translation>
     </message>
@@ -530,7 +530,7 @@
 <context>
     <name>ChangeMarks</name>
     <message>
-        <location filename="../cardviewer/ui/cards/change_marks.py" line="+51"/>
+        <location filename="../cardviewer/ui/cards/change_marks.py" line="+56"/>
         <source>Before the last sync: %1</source>
         <translation>Vor der letzten Synchronisierung: %1</translation>
     </message>
@@ -826,7 +826,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../cardviewer/ui/window_commands.py" line="+214"/>
+        <location filename="../cardviewer/ui/window_commands.py" line="+213"/>
         <source>&amp;Open</source>
         <translation>Ö&amp;ffnen</translation>
     </message>
@@ -856,7 +856,7 @@
         <translation>Die Seite neu laden (F5)</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="+544"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="+565"/>
         <location filename="../cardviewer/ui/window_commands.py" line="+31"/>
         <source>&amp;Export Page…</source>
         <translation>Seite e&amp;xportieren…</translation>
@@ -1128,7 +1128,7 @@
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/cards/card_table_view.py" line="+65"/>
+        <location filename="../cardviewer/ui/cards/card_table_view.py" line="+73"/>
         <source>Cards</source>
         <translation>Karten</translation>
     </message>
@@ -1278,7 +1278,7 @@
         <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist. Die angezeigten Karten bleiben sichtbar; melden Sie sich an, um weitere zu laden.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+345"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+358"/>
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
@@ -1323,7 +1323,7 @@
         <translation>QR-Code speichern</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+752"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+749"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
@@ -1358,12 +1358,12 @@
         <translation>1 Karte nach %1 exportiert</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/export_commands.py" line="+35"/>
+        <location filename="../cardviewer/ui/export_commands.py" line="+43"/>
         <source>Open a space first.</source>
         <translation>Öffnen Sie zuerst einen Bereich.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-520"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-517"/>
         <source>The sync stopped and the local copy stays as it was; it starts again once you have signed in.</source>
         <translation>Die Synchronisierung wurde angehalten, die lokale Kopie bleibt unverändert; sie beginnt erneut, sobald Sie sich angemeldet haben.</translation>
     </message>
@@ -1413,22 +1413,22 @@
         <translation>Die lokale Kopie konnte nicht geschrieben werden; sie bleibt unverändert.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+456"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+453"/>
         <source>%1 could not be synced. %2</source>
         <translation>%1 konnte nicht synchronisiert werden. %2</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/export_commands.py" line="-20"/>
+        <location filename="../cardviewer/ui/export_commands.py" line="-28"/>
         <source>Export All Pages</source>
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-451"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-448"/>
         <source>The export of all pages stopped and saved nothing; it starts again once you have signed in.</source>
         <translation>Der Export aller Seiten wurde angehalten und hat nichts gespeichert; er beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+452"/>
+        <location line="+449"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>
@@ -1439,7 +1439,7 @@
         <translation>Die Karten konnten nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location line="-306"/>
+        <location line="-304"/>
         <source>Saving %1…</source>
         <translation>%1 wird gespeichert…</translation>
     </message>
@@ -1449,7 +1449,7 @@
         <translation>Die Telefonliste wird an den Drucker gesendet…</translation>
     </message>
     <message>
-        <location line="+253"/>
+        <location line="+251"/>
         <source>Printing stopped; the pages already made still get printed.</source>
         <translation>Drucken angehalten; die schon erstellten Seiten werden noch gedruckt.</translation>
     </message>
@@ -1474,12 +1474,12 @@
         <translation>Das Drucken brach unerwartet ab; versuchen Sie es erneut.</translation>
     </message>
     <message>
-        <location line="-278"/>
+        <location line="-276"/>
         <source>Copying %1 rows…</source>
         <translation>%1 Zeilen werden kopiert…</translation>
     </message>
     <message>
-        <location line="+208"/>
+        <location line="+206"/>
         <source>The folder of its local copy, %1, could not be made (%2).</source>
         <translation>Der Ordner seiner lokalen Kopie, %1, konnte nicht angelegt werden (%2).</translation>
     </message>
@@ -1514,22 +1514,22 @@
         <translation>Die lokale Kopie hat sich geändert, seit sie ausgewählt wurden; kopieren Sie sie erneut.</translation>
     </message>
     <message>
-        <location line="-273"/>
+        <location line="-271"/>
         <source>Copying stopped unexpectedly; try again.</source>
         <translation>Das Kopieren brach unerwartet ab; versuchen Sie es erneut.</translation>
     </message>
     <message>
-        <location line="+280"/>
+        <location line="+278"/>
         <source>The local copy could not be read; sync the space again to renew it.</source>
         <translation>Die lokale Kopie konnte nicht gelesen werden; synchronisieren Sie den Bereich erneut, um sie zu erneuern.</translation>
     </message>
     <message>
-        <location line="-277"/>
+        <location line="-275"/>
         <source>The rows could not be copied. %1</source>
         <translation>Die Zeilen konnten nicht kopiert werden. %1</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/help_and_settings.py" line="+85"/>
+        <location filename="../cardviewer/ui/help_and_settings.py" line="+88"/>
         <source>Preferences saved.</source>
         <translation>Einstellungen gespeichert.</translation>
     </message>
@@ -1722,7 +1722,7 @@
         <translation>Der Datenträger ist schreibgeschützt; wählen Sie einen anderen Ordner.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="-457"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="-472"/>
         <source>Whole space (synced %1)</source>
         <translation>Ganzer Bereich (Stand %1)</translation>
     </message>
@@ -1787,12 +1787,27 @@
         <translation>Geändert bei der letzten Synchronisierung</translation>
     </message>
     <message>
-        <location line="+400"/>
+        <location line="+231"/>
+        <source>Removed the synced space from this computer.</source>
+        <translation>Der synchronisierte Bereich wurde von diesem Computer entfernt.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Removed %1 synced spaces from this computer.</source>
+        <translation>%1 synchronisierte Bereiche wurden von diesem Computer entfernt.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>No synced space was left on this computer to remove.</source>
+        <translation>Auf diesem Computer war kein synchronisierter Bereich mehr zu entfernen.</translation>
+    </message>
+    <message>
+        <location line="+176"/>
         <source>The local copy could not be read, so the cards shown may be incomplete or not in the order asked for. Sync Space makes a new copy.</source>
         <translation>Die lokale Kopie konnte nicht gelesen werden; die angezeigten Karten sind daher vielleicht unvollständig oder nicht wie gewünscht geordnet. „Bereich synchronisieren“ legt eine neue Kopie an.</translation>
     </message>
     <message>
-        <location line="-401"/>
+        <location line="-416"/>
         <source>Removed by the last sync</source>
         <translation>Entfernt bei der letzten Synchronisierung</translation>
     </message>
@@ -1807,12 +1822,7 @@
         <translation>Inzwischen neu synchronisiert: %1.</translation>
     </message>
     <message>
-        <location line="+30"/>
-        <source>The local copies of synced spaces are removed.</source>
-        <translation>Die lokalen Kopien synchronisierter Bereiche sind entfernt.</translation>
-    </message>
-    <message>
-        <location line="+125"/>
+        <location line="+170"/>
         <source>&amp;Export Cards Shown…</source>
         <translation>Angezeigte Karten &amp;exportieren…</translation>
     </message>
@@ -1822,7 +1832,7 @@
         <translation>Die angezeigten Karten in ihrer Reihenfolge als CSV-Datei speichern (Strg+E)</translation>
     </message>
     <message>
-        <location line="-412"/>
+        <location line="-427"/>
         <source>Every card is as it was at the sync before.</source>
         <translation>Jede Karte ist so wie bei der Synchronisierung davor.</translation>
     </message>
@@ -2061,13 +2071,13 @@
 <context>
     <name>PreferencesDialog</name>
     <message>
-        <location filename="../cardviewer/ui/preferences_dialog.py" line="+153"/>
-        <location line="+211"/>
+        <location filename="../cardviewer/ui/preferences_dialog.py" line="+157"/>
+        <location line="+213"/>
         <source>Preferences</source>
         <translation>Einstellungen</translation>
     </message>
     <message>
-        <location line="-195"/>
+        <location line="-196"/>
         <source>https://cards.example.com</source>
         <translation>https://cards.example.com</translation>
     </message>
@@ -2182,7 +2192,12 @@
         <translation>Wird nach einem Neustart von %1 wirksam.</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+45"/>
+        <source>Forgets the sign-in on this computer, and the spaces it synced.</source>
+        <translation>Vergisst die Anmeldung auf diesem Computer und die damit synchronisierten Bereiche.</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>Deletes the spaces synced to browse offline from this computer; a new sync brings one back.</source>
         <translation>Löscht die offline lesbaren, synchronisierten Bereiche von diesem Computer; eine neue Synchronisierung holt sie zurück.</translation>
     </message>
@@ -2192,12 +2207,12 @@
         <translation>vCards:</translation>
     </message>
     <message>
-        <location line="+168"/>
+        <location line="+177"/>
         <source>The preferences could not be saved to %1.</source>
         <translation>Die Einstellungen konnten nicht in %1 gespeichert werden.</translation>
     </message>
     <message>
-        <location line="-299"/>
+        <location line="-309"/>
         <source>Export concurrency</source>
         <translation>Gleichzeitige Abrufe beim Export</translation>
     </message>
@@ -2222,12 +2237,7 @@
         <translation>Ab&amp;melden</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>Forgets the sign-in on this computer.</source>
-        <translation>Vergisst die Anmeldung auf diesem Computer.</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+7"/>
         <source>Clear &amp;Avatar Cache</source>
         <translation>Profilbild-Cache &amp;leeren</translation>
     </message>
@@ -2287,9 +2297,43 @@
         <translation>Bereiche:</translation>
     </message>
     <message>
-        <location line="+155"/>
+        <location line="+164"/>
         <source>Preferences Not Saved</source>
         <translation>Einstellungen nicht gespeichert</translation>
+    </message>
+</context>
+<context>
+    <name>RemovalQuestion</name>
+    <message>
+        <location filename="../cardviewer/ui/removal_question.py" line="+18"/>
+        <location line="+5"/>
+        <source>Sign Out</source>
+        <translation>Abmelden</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>Signing out also removes the spaces this account synced from this computer.</source>
+        <translation>Beim Abmelden werden auch die Bereiche, die dieses Konto synchronisiert hat, von diesem Computer entfernt.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Remove Local Copies</source>
+        <translation>Lokale Kopien entfernen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove every space synced to browse offline from this computer?</source>
+        <translation>Alle offline lesbaren, synchronisierten Bereiche von diesem Computer entfernen?</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Remove</source>
+        <translation>Entfernen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>To browse a space offline again, Sync Space fetches all of its cards again.</source>
+        <translation>Um einen Bereich wieder offline zu lesen, holt „Bereich synchronisieren“ alle seine Karten erneut.</translation>
     </message>
 </context>
 <context>

@@ -7,6 +7,7 @@ import csv
 import gc
 import json
 import logging
+from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
@@ -205,8 +206,24 @@ def test_sign_out_removes_the_account_s_local_copies_and_no_other(demo_server, q
     mine = window.whole_space.store_path(demo_server.space_id)
     assert mine is not None
     assert mine.exists()
+    asked: list[bool] = []
+
+    def answering(reply: bool) -> Callable[[], bool]:
+        def ask() -> bool:
+            asked.append(reply)
+            return reply
+
+        return ask
+
+    window.confirm_sign_out = answering(False)  # type: ignore[method-assign]
+    window.sign_out_action.trigger()
+    assert asked, "the person is asked first, and says no"
+    assert mine.exists()
+    assert window.isVisible()
+    window.confirm_sign_out = answering(True)  # type: ignore[method-assign]
     window.sign_out_action.trigger()
     dialog = dialog_of(qtbot, controller)
+    assert asked == [False, True]
     assert not mine.exists()
     assert theirs.exists()
     qtbot.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
@@ -224,6 +241,7 @@ def test_sign_out_during_a_sync_greys_the_window_out_and_says_so_until_it_goes(
     qtbot.waitUntil(lambda: window.jobs.progress is not None, timeout=WAIT)
     said: list[str] = []
     window.statusBar().messageChanged.connect(said.append)
+    window.confirm_sign_out = lambda: True
     window.sign_out_action.trigger()
     dialog = dialog_of(qtbot, controller)
     assert "Signing out…" in said

@@ -85,6 +85,11 @@ def store_path(folder: Path, server_url: str, email: str, space_id: str) -> Path
     return account_folder(folder, server_url, email) / f"{stem}.sqlite"
 
 
+def holds_copies(folder: Path) -> bool:
+    """Whether `folder` (one account's, or all) holds a local copy to remove."""
+    return folder.is_dir() and any(folder.rglob("*.sqlite"))
+
+
 def remove_copies(folder: Path) -> int:
     """Delete every local copy under `folder` (one account's, or all); how many went.
 

@@ -48,6 +48,7 @@ class HelpAndSettings(QObject):
         settings: Settings,
         *,
         signed_in: Callable[[], bool],
+        has_copies: Callable[[], bool] = lambda: False,
         server_locked: bool = False,
         avatars: AvatarLoader | None = None,
         details_avatars: AvatarLoader | None = None,
@@ -56,6 +57,7 @@ class HelpAndSettings(QObject):
         self._window = window
         self._settings = settings
         self._signed_in = signed_in
+        self._has_copies = has_copies
         self._server_locked = server_locked
         self.avatars = avatars
         """The table's avatars, which the cache clearing forgets."""
@@ -73,6 +75,7 @@ class HelpAndSettings(QObject):
             self._settings,
             server_locked=self._server_locked,
             signed_in=self._signed_in(),
+            has_copies=self._has_copies(),
             parent=self._window,
         )
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

@@ -53,6 +53,7 @@ from cardviewer.ui.overview_window import OverviewCommand
 from cardviewer.ui.page_bar import PageBar
 from cardviewer.ui.page_messages import PageMessages, Plurals
 from cardviewer.ui.preferences_dialog import PreferencesDialog
+from cardviewer.ui.removal_question import confirm_removal
 from cardviewer.ui.session_state import AccountLabel, session_ended_message
 from cardviewer.ui.settings_saving import save_settings
 from cardviewer.ui.space_toolbar import SpaceToolbar
@@ -140,6 +141,7 @@ class MainWindow(QMainWindow, CommandActions):
             self,
             settings,
             signed_in=lambda: not self.is_signed_out,
+            has_copies=lambda: self.whole_space.has_copies(),
             server_locked=server_locked,
             avatars=avatars,
             details_avatars=details_avatars,
@@ -208,7 +210,7 @@ class MainWindow(QMainWindow, CommandActions):
 
     def _connect_help(self) -> None:
         """Preferences may sign out; cleared avatars are fetched again."""
-        self.help.signOutRequested.connect(self.signOutRequested)
+        self.help.signOutRequested.connect(self.sign_out)
         self.help.statusMessage.connect(self.statusBar().showMessage)
         self.help.detailsAvatarsCleared.connect(self.details.show_current_card)
         self.help.avatarsCleared.connect(self.table.viewport().update)
@@ -296,6 +298,17 @@ class MainWindow(QMainWindow, CommandActions):
     def set_account(self, email: str, server_url: str) -> None:
         """Say in the status bar who is signed in where (or was, while signed out)."""
         self.account_label.set_account(email, server_url)
+
+    def sign_out(self) -> None:
+        """Ask the app to sign out, once the person agrees that the spaces this account
+        synced go too (asked only where there are some)."""
+        if self.whole_space.has_copies(account=True) and not self.confirm_sign_out():
+            return
+        self.signOutRequested.emit()
+
+    def confirm_sign_out(self) -> bool:
+        """Whether the person agrees to sign out, the account's synced spaces removed."""
+        return confirm_removal(self, signing_out=True)
 
     @property
     def is_signed_out(self) -> bool:

@@ -47,6 +47,7 @@ from cardviewer.services.settings import (
 )
 from cardviewer.ui.error_text import error_text
 from cardviewer.ui.read_only_field import make_read_only
+from cardviewer.ui.removal_question import confirm_removal
 from cardviewer.ui.wrapped_height import fit_height
 
 log = logging.getLogger(__name__)
@@ -128,14 +129,16 @@ class PreferencesDialog(QDialog):
 
     `server_locked`: the administrator set the server address, so it is shown but
     cannot be changed. `signed_in`: whether Sign Out has anything to do; the app
-    updates it with `set_signed_in()` once it has signed out.
+    updates it with `set_signed_in()` once it has signed out. `has_copies`: whether
+    there is a synced space to remove.
     """
 
     settingsChanged = Signal()
     """The edited values were saved into the settings (and the file)."""
     clearAvatarCacheRequested = Signal()
-    removeLocalCopiesRequested = Signal()
     """The person asked to delete the stored profile pictures."""
+    removeLocalCopiesRequested = Signal()
+    """The person asked, and confirmed, to delete every synced space from this computer."""
     signOutRequested = Signal()
     """The person asked to sign out; the dialog stays open until the app closes it."""
 
@@ -145,6 +148,7 @@ class PreferencesDialog(QDialog):
         *,
         server_locked: bool = False,
         signed_in: bool = False,
+        has_copies: bool = False,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -158,6 +162,7 @@ class PreferencesDialog(QDialog):
         self._build_layout()
         self._show_settings(settings)
         self.set_signed_in(signed_in)
+        self.remove_copies_button.setEnabled(has_copies)
         self._set_tab_order()
         self._check_server()
         (self.format_combo if server_locked else self.server_edit).setFocus()
@@ -284,7 +289,8 @@ class PreferencesDialog(QDialog):
         self.sign_out_button.setAutoDefault(False)
         self.sign_out_button.clicked.connect(self.signOutRequested)
         self.sign_out_hint = self._hint(
-            self.tr("Forgets the sign-in on this computer."), self.sign_out_button
+            self.tr("Forgets the sign-in on this computer, and the spaces it synced."),
+            self.sign_out_button,
         )
         self.clear_cache_button = QPushButton(self.tr("Clear &Avatar Cache"), self)
         self.clear_cache_button.setAutoDefault(False)
@@ -296,7 +302,7 @@ class PreferencesDialog(QDialog):
 
         self.remove_copies_button = QPushButton(self.tr("Remove Local &Copies"), self)
         self.remove_copies_button.setAutoDefault(False)
-        self.remove_copies_button.clicked.connect(self.removeLocalCopiesRequested)
+        self.remove_copies_button.clicked.connect(self._remove_copies)
         self.remove_copies_hint = self._hint(
             self.tr(
                 "Deletes the spaces synced to browse offline from this computer; "
@@ -417,6 +423,15 @@ class PreferencesDialog(QDialog):
         _select(self.language_combo, settings.language)
 
     # State
+
+    def confirm_removal(self) -> bool:
+        """Whether the person agrees that every synced space goes (asked, modal)."""
+        return confirm_removal(self)
+
+    def _remove_copies(self) -> None:
+        if self.confirm_removal():
+            self.remove_copies_button.setEnabled(False)  # none is left to remove
+            self.removeLocalCopiesRequested.emit()
 
     def set_signed_in(self, signed_in: bool) -> None:
         """Enable Sign Out only while there is a sign-in to end."""

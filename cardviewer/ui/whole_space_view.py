@@ -39,7 +39,13 @@ from PySide6.QtWidgets import (
 )
 
 from cardviewer.services.avatar_loader import AvatarLoader
-from cardviewer.services.card_store import CardStore, remove_copies, store_path
+from cardviewer.services.card_store import (
+    CardStore,
+    account_folder,
+    holds_copies,
+    remove_copies,
+    store_path,
+)
 from cardviewer.services.store_copies import Change
 from cardviewer.services.store_schema import Generation, StoreError
 from cardviewer.ui.card_area import CardStack, CurrentCardDetails
@@ -401,6 +407,14 @@ class WholeSpaceView(QObject):
         self.pagesShown.emit()
         self.changed.emit()
 
+    def has_copies(self, *, account: bool = False) -> bool:
+        """Whether a synced space is kept on this computer (of the account signed in)."""
+        folder = self._store_folder
+        if folder is not None and account:
+            email, server_url = self._window.account_label.account
+            folder = account_folder(folder, server_url, email)
+        return folder is not None and holds_copies(folder)
+
     def remove_copies(self) -> None:
         """Take every synced space off this computer (Preferences); the pages stay."""
         self.show_pages()
@@ -410,12 +424,19 @@ class WholeSpaceView(QObject):
         log.info("%d local copies of spaces removed", removed)
         self._offered = None
         self.switch.offer(None)
-        self.statusMessage.emit(
-            QCoreApplication.translate(
-                "MainWindow", "The local copies of synced spaces are removed."
-            ),
-            NOTE_MS,
-        )
+        if removed == 1:
+            text = QCoreApplication.translate(
+                "MainWindow", "Removed the synced space from this computer."
+            )
+        elif removed:
+            text = QCoreApplication.translate(
+                "MainWindow", "Removed %1 synced spaces from this computer."
+            ).replace("%1", QLocale().toString(removed))  # two or more
+        else:
+            text = QCoreApplication.translate(
+                "MainWindow", "No synced space was left on this computer to remove."
+            )
+        self.statusMessage.emit(text, NOTE_MS)
 
     def _remember_current(self) -> None:
         """The current and selected cards, by place in the copy, before a new order or filter.

@@ -174,8 +174,7 @@ class CommandActions:
 class CommandTarget(Protocol):
     """What the commands call: the main window."""
 
-    @property
-    def signOutRequested(self) -> SignalInstance: ...
+    def sign_out(self) -> None: ...
 
     @property
     def signInRequested(self) -> SignalInstance: ...
@@ -337,7 +336,7 @@ def command_table(target: CommandTarget) -> tuple[Command, ...]:
         Command(
             "sign_out",
             QCoreApplication.translate("MainWindow", "Sign &Out"),
-            lambda: target.signOutRequested.emit(),
+            target.sign_out,
             Menu.FILE,
             shortcut="Ctrl+Shift+L",
             icon=themed.SystemLogOut,

@@ -454,6 +454,7 @@ def test_nothing_to_export_before_a_page_is_shown(window, monkeypatch):
 
 
 def test_sign_out_and_close_are_signals(window, qtbot):
+    window.confirm_sign_out = pytest.fail  # no copy to lose: not asked
     with qtbot.waitSignal(window.signOutRequested):
         window.sign_out_action.trigger()
     assert window.quit_action.shortcut().toString() == "Ctrl+Q"

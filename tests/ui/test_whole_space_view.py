@@ -26,7 +26,7 @@ from cardviewer.ui import whole_space_view
 from cardviewer.ui.cards.space_table_model import SpaceTableModel
 from cardviewer.ui.filter_row import FilterScope, scope_texts
 from cardviewer.ui.main_window import MainWindow
-from cardviewer.ui.preferences_dialog import export_csv_delimiter
+from cardviewer.ui.preferences_dialog import PreferencesDialog, export_csv_delimiter
 from cardviewer.ui.whole_space_view import (
     ADDED,
     CHANGED,
@@ -213,20 +213,37 @@ def test_a_copy_in_use_by_another_program_is_explained_left_alone_and_opens_late
     assert not window.error_bar.isVisible(), "the failure before is over"
 
 
+def preferences(window: MainWindow, *, agree: bool = True) -> PreferencesDialog:
+    """Preferences opened from the window; its question before removing answered `agree`."""
+    window.open_preferences()
+    dialog = window.preferences_dialog
+    assert dialog is not None
+    dialog.confirm_removal = lambda: agree  # type: ignore[method-assign]
+    return dialog
+
+
 def test_preferences_removes_the_local_copies(window, demo_server, qtbot):
     open_space(qtbot, window, demo_server.space_id)
     sync(qtbot, window)
     path = window.whole_space.store_path(demo_server.space_id)
     assert path is not None
     assert path.exists()
-    window.open_preferences()
-    dialog = window.preferences_dialog
-    assert dialog is not None
+    dialog = preferences(window, agree=False)
+    dialog.remove_copies_button.click()
+    qtbot.wait(100)
+    assert path.exists(), "the person said no"
+    assert dialog.remove_copies_button.isEnabled()
+    dialog.reject()
+    dialog = preferences(window)
     dialog.remove_copies_button.click()  # once the sync's tidying is called off
     qtbot.waitUntil(lambda: not path.exists(), timeout=WAIT)
     assert window.table.model() is window.proxy
     assert not window.whole_space.switch.isVisible()
-    assert window.statusBar().currentMessage() == "The local copies of synced spaces are removed."
+    assert window.statusBar().currentMessage() == "Removed the synced space from this computer."
+    assert not dialog.remove_copies_button.isEnabled(), "nothing is left to remove"
+    dialog.reject()
+    dialog = preferences(window)
+    assert not dialog.remove_copies_button.isEnabled()
     dialog.reject()
 
 
@@ -244,11 +261,9 @@ def test_preferences_removes_the_local_copies_once_a_sync_under_way_is_called_of
     window.jobs.finished.connect(results.append)
     window.sync_action.trigger()
     qtbot.waitUntil(lambda: window.jobs.progress is not None, timeout=WAIT)
-    window.open_preferences()
-    dialog = window.preferences_dialog
-    assert dialog is not None
+    dialog = preferences(window)
     dialog.remove_copies_button.click()
-    removed = "The local copies of synced spaces are removed."
+    removed = "Removed the synced space from this computer."
     qtbot.waitUntil(lambda: window.statusBar().currentMessage() == removed, timeout=WAIT)
     assert not window.jobs.fetching_whole_space
     assert not path.exists()
