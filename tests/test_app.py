@@ -215,12 +215,12 @@ def test_sign_out_removes_the_account_s_local_copies_and_no_other(demo_server, q
 
         return ask
 
-    window.confirm_sign_out = answering(False)  # type: ignore[method-assign]
+    window.whole_space.confirm_sign_out = answering(False)
     window.sign_out_action.trigger()
     assert asked, "the person is asked first, and says no"
     assert mine.exists()
     assert window.isVisible()
-    window.confirm_sign_out = answering(True)  # type: ignore[method-assign]
+    window.whole_space.confirm_sign_out = answering(True)
     window.sign_out_action.trigger()
     dialog = dialog_of(qtbot, controller)
     assert asked == [False, True]
@@ -241,7 +241,7 @@ def test_sign_out_during_a_sync_greys_the_window_out_and_says_so_until_it_goes(
     qtbot.waitUntil(lambda: window.jobs.progress is not None, timeout=WAIT)
     said: list[str] = []
     window.statusBar().messageChanged.connect(said.append)
-    window.confirm_sign_out = lambda: True
+    window.whole_space.confirm_sign_out = lambda: True
     window.sign_out_action.trigger()
     dialog = dialog_of(qtbot, controller)
     assert "Signing out…" in said

@@ -53,7 +53,6 @@ from cardviewer.ui.overview_window import OverviewCommand
 from cardviewer.ui.page_bar import PageBar
 from cardviewer.ui.page_messages import PageMessages, Plurals
 from cardviewer.ui.preferences_dialog import PreferencesDialog
-from cardviewer.ui.removal_question import confirm_removal
 from cardviewer.ui.session_state import AccountLabel, session_ended_message
 from cardviewer.ui.settings_saving import save_settings
 from cardviewer.ui.space_toolbar import SpaceToolbar
@@ -214,9 +213,8 @@ class MainWindow(QMainWindow, CommandActions):
         self.help.statusMessage.connect(self.statusBar().showMessage)
         self.help.detailsAvatarsCleared.connect(self.details.show_current_card)
         self.help.avatarsCleared.connect(self.table.viewport().update)
-        self.help.removeLocalCopiesRequested.connect(
-            lambda: self.jobs.without_syncs(self.whole_space.remove_copies)
-        )
+        remove = partial(self.jobs.without_syncs, self.whole_space.remove_copies)
+        self.help.removeLocalCopiesRequested.connect(remove)
 
     # Building
 
@@ -241,7 +239,6 @@ class MainWindow(QMainWindow, CommandActions):
         self.filter_edit = self.filter_row.filter_edit
         self.filter_count_label = self.filter_row.count_label
         self.space_button = self.filter_row.space_button
-
         self.table = CardTableView(self.proxy, self._avatar_size, self)
         remembered = decode_view_state(self.settings.header_state).decode("utf-8", "replace")
         self.columns = TableColumns(
@@ -267,7 +264,6 @@ class MainWindow(QMainWindow, CommandActions):
         self.details_action.setChecked(self.settings.details_visible)
         self.whole_space = WholeSpaceView(self, avatars=self._avatars, store=self._store_folder)
         self.overview = OverviewCommand(self, self)
-
         self.page_bar = PageBar(self)
 
         central = QWidget(self)
@@ -300,15 +296,9 @@ class MainWindow(QMainWindow, CommandActions):
         self.account_label.set_account(email, server_url)
 
     def sign_out(self) -> None:
-        """Ask the app to sign out, once the person agrees that the spaces this account
-        synced go too (asked only where there are some)."""
-        if self.whole_space.has_copies(account=True) and not self.confirm_sign_out():
-            return
-        self.signOutRequested.emit()
-
-    def confirm_sign_out(self) -> bool:
-        """Whether the person agrees to sign out, the account's synced spaces removed."""
-        return confirm_removal(self, signing_out=True)
+        """Sign out, once the person agrees that the account's synced spaces go too."""
+        if self.whole_space.may_sign_out():
+            self.signOutRequested.emit()
 
     @property
     def is_signed_out(self) -> bool:
@@ -394,9 +384,6 @@ class MainWindow(QMainWindow, CommandActions):
     def preferences_dialog(self) -> PreferencesDialog | None:
         """Preferences, while open."""
         return self.help.preferences_dialog
-
-    def clear_avatar_cache(self) -> None:
-        self.help.clear_avatar_cache()
 
     def ask_export_path(self, suggested: Path, title: str = "") -> Path | None:
         """The file to export to, chosen by the person; None when they cancel."""

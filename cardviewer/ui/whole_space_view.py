@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from collections.abc import Callable
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Protocol
 
@@ -57,6 +59,7 @@ from cardviewer.ui.cards.value_text import format_local_time
 from cardviewer.ui.error_text import store_error_text
 from cardviewer.ui.filter_row import FilterRow
 from cardviewer.ui.page_messages import StateText
+from cardviewer.ui.removal_question import confirm_removal
 from cardviewer.ui.session_state import AccountLabel
 
 log = logging.getLogger(__name__)
@@ -250,6 +253,10 @@ class WholeSpaceView(QObject):
         self._filter_row, self._details = window.filter_row, window.details
         self._avatars = avatars
         self._store_folder = store
+        self.confirm_sign_out: Callable[[], bool] = partial(
+            confirm_removal, self._table, signing_out=True
+        )
+        """Asks whether to sign out, the account's synced spaces removed with the sign-in."""
         self.model: SpaceTableModel | None = None
         """The whole space on screen; None while the pages are."""
         self._offered: Path | None = None
@@ -414,6 +421,11 @@ class WholeSpaceView(QObject):
             email, server_url = self._window.account_label.account
             folder = account_folder(folder, server_url, email)
         return folder is not None and holds_copies(folder)
+
+    def may_sign_out(self) -> bool:
+        """Whether to sign out: the person agrees that the account's synced spaces go
+        too (`confirm_sign_out`), or it has none."""
+        return not self.has_copies(account=True) or self.confirm_sign_out()
 
     def remove_copies(self) -> None:
         """Take every synced space off this computer (Preferences); the pages stay."""

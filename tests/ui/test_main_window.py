@@ -454,7 +454,7 @@ def test_nothing_to_export_before_a_page_is_shown(window, monkeypatch):
 
 
 def test_sign_out_and_close_are_signals(window, qtbot):
-    window.confirm_sign_out = pytest.fail  # no copy to lose: not asked
+    window.whole_space.confirm_sign_out = pytest.fail  # no copy to lose: not asked
     with qtbot.waitSignal(window.signOutRequested):
         window.sign_out_action.trigger()
     assert window.quit_action.shortcut().toString() == "Ctrl+Q"
@@ -785,7 +785,7 @@ def test_clearing_the_avatar_cache_fetches_avatars_again(window, demo_server, qt
     assert avatars is not None
     url = next(u for row in range(window.model.rowCount()) if (u := avatar_url_of(window, row)))
     qtbot.waitUntil(lambda: avatars.pixmap(url) is not None, timeout=LOAD_TIMEOUT)
-    window.clear_avatar_cache()
+    window.help.clear_avatar_cache()
     assert avatars.pixmap(url) is None
     assert window.statusBar().currentMessage() == "The avatar cache is cleared."
     qtbot.waitUntil(lambda: avatars.pixmap(url) is not None, timeout=LOAD_TIMEOUT)
