@@ -44,11 +44,11 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
-from typing import BinaryIO, TextIO
+from typing import Any, BinaryIO, TextIO, TypeVar, cast
 
 from cardviewer import APP_NAME, __version__
 from cardviewer.api import CardsClient
@@ -98,6 +98,8 @@ from cardviewer.services.vcard_photos import (
 )
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 PASSWORD_VARIABLE = "CARDVIEWER_PASSWORD"
 LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"
@@ -405,8 +407,7 @@ def main(
             return ExitCode.USAGE
         before = _file_state(args.output)
         try:
-            with terminated_as_interrupted():
-                return asyncio.run(_export(args, err, stdout or sys.stdout.buffer))
+            return run_until_interrupted(_export(args, err, stdout or sys.stdout.buffer))
         except KeyboardInterrupt:
             # A file being written is finished (or not) before the program can end.
             if _file_state(args.output) != before:
@@ -416,30 +417,54 @@ def main(
             return ExitCode.INTERRUPTED
 
 
-@contextlib.contextmanager
-def terminated_as_interrupted() -> Iterator[None]:
-    """SIGTERM ends the command as Ctrl+C does (`asyncio.run` cancels its work).
+def run_until_interrupted(main: Coroutine[Any, Any, T]) -> T:
+    """`asyncio.run(main)`, which Ctrl+C and SIGTERM call off once; KeyboardInterrupt
+    after `main` has let go of what it held.
 
-    It is what `timeout`, systemd and cron send a job that runs too long: ended by the
-    system's default, the command left a half-written hidden file beside its target,
-    one more each night, and said nothing. Now the file is removed (or finished first,
-    as on Ctrl+C) and the message says which. Only the main thread can take a signal.
+    SIGTERM is what `timeout`, systemd and cron send a job that runs too long: ended by
+    the system's default, the command left a half-written hidden file beside its
+    target, one more each night, and said nothing. A second Ctrl+C (or a SIGTERM
+    after one) is no more than the first: `asyncio.run` raised KeyboardInterrupt
+    wherever the program was, in the middle of letting go, and a sync's store was
+    closed under the thread still dropping its rows (a crash, and the rows and the
+    lock left). A shell starting a job in the background has it ignore Ctrl+C; its
+    choice stands. Only the main thread can take a signal: elsewhere, `asyncio.run`.
     """
     if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGTERM, _as_ctrl_c)
+        return asyncio.run(main)
+    runner = asyncio.Runner()
+    running: list[asyncio.Task[T]] = []
+    interrupted = False
+
+    async def tracked() -> T:
+        task = asyncio.current_task()
+        assert task is not None
+        running.append(cast("asyncio.Task[T]", task))
+        return await main
+
+    def call_off(_signal: int, _frame: object) -> None:
+        nonlocal interrupted
+        if not running:
+            raise KeyboardInterrupt  # nothing begun yet to let go of
+        if not interrupted:
+            interrupted = True
+            runner.get_loop().call_soon_threadsafe(running[0].cancel)
+
+    signals = [signal.SIGTERM]
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        signals.append(signal.SIGINT)
+    previous = {number: signal.signal(number, call_off) for number in signals}
     try:
-        yield
+        with runner:
+            try:
+                return runner.run(tracked())
+            except asyncio.CancelledError:
+                if interrupted:
+                    raise KeyboardInterrupt from None
+                raise
     finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
-def _as_ctrl_c(_signal: int, _frame: object) -> None:
-    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
-        # Started in the background by a shell, which has it ignore Ctrl+C's signal.
-        raise KeyboardInterrupt
-    signal.raise_signal(signal.SIGINT)  # through `asyncio.run`, which cancels its work
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 def _file_state(path: Path) -> tuple[int, int, int] | None:

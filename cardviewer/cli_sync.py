@@ -47,8 +47,8 @@ from cardviewer.cli import (
     progress_line,
     report_failure,
     report_session_ended,
+    run_until_interrupted,
     signed_in,
-    terminated_as_interrupted,
 )
 from cardviewer.paths import store_dir
 from cardviewer.services.card_export import ExportFormat
@@ -120,8 +120,7 @@ def main(argv: Sequence[str] | None = None, *, stderr: TextIO | None = None) -> 
             print(f"error: {exc}", file=err)
             return ExitCode.USAGE
         try:
-            with terminated_as_interrupted():
-                return asyncio.run(_sync(args, err))
+            return run_until_interrupted(_sync(args, err))
         except KeyboardInterrupt:
             if not getattr(args, "synced", False):
                 print("Interrupted; the local copy stays as it was.", file=err)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import csv
 import dataclasses
@@ -9,6 +10,7 @@ import io
 import json
 import logging
 import re
+import signal
 import socket
 import threading
 from collections.abc import Iterator
@@ -976,3 +978,41 @@ def test_interrupted_it_says_whether_the_file_was_written(tmp_path, monkeypatch,
     else:
         assert err.getvalue().endswith("Interrupted; nothing was written.\n")
         assert target.read_text() == "the export before"
+
+
+def test_a_second_ctrl_c_waits_until_the_work_has_let_go_of_what_it_held():
+    """A second Ctrl+C (or SIGTERM after one) while a sync let go of its store raised
+    KeyboardInterrupt there: the store was closed under the thread still dropping its
+    rows, and the process crashed."""
+    happened: list[str] = []
+
+    async def work() -> None:
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            happened.append("called off")
+            signal.raise_signal(signal.SIGINT)  # pressed again while letting go
+            signal.raise_signal(signal.SIGTERM)
+            await asyncio.sleep(0.2)
+            happened.append("let go")
+            raise
+
+    first = threading.Timer(0.2, signal.raise_signal, (signal.SIGINT,))
+    first.start()
+    with pytest.raises(KeyboardInterrupt):
+        cli.run_until_interrupted(work())
+    first.join()
+    assert happened == ["called off", "let go"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler, "put back"
+
+
+def test_work_that_ends_unasked_is_its_result_and_its_own_cancellation_no_interruption():
+    async def answer() -> int:
+        return 42
+
+    async def cancelled() -> None:
+        raise asyncio.CancelledError
+
+    assert cli.run_until_interrupted(answer()) == 42
+    with pytest.raises(asyncio.CancelledError):
+        cli.run_until_interrupted(cancelled())
