@@ -201,7 +201,8 @@ class ProcessWriter:
         try:
             answer, value, records = self._connection.recv()
         except (EOFError, OSError) as error:
-            log.warning(
+            log.log(
+                logging.DEBUG if self._stopping else logging.WARNING,  # killed by `stop`
                 "the process to write the local copy ended as it started (exit code %s: %r); "
                 "a thread writes it",
                 self._exit_code(),
@@ -285,7 +286,10 @@ def write_from_pipe(connection: Connection, path: Path, generation: int, with_em
     closing. Every answer carries, third, the records logged since the one before
     (`KeptRecords`).
     """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is for the app, which stops this
+    # Ctrl+C, and SIGTERM to every process of a job (systemd), are for the app, which
+    # stops this; killed itself, the app's end of the pipe closes, and this ends.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     kept = KeptRecords()
     logging.getLogger().addHandler(kept)
     try:
@@ -314,18 +318,25 @@ def write_batches(connection: Connection, sync: StoreSync, kept: KeptRecords) ->
                 return
             if isinstance(sent, str):
                 sync.prepare(text_key_for(sent), sent)
-                _answer(connection, kept, ("written", sync.written))
-                continue
-            sync.add_sent(sent)
+                answer: tuple[str, Any] = ("written", sync.written)
+            else:
+                sync.add_sent(sent)
+                answer = ("added", None)
         except Exception as error:
             _answer(connection, kept, _failure(error))
             return
-        _answer(connection, kept, ("added", None))
+        if not _answer(connection, kept, answer):
+            return
 
 
-def _answer(connection: Connection, kept: KeptRecords, answer: tuple[str, Any]) -> None:
-    """Send `answer` with the records logged since the last one (`KeptRecords`)."""
-    connection.send((*answer, kept.take()))
+def _answer(connection: Connection, kept: KeptRecords, answer: tuple[str, Any]) -> bool:
+    """Send `answer` with the records logged since the last one (`KeptRecords`); False
+    where the sync's process is gone (killed, say), with nobody left to tell."""
+    try:
+        connection.send((*answer, kept.take()))
+    except OSError:  # a broken pipe
+        return False
+    return True
 
 
 def _failure(error: Exception) -> tuple[str, Any]:

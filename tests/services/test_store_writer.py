@@ -616,3 +616,49 @@ async def test_a_copy_the_process_finds_newer_is_told_as_such(tmp_path):
             with pytest.raises(StoreError, match="newer version") as refused:
                 await writer.add(SENT_PEOPLE)
         assert refused.value.problem is StoreProblem.NEWER_VERSION
+
+
+async def test_sigterm_to_every_process_of_a_job_leaves_the_writing_to_the_app(tmp_path):
+    """systemd stops a job by SIGTERM to each of its processes: the writing process died
+    of it mid-batch, and the sync logged an error before it said it was interrupted."""
+    path = tmp_path / "space.sqlite"
+    with CardStore.open(path) as store:
+        sync = store.begin_sync()
+        writer = ProcessWriter.start(sync, path)
+        async with stopping([writer]):
+            await writer.add(SENT_PEOPLE[:1])
+            os.kill(writer.process.pid, signal.SIGTERM)
+            await writer.add(SENT_PEOPLE[1:])
+            assert writer.process.is_alive()
+        assert cards_written(path) == len(SENT_PEOPLE)
+
+
+async def test_a_process_stopped_as_it_starts_is_no_fault(tmp_path, caplog):
+    """A sync that fails as its writer starts (a long Retry-After, say) kills it: that
+    was logged as a warning that a thread would write, though nothing was written."""
+    path = tmp_path / "space.sqlite"
+    with CardStore.open(path) as store:
+        sync = store.begin_sync()
+        writer = ProcessWriter.start(sync, path)
+        adding = asyncio.ensure_future(writer.add(SENT_PEOPLE))
+        await asyncio.sleep(0.05)  # waiting for the process to say it is ready
+        adding.cancel()
+        await writer.stop()
+        with pytest.raises(asyncio.CancelledError):
+            await adding
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+def test_the_writing_process_ends_quietly_when_nobody_is_left_to_answer():
+    """The app killed (SIGKILL) as a batch was written: answering it raised a broken
+    pipe, whose traceback went to the job's log."""
+
+    class Batches:
+        def add_sent(self, sent: object) -> None:
+            pass
+
+    ours, theirs = Pipe()
+    ours.send([{"uuid": "a"}])
+    ours.close()
+    write_batches(theirs, Batches(), KeptRecords())  # type: ignore[arg-type]
+    theirs.close()
