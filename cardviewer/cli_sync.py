@@ -225,8 +225,8 @@ async def _changes_written(args: argparse.Namespace, copy: Path, err: TextIO) ->
         log.info("the copy the last file of changes was written from is gone")
         print(
             f"{args.changes} lists every card as added: the copy the last file of "
-            "changes was written from is gone (an older CardViewer removed it), so the "
-            "cards removed since cannot be told.",
+            "changes was written from is gone (an older CardViewer removed it, or it "
+            "was damaged and set aside), so the cards removed since cannot be told.",
             file=err,
         )
     if not written.marked:

@@ -481,9 +481,30 @@ def test_a_file_whose_copy_before_is_gone_says_so_even_when_quiet(demo_server, t
     db.close()
     code, err = run(demo_server, "--changes", str(target), "-q")
     assert code == ExitCode.OK
-    assert err == (
-        f"{target} lists every card as added: the copy the last file of changes was "
-        "written from is gone (an older CardViewer removed it), so the cards removed "
-        "since cannot be told.\n"
-    )
+    assert err == lost_note(target)
     assert len(changes_in(target)) == 241
+
+
+def lost_note(target: Path) -> str:
+    return (
+        f"{target} lists every card as added: the copy the last file of changes was "
+        "written from is gone (an older CardViewer removed it, or it was damaged and set "
+        "aside), so the cards removed since cannot be told.\n"
+    )
+
+
+@pytest.mark.usefixtures("password")
+def test_a_file_after_a_damaged_copy_was_set_aside_says_so_even_when_quiet(
+    demo_server, tmp_path
+):
+    """The new copy had no file of changes before: it listed every card as added without
+    a word, and the cards removed since the last file were in no file, ever."""
+    target = tmp_path / "changes.csv"
+    assert run(demo_server, "--changes", str(target))[0] == ExitCode.OK
+    copy_of(demo_server).write_bytes(b"not a database at all" * 100)
+    code, err = run(demo_server, "--changes", str(target), "-q")
+    assert code == ExitCode.OK
+    assert err.endswith(lost_note(target)), err
+    assert len(changes_in(target)) == 241
+    assert run(demo_server, "--changes", str(target), "-q") == (ExitCode.OK, "")
+    assert changes_in(target) == changes_in(target)[:1], "nothing changed since"

@@ -17,6 +17,7 @@ is set aside under another name and a new one started.
 from __future__ import annotations
 
 import contextlib
+import glob
 import hashlib
 import json
 import logging
@@ -212,17 +213,22 @@ class CardStore(StoreCopies):
                 StoreProblem.GONE,
             )
         private_folder(path.parent)  # its parents too (the umask would open them)
+        new = not path.exists()
         try:
-            return cls(connect_store(path, create=create), path)
+            store = cls(connect_store(path, create=create), path)
         except sqlite3.DatabaseError as error:
             if passing_problem(error) is not None:
                 raise _not_for_now(error) from error
             log.warning("the store %s cannot be read (%s)", path, error)
             set_aside(path)
-        try:
-            return cls(connect_store(path), path)
-        except sqlite3.Error as error:  # a new store could not be started either
-            raise _not_for_now(error) from error
+            new = True
+            try:
+                store = cls(connect_store(path), path)
+            except sqlite3.Error as error:  # a new store could not be started either
+                raise _not_for_now(error) from error
+        if new and any(path.parent.glob(f"{glob.escape(path.name)}.damaged-*")):
+            store.note_changes_file_copy_lost()  # the file of changes must say so
+        return store
 
     def close(self) -> None:
         self._db.close()

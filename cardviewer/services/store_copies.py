@@ -268,9 +268,18 @@ class StoreCopies:
     @property
     def changes_file_copy_lost(self) -> bool:
         """A file of changes was written, but the copy it was written from is gone: an
-        older CardViewer, which keeps two copies only, removed it."""
+        older CardViewer, which keeps two copies only, removed it, or the store was
+        damaged and set aside (`note_changes_file_copy_lost`)."""
         marked = self._state(CHANGES_FILE_COPY)
         return marked is not None and self._generation(marked) is None
+
+    def note_changes_file_copy_lost(self) -> None:
+        """This store replaces one set aside as damaged: what the last file of changes
+        was written from is gone with it, and the next file says so."""
+        with write_transaction(self._db):
+            self._db.execute(
+                "INSERT OR IGNORE INTO state (key, value) VALUES (?, 0)", (CHANGES_FILE_COPY,)
+            )
 
     def mark_changes_file(
         self, generation: Generation, *, stop: threading.Event | None = None
