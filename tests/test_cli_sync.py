@@ -494,9 +494,7 @@ def lost_note(target: Path) -> str:
 
 
 @pytest.mark.usefixtures("password")
-def test_a_file_after_a_damaged_copy_was_set_aside_says_so_even_when_quiet(
-    demo_server, tmp_path
-):
+def test_a_file_after_a_damaged_copy_was_set_aside_says_so_even_when_quiet(demo_server, tmp_path):
     """The new copy had no file of changes before: it listed every card as added without
     a word, and the cards removed since the last file were in no file, ever."""
     target = tmp_path / "changes.csv"

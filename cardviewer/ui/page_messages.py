@@ -67,13 +67,18 @@ class PageMessages:
         return text.replace("%1", str(request.page))
 
     @staticmethod
+    def empty_space() -> StateText:
+        """A space without cards, as its pages or its local copy show it."""
+        return StateText(
+            QCoreApplication.translate("MainWindow", "No cards"),
+            QCoreApplication.translate("MainWindow", "This space has no cards yet."),
+        )
+
+    @staticmethod
     def empty_page(meta: PageMeta) -> StateText:
         """An empty space, or a page past the last one (the space shrank, or a number was typed)."""
         if meta.total == 0:
-            return StateText(
-                QCoreApplication.translate("MainWindow", "No cards"),
-                QCoreApplication.translate("MainWindow", "This space has no cards yet."),
-            )
+            return PageMessages.empty_space()
         return StateText(
             QCoreApplication.translate("MainWindow", "Nothing here"),
             QCoreApplication.translate("MainWindow", "There are no cards on this page."),

@@ -58,7 +58,7 @@ from cardviewer.ui.cards.space_table_model import SpaceTableModel
 from cardviewer.ui.cards.value_text import format_local_time
 from cardviewer.ui.error_text import store_error_text
 from cardviewer.ui.filter_row import FilterRow
-from cardviewer.ui.page_messages import StateText
+from cardviewer.ui.page_messages import PageMessages, StateText
 from cardviewer.ui.removal_question import confirm_removal
 from cardviewer.ui.session_state import AccountLabel
 
@@ -342,7 +342,7 @@ class WholeSpaceView(QObject):
         self._current, self._selected = self._carried_over(previous, model)
         self._missing = False
         self._table.setModel(model)
-        self._window.stack.show_table()
+        self._show_rows(model)
         model.modelAboutToBeReset.connect(self._remember_current)
         model.modelReset.connect(self._restore_current)
         model.rowsInserted.connect(self._restore_missing)
@@ -601,11 +601,19 @@ class WholeSpaceView(QObject):
         if change == model.change:
             return  # chosen again: what it shows stays, or the page saying it is empty
         model.set_change(change)
-        self._window.stack.show_table()
+        self._show_rows(model)
         self._show_choice()
         if change is not None:
             model.queryFinished.connect(self._say_changed, Qt.ConnectionType.SingleShotConnection)
         self.changed.emit()
+
+    def _show_rows(self, model: SpaceTableModel) -> None:
+        """The table, or the page saying that the space has no cards (of a change, the
+        page saying so comes with its count, `_say_changed`)."""
+        if model.change is None and model.total_count() == 0:
+            self._window.stack.show_empty(PageMessages.empty_space())
+        else:
+            self._window.stack.show_table()
 
     def _say_changed(self) -> None:
         """How many cards the last sync changed so; the page saying so where it is none."""

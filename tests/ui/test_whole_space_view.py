@@ -1063,3 +1063,16 @@ def test_sync_space_asked_for_during_a_sort_begins_once_the_sort_is_done(
     with qtbot.waitSignal(window.jobs.finished, timeout=WAIT) as done:
         pass
     assert done.args[0].count == space.total_count()
+
+
+def test_the_whole_space_of_a_space_without_cards_says_so_as_its_pages_do(
+    window, demo_server, qtbot
+):
+    """It showed the headings of an empty table, unexplained."""
+    open_space(qtbot, window, demo_server.empty_space_id)
+    sync(qtbot, window)
+    assert window.whole_space.shows_whole_space
+    assert window.stack.currentWidget() is window.empty_page
+    assert window.empty_page.title_label.text() == "No cards"
+    assert not window.filter_edit.isEnabled()
+    assert not window.export_action.isEnabled()
