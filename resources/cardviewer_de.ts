@@ -856,7 +856,7 @@
         <translation>Die Seite neu laden (F5)</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="+565"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="+582"/>
         <location filename="../cardviewer/ui/window_commands.py" line="+31"/>
         <source>&amp;Export Page…</source>
         <translation>Seite e&amp;xportieren…</translation>
@@ -1278,12 +1278,12 @@
         <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist. Die angezeigten Karten bleiben sichtbar; melden Sie sich an, um weitere zu laden.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+358"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+348"/>
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
     <message numerus="yes">
-        <location line="+131"/>
+        <location line="+128"/>
         <source>Synced %Ln cards. %1</source>
         <translation>
             <numerusform>%Ln Karte synchronisiert. %1</numerusform>
@@ -1589,17 +1589,32 @@
         <translation>Python %1, Qt %2</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/page_messages.py" line="+90"/>
+        <location filename="../cardviewer/ui/page_messages.py" line="+111"/>
         <source>Loading page %1 of %2…</source>
         <translation>Seite %1 von %2 wird geladen…</translation>
     </message>
     <message>
-        <location line="-82"/>
+        <location line="-87"/>
         <source>The cards appear as soon as they arrive.</source>
         <translation>Die Karten erscheinen, sobald sie eintreffen.</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-16"/>
+        <source>The space&apos;s cards could not be loaded. Choose the whole space above to browse its synced copy.</source>
+        <translation>Die Karten des Bereichs konnten nicht geladen werden. Wählen Sie oben den ganzen Bereich, um seine synchronisierte Kopie zu lesen.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The space&apos;s cards could not be loaded; the message above says why.</source>
+        <translation>Die Karten des Bereichs konnten nicht geladen werden; die Meldung oben sagt, warum.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No cards shown</source>
+        <translation>Keine Karten angezeigt</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Stop Loading</source>
         <translation>Laden abbrechen</translation>
     </message>
@@ -1609,7 +1624,7 @@
         <translation>Seite %1 wird geladen…</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+7"/>
         <source>No cards</source>
         <translation>Keine Karten</translation>
     </message>
@@ -1619,7 +1634,7 @@
         <translation>Dieser Bereich hat noch keine Karten.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+9"/>
         <source>Nothing here</source>
         <translation>Hier ist nichts</translation>
     </message>
@@ -1684,7 +1699,7 @@
         </translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/loading_state.py" line="+50"/>
+        <location filename="../cardviewer/ui/loading_state.py" line="+80"/>
         <source>Stopped loading page %1.</source>
         <translation>Laden der Seite %1 abgebrochen.</translation>
     </message>
@@ -1722,7 +1737,7 @@
         <translation>Der Datenträger ist schreibgeschützt; wählen Sie einen anderen Ordner.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="-472"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="-486"/>
         <source>Whole space (synced %1)</source>
         <translation>Ganzer Bereich (Stand %1)</translation>
     </message>
@@ -1787,7 +1802,7 @@
         <translation>Geändert bei der letzten Synchronisierung</translation>
     </message>
     <message>
-        <location line="+231"/>
+        <location line="+245"/>
         <source>Removed the synced space from this computer.</source>
         <translation>Der synchronisierte Bereich wurde von diesem Computer entfernt.</translation>
     </message>
@@ -1802,17 +1817,17 @@
         <translation>Auf diesem Computer war kein synchronisierter Bereich mehr zu entfernen.</translation>
     </message>
     <message>
-        <location line="+176"/>
+        <location line="+184"/>
         <source>The local copy could not be read, so the cards shown may be incomplete or not in the order asked for. Sync Space makes a new copy.</source>
         <translation>Die lokale Kopie konnte nicht gelesen werden; die angezeigten Karten sind daher vielleicht unvollständig oder nicht wie gewünscht geordnet. „Bereich synchronisieren“ legt eine neue Kopie an.</translation>
     </message>
     <message>
-        <location line="-416"/>
+        <location line="-438"/>
         <source>Removed by the last sync</source>
         <translation>Entfernt bei der letzten Synchronisierung</translation>
     </message>
     <message>
-        <location line="+162"/>
+        <location line="+171"/>
         <source>Showing the local copy: %1.</source>
         <translation>Die lokale Kopie wird angezeigt: %1.</translation>
     </message>
@@ -1822,7 +1837,7 @@
         <translation>Inzwischen neu synchronisiert: %1.</translation>
     </message>
     <message>
-        <location line="+170"/>
+        <location line="+175"/>
         <source>&amp;Export Cards Shown…</source>
         <translation>Angezeigte Karten &amp;exportieren…</translation>
     </message>
@@ -1832,7 +1847,7 @@
         <translation>Die angezeigten Karten in ihrer Reihenfolge als CSV-Datei speichern (Strg+E)</translation>
     </message>
     <message>
-        <location line="-427"/>
+        <location line="-441"/>
         <source>Every card is as it was at the sync before.</source>
         <translation>Jede Karte ist so wie bei der Synchronisierung davor.</translation>
     </message>

@@ -48,8 +48,11 @@ class CardStack(QStackedWidget):
     def current_is_table(self) -> bool:
         return self.currentWidget() is self.table
 
-    def show_hint(self) -> None:
-        """Back to how to open a space: nothing is shown, nothing is on its way."""
+    def show_hint(self, state: StateText | None = None) -> None:
+        """Nothing is shown, nothing is on its way: how to open a space (`state`: what
+        to say instead)."""
+        if state is not None:
+            self.hint_page.set_text(state.title, state.text)
         self.setCurrentWidget(self.hint_page)
 
     def show_loading(self, state: StateText) -> None:

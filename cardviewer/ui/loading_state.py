@@ -9,7 +9,7 @@ back to the page shown (or to the hint, when there is none).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Protocol
 
 from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtWidgets import QStatusBar
@@ -20,6 +20,16 @@ from cardviewer.ui.page_bar import PageBar
 from cardviewer.ui.page_messages import PageMessages
 
 STOPPED_NOTE_MS = 5000
+
+
+class SpaceChoice(Protocol):
+    """Whether the table shows the whole space from its copy, and whether one is offered."""
+
+    @property
+    def shows_whole_space(self) -> bool: ...
+
+    @property
+    def offers_copy(self) -> bool: ...
 
 
 class LoadingState(QObject):
@@ -36,10 +46,30 @@ class LoadingState(QObject):
         super().__init__(status)
         self._pages, self._stack, self._page_bar = pages, stack, page_bar
         self._status, self._messages = status, messages
-        self.pages_shown: Callable[[], bool] = lambda: True
-        """The table shows the pages (not a whole space from its copy): the centre is theirs."""
+        self.space_choice: SpaceChoice | None = None
+        """The choice between the pages and the whole space: while the whole space is
+        shown, the centre is not the pages'."""
+        self._failed = False
         pages.loadingChanged.connect(self._loading_changed)
+        pages.loadFailed.connect(self._load_failed)
         stack.loading_page.action_button.clicked.connect(self.stop)
+
+    def _pages_shown(self) -> bool:
+        return self.space_choice is None or not self.space_choice.shows_whole_space
+
+    def _load_failed(self, *_failure: object) -> None:
+        self._failed = self._pages.page is None  # the bar above says why
+        if self._failed and self._pages.pending_request is None and self._pages_shown():
+            self._show_hint()
+
+    def _show_hint(self) -> None:
+        """How to open a space; where the last one asked for failed, that no cards are
+        shown, and where the space has a synced copy, where to find it."""
+        if not self._failed:
+            self._stack.show_hint(self._messages.no_space())
+            return
+        offered = self.space_choice is not None and self.space_choice.offers_copy
+        self._stack.show_hint(self._messages.not_loaded(copy_offered=offered))
 
     def stop(self) -> None:
         """Stop waiting for the page asked for; the page shown stays."""
@@ -57,7 +87,7 @@ class LoadingState(QObject):
         if page is None and pending is not None:
             self._stack.show_loading(self._messages.loading(pending))
         elif page is None:
-            self._stack.show_hint()
+            self._show_hint()
         elif page.is_empty:
             self._stack.show_empty(self._messages.empty_page(page.meta))
         else:
@@ -66,10 +96,11 @@ class LoadingState(QObject):
     def _loading_changed(self, loading: bool) -> None:
         pending, page = self._pages.pending_request, self._pages.page
         if loading and pending is not None:
+            self._failed = False
             self._page_bar.show_loading(pending.page, self._messages.loading_summary(pending))
-            if page is None and self.pages_shown():
+            if page is None and self._pages_shown():
                 self._stack.show_loading(self._messages.loading(pending))
         else:
             self._page_bar.set_meta(page.meta if page is not None else None)
             if page is None and self._stack.currentWidget() is self._stack.loading_page:
-                self._stack.show_hint()
+                self._show_hint()

@@ -174,7 +174,7 @@ class MainWindow(QMainWindow, CommandActions):
         self.loading_state = LoadingState(
             self.pages, self.stack, self.page_bar, self.statusBar(), self.messages
         )
-        self.loading_state.pages_shown = lambda: not self.whole_space.shows_whole_space
+        self.loading_state.space_choice = self.whole_space
         self.pages.loadingChanged.connect(self._update_actions)
         self.pages.pageLoaded.connect(self._on_page_loaded)
         self.pages.loadFailed.connect(self._on_load_failed)

@@ -52,6 +52,22 @@ class PageMessages:
         )
 
     @staticmethod
+    def not_loaded(*, copy_offered: bool) -> StateText:
+        """The space asked for could not be loaded (the bar above says why), and no page
+        of it is shown; where it has a synced copy, where to find that."""
+        if copy_offered:
+            text = QCoreApplication.translate(
+                "MainWindow",
+                "The space's cards could not be loaded. Choose the whole space above to browse "
+                "its synced copy.",
+            )
+        else:
+            text = QCoreApplication.translate(
+                "MainWindow", "The space's cards could not be loaded; the message above says why."
+            )
+        return StateText(QCoreApplication.translate("MainWindow", "No cards shown"), text)
+
+    @staticmethod
     def loading(request: PageRequest) -> StateText:
         """While the first page of a space is on its way, with a way to stop waiting."""
         return StateText(

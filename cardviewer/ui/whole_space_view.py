@@ -282,6 +282,11 @@ class WholeSpaceView(QObject):
         return self.model is not None
 
     @property
+    def offers_copy(self) -> bool:
+        """A synced copy of the space is offered beside its pages (the switch)."""
+        return self._offered is not None
+
+    @property
     def has_cards(self) -> bool:
         """The whole space is shown, and its copy has cards to export."""
         return self.model is not None and self.model.total_count() > 0

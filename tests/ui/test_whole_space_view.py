@@ -1076,3 +1076,22 @@ def test_the_whole_space_of_a_space_without_cards_says_so_as_its_pages_do(
     assert window.empty_page.title_label.text() == "No cards"
     assert not window.filter_edit.isEnabled()
     assert not window.export_action.isEnabled()
+
+
+def test_a_space_that_cannot_be_loaded_points_to_its_synced_copy(window, demo_server, qtbot):
+    """With the server out of reach, the centre said to enter a space id and press Open,
+    which had been done, and nothing pointed to the copy that could be shown."""
+    open_space(qtbot, window, demo_server.space_id)
+    sync(qtbot, window)
+    window.whole_space.show_pages()
+    demo_server.faults.inject(Fault.DROP_CONNECTION, times=10)
+    window.pages.clear()
+    with qtbot.waitSignal(window.pages.loadFailed, timeout=WAIT):
+        window.open_space(demo_server.space_id)
+    assert window.stack.currentWidget() is window.hint_page
+    assert window.hint_page.title_label.text() == "No cards shown"
+    assert window.hint_page.text_label.text() == (
+        "The space's cards could not be loaded. Choose the whole space above to browse "
+        "its synced copy."
+    )
+    assert window.whole_space.switch.isVisible()
