@@ -1273,12 +1273,17 @@
         <translation>Abgemeldet: Für andere Seiten und Bereiche bitte anmelden.</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>You are signed out because your session has ended. The cards shown stay here; sign in to load more.</source>
         <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist. Die angezeigten Karten bleiben sichtbar; melden Sie sich an, um weitere zu laden.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+348"/>
+        <location line="+6"/>
+        <source>You are signed out because your session has ended; sign in to load cards.</source>
+        <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist; melden Sie sich an, um Karten zu laden.</translation>
+    </message>
+    <message>
+        <location filename="../cardviewer/ui/main_window.py" line="+349"/>
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>

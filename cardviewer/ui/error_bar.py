@@ -132,6 +132,11 @@ class ErrorBar(QFrame):
         self._show(message, "", False, actions, INFORMATION, self._info_icon)
         self.icon_label.setAccessibleName(self.tr("Note"))
 
+    def hide_error(self) -> None:
+        """Hide an error; a note stays (being signed out holds for what is shown next)."""
+        if self._tint != INFORMATION:
+            self.hide()
+
     def _show(
         self,
         message: str,

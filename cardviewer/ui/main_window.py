@@ -202,7 +202,7 @@ class MainWindow(QMainWindow, CommandActions):
         self.whole_space.changed.connect(self._update_actions)
         self.whole_space.pagesShown.connect(self.loading_state.show_page_state)
         self.whole_space.failed.connect(self.job_reports.show_failure)
-        self.whole_space.shown.connect(self.error_bar.hide)
+        self.whole_space.shown.connect(self.error_bar.hide_error)
         self.whole_space.statusMessage.connect(self.statusBar().showMessage)
         self.jobs.signInNeeded.connect(self._session_ended)
         self.exports.statusMessage.connect(self.statusBar().showMessage)
@@ -327,7 +327,8 @@ class MainWindow(QMainWindow, CommandActions):
     def _session_ended(self) -> None:
         """Keep the page, show the signed-out state and ask for a sign-in."""
         self._set_signed_out(True)
-        message = session_ended_message(self.jobs.stopped_note)
+        shown = self.model.page is not None or self.whole_space.shows_whole_space
+        message = session_ended_message(self.jobs.stopped_note, cards_shown=shown)
         self.error_bar.show_info(message, actions=[self.sign_in_action])
         self.signInRequested.emit()
 
@@ -486,9 +487,7 @@ class MainWindow(QMainWindow, CommandActions):
 
     def reset_view(self) -> None:
         """Every column back in its first order and width, the window at its first size."""
-        self.window_layout.reset()
-        self.details_action.setChecked(True)
-        self.window_layout.save()
+        self.window_layout.reset(self.details_action)
 
     def _update_actions(self) -> None:
         page = self.model.page

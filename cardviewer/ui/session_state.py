@@ -78,11 +78,18 @@ def signed_out_note() -> str:
     )
 
 
-def session_ended_message(stopped: str | None) -> str:
-    """Why the window is signed out, and what the end of the session stopped, if anything."""
-    message = QCoreApplication.translate(
-        "MainWindow",
-        "You are signed out because your session has ended. The cards shown stay "
-        "here; sign in to load more.",
-    )
+def session_ended_message(stopped: str | None, *, cards_shown: bool = True) -> str:
+    """Why the window is signed out, what stays (the cards shown, if any), and what the
+    end of the session stopped, if anything."""
+    if cards_shown:
+        message = QCoreApplication.translate(
+            "MainWindow",
+            "You are signed out because your session has ended. The cards shown stay "
+            "here; sign in to load more.",
+        )
+    else:
+        message = QCoreApplication.translate(
+            "MainWindow",
+            "You are signed out because your session has ended; sign in to load cards.",
+        )
     return message if stopped is None else f"{message} {stopped}"

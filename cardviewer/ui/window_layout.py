@@ -7,7 +7,7 @@ what cannot be read back into nothing, so a damaged setting only costs the layou
 from __future__ import annotations
 
 from PySide6.QtCore import QByteArray, QSize
-from PySide6.QtGui import QScreen
+from PySide6.QtGui import QAction, QScreen
 from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
 
 from cardviewer.services.settings import Settings, decode_view_state, encode_view_state
@@ -79,8 +79,13 @@ class WindowLayout:
         share = min(1.0, size.width() / DEFAULT_SIZE.width())
         self._splitter.setSizes([round(part * share) for part in DEFAULT_SPLITTER_SIZES])
 
-    def reset(self) -> None:
-        """Every column in its first order and width, the window and splitter at first size."""
+    def reset(self, details_shown: QAction | None = None) -> None:
+        """Every column in its first order and width, the window and splitter at first size;
+        with `details_shown` (the command showing the details pane), the pane shown too,
+        and all of it saved."""
         self._columns.reset()
         self._window.showNormal()
         self.first()
+        if details_shown is not None:
+            details_shown.setChecked(True)
+            self.save()

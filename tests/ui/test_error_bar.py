@@ -150,3 +150,14 @@ def test_tab_reaches_the_bars_buttons_as_they_are_read_and_its_picture_has_a_nam
     assert order == [before, sign_in, bar.retry_button, bar.close_button, after, before]
     bar.show_info("Signed out", actions=[])
     assert bar.icon_label.accessibleName() == "Note"
+
+
+def test_hiding_an_error_leaves_a_note(bar):
+    """Showing a synced copy clears an error about the copy before; being signed out,
+    a note, holds for the copy too, with its Sign In button."""
+    bar.show_info("You are signed out.")
+    bar.hide_error()
+    assert not bar.isHidden()
+    bar.show_error("The local copy could not be read.")
+    bar.hide_error()
+    assert bar.isHidden()

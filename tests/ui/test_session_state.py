@@ -55,3 +55,10 @@ def test_the_end_of_the_session_says_what_it_stopped():
     plain = session_ended_message(None)
     assert plain.startswith("You are signed out because your session has ended.")
     assert session_ended_message("Export All stopped.") == f"{plain} Export All stopped."
+
+
+def test_with_no_card_shown_the_end_of_the_session_claims_none_stays():
+    """It said "The cards shown stay here" over an empty window."""
+    assert session_ended_message(None, cards_shown=False) == (
+        "You are signed out because your session has ended; sign in to load cards."
+    )

@@ -1095,3 +1095,22 @@ def test_a_space_that_cannot_be_loaded_points_to_its_synced_copy(window, demo_se
         "its synced copy."
     )
     assert window.whole_space.switch.isVisible()
+
+
+def test_signed_out_the_note_and_its_sign_in_stay_over_the_synced_copy_and_back(
+    window, demo_server, qtbot
+):
+    """Showing the copy hid the note, and returning to the pages did not bring it back:
+    nothing said any more how to sign in again."""
+    open_space(qtbot, window, demo_server.space_id)
+    sync(qtbot, window)
+    window.whole_space.show_pages()
+    window.jobs.signInNeeded.emit()  # as a request meets the session's end
+    assert window.is_signed_out
+    note = window.error_bar.message
+    assert note.startswith("You are signed out because your session has ended. The cards")
+    whole_space_shown(qtbot, window)
+    assert not window.error_bar.isHidden()
+    assert window.error_bar.message == note
+    window.whole_space.show_pages()
+    assert not window.error_bar.isHidden()
