@@ -1409,6 +1409,11 @@
     </message>
     <message>
         <location line="+5"/>
+        <source>The local copy may not be changed: its file, or the folder it is in, is read-only for you. It stays as it was.</source>
+        <translation>Die lokale Kopie darf nicht geändert werden: Ihre Datei oder der Ordner, in dem sie liegt, ist für Sie schreibgeschützt. Sie bleibt, wie sie war.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>The local copy could not be read; it is left as it is.</source>
         <translation>Die lokale Kopie konnte nicht gelesen werden; sie bleibt unverändert.</translation>
     </message>

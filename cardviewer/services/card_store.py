@@ -37,6 +37,7 @@ from cardviewer.services.csv_export import safe_file_stem
 from cardviewer.services.store_copies import Change, StoreCopies, rows_in
 from cardviewer.services.store_schema import (
     LAST_GENERATION,
+    READ_ONLY_TEXT,
     Generation,
     StoreError,
     StoreProblem,
@@ -576,6 +577,7 @@ class CardStore(StoreCopies):
 _NOT_FOR_NOW = {
     StoreProblem.IN_USE: "The local copy of this space is in use by another program; try again.",
     StoreProblem.DISK_FULL: "The disk is full; the local copy of this space is left as it is.",
+    StoreProblem.READ_ONLY: READ_ONLY_TEXT,
 }
 
 

@@ -25,6 +25,7 @@ from cardviewer.services.space_fetch import (
 )
 from cardviewer.services.store_copies import Changes
 from cardviewer.services.store_schema import (
+    READ_ONLY_TEXT,
     Generation,
     StoreError,
     StoreProblem,
@@ -201,6 +202,8 @@ def _store_error(error: sqlite3.Error) -> StoreError:
         return StoreError(
             "The disk is full; the local copy of this space stays as it was.", problem
         )
+    if problem is StoreProblem.READ_ONLY:
+        return StoreError(READ_ONLY_TEXT, problem)
     if problem is StoreProblem.IN_USE:  # another program wrote to it for seconds
         return StoreError(
             "The local copy of this space is in use by another program; it stays as it "

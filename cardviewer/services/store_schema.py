@@ -121,17 +121,27 @@ def is_damage(error: sqlite3.Error) -> bool:
 
 def passing_problem(error: sqlite3.Error) -> StoreProblem | None:
     """What keeps a store from use for now, where the file is not at fault: another
-    program holds it, the disk is full, or the disk or the system failed to read or
-    write it. None where the file is: no SQLite database, a damaged one, or one whose
-    tables are not a store's (SQLite's plain "error")."""
+    program holds it, the disk is full, the file or its folder is read-only, or the
+    disk or the system failed to read or write it. None where the file is: no SQLite
+    database, a damaged one, or one whose tables are not a store's (SQLite's plain
+    "error")."""
     if is_in_use(error):
         return StoreProblem.IN_USE
     if "full" in str(error).lower():
         return StoreProblem.DISK_FULL
+    if str(getattr(error, "sqlite_errorname", "")).startswith("SQLITE_READONLY"):
+        return StoreProblem.READ_ONLY
     damaged = not isinstance(error, sqlite3.OperationalError) or (
         getattr(error, "sqlite_errorname", None) == "SQLITE_ERROR"
     )
     return None if damaged else StoreProblem.NOT_READ
+
+
+READ_ONLY_TEXT = (
+    "The local copy of this space may not be changed: its file, or the folder it is in, "
+    "is read-only for you. It stays as it was; Remove Local Copies, or the file's "
+    "permissions, let a sync make a new one."
+)
 
 
 class StoreProblem(Enum):
@@ -140,6 +150,8 @@ class StoreProblem(Enum):
     NEWER_VERSION = "written by a newer version"
     IN_USE = "in use by another program"
     DISK_FULL = "disk full"
+    READ_ONLY = "read-only"
+    """Its file, or the folder it is in, may not be changed by the person (permissions)."""
     NOT_WRITTEN = "not written"
     NOT_READ = "not read"
     """The disk or the system failed to read it (not the file's fault): left as it is."""

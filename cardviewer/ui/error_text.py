@@ -83,6 +83,12 @@ def store_error_text(error: StoreError) -> str:
             "MainWindow",
             "The local copy is damaged; it is set aside, and the next sync makes a new one.",
         )
+    if error.problem is StoreProblem.READ_ONLY:
+        return QCoreApplication.translate(
+            "MainWindow",
+            "The local copy may not be changed: its file, or the folder it is in, is "
+            "read-only for you. It stays as it was.",
+        )
     if error.problem is StoreProblem.NOT_READ:
         return QCoreApplication.translate(
             "MainWindow", "The local copy could not be read; it is left as it is."

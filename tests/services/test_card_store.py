@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardviewer.api.models import parse_card
+from cardviewer.services import card_store
 from cardviewer.services.card_search import card_search_text, search_terms
 from cardviewer.services.card_store import CardStore, account_folder, remove_copies, store_path
 from cardviewer.services.store_copies import Change, Changes
@@ -670,3 +671,20 @@ def test_where_a_copy_lives_stays_the_same_from_version_to_version(tmp_path):
     """A copy synced by an earlier version is found again: its folder's name never changes."""
     path = store_path(tmp_path, "https://a.example", "ada@example.com", "s1")
     assert path == tmp_path / "784a557dc2faa6f6" / "s1.sqlite"
+
+
+def test_a_store_that_may_not_be_changed_is_told_so_and_left_as_it_is(path, monkeypatch):
+    """Its file or folder read-only for the person: not damaged, so not set aside."""
+    with CardStore.open(path) as store:
+        synced(store, cards("a"))
+    refused = sqlite3.OperationalError("attempt to write a readonly database")
+    refused.sqlite_errorname = "SQLITE_READONLY"
+
+    def read_only(*_args: object, **_options: object) -> sqlite3.Connection:
+        raise refused
+
+    monkeypatch.setattr(card_store, "connect_store", read_only)
+    with pytest.raises(StoreError, match="read-only for you") as raised:
+        CardStore.open(path)
+    assert raised.value.problem is StoreProblem.READ_ONLY
+    assert not list(path.parent.glob("*.damaged-*"))

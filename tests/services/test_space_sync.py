@@ -225,6 +225,17 @@ async def test_a_full_disk_says_so_and_keeps_the_copy_before_it(store):
     assert [card.uuid for card in store.cards()] == [f"old{n}" for n in range(20)]
 
 
+async def test_a_copy_that_may_not_be_changed_says_so_and_is_kept(store):
+    """Its file or folder read-only for the person: that was "could not be written",
+    without a reason, or SQLite's own words."""
+    await sync_space(store, space(20, prefix="old"))
+    store._db.execute("PRAGMA query_only = ON")  # as a file the person may only read
+    with pytest.raises(StoreError, match="read-only for you") as raised:
+        await sync_space(store, space(100), writer_for=on_thread)
+    assert raised.value.problem is StoreProblem.READ_ONLY
+    assert [card.uuid for card in store.cards()] == [f"old{n}" for n in range(20)]
+
+
 async def test_a_copy_another_program_keeps_locked_is_told_as_in_use_and_kept(
     tmp_path, monkeypatch
 ):

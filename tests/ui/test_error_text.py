@@ -161,6 +161,7 @@ STORE_PROBLEMS = {
     StoreProblem.NEWER_VERSION: "newer version of CardViewer",
     StoreProblem.IN_USE: "in use by another program",
     StoreProblem.DISK_FULL: "The disk is full",
+    StoreProblem.READ_ONLY: "is read-only for you",
     StoreProblem.NOT_WRITTEN: "could not be written",
     StoreProblem.NOT_READ: "could not be read",
     StoreProblem.GONE: "is gone from this computer",
