@@ -446,9 +446,10 @@ def run_until_interrupted(main: Coroutine[Any, Any, T]) -> T:
         nonlocal interrupted
         if not running:
             raise KeyboardInterrupt  # nothing begun yet to let go of
-        if not interrupted:
+        if not interrupted and not running[0].done():
             interrupted = True
-            runner.get_loop().call_soon_threadsafe(running[0].cancel)
+            with contextlib.suppress(RuntimeError):  # the loop closing: the work is done
+                runner.get_loop().call_soon_threadsafe(running[0].cancel)
 
     signals = [signal.SIGTERM]
     if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
