@@ -366,7 +366,7 @@ def test_an_export_of_all_pages_stopped_by_the_end_of_the_session_starts_again_a
     with target.open(encoding="utf-8-sig", newline="") as handle:
         rows = list(csv.reader(handle))
     assert len(rows) == 1 + len(demo_server.spaces[demo_server.space_id].cards)
-    assert window.statusBar().currentMessage() == f"Exported {len(rows) - 1} cards to {target}"
+    assert window.status_bar.whole_message() == f"Exported {len(rows) - 1} cards to {target}"
     assert not window.is_signed_out
     window.close()
     assert ended_with(qtbot, task) == 0
@@ -584,7 +584,7 @@ def test_demo_mode_end_to_end(demo_server, qtbot, run_app, tmp_path, monkeypatch
     assert [row[0] for row in cards] == [card.uuid for card in page.cards]
     assert [row[2] for row in cards] == names
     assert len(cards) == 10
-    assert window.statusBar().currentMessage() == f"Exported 10 cards to {target}"
+    assert window.status_bar.whole_message() == f"Exported 10 cards to {target}"
 
     window.close()
     assert ended_with(qtbot, task) == 0

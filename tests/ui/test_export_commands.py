@@ -160,7 +160,7 @@ def test_vcards_of_the_page_or_of_the_cards_selected(
     suggested, title = export_vcards(window, qtbot, tmp_path / "page.vcf", monkeypatch)
     assert (suggested.name, title) == (f"{demo_server.space_id}-page-1.vcf", "Export as vCards")
     assert vcard_ids(tmp_path / "page.vcf") == [card.uuid for card in page.cards]
-    assert window.statusBar().currentMessage() == f"Exported 10 cards to {tmp_path / 'page.vcf'}"
+    assert window.status_bar.whole_message() == f"Exported 10 cards to {tmp_path / 'page.vcf'}"
 
     rows = QItemSelection()
     for row in (1, 4):
@@ -228,7 +228,7 @@ def test_a_phone_list_of_the_page_as_pdf(
     for card in page.cards:
         if card.display_name and card.display_name.isascii():
             assert card.display_name in text
-    assert window.statusBar().currentMessage() == f"Exported 10 cards to {target}"
+    assert window.status_bar.whole_message() == f"Exported 10 cards to {target}"
 
 
 @pytest.mark.usefixtures("asked_about_emails")
