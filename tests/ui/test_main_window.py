@@ -410,7 +410,7 @@ def test_export_writes_the_page_as_csv(window, demo_server, qtbot, tmp_path, mon
     assert [row[2] for row in rows[1:]] == [
         window.model.card(row).display_name or "" for row in range(10)
     ]
-    assert window.statusBar().currentMessage() == f"Exported 10 cards to {target}"
+    assert window.status_bar.whole_message() == f"Exported 10 cards to {target}"
     assert window.export_action.shortcut().toString() == "Ctrl+E"
     file_menu = window.menuBar().actions()[0].menu()
     toolbar = window.findChild(QToolBar)
@@ -524,7 +524,7 @@ def test_export_all_writes_every_card_of_the_space(
     rows = read_rows(target)
     assert rows[0][:3] == ["ID", "Avatar URL", "Name"]
     assert len(rows) - 1 == window.model.page.meta.total
-    assert window.statusBar().currentMessage() == f"Exported {len(rows) - 1} cards to {target}"
+    assert window.status_bar.whole_message() == f"Exported {len(rows) - 1} cards to {target}"
     assert window.error_bar.isHidden()
 
 
