@@ -81,8 +81,7 @@ class HelpAndSettings(QObject):
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.clearAvatarCacheRequested.connect(self.clear_avatar_cache)
         dialog.removeLocalCopiesRequested.connect(self.removeLocalCopiesRequested)
-        dialog.signOutRequested.connect(dialog.reject)
-        dialog.signOutRequested.connect(self.signOutRequested)
+        dialog.signOutRequested.connect(self.signOutRequested)  # closed once agreed
         dialog.settingsChanged.connect(
             lambda: self.statusMessage.emit(
                 QCoreApplication.translate("MainWindow", "Preferences saved."), 5000
@@ -91,6 +90,11 @@ class HelpAndSettings(QObject):
         dialog.finished.connect(self._forget_preferences)
         self.preferences_dialog = dialog
         dialog.open()
+
+    def close_preferences(self) -> None:
+        """Close Preferences, if open, as if cancelled (the window signs out)."""
+        if self.preferences_dialog is not None:
+            self.preferences_dialog.reject()
 
     def _forget_preferences(self) -> None:
         self.preferences_dialog = None

@@ -210,6 +210,7 @@ class MainWindow(QMainWindow, CommandActions):
     def _connect_help(self) -> None:
         """Preferences may sign out; cleared avatars are fetched again."""
         self.help.signOutRequested.connect(self.sign_out)
+        self.signOutRequested.connect(self.help.close_preferences)
         self.help.statusMessage.connect(self.statusBar().showMessage)
         self.help.detailsAvatarsCleared.connect(self.details.show_current_card)
         self.help.avatarsCleared.connect(self.table.viewport().update)

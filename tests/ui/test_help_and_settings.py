@@ -59,13 +59,16 @@ def test_preferences_open_once_and_are_forgotten_when_closed(window, qtbot):
     qtbot.waitUntil(lambda: part.preferences_dialog is None)
 
 
-def test_signing_out_in_preferences_closes_them_and_asks_the_window(window, qtbot):
+def test_signing_out_in_preferences_asks_the_window_which_closes_them_once_agreed(window, qtbot):
+    """The window may still ask whether to sign out: said no to, Preferences stay."""
     part = make_help(window)
     part.open_preferences()
     dialog = part.preferences_dialog
     assert dialog is not None
     with qtbot.waitSignal(part.signOutRequested):
         dialog.signOutRequested.emit()
+    assert part.preferences_dialog is dialog
+    part.close_preferences()
     qtbot.waitUntil(lambda: part.preferences_dialog is None)
 
 

@@ -1114,3 +1114,22 @@ def test_signed_out_the_note_and_its_sign_in_stay_over_the_synced_copy_and_back(
     assert window.error_bar.message == note
     window.whole_space.show_pages()
     assert not window.error_bar.isHidden()
+
+
+def test_preferences_stay_open_where_the_person_says_no_to_signing_out(window, demo_server, qtbot):
+    """Asked whether to sign out, the synced spaces going with it: Cancel closed
+    Preferences all the same, their edits lost."""
+    open_space(qtbot, window, demo_server.space_id)
+    sync(qtbot, window)
+    dialog = preferences(window)
+    window.whole_space.confirm_sign_out = lambda: False
+    signed_out: list[bool] = []
+    window.signOutRequested.connect(lambda: signed_out.append(True))
+    dialog.sign_out_button.click()
+    qtbot.wait(50)
+    assert window.preferences_dialog is dialog
+    assert signed_out == []
+    window.whole_space.confirm_sign_out = lambda: True
+    dialog.sign_out_button.click()
+    assert signed_out == [True]
+    qtbot.waitUntil(lambda: window.preferences_dialog is None)
