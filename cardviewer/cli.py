@@ -427,14 +427,16 @@ def run_until_interrupted(main: Coroutine[Any, Any, T]) -> T:
     after one) is no more than the first: `asyncio.run` raised KeyboardInterrupt
     wherever the program was, in the middle of letting go, and a sync's store was
     closed under the thread still dropping its rows (a crash, and the rows and the
-    lock left). A shell starting a job in the background has it ignore Ctrl+C; its
-    choice stands. Only the main thread can take a signal: elsewhere, `asyncio.run`.
+    lock left). Where the loop has not run since the first, the program is held up
+    outside it (writing to a pipe nobody reads): the next raises KeyboardInterrupt
+    there, as before. A shell starting a job in the background has it ignore Ctrl+C;
+    its choice stands. Only the main thread can take a signal: elsewhere, `asyncio.run`.
     """
     if threading.current_thread() is not threading.main_thread():
         return asyncio.run(main)
     runner = asyncio.Runner()
     running: list[asyncio.Task[T]] = []
-    interrupted = False
+    interrupted = delivered = False
 
     async def tracked() -> T:
         task = asyncio.current_task()
@@ -442,14 +444,21 @@ def run_until_interrupted(main: Coroutine[Any, Any, T]) -> T:
         running.append(cast("asyncio.Task[T]", task))
         return await main
 
+    def cancel() -> None:
+        nonlocal delivered
+        delivered = True
+        running[0].cancel()
+
     def call_off(_signal: int, _frame: object) -> None:
         nonlocal interrupted
-        if not running:
-            raise KeyboardInterrupt  # nothing begun yet to let go of
+        if not running or (interrupted and not delivered):
+            # Nothing begun yet to let go of; or the loop has not run since the first
+            # signal: the program waits outside it (a write to a pipe nobody reads).
+            raise KeyboardInterrupt
         if not interrupted and not running[0].done():
             interrupted = True
             with contextlib.suppress(RuntimeError):  # the loop closing: the work is done
-                runner.get_loop().call_soon_threadsafe(running[0].cancel)
+                runner.get_loop().call_soon_threadsafe(cancel)
 
     signals = [signal.SIGTERM]
     if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:

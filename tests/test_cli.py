@@ -10,9 +10,11 @@ import io
 import json
 import logging
 import re
+import select
 import signal
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -1016,3 +1018,29 @@ def test_work_that_ends_unasked_is_its_result_and_its_own_cancellation_no_interr
     assert cli.run_until_interrupted(answer()) == 42
     with pytest.raises(asyncio.CancelledError):
         cli.run_until_interrupted(cancelled())
+
+
+def test_a_second_signal_ends_work_that_holds_the_loop_up():
+    """Work blocked outside the loop (a write to a pipe nobody reads) never sees the
+    first signal's cancellation: the second raises KeyboardInterrupt there, as
+    `asyncio.run` did, rather than being let go like the first."""
+    happened: list[str] = []
+
+    main_thread = threading.main_thread().ident
+    assert main_thread is not None
+
+    async def blocked() -> None:
+        for after in (0.2, 0.4):
+            terminate = (main_thread, signal.SIGTERM)
+            threading.Timer(after, signal.pthread_kill, terminate).start()
+        try:
+            select.select([], [], [], 5)  # held up outside the loop
+        except KeyboardInterrupt:
+            happened.append("interrupted")
+            raise
+
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        cli.run_until_interrupted(blocked())
+    assert happened == ["interrupted"]
+    assert time.monotonic() - started < 4
