@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from PySide6.QtCore import QCoreApplication, QObject
+from PySide6.QtCore import QCoreApplication, QObject, Qt
 from PySide6.QtWidgets import QStatusBar
 
 from cardviewer.ui.card_area import CardStack
@@ -51,7 +51,8 @@ class LoadingState(QObject):
         shown, the centre is not the pages'."""
         self._failed = False
         pages.loadingChanged.connect(self._loading_changed)
-        pages.loadFailed.connect(self._load_failed)
+        # Queued: after the window's own handler, which offers the space's copy (or not).
+        pages.loadFailed.connect(self._load_failed, Qt.ConnectionType.QueuedConnection)
         stack.loading_page.action_button.clicked.connect(self.stop)
 
     def _pages_shown(self) -> bool:

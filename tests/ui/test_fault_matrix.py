@@ -195,7 +195,7 @@ def test_a_failure_before_any_page_leaves_the_hint_and_no_page_claim(window, dem
     assert "still shown" not in window.error_bar.message
     assert window.stack.currentWidget() is window.hint_page
     # Not "No space open … Enter a space id": it was entered, and Open pressed.
-    assert window.hint_page.title_label.text() == "No cards shown"
+    qtbot.waitUntil(lambda: window.hint_page.title_label.text() == "No cards shown")
     assert window.hint_page.text_label.text() == (
         "The space's cards could not be loaded; the message above says why."
     )

@@ -1089,12 +1089,17 @@ def test_a_space_that_cannot_be_loaded_points_to_its_synced_copy(window, demo_se
     with qtbot.waitSignal(window.pages.loadFailed, timeout=WAIT):
         window.open_space(demo_server.space_id)
     assert window.stack.currentWidget() is window.hint_page
-    assert window.hint_page.title_label.text() == "No cards shown"
+    qtbot.waitUntil(lambda: window.hint_page.title_label.text() == "No cards shown")
     assert window.hint_page.text_label.text() == (
         "The space's cards could not be loaded. Choose the whole space above to browse "
         "its synced copy."
     )
     assert window.whole_space.switch.isVisible()
+    window.pages.clear()  # another space, never synced, that cannot be loaded either
+    with qtbot.waitSignal(window.pages.loadFailed, timeout=WAIT):
+        window.open_space(demo_server.empty_space_id)
+    qtbot.waitUntil(lambda: "the message above says why" in window.hint_page.text_label.text())
+    assert not window.whole_space.offers_copy
 
 
 def test_signed_out_the_note_and_its_sign_in_stay_over_the_synced_copy_and_back(
