@@ -77,8 +77,9 @@ class ExportCommands(QObject):
         self.ask_emails: AskEmails = partial(ask_about_emails, window)
         """Asks what to do about cards loaded without e-mail addresses."""
         self._after_emails: Callable[[], None] | None = None
-        self._after_sort: Callable[[], None] | None = None
-        """The command to go on with once every row of the sort or filter shown is in."""
+        self._after_sort: dict[str, Callable[[], None]] = {}
+        """The commands to go on with once every row of the sort or filter shown is in:
+        the last export asked for meanwhile, and Sync Space."""
         self._sorting: SpaceTableModel | None = None
         """The whole space whose sort or filter `_after_sort` waits for."""
         self._model = model
@@ -237,7 +238,7 @@ class ExportCommands(QObject):
         pictures = self._settings.phone_list_pictures
         self._jobs.print_with(paint, chosen.request, total=chosen.count, pictures=pictures)
 
-    def _rows_all_in(self, *, again: Callable[[], None]) -> bool:
+    def _rows_all_in(self, *, again: Callable[[], None], kind: str = "export") -> bool:
         """True to go on: every row of the order or filter of the whole space shown is in
         (or the pages are shown); else `again` runs once they are, and a note says so.
 
@@ -247,7 +248,7 @@ class ExportCommands(QObject):
         space = self._shown_space()
         if space is None or not space.is_sorting:
             return True
-        self._after_sort = again  # the last command asked for meanwhile
+        self._after_sort[kind] = again  # the last of its kind asked for meanwhile
         if self._sorting is not space:
             self._sorting = space
             space.queryFinished.connect(self._rows_in, Qt.ConnectionType.SingleShotConnection)
@@ -261,23 +262,28 @@ class ExportCommands(QObject):
 
     def _rows_in(self) -> None:
         """The sort or filter waited for is done: the command asked for goes on."""
-        again, self._after_sort, self._sorting = self._after_sort, None, None
-        if again is not None:
+        waiting, self._after_sort, self._sorting = self._after_sort, {}, None
+        for again in waiting.values():
             again()
 
     def _sorting_gone(self, space: SpaceTableModel) -> None:
-        """The whole space waited for is gone before its rows were all in: the command
-        goes on with the whole space shown now (waiting for it in turn); with the pages
-        shown instead, it is called off, and a note says so."""
-        if space is self._sorting and self._shown_space() is not None:
+        """The whole space waited for is gone before its rows were all in: the commands
+        go on with the whole space shown now (waiting for it in turn); with the pages
+        shown instead, an export is called off, and a note says so (Sync Space, which
+        waited only for the sort to let go of the copy, goes on)."""
+        if space is not self._sorting:
+            return
+        if self._shown_space() is not None:
             self._rows_in()
-        elif space is self._sorting:
-            self._after_sort = self._sorting = None
+            return
+        export = self._after_sort.pop("export", None)
+        if export is not None:
             text = QCoreApplication.translate(
                 "MainWindow",
                 "The whole space is no longer shown, so what waited for its sort was called off.",
             )
             self.statusMessage.emit(text, NOTE_MS)
+        self._rows_in()
 
     def _emails_settled(self, chosen: ChosenCards, *, again: Callable[[], None]) -> bool:
         """True to go on with `chosen` as it is; else the person chose to stop, or to load
@@ -333,7 +339,7 @@ class ExportCommands(QObject):
         path = store_path(request.space_id) if request is not None else None
         if request is None or path is None:
             return
-        if self._rows_all_in(again=partial(self.sync_space, store_path)):
+        if self._rows_all_in(again=partial(self.sync_space, store_path), kind="sync"):
             self._jobs.sync(request, path)
 
     def export_format(self) -> ExportFormat:

@@ -1138,3 +1138,25 @@ def test_preferences_stay_open_where_the_person_says_no_to_signing_out(window, d
     dialog.sign_out_button.click()
     assert signed_out == [True]
     qtbot.waitUntil(lambda: window.preferences_dialog is None)
+
+
+def test_an_export_and_a_sync_asked_for_during_one_sort_both_go_on(
+    window, demo_server, qtbot, tmp_path, monkeypatch
+):
+    """Sync Space took the place of an export waiting for the same sort: the export,
+    promised with "then this goes on", never came."""
+    sorting_slowly(qtbot, window, demo_server, monkeypatch)
+    asked: list[Path] = []
+    target = tmp_path / "shown.csv"
+
+    def ask(suggested: Path, title: str = "") -> Path:
+        asked.append(suggested)
+        return target
+
+    window.ask_export_path = ask  # type: ignore[method-assign]
+    window.export_action.trigger()
+    window.sync_action.trigger()
+    assert asked == [], "both wait"
+    qtbot.waitUntil(lambda: window.jobs.fetching_whole_space, timeout=WAIT)
+    assert [path.name for path in asked] == [f"{demo_server.space_id}-all.csv"]
+    qtbot.waitUntil(target.exists, timeout=WAIT)
