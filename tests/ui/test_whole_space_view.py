@@ -1147,13 +1147,13 @@ def test_an_export_and_a_sync_asked_for_during_one_sort_both_go_on(
     promised with "then this goes on", never came."""
     sorting_slowly(qtbot, window, demo_server, monkeypatch)
     asked: list[Path] = []
-    target = tmp_path / "shown.csv"
+    target: Path = tmp_path / "shown.csv"
 
     def ask(suggested: Path, title: str = "") -> Path:
         asked.append(suggested)
         return target
 
-    window.ask_export_path = ask  # type: ignore[method-assign]
+    window.ask_export_path = ask
     window.export_action.trigger()
     window.sync_action.trigger()
     assert asked == [], "both wait"
