@@ -506,3 +506,22 @@ def test_a_file_after_a_damaged_copy_was_set_aside_says_so_even_when_quiet(demo_
     assert len(changes_in(target)) == 241
     assert run(demo_server, "--changes", str(target), "-q") == (ExitCode.OK, "")
     assert changes_in(target) == changes_in(target)[:1], "nothing changed since"
+
+
+@pytest.mark.usefixtures("password")
+@pytest.mark.parametrize("with_changes_before", [False, True])
+def test_a_copy_set_aside_is_said_lost_only_where_a_file_of_changes_came_from_it(
+    demo_server, tmp_path, with_changes_before: bool
+):
+    """A job that never wrote a file of changes was told that the copy the last one was
+    written from is gone. Where the copy set aside cannot be read to tell, it is said."""
+    target = tmp_path / "changes.csv"
+    first = ["--changes", str(target)] if with_changes_before else []
+    assert run(demo_server, *first)[0] == ExitCode.OK
+    with sqlite3.connect(copy_of(demo_server)) as db:  # no store's tables: set aside
+        db.execute("DROP TABLE card_text")
+    db.close()
+    code, err = run(demo_server, "--changes", str(target), "-q")
+    assert code == ExitCode.OK
+    assert (lost_note(target) in err) is with_changes_before, err
+    assert len(changes_in(target)) == 241

@@ -36,6 +36,7 @@ from cardviewer.services.card_order import EMPTY, SORTED_KEYS
 from cardviewer.services.csv_export import safe_file_stem
 from cardviewer.services.store_copies import Change, StoreCopies, rows_in
 from cardviewer.services.store_schema import (
+    CHANGES_FILE_COPY,
     LAST_GENERATION,
     READ_ONLY_TEXT,
     Generation,
@@ -126,6 +127,26 @@ def set_aside(path: Path) -> None:
             pass
         except OSError as error:
             log.warning("%s%s could not be set aside: %s", path, suffix, error)
+
+
+def _set_aside_beside(path: Path) -> list[Path]:
+    """The stores set aside as damaged where the one at `path` was (not SQLite's files)."""
+    return [
+        aside
+        for aside in path.parent.glob(f"{glob.escape(path.name)}.damaged-*")
+        if not aside.name.endswith(("-wal", "-shm"))
+    ]
+
+
+def _had_changes_file(aside: Path) -> bool:
+    """Whether a file of changes was written from the store set aside at `aside`; where
+    it cannot be read to tell, it may have been."""
+    try:
+        with contextlib.closing(sqlite3.connect(f"{aside.as_uri()}?mode=ro", uri=True)) as db:
+            row = db.execute("SELECT 1 FROM state WHERE key = ?", (CHANGES_FILE_COPY,))
+            return row.fetchone() is not None
+    except sqlite3.Error:
+        return True
 
 
 def damaged(path: Path) -> StoreError:
@@ -227,7 +248,7 @@ class CardStore(StoreCopies):
                 store = cls(connect_store(path), path)
             except sqlite3.Error as error:  # a new store could not be started either
                 raise _not_for_now(error) from error
-        if new and any(path.parent.glob(f"{glob.escape(path.name)}.damaged-*")):
+        if new and any(map(_had_changes_file, _set_aside_beside(path))):
             store.note_changes_file_copy_lost()  # the file of changes must say so
         return store
 
