@@ -856,7 +856,7 @@
         <translation>Die Seite neu laden (F5)</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="+582"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="+588"/>
         <location filename="../cardviewer/ui/window_commands.py" line="+31"/>
         <source>&amp;Export Page…</source>
         <translation>Seite e&amp;xportieren…</translation>
@@ -1283,7 +1283,7 @@
         <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist; melden Sie sich an, um Karten zu laden.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+349"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+350"/>
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
@@ -1296,14 +1296,14 @@
         </translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/export_commands.py" line="+105"/>
+        <location filename="../cardviewer/ui/export_commands.py" line="+106"/>
         <location line="+14"/>
-        <location line="+189"/>
+        <location line="+194"/>
         <source>There are no cards to export.</source>
         <translation>Es gibt keine Karten zum Exportieren.</translation>
     </message>
     <message>
-        <location line="-131"/>
+        <location line="-136"/>
         <source>Export as vCards</source>
         <translation>Als vCards exportieren</translation>
     </message>
@@ -1318,12 +1318,12 @@
         <translation>Warten, bis die angezeigten Karten sortiert sind; dann geht es weiter.</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+24"/>
         <source>The whole space is no longer shown, so what waited for its sort was called off.</source>
         <translation>Der ganze Bereich wird nicht mehr angezeigt; was auf seine Sortierung wartete, wurde abgebrochen.</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+29"/>
         <source>Save QR Code</source>
         <translation>QR-Code speichern</translation>
     </message>
@@ -1539,12 +1539,12 @@
         <translation>Die Zeilen konnten nicht kopiert werden. %1</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/help_and_settings.py" line="+88"/>
+        <location filename="../cardviewer/ui/help_and_settings.py" line="+87"/>
         <source>Preferences saved.</source>
         <translation>Einstellungen gespeichert.</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+29"/>
         <source>The avatar cache is cleared.</source>
         <translation>Der Profilbild-Cache ist geleert.</translation>
     </message>
@@ -1709,7 +1709,7 @@
         </translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/loading_state.py" line="+80"/>
+        <location filename="../cardviewer/ui/loading_state.py" line="+81"/>
         <source>Stopped loading page %1.</source>
         <translation>Laden der Seite %1 abgebrochen.</translation>
     </message>
@@ -1747,7 +1747,7 @@
         <translation>Der Datenträger ist schreibgeschützt; wählen Sie einen anderen Ordner.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="-486"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="-492"/>
         <source>Whole space (synced %1)</source>
         <translation>Ganzer Bereich (Stand %1)</translation>
     </message>
@@ -1813,6 +1813,11 @@
     </message>
     <message>
         <location line="+245"/>
+        <source>Some synced spaces could not be removed from this computer; the log says which, and why.</source>
+        <translation>Einige synchronisierte Bereiche konnten nicht von diesem Computer entfernt werden; das Protokoll sagt, welche und warum.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Removed the synced space from this computer.</source>
         <translation>Der synchronisierte Bereich wurde von diesem Computer entfernt.</translation>
     </message>
@@ -1832,7 +1837,7 @@
         <translation>Die lokale Kopie konnte nicht gelesen werden; die angezeigten Karten sind daher vielleicht unvollständig oder nicht wie gewünscht geordnet. „Bereich synchronisieren“ legt eine neue Kopie an.</translation>
     </message>
     <message>
-        <location line="-438"/>
+        <location line="-444"/>
         <source>Removed by the last sync</source>
         <translation>Entfernt bei der letzten Synchronisierung</translation>
     </message>
@@ -1847,7 +1852,7 @@
         <translation>Inzwischen neu synchronisiert: %1.</translation>
     </message>
     <message>
-        <location line="+175"/>
+        <location line="+181"/>
         <source>&amp;Export Cards Shown…</source>
         <translation>Angezeigte Karten &amp;exportieren…</translation>
     </message>
@@ -1857,7 +1862,7 @@
         <translation>Die angezeigten Karten in ihrer Reihenfolge als CSV-Datei speichern (Strg+E)</translation>
     </message>
     <message>
-        <location line="-441"/>
+        <location line="-447"/>
         <source>Every card is as it was at the sync before.</source>
         <translation>Jede Karte ist so wie bei der Synchronisierung davor.</translation>
     </message>
@@ -2232,12 +2237,12 @@
         <translation>vCards:</translation>
     </message>
     <message>
-        <location line="+177"/>
+        <location line="+176"/>
         <source>The preferences could not be saved to %1.</source>
         <translation>Die Einstellungen konnten nicht in %1 gespeichert werden.</translation>
     </message>
     <message>
-        <location line="-309"/>
+        <location line="-308"/>
         <source>Export concurrency</source>
         <translation>Gleichzeitige Abrufe beim Export</translation>
     </message>
@@ -2322,7 +2327,7 @@
         <translation>Bereiche:</translation>
     </message>
     <message>
-        <location line="+164"/>
+        <location line="+163"/>
         <source>Preferences Not Saved</source>
         <translation>Einstellungen nicht gespeichert</translation>
     </message>

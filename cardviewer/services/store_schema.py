@@ -139,8 +139,8 @@ def passing_problem(error: sqlite3.Error) -> StoreProblem | None:
 
 READ_ONLY_TEXT = (
     "The local copy of this space may not be changed: its file, or the folder it is in, "
-    "is read-only for you. It stays as it was; Remove Local Copies, or the file's "
-    "permissions, let a sync make a new one."
+    "is read-only for you. It stays as it was; once you may change them, the next sync "
+    "goes on from it."
 )
 
 

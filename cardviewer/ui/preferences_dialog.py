@@ -430,7 +430,6 @@ class PreferencesDialog(QDialog):
 
     def _remove_copies(self) -> None:
         if self.confirm_removal():
-            self.remove_copies_button.setEnabled(False)  # none is left to remove
             self.removeLocalCopiesRequested.emit()
 
     def set_signed_in(self, signed_in: bool) -> None:

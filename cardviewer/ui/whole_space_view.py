@@ -441,7 +441,13 @@ class WholeSpaceView(QObject):
         log.info("%d local copies of spaces removed", removed)
         self._offered = None
         self.switch.offer(None)
-        if removed == 1:
+        if holds_copies(self._store_folder):  # a file in use (Windows), or not ours to delete
+            text = QCoreApplication.translate(
+                "MainWindow",
+                "Some synced spaces could not be removed from this computer; the log says "
+                "which, and why.",
+            )
+        elif removed == 1:
             text = QCoreApplication.translate(
                 "MainWindow", "Removed the synced space from this computer."
             )

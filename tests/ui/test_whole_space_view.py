@@ -240,7 +240,6 @@ def test_preferences_removes_the_local_copies(window, demo_server, qtbot):
     assert window.table.model() is window.proxy
     assert not window.whole_space.switch.isVisible()
     assert window.statusBar().currentMessage() == "Removed the synced space from this computer."
-    assert not dialog.remove_copies_button.isEnabled(), "nothing is left to remove"
     dialog.reject()
     dialog = preferences(window)
     assert not dialog.remove_copies_button.isEnabled()
@@ -1160,3 +1159,27 @@ def test_an_export_and_a_sync_asked_for_during_one_sort_both_go_on(
     qtbot.waitUntil(lambda: window.jobs.fetching_whole_space, timeout=WAIT)
     assert [path.name for path in asked] == [f"{demo_server.space_id}-all.csv"]
     qtbot.waitUntil(target.exists, timeout=WAIT)
+
+
+def test_local_copies_that_cannot_be_removed_are_not_said_gone(
+    window, demo_server, qtbot, monkeypatch
+):
+    """A copy whose folder may not be changed stayed, and the note said none was left."""
+    open_space(qtbot, window, demo_server.space_id)
+    sync(qtbot, window)
+    path = window.whole_space.store_path(demo_server.space_id)
+    assert path is not None
+
+    def refused(self: Path, missing_ok: bool = False) -> None:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "unlink", refused)
+    dialog = preferences(window)
+    dialog.remove_copies_button.click()
+    kept = (
+        "Some synced spaces could not be removed from this computer; the log says which, and why."
+    )
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage() == kept, timeout=WAIT)
+    assert path.exists()
+    assert dialog.remove_copies_button.isEnabled(), "to try again"
+    dialog.reject()
