@@ -473,6 +473,8 @@ def run_until_interrupted(main: Coroutine[Any, Any, T]) -> T:
                     raise KeyboardInterrupt from None
                 raise
     finally:
+        if not running:
+            main.close()  # interrupted before it began: not "never awaited"
         for number, handler in previous.items():
             signal.signal(number, handler)
 

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import csv
 import dataclasses
+import inspect
 import io
 import json
 import logging
@@ -1044,3 +1045,22 @@ def test_a_second_signal_ends_work_that_holds_the_loop_up():
         cli.run_until_interrupted(blocked())
     assert happened == ["interrupted"]
     assert time.monotonic() - started < 4
+
+
+def test_work_interrupted_before_it_began_is_closed_without_a_warning(monkeypatch):
+    """Ctrl+C as the loop was made: the work, never begun, was reported "never awaited"."""
+    made = asyncio.Runner._lazy_init  # type: ignore[attr-defined]
+
+    def interrupted_as_made(runner: asyncio.Runner) -> None:
+        made(runner)
+        signal.raise_signal(signal.SIGINT)
+
+    monkeypatch.setattr(asyncio.Runner, "_lazy_init", interrupted_as_made)
+
+    async def work() -> int:
+        return 0
+
+    coroutine = work()
+    with pytest.raises(KeyboardInterrupt):
+        cli.run_until_interrupted(coroutine)
+    assert inspect.getcoroutinestate(coroutine) == inspect.CORO_CLOSED
