@@ -140,9 +140,15 @@ def _set_aside_beside(path: Path) -> list[Path]:
 
 def _had_changes_file(aside: Path) -> bool:
     """Whether a file of changes was written from the store set aside at `aside`; where
-    it cannot be read to tell, it may have been."""
+    it cannot be read to tell, it may have been.
+
+    Read as a file nothing changes (`immutable`), so that reading it makes no file
+    beside it; what its write-ahead log holds would be missed that way, so a store
+    with one may have had a file of changes."""
+    if Path(f"{aside}-wal").exists():
+        return True
     try:
-        with contextlib.closing(sqlite3.connect(f"{aside.as_uri()}?mode=ro", uri=True)) as db:
+        with contextlib.closing(sqlite3.connect(f"{aside.as_uri()}?immutable=1", uri=True)) as db:
             row = db.execute("SELECT 1 FROM state WHERE key = ?", (CHANGES_FILE_COPY,))
             return row.fetchone() is not None
     except sqlite3.Error:
