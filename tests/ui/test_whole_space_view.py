@@ -446,21 +446,25 @@ def sorting_slowly(qtbot, window: MainWindow, demo_server, monkeypatch) -> Space
     return space
 
 
+def exporting_to(window: MainWindow, target: Path) -> list[Path]:
+    """The window's exports write to `target`; the names it suggested, as they come."""
+    asked: list[Path] = []
+
+    def ask(suggested: Path, title: str = "") -> Path:
+        asked.append(suggested)
+        return target
+
+    window.ask_export_path = ask  # type: ignore[method-assign]
+    return asked
+
+
 def test_an_export_waiting_for_a_sort_goes_on_with_a_newer_copy_shown_meanwhile(
     window, demo_server, qtbot, tmp_path, monkeypatch
 ):
     """The window shows a copy another program synced, and lets go of the one whose sort
     the export waited for: that sort's end never comes."""
     space = sorting_slowly(qtbot, window, demo_server, monkeypatch)
-    asked: list[Path] = []
-
-    target: Path = tmp_path / "all.csv"
-
-    def ask(suggested: Path, title: str = "") -> Path:
-        asked.append(suggested)
-        return target
-
-    window.ask_export_path = ask
+    asked = exporting_to(window, tmp_path / "all.csv")
     window.export_action.trigger()
     assert asked == [], "it waits"
     synced_elsewhere(space.path, dropping=0)
@@ -1145,14 +1149,8 @@ def test_an_export_and_a_sync_asked_for_during_one_sort_both_go_on(
     """Sync Space took the place of an export waiting for the same sort: the export,
     promised with "then this goes on", never came."""
     sorting_slowly(qtbot, window, demo_server, monkeypatch)
-    asked: list[Path] = []
     target: Path = tmp_path / "shown.csv"
-
-    def ask(suggested: Path, title: str = "") -> Path:
-        asked.append(suggested)
-        return target
-
-    window.ask_export_path = ask
+    asked = exporting_to(window, target)
     window.export_action.trigger()
     window.sync_action.trigger()
     assert asked == [], "both wait"
