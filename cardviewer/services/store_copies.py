@@ -20,8 +20,8 @@ from enum import Enum
 from typing import Any
 
 from cardviewer.api.models import Card, parse_card
-from cardviewer.services.card_columns import EMAILS_KEY
 from cardviewer.services.stoppable import check
+from cardviewer.services.store_content import CARD_CONTENT
 from cardviewer.services.store_schema import (
     CHANGES_FILE_COPY,
     Generation,
@@ -56,8 +56,9 @@ class Change(Enum):
 
 
 # A card is looked for in the other copy by its id. One without an id (stored as '')
-# cannot be followed from one sync to the next: the same content there is the same
-# card, and any other content a card added, or removed, but never one changed.
+# cannot be followed from one sync to the next: the same content there (in any order
+# of keys) is the same card, and any other content a card added, or removed, but never
+# one changed.
 # The id alone is read from the index; of cards without one, the other copy's contents
 # once, into a lookup SQLite makes for the `IN` (not a walk of them for each card).
 _NOT_IN_THE_OTHER = (
@@ -66,21 +67,16 @@ _NOT_IN_THE_OTHER = (
     " ELSE {n} NOT IN (SELECT {o} FROM cards o INDEXED BY cards_by_uuid"
     " WHERE o.generation = :other AND o.uuid = '') END"
 )
-_CONTENT_WITHOUT_EMAILS = (
-    f"CASE WHEN json_valid({{card}}.json) THEN json_remove({{card}}.json, '$.{EMAILS_KEY}')"
-    " ELSE {card}.json END"
-)
-"""A card's content as compared where not both copies have the e-mail addresses."""
 # Changed: the id is in the other copy, but no card of that id there has the same
-# content (two cards a server sent with one id are each found as they were). The e-mail
-# addresses count only where both copies asked for them: one copy with them and the
-# other without (a window including them, a nightly `cardviewer sync` not) made every
-# card changed, and so did the `"emails": null` of copies an older version wrote.
-_SAME_CARD = {
-    True: "o.json = n.json",
-    False: "(o.json = n.json OR (json_valid(o.json) AND json_valid(n.json)"
-    f" AND json_remove(o.json, '$.{EMAILS_KEY}') = json_remove(n.json, '$.{EMAILS_KEY}')))",
-}
+# content (two cards a server sent with one id are each found as they were). The
+# content is compared blind to the order of keys (`card_content`), where the JSON
+# differs. The e-mail addresses count only where both copies asked for them: one copy
+# with them and the other without (a window including them, a nightly `cardviewer
+# sync` not) made every card changed, and so did the `"emails": null` of copies an
+# older version wrote.
+_SAME_CARD = (
+    f"(o.json = n.json OR {CARD_CONTENT}(o.json, {{emails}}) = {CARD_CONTENT}(n.json, {{emails}}))"
+)
 _CHANGED = (
     "n.uuid <> '' AND EXISTS (SELECT 1 FROM cards o INDEXED BY cards_by_uuid"
     " WHERE o.generation = :other AND o.uuid = n.uuid)"
@@ -102,13 +98,12 @@ def change_query(change: Change, column: str = "uuid", *, emails: bool = True) -
     here: without statistics SQLite chose to walk the other copy's cards for each card,
     which for two copies of 100,000 cards did not end in half an hour.
     """
+    with_emails = int(emails)
     if change is Change.CHANGED:
-        condition = _CHANGED.format(same=_SAME_CARD[emails])
-    elif emails:  # the removed: the copy before read, the current one the other
-        condition = _NOT_IN_THE_OTHER.format(n="n.json", o="o.json")
-    else:
+        condition = _CHANGED.format(same=_SAME_CARD.format(emails=with_emails))
+    else:  # the removed: the copy before read, the current one the other
         condition = _NOT_IN_THE_OTHER.format(
-            n=_CONTENT_WITHOUT_EMAILS.format(card="n"), o=_CONTENT_WITHOUT_EMAILS.format(card="o")
+            n=f"{CARD_CONTENT}(n.json, {with_emails})", o=f"{CARD_CONTENT}(o.json, {with_emails})"
         )
     return (
         f"SELECT n.{column} FROM cards n WHERE n.generation = :chosen"

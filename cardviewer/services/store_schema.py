@@ -25,6 +25,7 @@ from pathlib import Path
 from cardviewer.api.models import parse_card
 from cardviewer.services.card_columns import ID_KEY
 from cardviewer.services.card_order import EMPTY, card_sort_keys, sort_key
+from cardviewer.services.store_content import add_card_content
 from cardviewer.services.store_sort_keys import (
     FOLDED,
     add_empty_keys,
@@ -199,6 +200,7 @@ def connect_store(path: Path, *, create: bool = True) -> sqlite3.Connection:
         path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
     )
     try:
+        add_card_content(connection)
         connection.execute("PRAGMA foreign_keys = ON")
         connection.execute(
             "CREATE TEMP TABLE IF NOT EXISTS text_ranks (text TEXT PRIMARY KEY, rank INTEGER)"

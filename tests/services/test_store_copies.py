@@ -12,6 +12,7 @@ import pytest
 from cardviewer.api.models import Card, parse_card
 from cardviewer.services.card_store import CardStore
 from cardviewer.services.stoppable import Stopped
+from cardviewer.services.store_content import add_card_content, card_content
 from cardviewer.services.store_copies import Change, Changes, change_query
 from cardviewer.services.store_sort_keys import index_names
 from tests.services.stores import a_store_path, cards, count_rows, synced
@@ -135,12 +136,50 @@ def test_the_empty_e_mails_an_older_version_kept_are_no_change(path):
         assert store.changes() == Changes(added=(), removed=(), changed=("b",))
 
 
+def test_a_card_sent_with_its_keys_in_another_order_is_not_changed(path):
+    """Fields the app does not know, and the keys inside them, are kept in the order
+    the server sent them; the same card in another order was counted as changed."""
+    fields: dict[str, object] = {
+        "department": {"name": "Sales", "floor": 3},
+        "tags": ["a", "b"],
+        "avatar": {"src": "https://cards.example/a.png", "alt": "Ada"},
+    }
+    reordered = {
+        key: dict(reversed(value.items())) if isinstance(value, dict) else value
+        for key, value in reversed(fields.items())
+    }
+    card, same_card = (
+        parse_card({"uuid": "a", "display_name": "Ada", **keys}) for keys in (fields, reordered)
+    )
+    edited = parse_card({**same_card.model_dump(), "uuid": "a", "tags": ["b", "a"]})
+    without_ids = [parse_card({"display_name": "Ada", **keys}) for keys in (fields, reordered)]
+    with CardStore.open(path) as store:
+        synced(store, [card, without_ids[0]])
+        synced(store, [same_card, without_ids[1]])
+        assert store.changes() == Changes(added=(), removed=(), changed=())
+        assert store.ordered(None, change=Change.CHANGED) == []
+        assert store.ordered(None, change=Change.ADDED) == []
+        synced(store, [edited, without_ids[1]])
+        assert store.changes() == Changes(added=(), removed=(), changed=("a",)), "a list's order"
+
+
+def test_content_that_is_not_a_card_s_json_is_compared_as_it_is():
+    assert card_content("not json", 1) == "not json"
+    assert card_content("[1, 2]", 0) == "[1, 2]"
+    assert card_content("[" * 100_000, 1) == "[" * 100_000
+    assert card_content('{"b":1,"a":{"d":2,"c":3}}', 1) == '{"a":{"c":3,"d":2},"b":1}'
+    assert card_content('{"emails":null,"a":1}', 0) == '{"a":1}'
+    assert card_content('{"emails":null,"a":1}', 1) == '{"a":1,"emails":null}'
+    assert card_content('{"a":"\\ud83e"}', 1) == '{"a":"\\ud83e"}'
+
+
 def test_what_changed_looks_each_card_up_by_its_id_in_the_other_copy(path):
     """A plan that walks the other copy for each card takes hours at 100,000 cards."""
     with CardStore.open(path) as store:
         synced(store, cards("a", "b"))
         synced(store, cards("b", "c"))
     with sqlite3.connect(path) as db:
+        add_card_content(db)
         for change, emails in [(change, emails) for change in Change for emails in (True, False)]:
             query = change_query(change, emails=emails)
             steps = db.execute(f"EXPLAIN QUERY PLAN {query}", {"chosen": 2, "other": 1})
