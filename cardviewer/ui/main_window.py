@@ -494,7 +494,6 @@ class MainWindow(QMainWindow, CommandActions):
         page = self.model.page
         online = not self.is_signed_out
         whole_space = self.whole_space.shows_whole_space
-        # Paging controls only make sense for a page on screen of a space with cards.
         self.page_bar.setVisible(page is not None and not whole_space and page.meta.total > 0)
         self.page_bar.setEnabled(online)
         self.space_combo.setEnabled(online)
@@ -509,6 +508,7 @@ class MainWindow(QMainWindow, CommandActions):
             loading=self.pages.is_loading,
             syncable=self._store_folder is not None,
             space_cards=self.whole_space.has_cards,
+            space_shown=self.whole_space.shows_cards,
             whole_space=whole_space,
         )
         met = needs_met(state)

@@ -288,8 +288,13 @@ class WholeSpaceView(QObject):
 
     @property
     def has_cards(self) -> bool:
-        """The whole space is shown, and its copy has cards to export."""
+        """The whole space is shown, and its copy has cards (or the change shown has)."""
         return self.model is not None and self.model.total_count() > 0
+
+    @property
+    def shows_cards(self) -> bool:
+        """The whole space is shown, and a filter leaves cards of it to export."""
+        return self.has_cards and self.model is not None and self.model.shown_count() > 0
 
     def store_path(self, space_id: str) -> Path | None:
         """Where the copy of `space_id` is kept for the account signed in; None: nowhere."""

@@ -53,7 +53,9 @@ class Need(Flag):
     PAGE = auto()
     """A page is on screen."""
     CARDS = auto()
-    """The page on screen has cards."""
+    """The page on screen has cards, or the whole space shown (whatever a filter leaves)."""
+    SHOWN = auto()
+    """Cards are shown to export: the page's, or of the whole space, any a filter leaves."""
     TARGET = auto()
     """A page was asked for or is shown, so it can be loaded again."""
     SPACE_FETCHABLE = auto()
@@ -86,6 +88,8 @@ class WindowState:
     """The window has a folder for local copies of spaces."""
     space_cards: bool = False
     """The whole space is shown from its local copy, and it has cards."""
+    space_shown: bool = False
+    """Of the whole space shown, a filter leaves cards to export."""
     whole_space: bool = False
     """The whole space is shown (or of it the cards a sync changed), not the page."""
 
@@ -93,12 +97,12 @@ class WindowState:
 def needs_met(state: WindowState) -> Need:
     """What holds now, of what the commands need (signed out, Refresh leads to sign-in)."""
     page, bar = state.page, state.page_bar
+    page_cards = page is not None and not page.is_empty  # exported whole, filtered or not
     held = {
         Need.ONLINE: state.online,
         Need.PAGE: page is not None,
-        Need.CARDS: state.space_cards
-        if state.whole_space
-        else page is not None and not page.is_empty,
+        Need.CARDS: state.space_cards if state.whole_space else page_cards,
+        Need.SHOWN: state.space_shown if state.whole_space else page_cards,
         Need.TARGET: state.has_target,
         Need.SPACE_FETCHABLE: state.space_fetchable,
         Need.SYNCABLE: state.space_fetchable and state.syncable,
@@ -269,7 +273,7 @@ def command_table(target: CommandTarget) -> tuple[Command, ...]:
             tip=QCoreApplication.translate(
                 "MainWindow", "Save the cards of this page as a CSV file (Ctrl+E)"
             ),
-            needs=Need.CARDS,
+            needs=Need.SHOWN,
         ),
         Command(
             "export_vcards",
@@ -282,7 +286,7 @@ def command_table(target: CommandTarget) -> tuple[Command, ...]:
                 "Save the selected cards, or every card shown, as vCards that Outlook and "
                 "phones import (Ctrl+Shift+K)",
             ),
-            needs=Need.CARDS,
+            needs=Need.SHOWN,
         ),
         Command(
             "export_pdf",
@@ -295,7 +299,7 @@ def command_table(target: CommandTarget) -> tuple[Command, ...]:
                 "Save the selected cards, or every card shown, as a phone list to print "
                 "(Ctrl+Shift+P)",
             ),
-            needs=Need.CARDS,
+            needs=Need.SHOWN,
         ),
         Command(
             "print",
@@ -307,7 +311,7 @@ def command_table(target: CommandTarget) -> tuple[Command, ...]:
             tip=QCoreApplication.translate(
                 "MainWindow", "Print the selected cards, or every card shown, as a phone list"
             ),
-            needs=Need.CARDS,
+            needs=Need.SHOWN,
         ),
         Command(
             "export_all",
@@ -372,6 +376,7 @@ def command_table(target: CommandTarget) -> tuple[Command, ...]:
             status_tip=QCoreApplication.translate(
                 "MainWindow", "Copy the selected cards for a spreadsheet"
             ),
+            needs=Need.SHOWN,
         ),
         Command(
             "find",

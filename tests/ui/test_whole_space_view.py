@@ -110,6 +110,32 @@ def test_sync_shows_every_card_of_the_space_from_its_copy(window, demo_server, q
     assert "this page" in window.filter_edit.placeholderText()
 
 
+def test_a_filter_leaving_no_card_greys_out_what_works_on_the_cards_shown(
+    window, demo_server, qtbot
+):
+    """They said "There are no cards to export." when clicked; the filter itself and
+    the overview, which are of the whole space, stay."""
+    open_space(qtbot, window, demo_server.space_id)
+    space = sync(qtbot, window)
+    on_cards_shown = [
+        window.export_action,
+        window.export_vcards_action,
+        window.export_pdf_action,
+        window.print_action,
+        window.copy_action,
+    ]
+    assert all(action.isEnabled() for action in on_cards_shown)
+    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
+        window.filter_edit.setText("no such card anywhere")
+    assert space.rowCount() == 0
+    assert not any(action.isEnabled() for action in on_cards_shown)
+    assert window.filter_edit.isEnabled()
+    assert window.overview_action.isEnabled()
+    with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
+        window.filter_edit.clear()
+    assert all(action.isEnabled() for action in on_cards_shown)
+
+
 def test_a_second_sync_says_what_changed(window, demo_server, qtbot):
     open_space(qtbot, window, demo_server.space_id)
     sync(qtbot, window)

@@ -305,3 +305,29 @@ def test_a_space_can_be_synced_only_where_its_copy_can_be_kept(target):
     assert needs_met(state) & Need.SYNCABLE
     assert not needs_met(replace(state, syncable=False)) & Need.SYNCABLE
     assert not needs_met(replace(state, space_fetchable=False)) & Need.SYNCABLE
+
+
+def test_what_works_on_the_cards_shown_needs_some_shown(target, table):
+    """Of the whole space, those a filter leaves; of a page, the page's cards, which
+    are exported whole whatever its filter leaves."""
+    whole_space = WindowState(
+        online=True,
+        page=None,
+        has_target=True,
+        space_fetchable=True,
+        page_bar=target.page_bar,
+        whole_space=True,
+        space_cards=True,
+        space_shown=True,
+    )
+    assert needs_met(whole_space) & (Need.CARDS | Need.SHOWN) == Need.CARDS | Need.SHOWN
+    none_left = needs_met(replace(whole_space, space_shown=False))
+    assert none_left & Need.CARDS, "the filter and the overview stay"
+    assert not none_left & Need.SHOWN
+    meta = {"current_page": 1, "last_page": 1, "per_page": 1, "total": 1}
+    page = CardPage.model_validate({"cards": [{"uuid": "a"}], "meta": meta, "links": {}})
+    pages = replace(whole_space, whole_space=False, page=page, space_cards=False)
+    assert needs_met(pages) & (Need.CARDS | Need.SHOWN) == Need.CARDS | Need.SHOWN
+    needs = {command.name: command.needs for command in table}
+    assert all(needs[name] == Need.SHOWN for name in ("export", "export_vcards", "export_pdf"))
+    assert needs["print"] == needs["copy"] == Need.SHOWN
