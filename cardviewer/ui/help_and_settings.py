@@ -10,6 +10,7 @@ import asyncio
 import logging
 import platform
 from collections.abc import Callable
+from typing import Any, Protocol
 
 from PySide6 import __version__ as pyside_version
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QUrl, Signal
@@ -27,6 +28,14 @@ from cardviewer.ui.preferences_dialog import PreferencesDialog
 log = logging.getLogger(__name__)
 
 ICON_SIZE = 64
+
+
+class SyncedCopies(Protocol):
+    """The synced spaces kept on this computer, which a sync or their removal changes."""
+
+    changed: Any  # Signal(): they may have changed
+
+    def has_copies(self) -> bool: ...
 
 
 class HelpAndSettings(QObject):
@@ -48,7 +57,7 @@ class HelpAndSettings(QObject):
         settings: Settings,
         *,
         signed_in: Callable[[], bool],
-        has_copies: Callable[[], bool] = lambda: False,
+        copies: SyncedCopies | None = None,
         server_locked: bool = False,
         avatars: AvatarLoader | None = None,
         details_avatars: AvatarLoader | None = None,
@@ -57,7 +66,9 @@ class HelpAndSettings(QObject):
         self._window = window
         self._settings = settings
         self._signed_in = signed_in
-        self._has_copies = has_copies
+        self._copies = copies
+        if copies is not None:  # Preferences may be open as a sync ends
+            copies.changed.connect(self._copies_changed)
         self._server_locked = server_locked
         self.avatars = avatars
         """The table's avatars, which the cache clearing forgets."""
@@ -90,6 +101,13 @@ class HelpAndSettings(QObject):
         dialog.finished.connect(self._forget_preferences)
         self.preferences_dialog = dialog
         dialog.open()
+
+    def _has_copies(self) -> bool:
+        return self._copies is not None and self._copies.has_copies()
+
+    def _copies_changed(self) -> None:
+        if self.preferences_dialog is not None:
+            self.preferences_dialog.set_has_copies(self._has_copies())
 
     def close_preferences(self) -> None:
         """Close Preferences, if open, as if cancelled (the window signs out)."""

@@ -140,7 +140,7 @@ class MainWindow(QMainWindow, CommandActions):
             self,
             settings,
             signed_in=lambda: not self.is_signed_out,
-            has_copies=lambda: self.whole_space.has_copies(),
+            copies=self.whole_space,
             server_locked=server_locked,
             avatars=avatars,
             details_avatars=details_avatars,

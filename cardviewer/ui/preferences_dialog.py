@@ -130,7 +130,7 @@ class PreferencesDialog(QDialog):
     `server_locked`: the administrator set the server address, so it is shown but
     cannot be changed. `signed_in`: whether Sign Out has anything to do; the app
     updates it with `set_signed_in()` once it has signed out. `has_copies`: whether
-    there is a synced space to remove.
+    there is a synced space to remove (`set_has_copies()` as a sync or a removal ends).
     """
 
     settingsChanged = Signal()
@@ -162,7 +162,7 @@ class PreferencesDialog(QDialog):
         self._build_layout()
         self._show_settings(settings)
         self.set_signed_in(signed_in)
-        self.remove_copies_button.setEnabled(has_copies)
+        self.set_has_copies(has_copies)
         self._set_tab_order()
         self._check_server()
         (self.format_combo if server_locked else self.server_edit).setFocus()
@@ -431,6 +431,10 @@ class PreferencesDialog(QDialog):
     def _remove_copies(self) -> None:
         if self.confirm_removal():
             self.removeLocalCopiesRequested.emit()
+
+    def set_has_copies(self, has_copies: bool) -> None:
+        """Enable Remove Local Copies only while a synced space is kept on this computer."""
+        self.remove_copies_button.setEnabled(has_copies)
 
     def set_signed_in(self, signed_in: bool) -> None:
         """Enable Sign Out only while there is a sign-in to end."""

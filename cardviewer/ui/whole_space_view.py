@@ -230,7 +230,8 @@ class WholeSpaceView(QObject):
     """Puts the whole space's model into the table, or the page's back."""
 
     changed = Signal()
-    """The table switched between the pages and the whole space."""
+    """What is shown changed (the pages or the whole space, the cards of it shown), or
+    the synced spaces kept did."""
     failed = Signal(str, str)
     """A copy could not be opened: the sentence for the person, the detail for the log."""
     shown = Signal()
@@ -465,6 +466,7 @@ class WholeSpaceView(QObject):
                 "MainWindow", "No synced space was left on this computer to remove."
             )
         self.statusMessage.emit(text, NOTE_MS)
+        self.changed.emit()  # Preferences: any left to remove?
 
     def _remember_current(self) -> None:
         """The current and selected cards, by place in the copy, before a new order or filter.

@@ -272,6 +272,24 @@ def test_preferences_removes_the_local_copies(window, demo_server, qtbot):
     dialog.reject()
 
 
+def test_remove_local_copies_follows_a_sync_ending_while_preferences_are_open(
+    window, demo_server, qtbot
+):
+    """Greyed out as Preferences opened before the first sync ended, it stayed so."""
+    open_space(qtbot, window, demo_server.space_id)
+    demo_server.config.latency = 0.2
+    window.sync_action.trigger()
+    qtbot.waitUntil(lambda: window.jobs.progress is not None, timeout=WAIT)
+    dialog = preferences(window)
+    assert not dialog.remove_copies_button.isEnabled(), "nothing synced yet"
+    qtbot.waitUntil(dialog.remove_copies_button.isEnabled, timeout=WAIT)
+    assert window.whole_space.has_copies()
+    dialog.remove_copies_button.click()
+    qtbot.waitUntil(lambda: not window.whole_space.has_copies(), timeout=WAIT)
+    assert not dialog.remove_copies_button.isEnabled(), "none left to remove"
+    dialog.reject()
+
+
 def test_preferences_removes_the_local_copies_once_a_sync_under_way_is_called_off(
     window, demo_server, qtbot
 ):
