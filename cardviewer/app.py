@@ -75,6 +75,8 @@ EXPORT_COMMAND = "export"
 """The first argument that runs `cardviewer.cli` instead of the window."""
 SYNC_COMMAND = "sync"
 """The first argument that runs `cardviewer.cli_sync` instead of the window."""
+INTERRUPTED_EXIT = 130
+"""What a command ended by Ctrl+C exits with, as shells say it (`cli.ExitCode`)."""
 
 
 NO_ARGUMENTS = argparse.Namespace(
@@ -157,14 +159,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run CardViewer, or with `export` or `sync` first that command without a window;
     returns the exit code."""
     arguments = list(sys.argv[1:] if argv is None else argv)
-    if arguments[:1] == [EXPORT_COMMAND]:
-        from cardviewer import cli  # no window, no event loop on Qt
-
-        return cli.main(arguments[1:])
-    if arguments[:1] == [SYNC_COMMAND]:
-        from cardviewer import cli_sync
-
-        return cli_sync.main(arguments[1:])
+    if arguments[:1] in ([EXPORT_COMMAND], [SYNC_COMMAND]):
+        return _run_command(arguments[0], arguments[1:])
     args = parse_args(arguments)
     if args.version:
         print(f"{APP_NAME} {__version__}")
@@ -177,6 +173,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.excepthook = previous_hook
         logging.getLogger().removeHandler(handler)
         remove_file_log()
+
+
+def _run_command(command: str, arguments: list[str]) -> int:
+    """`cardviewer export` or `cardviewer sync`, with no window and no event loop on Qt.
+
+    Each command ends on Ctrl+C by itself once it runs; one pressed while it is still
+    being loaded (a second or so) ends it here, where nothing has been written.
+    """
+    try:
+        if command == EXPORT_COMMAND:
+            from cardviewer import cli
+
+            return cli.main(arguments)
+        from cardviewer import cli_sync
+
+        return cli_sync.main(arguments)
+    except KeyboardInterrupt:
+        print("Interrupted; nothing was written.", file=sys.stderr)
+        return INTERRUPTED_EXIT
 
 
 def _run_app(args: argparse.Namespace) -> int:

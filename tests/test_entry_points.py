@@ -120,3 +120,21 @@ def test_sigterm_ends_a_sync_as_ctrl_c_does(demo_server, tmp_path, ctrl_c: str) 
     assert child.returncode == 130, err
     assert err.endswith("Interrupted; the local copy stays as it was.\n"), err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("command", ["export", "sync"])
+def test_ctrl_c_while_a_command_loads_says_nothing_was_written(command, monkeypatch, capsys):
+    """Pressed in its first second, before the command took Ctrl+C itself, it printed
+    a traceback."""
+    from cardviewer import cli, cli_sync
+
+    def interrupted(_arguments: list[str]) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli if command == "export" else cli_sync, "main", interrupted)
+    try:
+        code = main([command, "--space", "s"])
+    except KeyboardInterrupt:
+        pytest.fail("the interrupt went on, to print a traceback")
+    assert code == cli.ExitCode.INTERRUPTED
+    assert capsys.readouterr().err == "Interrupted; nothing was written.\n"

@@ -24,13 +24,14 @@ are written on a thread (`ThreadWriter`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import signal
 import sqlite3
 import threading
 import traceback
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Protocol
@@ -99,6 +100,25 @@ class ThreadWriter:
         await on_thread_to_the_end(tidy_store, self._path)
 
 
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextlib.contextmanager
+def _stop_signals_held() -> Iterator[None]:
+    """Ctrl+C and SIGTERM held back from the calling thread, and so from a program it
+    starts, which inherits what is held: the writing process is one to ignore them, but
+    can do so only once it has loaded its modules, and one that came meanwhile ended
+    it with a traceback. The app's own main thread takes them as ever."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no such signals to hold
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
 class ProcessWriter:
     """Writes in a process of its own, which `start` starts (`StoreSync.reopen`).
 
@@ -137,7 +157,8 @@ class ProcessWriter:
             daemon=True,
         )
         try:
-            process.start()
+            with _stop_signals_held():  # its program starts with them held (POSIX)
+                process.start()
         except BaseException:
             ours.close()
             raise
@@ -290,6 +311,8 @@ def write_from_pipe(connection: Connection, path: Path, generation: int, with_em
     # stops this; killed itself, the app's end of the pipe closes, and this ends.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # held since it started; ignored from now on
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
     kept = KeptRecords()
     logging.getLogger().addHandler(kept)
     try:

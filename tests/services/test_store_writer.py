@@ -633,6 +633,25 @@ async def test_sigterm_to_every_process_of_a_job_leaves_the_writing_to_the_app(t
         assert cards_written(path) == len(SENT_PEOPLE)
 
 
+async def test_ctrl_c_as_the_writing_process_starts_leaves_the_writing_to_the_app(
+    tmp_path, capfd
+):
+    """Its signals are ignored only once its modules are loaded, a second or so: a
+    Ctrl+C meanwhile (the terminal sends it to every process of the job) ended it with
+    a traceback, and the sync wrote on a thread instead."""
+    path = tmp_path / "space.sqlite"
+    with CardStore.open(path) as store:
+        sync = store.begin_sync()
+        writer = ProcessWriter.start(sync, path)
+        async with stopping([writer]):
+            os.kill(writer.process.pid, signal.SIGINT)
+            os.kill(writer.process.pid, signal.SIGTERM)
+            await writer.add(SENT_PEOPLE)
+            assert writer.process.is_alive(), "ended as it started: a thread wrote instead"
+        assert cards_written(path) == len(SENT_PEOPLE)
+    assert "KeyboardInterrupt" not in capfd.readouterr().err
+
+
 async def test_a_process_stopped_as_it_starts_is_no_fault(tmp_path, caplog):
     """A sync that fails as its writer starts (a long Retry-After, say) kills it: that
     was logged as a warning that a thread would write, though nothing was written."""
