@@ -826,7 +826,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../cardviewer/ui/window_commands.py" line="+213"/>
+        <location filename="../cardviewer/ui/window_commands.py" line="+217"/>
         <source>&amp;Open</source>
         <translation>Ö&amp;ffnen</translation>
     </message>
@@ -856,7 +856,7 @@
         <translation>Die Seite neu laden (F5)</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="+588"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="+595"/>
         <location filename="../cardviewer/ui/window_commands.py" line="+31"/>
         <source>&amp;Export Page…</source>
         <translation>Seite e&amp;xportieren…</translation>
@@ -903,7 +903,7 @@
         <translation>Erneut anmelden, um Karten vom Server zu laden</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+60"/>
         <source>S&amp;ync Space</source>
         <translation>Bereich &amp;synchronisieren</translation>
     </message>
@@ -938,17 +938,17 @@
         <translation>Geben Sie eine Seitenzahl ein und drücken Sie die Eingabetaste</translation>
     </message>
     <message>
-        <location line="-122"/>
+        <location line="-123"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
     <message>
-        <location line="+140"/>
+        <location line="+141"/>
         <source>&amp;About %1</source>
         <translation>Ü&amp;ber %1</translation>
     </message>
     <message>
-        <location line="-129"/>
+        <location line="-130"/>
         <source>&amp;Copy</source>
         <translation>&amp;Kopieren</translation>
     </message>
@@ -958,7 +958,7 @@
         <translation>Die ausgewählten Karten für eine Tabellenkalkulation kopieren</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>&amp;Filter…</source>
         <translation>&amp;Filtern…</translation>
     </message>
@@ -968,7 +968,7 @@
         <translation>Nur die Karten zeigen, die zu Ihrer Eingabe passen</translation>
     </message>
     <message>
-        <location line="-37"/>
+        <location line="-38"/>
         <source>&amp;Preferences…</source>
         <translation>&amp;Einstellungen…</translation>
     </message>
@@ -1013,7 +1013,7 @@
         <translation>Die ausgewählten oder alle angezeigten Karten als Telefonliste drucken</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+88"/>
         <source>Sync Space</source>
         <translation>Bereich synchronisieren</translation>
     </message>
@@ -1423,6 +1423,11 @@
         <translation>Die lokale Kopie konnte nicht geschrieben werden; sie bleibt unverändert.</translation>
     </message>
     <message>
+        <location line="+27"/>
+        <source>The file is read-only; choose another name.</source>
+        <translation>Die Datei ist schreibgeschützt; wählen Sie einen anderen Namen.</translation>
+    </message>
+    <message>
         <location filename="../cardviewer/ui/whole_space_jobs.py" line="+453"/>
         <source>%1 could not be synced. %2</source>
         <translation>%1 konnte nicht synchronisiert werden. %2</translation>
@@ -1539,12 +1544,12 @@
         <translation>Die Zeilen konnten nicht kopiert werden. %1</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/help_and_settings.py" line="+87"/>
+        <location filename="../cardviewer/ui/help_and_settings.py" line="+98"/>
         <source>Preferences saved.</source>
         <translation>Einstellungen gespeichert.</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+36"/>
         <source>The avatar cache is cleared.</source>
         <translation>Der Profilbild-Cache ist geleert.</translation>
     </message>
@@ -1722,7 +1727,7 @@
         </translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/error_text.py" line="+9"/>
+        <location filename="../cardviewer/ui/error_text.py" line="-18"/>
         <source>You are not allowed to write there; choose another folder.</source>
         <translation>Sie dürfen dort nicht schreiben; wählen Sie einen anderen Ordner.</translation>
     </message>
@@ -1747,7 +1752,7 @@
         <translation>Der Datenträger ist schreibgeschützt; wählen Sie einen anderen Ordner.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="-492"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="-499"/>
         <source>Whole space (synced %1)</source>
         <translation>Ganzer Bereich (Stand %1)</translation>
     </message>
@@ -1812,7 +1817,7 @@
         <translation>Geändert bei der letzten Synchronisierung</translation>
     </message>
     <message>
-        <location line="+245"/>
+        <location line="+251"/>
         <source>Some synced spaces could not be removed from this computer; the log says which, and why.</source>
         <translation>Einige synchronisierte Bereiche konnten nicht von diesem Computer entfernt werden; das Protokoll sagt, welche und warum.</translation>
     </message>
@@ -1832,17 +1837,17 @@
         <translation>Auf diesem Computer war kein synchronisierter Bereich mehr zu entfernen.</translation>
     </message>
     <message>
-        <location line="+184"/>
+        <location line="+185"/>
         <source>The local copy could not be read, so the cards shown may be incomplete or not in the order asked for. Sync Space makes a new copy.</source>
         <translation>Die lokale Kopie konnte nicht gelesen werden; die angezeigten Karten sind daher vielleicht unvollständig oder nicht wie gewünscht geordnet. „Bereich synchronisieren“ legt eine neue Kopie an.</translation>
     </message>
     <message>
-        <location line="-444"/>
+        <location line="-451"/>
         <source>Removed by the last sync</source>
         <translation>Entfernt bei der letzten Synchronisierung</translation>
     </message>
     <message>
-        <location line="+171"/>
+        <location line="+177"/>
         <source>Showing the local copy: %1.</source>
         <translation>Die lokale Kopie wird angezeigt: %1.</translation>
     </message>
@@ -1852,7 +1857,7 @@
         <translation>Inzwischen neu synchronisiert: %1.</translation>
     </message>
     <message>
-        <location line="+181"/>
+        <location line="+182"/>
         <source>&amp;Export Cards Shown…</source>
         <translation>Angezeigte Karten &amp;exportieren…</translation>
     </message>
@@ -1862,7 +1867,7 @@
         <translation>Die angezeigten Karten in ihrer Reihenfolge als CSV-Datei speichern (Strg+E)</translation>
     </message>
     <message>
-        <location line="-447"/>
+        <location line="-454"/>
         <source>Every card is as it was at the sync before.</source>
         <translation>Jede Karte ist so wie bei der Synchronisierung davor.</translation>
     </message>
@@ -2237,12 +2242,12 @@
         <translation>vCards:</translation>
     </message>
     <message>
-        <location line="+176"/>
+        <location line="+180"/>
         <source>The preferences could not be saved to %1.</source>
         <translation>Die Einstellungen konnten nicht in %1 gespeichert werden.</translation>
     </message>
     <message>
-        <location line="-308"/>
+        <location line="-312"/>
         <source>Export concurrency</source>
         <translation>Gleichzeitige Abrufe beim Export</translation>
     </message>
@@ -2327,7 +2332,7 @@
         <translation>Bereiche:</translation>
     </message>
     <message>
-        <location line="+163"/>
+        <location line="+167"/>
         <source>Preferences Not Saved</source>
         <translation>Einstellungen nicht gespeichert</translation>
     </message>

@@ -10,6 +10,7 @@ import inspect
 import io
 import json
 import logging
+import os
 import re
 import select
 import signal
@@ -426,6 +427,22 @@ def test_a_file_that_cannot_be_written_keeps_the_earlier_one(demo_server, passwo
         f"Cannot write {folder / 'x.csv'}: "
         "The folder does not exist (any more); choose another folder.\n"
     ), "the window's words for it, untranslated"
+
+
+def test_a_read_only_file_is_not_replaced(demo_server, password, tmp_path, monkeypatch):
+    """The new file took its name by a rename, which the folder allowed: the file the
+    person made read-only was replaced, and kept its read-only mode."""
+    target = tmp_path / "kept.csv"
+    target.write_text("earlier\n")
+    target.chmod(0o444)
+    if os.name == "posix" and os.geteuid() == 0:  # root may write anything: as a person
+        real_access = os.access
+        monkeypatch.setattr(os, "access", lambda p, mode: mode != os.W_OK and real_access(p, mode))
+    code, err = run(*account(demo_server), "--space", demo_server.space_id, "-o", str(target))
+    assert code == ExitCode.WRITE
+    assert err == f"Cannot write {target}: The file is read-only; choose another name.\n"
+    assert target.read_text() == "earlier\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["kept.csv"]
 
 
 def test_bad_arguments_are_usage_errors(tmp_path, capsys):

@@ -5,19 +5,23 @@ one file system), is flushed to disk, and then takes the target's name. Whatever
 wrong, the temporary file is removed and the earlier file stays as it was.
 
 Replacing a file keeps what the person set up around it: a symbolic link stays a link
-and its target gets the new content (replaced in the target's folder), and the new
-file gets the earlier file's permissions, so an export someone made private stays so.
+and its target gets the new content (replaced in the target's folder), the new file
+gets the earlier file's permissions, so an export someone made private stays so, and
+a file that is read-only for this user is not replaced (`ReadOnlyFile`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import os
 import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
+
+from cardviewer.services.file_errors import ReadOnlyFile
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +37,8 @@ def write_atomically(path: Path, data: bytes, *, private: bool = False) -> None:
     others, not even for a moment. Any other file keeps the mode of the file it
     replaces; a new one gets the umask's default. A symbolic link at `path` is
     followed: its target is replaced, the link stays. Raises `OSError` when the file
-    cannot be written; the earlier file at `path`, if any, is then left untouched.
+    cannot be written (`ReadOnlyFile`: the file at `path` is read-only for this user);
+    the earlier file at `path`, if any, is then left untouched.
     """
     with open_atomically(path, private=private) as file:
         file.write(data)
@@ -48,6 +53,8 @@ def open_atomically(path: Path, *, private: bool = False) -> Iterator[BinaryIO]:
     export is written this way without ever being whole in memory.
     """
     path = written_path(Path(path))
+    if path.is_file() and not os.access(path, os.W_OK):
+        raise ReadOnlyFile(errno.EACCES, "Read-only file", str(path))
     # A random name (os.urandom: `secrets` would pull in hashlib and random at start).
     temporary = path.with_name(f".{path.name}.{os.urandom(4).hex()}.tmp")
     mode = None if private else _earlier_mode(path)

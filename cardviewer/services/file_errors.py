@@ -23,6 +23,15 @@ class WriteProblem(enum.Enum):
     FOLDER_IN_THE_WAY = "folder in the way"
     DISK_FULL = "disk full"
     READ_ONLY = "read-only"
+    FILE_READ_ONLY = "file read-only"
+
+
+class ReadOnlyFile(PermissionError):
+    """The file to replace is read-only for this user.
+
+    A new file takes its name by a rename, which only the folder's permissions allow or
+    refuse: without this, an export would replace a file the person made read-only, as
+    neither `cp` nor a shell's `>` does."""
 
 
 ADVICE: Mapping[WriteProblem, str] = {
@@ -31,12 +40,15 @@ ADVICE: Mapping[WriteProblem, str] = {
     WriteProblem.FOLDER_IN_THE_WAY: "A folder of that name is in the way; choose another name.",
     WriteProblem.DISK_FULL: "The disk is full.",
     WriteProblem.READ_ONLY: "The disk is read-only; choose another folder.",
+    WriteProblem.FILE_READ_ONLY: "The file is read-only; choose another name.",
 }
 """What to tell, and what to do, for each problem; the window's text before translation."""
 
 
 def write_problem(error: OSError) -> WriteProblem | None:
     """The problem behind `error`; None when it is none of the known ones."""
+    if isinstance(error, ReadOnlyFile):
+        return WriteProblem.FILE_READ_ONLY
     if isinstance(error, PermissionError):
         return WriteProblem.NOT_ALLOWED
     if isinstance(error, FileNotFoundError | NotADirectoryError):  # or a file in its place
@@ -74,6 +86,8 @@ def in_plain_words(error: OSError, path: Path) -> OSError:
         reason = "the disk is full"
     elif problem is WriteProblem.READ_ONLY:
         reason = "the disk is read-only"
+    elif problem is WriteProblem.FILE_READ_ONLY:
+        reason = "the file is read-only"
     else:
         reason = (error.strerror or str(error)).rstrip(".").lower()
     message = f"Could not save {path.name}: {reason}. Any earlier file is unchanged."

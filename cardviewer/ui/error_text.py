@@ -119,4 +119,8 @@ def write_failure_text(exc: OSError) -> str:
         return QCoreApplication.translate(
             "MainWindow", "The disk is read-only; choose another folder."
         )
+    if problem is WriteProblem.FILE_READ_ONLY:
+        return QCoreApplication.translate(
+            "MainWindow", "The file is read-only; choose another name."
+        )
     return exc.strerror or str(exc)

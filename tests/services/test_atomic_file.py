@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardviewer.services.atomic_file import write_atomically
+from cardviewer.services.file_errors import ReadOnlyFile, WriteProblem, write_problem
 
 posix_only = pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
 
@@ -125,6 +126,23 @@ def test_read_only_folder_raises_and_keeps_the_earlier_file(tmp_path):
         folder.chmod(0o700)
     assert target.read_bytes() == b"earlier"
     assert [p.name for p in folder.iterdir()] == ["file.txt"]
+
+
+@posix_only
+@pytest.mark.parametrize("private", [False, True])
+def test_a_file_read_only_for_this_user_is_not_replaced(tmp_path, monkeypatch, private):
+    target = tmp_path / "file.txt"
+    target.write_bytes(b"earlier")
+    target.chmod(0o444)
+    if os.geteuid() == 0:  # root may write anything: as a person
+        real_access = os.access
+        monkeypatch.setattr(os, "access", lambda p, m: m != os.W_OK and real_access(p, m))
+    with pytest.raises(ReadOnlyFile) as refused:
+        write_atomically(target, b"later", private=private)
+    assert write_problem(refused.value) is WriteProblem.FILE_READ_ONLY
+    assert target.read_bytes() == b"earlier"
+    assert mode(target) == 0o444
+    assert [p.name for p in tmp_path.iterdir()] == ["file.txt"]
 
 
 def test_private_is_passed_by_name_only(tmp_path):

@@ -24,7 +24,7 @@ from cardviewer.api.errors import (
     map_exceptions,
 )
 from cardviewer.api.retry import Wait, WaitUnit, wait_to_tell
-from cardviewer.services.file_errors import ADVICE, WriteProblem
+from cardviewer.services.file_errors import ADVICE, ReadOnlyFile, WriteProblem
 from cardviewer.services.store_schema import StoreError, StoreProblem
 from cardviewer.ui import error_text as error_text_module
 from cardviewer.ui.error_text import error_text, store_error_text, wait_text, write_failure_text
@@ -190,6 +190,7 @@ PROBLEMS = {
     WriteProblem.FOLDER_IN_THE_WAY: IsADirectoryError(errno.EISDIR, "Is a directory"),
     WriteProblem.DISK_FULL: OSError(errno.ENOSPC, "No space left on device"),
     WriteProblem.READ_ONLY: OSError(errno.EROFS, "Read-only file system"),
+    WriteProblem.FILE_READ_ONLY: ReadOnlyFile(errno.EACCES, "Read-only file"),
 }
 
 
