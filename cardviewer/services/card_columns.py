@@ -259,8 +259,11 @@ def build_columns(
 ) -> list[Column]:
     """The columns for these cards: the known fields, e-mails if asked for, then unknown fields.
 
-    `more_fields` are unknown fields of other cards (of a whole space, of which `cards`
-    are a sample): each gets a column after those of `cards`.
+    The unknown fields come in the order the first card has them, as a page shows them.
+    `more_fields` are the unknown fields of a whole space, of which `cards` are a
+    sample, in the order its local copy keeps them (`CardStore.extra_fields`): given,
+    the columns come in that order, and the sample tells only what each one holds, so
+    that a server sending a card's keys in another order does not move them.
     """
     words = (titles.yes, titles.no)
     columns = [
@@ -274,26 +277,17 @@ def build_columns(
     for card in cards:
         for key, value in (card.model_extra or {}).items():
             seen.setdefault(key, []).append(value)
+    listed = set(more_fields)
+    unknown = [*more_fields, *(key for key in seen if key not in listed)]
     columns.extend(
         Column(
             key,
             titles.by_key.get(key) or title_from_key(key),
-            _infer_kind(values),
+            _infer_kind(seen[key]) if key in seen else ValueKind.ANY,
             extra=True,
             flag_words=words,
         )
-        for key, values in seen.items()
-    )
-    columns.extend(
-        Column(
-            key,
-            titles.by_key.get(key) or title_from_key(key),
-            ValueKind.ANY,
-            extra=True,
-            flag_words=words,
-        )
-        for key in more_fields
-        if key not in seen
+        for key in unknown
     )
     return columns
 

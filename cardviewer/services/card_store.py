@@ -490,20 +490,24 @@ class CardStore(StoreCopies):
         )
         return dict(rows)
 
-    def extra_fields(self) -> list[str]:
-        """Fields the specification does not list that cards of the current copy have.
+    def extra_fields(self, *copies: Generation) -> list[str]:
+        """Fields the specification does not list that cards of `copies` have (default:
+        the current copy).
 
-        In the order they first appear in the space, as a page's columns come.
+        In the order they first appear in the space, as a page's columns come (those of
+        equal place by name); of several copies, the first one's, then those only a
+        later one has.
         """
-        chosen = self.current
-        if chosen is None:
-            return []
-        rows = self._db.execute(
-            "SELECT field FROM fields WHERE generation = ? AND field NOT IN "
-            f"({','.join('?' * len(SORTED_KEYS))}) ORDER BY first_position, field",
-            (chosen.id, *SORTED_KEYS),
-        )
-        return [row[0] for row in rows]
+        chosen = copies or ((self.current,) if self.current is not None else ())
+        fields: dict[str, None] = {}
+        for copy in chosen:
+            rows = self._db.execute(
+                "SELECT field FROM fields WHERE generation = ? AND field NOT IN "
+                f"({','.join('?' * len(SORTED_KEYS))}) ORDER BY first_position, field",
+                (copy.id, *SORTED_KEYS),
+            )
+            fields.update((row[0], None) for row in rows)
+        return list(fields)
 
     def rank_texts(
         self, text_key: TextKey, collation: str, generation: Generation | None = None

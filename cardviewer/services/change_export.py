@@ -89,13 +89,15 @@ def write_changes_now(
             if current is None:
                 return ChangesWritten({})
             lost = store.changes_file_copy_lost
-            parts = _parts(store, current, store.changes_file_copy)
+            last = store.changes_file_copy
+            parts = _parts(store, current, last)
             sample = store.cards_at(store.ordered(None, limit=COLUMN_SAMPLE), current)
             columns = build_columns(
                 list(sample.values()),
                 with_emails=current.with_emails,
                 titles=titles,
-                more_fields=store.extra_fields(),
+                # Removed cards are as the copy before had them: its fields too.
+                more_fields=store.extra_fields(current, *filter(None, [last])),
             )
             write_table(
                 path,

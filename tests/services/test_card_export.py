@@ -213,3 +213,25 @@ def test_cards_of_the_copy_shown_are_written_though_a_newer_one_is_current(tmp_p
         "Old 2",
         "Old 0",
     ], "the file before stays"
+
+
+def test_cards_of_the_copy_shown_have_its_columns(tmp_path, monkeypatch):
+    """The removed cards, of the copy before: a field only they had, past the cards read
+    for the columns, had no column, as the current copy has no such field."""
+    monkeypatch.setattr(card_export, "COLUMN_SAMPLE", 1)
+    path = tmp_path / "space.sqlite"
+    people = [
+        parse_card({"uuid": "a", "display_name": "Ada"}),
+        parse_card({"uuid": "b", "display_name": "Bob", "legacy_field": "only on Bob"}),
+    ]
+    with CardStore.open(path) as store:
+        for batch in (people, people[:1]):
+            sync = store.begin_sync()
+            sync.add(batch)
+            sync.finish()
+        before = store.previous
+    out = tmp_path / "removed.csv"
+    card_export.write_stored_cards_now(out, path, [0, 1], generation=before)
+    headings, *rows = csv.reader(out.read_text("utf-8-sig").splitlines())
+    assert headings[-1] == "Legacy field"
+    assert [row[-1] for row in rows] == ["", "only on Bob"]

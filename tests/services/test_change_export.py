@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from cardviewer.api.models import parse_card
 from cardviewer.services.card_export import ExportFormat
 from cardviewer.services.card_store import CardStore
 from cardviewer.services.change_export import write_changes_now
@@ -44,6 +45,42 @@ def test_each_file_says_what_changed_since_the_one_before(path, tmp_path):
         ("changed", "b"),
     ]
     assert written(path, target) == [], "nothing since"
+
+
+def table(target: Path) -> list[list[str]]:
+    """The file's headings, then its rows."""
+    with target.open(encoding="utf-8-sig", newline="") as file:
+        return list(csv.reader(file))
+
+
+def test_a_removed_card_keeps_the_fields_only_the_copy_before_had(path, tmp_path):
+    """Columns came of the current copy alone: a field only a removed card had was left
+    out, and so was its value."""
+    target = tmp_path / "changes.csv"
+    legacy = parse_card({"uuid": "b", "display_name": "Bob", "legacy_field": "only-on-bob"})
+    with CardStore.open(path) as store:
+        synced(store, [*cards("a"), legacy])
+    written(path, target)
+    with CardStore.open(path) as store:
+        synced(store, cards("a"))
+    assert written(path, target) == [("removed", "b")]
+    headings, row = table(target)
+    assert dict(zip(headings, row, strict=True))["Legacy field"] == "only-on-bob"
+
+
+def test_the_unknown_fields_keep_their_columns_whatever_order_the_keys_come_in(path, tmp_path):
+    """Sent with its keys in another order, a card is no change, but the file's columns
+    followed the order of the keys: a program reading them by place was misled."""
+    target = tmp_path / "changes.csv"
+    fields: dict[str, object] = {"extra": {"b": 1}, "zzz": [1]}
+    headings = []
+    for keys in (fields, dict(reversed(fields.items()))):
+        with CardStore.open(path) as store:
+            synced(store, [parse_card({"uuid": "a", "display_name": "Ada", **keys})])
+        written(path, target)
+        headings.append(table(target)[0])
+    assert headings[1] == headings[0]
+    assert headings[0][-2:] == ["Extra", "Zzz"]
 
 
 def test_a_file_called_off_leaves_the_next_one_to_say_it_all(path, tmp_path):

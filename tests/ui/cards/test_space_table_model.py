@@ -314,6 +314,24 @@ def test_removed_cards_are_read_from_the_copy_before_and_sorted_and_filtered_the
         model.close()
 
 
+def test_removed_cards_have_the_columns_of_the_copy_before(qtbot, tmp_path, monkeypatch):
+    """Columns for the unknown fields came of the current copy: a field only removed
+    cards had, past the first cards read for the columns, had none."""
+    monkeypatch.setattr("cardviewer.ui.cards.space_table_model.SAMPLE", 1)
+    before = [person(0, "Ada"), person(1, "Bob", legacy_field="only on Bob")]
+    path = synced_store(tmp_path / "s.sqlite", before)
+    synced_store(path, before[:1])
+    model = SpaceTableModel(path, locale=QLocale("de_DE"), change=Change.REMOVED)
+    try:
+        qtbot.waitUntil(lambda: not model.is_sorting, timeout=WAIT)
+        assert shown_names(model) == ["Bob"]
+        legacy = model.column_of("legacy_field")
+        assert legacy is not None
+        assert model.index(0, legacy).data() == "only on Bob"
+    finally:
+        model.close()
+
+
 def test_added_and_changed_cards_are_of_the_current_copy(qtbot, open_model):
     model = open_model([person(n, name) for n, name in enumerate(NAMES)])
     assert model.change is None
