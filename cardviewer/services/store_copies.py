@@ -67,21 +67,33 @@ _NOT_IN_THE_OTHER = (
     " ELSE {n} NOT IN (SELECT {o} FROM cards o INDEXED BY cards_by_uuid"
     " WHERE o.generation = :other AND o.uuid = '') END"
 )
-# Changed: the id is in the other copy, but no card of that id there has the same
-# content (two cards a server sent with one id are each found as they were). The
-# content is compared blind to the order of keys (`card_content`), where the JSON
+# Changed: the id is in the other copy, but the cards of that id there are not those
+# here. Mostly one card on each side, found by its id: changed where its content
+# differs. A server may send two cards with one id; each is then looked for among the
+# other copy's cards of its id. Where that copy had more of them, and one is no longer
+# here while every card of the id here was there, those here are changed: else a card
+# whose twin went would not be, and a file of changes would leave the twin's content
+# with a program keeping cards by id.
+# The content is compared blind to the order of keys (`card_content`), where the JSON
 # differs. The e-mail addresses count only where both copies asked for them: one copy
 # with them and the other without (a window including them, a nightly `cardviewer
 # sync` not) made every card changed, and so did the `"emails": null` of copies an
 # older version wrote.
 _SAME_CARD = (
-    f"(o.json = n.json OR {CARD_CONTENT}(o.json, {{emails}}) = {CARD_CONTENT}(n.json, {{emails}}))"
+    f"({{a}}.json = {{b}}.json"
+    f" OR {CARD_CONTENT}({{a}}.json, {{emails}}) = {CARD_CONTENT}({{b}}.json, {{emails}}))"
 )
+_OF_ITS_ID = "cards {card} INDEXED BY cards_by_uuid WHERE {card}.generation = {copy}"
 _CHANGED = (
-    "n.uuid <> '' AND EXISTS (SELECT 1 FROM cards o INDEXED BY cards_by_uuid"
-    " WHERE o.generation = :other AND o.uuid = n.uuid)"
-    " AND NOT EXISTS (SELECT 1 FROM cards o INDEXED BY cards_by_uuid"
-    " WHERE o.generation = :other AND o.uuid = n.uuid AND {same})"
+    "n.uuid <> '' AND CASE (SELECT COUNT(*) FROM (SELECT 1 FROM {o_of_its_id}"
+    " AND o.uuid = n.uuid LIMIT 2))"
+    " WHEN 0 THEN 0"
+    " WHEN 1 THEN NOT EXISTS (SELECT 1 FROM {o_of_its_id} AND o.uuid = n.uuid AND {n_is_o})"
+    " ELSE NOT EXISTS (SELECT 1 FROM {o_of_its_id} AND o.uuid = n.uuid AND {n_is_o})"
+    " OR EXISTS (SELECT 1 FROM {o_of_its_id} AND o.uuid = n.uuid AND NOT EXISTS"
+    " (SELECT 1 FROM {h_of_its_id} AND h.uuid = n.uuid AND {h_is_o}))"
+    " AND NOT EXISTS (SELECT 1 FROM {h_of_its_id} AND h.uuid = n.uuid AND NOT EXISTS"
+    " (SELECT 1 FROM {o_of_its_id} AND o.uuid = n.uuid AND {h_is_o})) END"
 )
 
 
@@ -100,7 +112,12 @@ def change_query(change: Change, column: str = "uuid", *, emails: bool = True) -
     """
     with_emails = int(emails)
     if change is Change.CHANGED:
-        condition = _CHANGED.format(same=_SAME_CARD.format(emails=with_emails))
+        condition = _CHANGED.format(
+            o_of_its_id=_OF_ITS_ID.format(card="o", copy=":other"),
+            h_of_its_id=_OF_ITS_ID.format(card="h", copy=":chosen"),
+            n_is_o=_SAME_CARD.format(a="o", b="n", emails=with_emails),
+            h_is_o=_SAME_CARD.format(a="o", b="h", emails=with_emails),
+        )
     else:  # the removed: the copy before read, the current one the other
         condition = _NOT_IN_THE_OTHER.format(
             n=f"{CARD_CONTENT}(n.json, {with_emails})", o=f"{CARD_CONTENT}(o.json, {with_emails})"

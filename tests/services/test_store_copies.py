@@ -90,6 +90,23 @@ def test_two_cards_a_server_sent_with_one_id_are_not_changed_when_neither_change
         assert changes == Changes(added=(), removed=("a",), changed=("twin",))
 
 
+def test_a_card_whose_twin_went_is_changed(path):
+    """Sent twice with one id, then once as it was: nothing changed, so a program
+    keeping cards by id kept the twin's content from the file of changes before."""
+    alice, twin = (parse_card({"uuid": "a", "display_name": name}) for name in ("Alice", "Two"))
+    with CardStore.open(path) as store:
+        synced(store, [alice, *cards("b")])
+        synced(store, [alice, twin, *cards("b")])
+        assert store.changes() == Changes(added=(), removed=(), changed=("a",))
+        assert store.ordered(None, change=Change.CHANGED) == [1], "the twin, not Alice"
+        synced(store, [alice, *cards("b")])
+        assert store.changes() == Changes(added=(), removed=(), changed=("a",))
+        assert store.ordered(None, change=Change.CHANGED) == [0]
+        synced(store, [alice, twin, *cards("b")])
+        synced(store, [twin, *cards("b")])
+        assert store.ordered(None, change=Change.CHANGED) == [0], "the one left"
+
+
 def with_emails(store: CardStore, batch: list[dict[str, object]], *, emails: bool) -> None:
     """`batch` synced with its e-mail addresses asked for, or without (the key left out)."""
     sync = store.begin_sync(with_emails=emails)

@@ -633,9 +633,7 @@ async def test_sigterm_to_every_process_of_a_job_leaves_the_writing_to_the_app(t
         assert cards_written(path) == len(SENT_PEOPLE)
 
 
-async def test_ctrl_c_as_the_writing_process_starts_leaves_the_writing_to_the_app(
-    tmp_path, capfd
-):
+async def test_ctrl_c_as_the_writing_process_starts_leaves_the_writing_to_the_app(tmp_path, capfd):
     """Its signals are ignored only once its modules are loaded, a second or so: a
     Ctrl+C meanwhile (the terminal sends it to every process of the job) ended it with
     a traceback, and the sync wrote on a thread instead."""
