@@ -455,6 +455,9 @@ def check_page(page: CardPage, asked: int) -> None:
         )
     elif entries > meta.per_page:
         problem = f"{entries} entries in data, but meta.per_page is {meta.per_page}"
+    elif meta.from_ is not None and meta.to is not None and meta.to - meta.from_ + 1 != entries:
+        # A page that left cards out would have them counted as removed by a sync.
+        problem = f"{entries} entries in data, but meta.from is {meta.from_} and meta.to {meta.to}"
     else:
         return
     raise UnexpectedResponse(
@@ -467,27 +470,42 @@ def check_page(page: CardPage, asked: int) -> None:
 
 
 def check_same_space(page: CardPage, total: int) -> None:
-    """Refuse a page of a whole-space fetch whose `meta.total` is not page 1's `total`.
+    """Refuse a page of a whole-space fetch whose `meta.total` is not page 1's `total`,
+    or that has fewer cards than `total` leaves for it.
 
     The cards are listed in the server's order, which the API leaves unsaid: a card
     added or removed before a page shifts every later page, which then misses a card
     or repeats one. The count is the only sign of it the pages give.
     """
     if page.meta.total != total:
-        raise SpaceChanged(
-            Sentence(
-                QT_TRANSLATE_NOOP(
-                    "ApiErrors",
-                    "The space changed while its cards were fetched: cards were added or "
-                    "removed, so some could be missing. Try again.",
-                )
-            ),
-            status=200,
-            detail=(
-                f"page {page.meta.current_page} says meta.total is {page.meta.total}; "
-                f"page 1 said {total}"
-            ),
+        raise _space_changed(
+            f"page {page.meta.current_page} says meta.total is {page.meta.total}; "
+            f"page 1 said {total}"
         )
+    meta = page.meta
+    due = min(meta.per_page, max(0, total - (meta.current_page - 1) * meta.per_page))
+    entries = page.card_count + page.skipped
+    if entries < due:
+        # A card removed between the server's count and its page (each its own query)
+        # leaves the page short: a sync would have said that the card was removed.
+        raise _space_changed(
+            f"page {meta.current_page} has {entries} entries; {total} cards at "
+            f"{meta.per_page} a page make {due}"
+        )
+
+
+def _space_changed(detail: str) -> SpaceChanged:
+    return SpaceChanged(
+        Sentence(
+            QT_TRANSLATE_NOOP(
+                "ApiErrors",
+                "The space changed while its cards were fetched: cards were added or "
+                "removed, so some could be missing. Try again.",
+            )
+        ),
+        status=200,
+        detail=detail,
+    )
 
 
 def check_card_count(count: int, total: int) -> None:

@@ -100,6 +100,7 @@ async def fetch_pages_in_order(
     started = time.monotonic()
     first = await fetch(1)
     check_page(first, 1)
+    check_same_space(first, first.meta.total)  # whole
     total = first.meta.last_page
     cards = first.card_count
     space_total = first.meta.total

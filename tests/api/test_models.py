@@ -383,7 +383,7 @@ def test_links_are_never_equal_to_another_kind_of_object():
 # Pages whose numbers do not add up
 
 
-def checked_page(*, page=1, last_page=3, per_page=10, total=25, cards=10, skipped=0):
+def checked_page(*, page=1, last_page=3, per_page=10, total=25, cards=10, skipped=0, **positions):
     payload = {
         "data": [card_json(uuid=f"c{n}") for n in range(cards)] + ["garbage"] * skipped,
         "meta": {
@@ -391,6 +391,7 @@ def checked_page(*, page=1, last_page=3, per_page=10, total=25, cards=10, skippe
             "last_page": last_page,
             "per_page": per_page,
             "total": total,
+            **positions,
         },
     }
     return parse_page(payload)
@@ -413,6 +414,9 @@ def test_the_last_page_is_the_one_laravel_computes(total, per_page, last_page):
         {"page": 3, "cards": 5},
         {"page": 4, "cards": 0},  # past the last page: empty, as the platform answers it
         {"total": MAX_CARDS, "last_page": MAX_CARDS // 10},
+        {"page": 2, "from": 11, "to": 20},
+        {"page": 3, "cards": 4, "skipped": 1, "from": 21, "to": 25},
+        {"from": 0, "to": 9},  # counted from 0: the count is what matters
     ],
 )
 def test_a_page_whose_numbers_add_up_passes(numbers):
@@ -429,6 +433,13 @@ def test_a_page_whose_numbers_add_up_passes(numbers):
         ({"last_page": 4}, 1, "meta.last_page is 4, but 25 cards at 10 a page make 3"),
         ({"last_page": 2}, 1, "meta.last_page is 2"),
         ({"cards": 10, "skipped": 1}, 1, "11 entries in data, but meta.per_page is 10"),
+        # A page leaving a card out: a sync would have said it was removed.
+        (
+            {"page": 2, "cards": 9, "from": 11, "to": 20},
+            2,
+            "9 entries in data, but meta.from is 11 and meta.to 20",
+        ),
+        ({"page": 4, "cards": 0, "from": 31, "to": 40}, 4, "0 entries in data"),
     ],
 )
 def test_a_page_whose_numbers_contradict_is_refused(numbers, asked, detail):

@@ -70,7 +70,10 @@ async def test_an_empty_space_is_one_empty_page(client):
 
 
 class InFlight:
-    """A fetch of `pages` empty pages that notes the most requests running at once."""
+    """A fetch of `pages` pages that notes the most requests running at once.
+
+    Each page is full, as the space's total says, of entries that are not cards: nothing
+    to read."""
 
     def __init__(self, pages: int) -> None:
         self.meta = {"current_page": 1, "last_page": pages, "per_page": 10, "total": pages * 10}
@@ -82,7 +85,7 @@ class InFlight:
         await asyncio.sleep(0.002 * (number % 3))
         self.now -= 1
         return CardPage.model_validate(
-            {"cards": (), "meta": {**self.meta, "current_page": number}, "links": {}}
+            {"cards": (), "skipped": 10, "meta": {**self.meta, "current_page": number}, "links": {}}
         )
 
 
@@ -147,7 +150,7 @@ async def test_progress_is_reported_first_and_last_and_not_for_every_page():
     async def fetch(number: int) -> CardPage:
         await asyncio.sleep(0)
         return CardPage.model_validate(
-            {"cards": (), "meta": {**meta, "current_page": number}, "links": {}}
+            {"cards": (), "skipped": 10, "meta": {**meta, "current_page": number}, "links": {}}
         )
 
     # An interval no test run reaches: only the reports that always come.
@@ -169,11 +172,12 @@ class SteppingClock:
 
 
 def empty_pages(last_page: int) -> PageFetch:
+    """Pages full of entries that are not cards, as many as the space's total says."""
     meta = {"current_page": 1, "last_page": last_page, "per_page": 10, "total": last_page * 10}
 
     async def fetch(number: int) -> CardPage:
         return CardPage.model_validate(
-            {"cards": (), "meta": {**meta, "current_page": number}, "links": {}}
+            {"cards": (), "skipped": 10, "meta": {**meta, "current_page": number}, "links": {}}
         )
 
     return fetch
@@ -255,7 +259,7 @@ async def test_cancelling_stops_every_request():
                 started.set()
                 await asyncio.sleep(10)
             return CardPage.model_validate(
-                {"cards": (), "meta": {**meta, "current_page": number}, "links": {}}
+                {"cards": (), "skipped": 10, "meta": {**meta, "current_page": number}, "links": {}}
             )
         finally:
             in_flight -= 1
@@ -361,6 +365,31 @@ async def test_a_space_that_changes_during_the_fetch_stops_it(later_total, said)
     assert fetch.asked == [1, 2]
 
 
+@pytest.mark.parametrize(
+    ("short", "said"),
+    [
+        (1, "page 1 has 9 entries; 25 cards at 10 a page make 10"),
+        (2, "page 2 has 9 entries; 25 cards at 10 a page make 10"),
+        (3, "page 3 has 4 entries; 25 cards at 10 a page make 5"),
+    ],
+)
+async def test_a_page_with_fewer_cards_than_the_space_leaves_it_stops_the_fetch(short, said):
+    """A card removed between the server's count and its page (two queries) leaves the
+    page a card short, with every number as before: a sync said the card was removed."""
+
+    def answer(number: int) -> CardPage:
+        cards = (10, 10, 5)[number - 1] - (number == short)
+        return hostile_page(number, cards=cards, total=25)
+
+    with pytest.raises(SpaceChanged) as info:
+        await fetch_all_pages(CountingFetch(answer), concurrency=1)
+    assert said in info.value.detail
+    full = await fetch_all_pages(
+        CountingFetch(lambda n: hostile_page(n, cards=(10, 10, 5)[n - 1], total=25))
+    )
+    assert sum(page.card_count for page in full) == 25
+
+
 async def test_a_server_always_answering_page_1_stops_the_fetch_through_the_client():
     body = {
         "data": [{"uuid": f"c{n}"} for n in range(10)],
@@ -394,7 +423,7 @@ async def test_while_a_page_is_slow_no_more_than_two_pages_per_request_are_asked
             await held.wait()
         await asyncio.sleep(0)
         return CardPage.model_validate(
-            {"cards": (), "meta": {**meta, "current_page": number}, "links": {}}
+            {"cards": (), "skipped": 10, "meta": {**meta, "current_page": number}, "links": {}}
         )
 
     task = asyncio.create_task(
@@ -418,7 +447,8 @@ async def test_while_a_page_is_slow_no_more_than_two_pages_per_request_are_asked
 
 
 class HeldSpace:
-    """`pages` empty pages; page 2 waits until `release` is set, the others answer at once."""
+    """`pages` pages of entries that are not cards; page 2 waits until `release` is set,
+    the others answer at once."""
 
     def __init__(self, pages: int) -> None:
         self.meta = {"current_page": 1, "last_page": pages, "per_page": 10, "total": pages * 10}
@@ -431,7 +461,7 @@ class HeldSpace:
             await self.release.wait()
         await asyncio.sleep(0)
         return CardPage.model_validate(
-            {"cards": (), "meta": {**self.meta, "current_page": number}, "links": {}}
+            {"cards": (), "skipped": 10, "meta": {**self.meta, "current_page": number}, "links": {}}
         )
 
 
