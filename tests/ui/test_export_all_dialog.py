@@ -138,7 +138,8 @@ def test_cancel_writes_nothing_and_keeps_an_earlier_file(qtbot, arun, qloop, tmp
         if number > 1:
             started.set()
             await asyncio.sleep(30)
-        return CardPage.model_validate({"cards": (), "meta": meta, "links": {}})
+        # Full, as the total says, of entries that are not cards: nothing to read.
+        return CardPage.model_validate({"cards": (), "skipped": 10, "meta": meta, "links": {}})
 
     dialog = ExportAllDialog(fetch, target, space_id="s", with_emails=False)
     qtbot.addWidget(dialog)
@@ -157,7 +158,8 @@ def test_a_failure_raises_and_writes_nothing(qtbot, arun, tmp_path):
         if number == 2:
             raise ServerError("The server had a problem.", 500)
         meta = {"current_page": number, "last_page": 5, "per_page": 10, "total": 50}
-        return CardPage.model_validate({"cards": (), "meta": meta, "links": {}})
+        # Full, as the total says, of entries that are not cards: nothing to read.
+        return CardPage.model_validate({"cards": (), "skipped": 10, "meta": meta, "links": {}})
 
     target = tmp_path / "all.xlsx"
     dialog = ExportAllDialog(fetch, target, space_id="s", with_emails=False)
