@@ -134,7 +134,13 @@ class CurrentCardDetails(QObject):
         self.show_current_card()
 
     def show_current_card(self) -> None:
-        """Show the current row's card (nothing: the pane's hint)."""
+        """Show the current row's card (nothing: the pane's hint), once the pane shows.
+
+        Filling the pane is most of the work of a key moving down the table: hidden, it
+        is filled as it is shown again (`set_visible`).
+        """
+        if self._pane.isHidden():
+            return
         current = self._table.currentIndex()
         row = current.row() if current.isValid() else -1
         if self._space is not None:
@@ -153,6 +159,8 @@ class CurrentCardDetails(QObject):
     def set_visible(self, visible: bool) -> None:
         """Show or hide the pane, and remember that for the next start."""
         self._pane.setVisible(visible)
+        if visible:
+            self.show_current_card()
         if self._settings.details_visible != visible:
             self._settings.details_visible = visible
             save_settings(self._settings)

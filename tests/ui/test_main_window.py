@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import re
 from pathlib import Path
+from typing import Any
 
 import openpyxl
 import pytest
@@ -847,6 +848,36 @@ def test_the_details_pane_hides_and_enter_brings_it_back(make_window, demo_serve
     window.details_action.trigger()
     window.close()
     assert make_window(Settings.load()).details_pane.isHidden()
+
+
+def test_a_hidden_details_pane_is_filled_as_it_shows_not_at_every_row(
+    make_window, demo_server, qtbot, monkeypatch
+):
+    """Filling it was most of the work of each key moving down the table, hidden too:
+    held down, the key fell behind."""
+    window = make_window()
+    open_space(qtbot, window, demo_server.space_id)
+    window.details_action.trigger()
+    assert window.details_pane.isHidden()
+    filled: list[object] = []
+    fill = window.details_pane.set_card
+
+    def noted(card: object, *args: Any, **options: Any) -> None:
+        filled.append(card)
+        fill(card, *args, **options)
+
+    monkeypatch.setattr(window.details_pane, "set_card", noted)
+    window.table.setFocus()
+    window.table.selectRow(0)
+    for _ in range(5):
+        qtbot.keyClick(window.table, Qt.Key.Key_Down)
+    assert filled == []
+    window.details_action.trigger()
+    shown = window.model.card(window.proxy.mapToSource(window.proxy.index(5, 0)).row())
+    assert filled == [shown]
+    assert window.details_pane.card is shown
+    qtbot.keyClick(window.table, Qt.Key.Key_Down)
+    assert len(filled) == 2, "shown, it follows every row"
 
 
 def test_the_filter_narrows_the_page_and_counts(window, demo_server, qtbot):
