@@ -529,6 +529,12 @@ class CardStore(StoreCopies):
             rank_generation_texts(self._db, chosen.id, text_key, collation)
             index_sort_keys(self._db, chosen.id)
 
+    def needs_ranking(self, collation: str, generation: Generation | None = None) -> bool:
+        """A sort of the copy `generation` (default: the current one) must first rank its
+        texts under `collation` (`rank_texts`): seconds for a large space."""
+        chosen = generation or self.current
+        return chosen is not None and self._needs_ranking(chosen.id, collation)
+
     # Writing a new copy
 
     def begin_sync(self, *, with_emails: bool = False) -> StoreSync:

@@ -216,6 +216,10 @@ class SpaceQueries:
                 count = generation.card_count if generation is not None else 0
                 self._send(SpaceAnswer(number, range(count), True))
                 return
+            if query.field is not None and store.needs_ranking(self._collation, query.generation):
+                self._send_unsorted(store, number, query)
+                if self._is_stale(number):
+                    return
             # A word for the trigram index yields every match at once: the whole answer
             # comes as soon as the first rows would.
             indexed = any(len(term) >= TRIGRAM for term in query.terms)
@@ -261,6 +265,21 @@ class SpaceQueries:
                 return  # interrupted for a newer query
             log.warning("sorting the local copy %s failed: %s", self._path, error)
             self._send(SpaceAnswer(number, [], True, str(error)))
+
+    def _send_unsorted(self, store: CardStore, number: int, query: SpaceQuery) -> None:
+        """The cards `query` picks, in the space's order, before its sort: that must first
+        rank every text of the copy in the reader's language (18 s at 100,000 cards), and
+        a view of the cards a sync changed showed none meanwhile."""
+        unsorted: Sequence[int]
+        if not query.terms and query.change is None:  # every card: as shown before a sort
+            generation = query.generation or store.current
+            unsorted = range(generation.card_count if generation is not None else 0)
+        else:
+            unsorted = store.ordered(
+                None, terms=query.terms, change=query.change, generation=query.generation
+            )
+        cards = _first_cards(store, unsorted, query.generation)
+        self._send(SpaceAnswer(number, unsorted, False, cards=cards))
 
 
 def _first_cards(
