@@ -119,17 +119,17 @@
         <translation>Der Server meldet in diesem Bereich mehr Karten, als aufgelistet werden können.</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+23"/>
         <source>The server&apos;s numbers of pages and cards do not add up.</source>
         <translation>Die Seiten- und Kartenzahlen des Servers passen nicht zusammen.</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+35"/>
         <source>The space changed while its cards were fetched: cards were added or removed, so some could be missing. Try again.</source>
         <translation>Der Bereich hat sich geändert, während seine Karten abgerufen wurden: Karten kamen hinzu oder wurden entfernt, daher könnten einige fehlen. Versuchen Sie es erneut.</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+16"/>
         <source>The server sent more cards than it says the space has.</source>
         <translation>Der Server hat mehr Karten gesendet, als der Bereich laut seinen Angaben enthält.</translation>
     </message>
@@ -362,7 +362,7 @@
 <context>
     <name>CardDetailsPane</name>
     <message>
-        <location filename="../cardviewer/ui/cards/card_details.py" line="+299"/>
+        <location filename="../cardviewer/ui/cards/card_details.py" line="+300"/>
         <source>Select a card to see its details.</source>
         <translation>Wählen Sie eine Karte aus, um ihre Details zu sehen.</translation>
     </message>
@@ -372,12 +372,12 @@
         <translation>Profilbild</translation>
     </message>
     <message>
-        <location line="+148"/>
+        <location line="+150"/>
         <source>Removed by the last sync</source>
         <translation>Bei der letzten Synchronisierung entfernt</translation>
     </message>
     <message>
-        <location line="-93"/>
+        <location line="-95"/>
         <source>Card details</source>
         <translation>Kartendetails</translation>
     </message>
@@ -412,7 +412,12 @@
         <translation>(ohne Namen)</translation>
     </message>
     <message>
-        <location line="+105"/>
+        <location line="+4"/>
+        <source>Added by the last sync</source>
+        <translation>Bei der letzten Synchronisierung hinzugefügt</translation>
+    </message>
+    <message>
+        <location line="+103"/>
         <source>(invalid)</source>
         <translation>(ungültig)</translation>
     </message>
@@ -1298,7 +1303,7 @@
     <message>
         <location filename="../cardviewer/ui/export_commands.py" line="+106"/>
         <location line="+14"/>
-        <location line="+194"/>
+        <location line="+191"/>
         <source>There are no cards to export.</source>
         <translation>Es gibt keine Karten zum Exportieren.</translation>
     </message>
@@ -1328,7 +1333,7 @@
         <translation>QR-Code speichern</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+749"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+750"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
@@ -1368,7 +1373,7 @@
         <translation>Öffnen Sie zuerst einen Bereich.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-517"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-518"/>
         <source>The sync stopped and the local copy stays as it was; it starts again once you have signed in.</source>
         <translation>Die Synchronisierung wurde angehalten, die lokale Kopie bleibt unverändert; sie beginnt erneut, sobald Sie sich angemeldet haben.</translation>
     </message>
@@ -1428,7 +1433,7 @@
         <translation>Die Datei ist schreibgeschützt; wählen Sie einen anderen Namen.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+453"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+454"/>
         <source>%1 could not be synced. %2</source>
         <translation>%1 konnte nicht synchronisiert werden. %2</translation>
     </message>
@@ -1438,12 +1443,12 @@
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-448"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-449"/>
         <source>The export of all pages stopped and saved nothing; it starts again once you have signed in.</source>
         <translation>Der Export aller Seiten wurde angehalten und hat nichts gespeichert; er beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+449"/>
+        <location line="+450"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>
@@ -1454,7 +1459,7 @@
         <translation>Die Karten konnten nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location line="-304"/>
+        <location line="-305"/>
         <source>Saving %1…</source>
         <translation>%1 wird gespeichert…</translation>
     </message>
@@ -1464,7 +1469,7 @@
         <translation>Die Telefonliste wird an den Drucker gesendet…</translation>
     </message>
     <message>
-        <location line="+251"/>
+        <location line="+252"/>
         <source>Printing stopped; the pages already made still get printed.</source>
         <translation>Drucken angehalten; die schon erstellten Seiten werden noch gedruckt.</translation>
     </message>
@@ -1489,12 +1494,12 @@
         <translation>Das Drucken brach unerwartet ab; versuchen Sie es erneut.</translation>
     </message>
     <message>
-        <location line="-276"/>
+        <location line="-277"/>
         <source>Copying %1 rows…</source>
         <translation>%1 Zeilen werden kopiert…</translation>
     </message>
     <message>
-        <location line="+206"/>
+        <location line="+207"/>
         <source>The folder of its local copy, %1, could not be made (%2).</source>
         <translation>Der Ordner seiner lokalen Kopie, %1, konnte nicht angelegt werden (%2).</translation>
     </message>
@@ -1529,17 +1534,17 @@
         <translation>Die lokale Kopie hat sich geändert, seit sie ausgewählt wurden; kopieren Sie sie erneut.</translation>
     </message>
     <message>
-        <location line="-271"/>
+        <location line="-272"/>
         <source>Copying stopped unexpectedly; try again.</source>
         <translation>Das Kopieren brach unerwartet ab; versuchen Sie es erneut.</translation>
     </message>
     <message>
-        <location line="+278"/>
+        <location line="+279"/>
         <source>The local copy could not be read; sync the space again to renew it.</source>
         <translation>Die lokale Kopie konnte nicht gelesen werden; synchronisieren Sie den Bereich erneut, um sie zu erneuern.</translation>
     </message>
     <message>
-        <location line="-275"/>
+        <location line="-276"/>
         <source>The rows could not be copied. %1</source>
         <translation>Die Zeilen konnten nicht kopiert werden. %1</translation>
     </message>

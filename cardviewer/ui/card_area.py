@@ -12,7 +12,6 @@ from PySide6.QtGui import QAction, QIcon
 from PySide6.QtWidgets import QSplitter, QStackedWidget, QTableView, QVBoxLayout, QWidget
 
 from cardviewer.services.settings import Settings
-from cardviewer.services.store_copies import Change
 from cardviewer.ui.cards.card_details import CardDetailsPane
 from cardviewer.ui.cards.card_filter_model import CardFilterModel
 from cardviewer.ui.cards.card_table_model import CardTableModel
@@ -145,9 +144,8 @@ class CurrentCardDetails(QObject):
         row = current.row() if current.isValid() else -1
         if self._space is not None:
             space = self._space
-            removed = space.change is Change.REMOVED
             before = space.card_before(row)  # of a changed card
-            self._pane.set_card(space.card(row), space.columns, removed=removed, before=before)
+            self._pane.set_card(space.card(row), space.columns, change=space.change, before=before)
         else:
             self._pane.set_card(self._proxy.card(row), self._model.columns)
 

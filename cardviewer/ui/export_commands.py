@@ -120,11 +120,8 @@ class ExportCommands(QObject):
             text = QCoreApplication.translate("MainWindow", "There are no cards to export.")
             self.statusMessage.emit(text, NOTE_MS)
             return
-        if space.change is not None:
-            kind = space.change.value
-        else:
-            kind = "shown" if space.filter_terms() else "all"
-        name = f"{safe_file_stem(request.space_id)}-{kind}{self.export_format().value}"
+        name = f"{safe_file_stem(request.space_id)}-{_shown_kind(space)}"
+        name += self.export_format().value
         path = self._ask_path(self._jobs.export_dir / name)
         if path is not None:
             self._jobs.export_shown(space.path, positions, request, path, space.generation)
@@ -146,7 +143,7 @@ class ExportCommands(QObject):
             if not positions:
                 self._nothing_to_export()
                 return None
-            kind = "selected" if selected else "shown"
+            kind = "selected" if selected else _shown_kind(space)
             stem = f"{safe_file_stem(copy.space_id)}-{kind}"
             return ChosenCards(
                 copy, stem, store_path=space.path, positions=positions, generation=space.generation
@@ -354,3 +351,11 @@ class ExportCommands(QObject):
             self.statusMessage.emit(text, NOTE_MS)
             return None
         return request
+
+
+def _shown_kind(space: SpaceTableModel) -> str:
+    """What a file of the whole space's cards shown holds, for its name: "all", "shown"
+    (filtered), or the change shown ("added", "removed", "changed")."""
+    if space.change is not None:
+        return space.change.value
+    return "shown" if space.filter_terms() else "all"

@@ -376,8 +376,13 @@ def test_the_cards_the_last_sync_added_changed_or_removed_are_shown_each_alone(
     assert cards_shown(space) == every[:1]
     assert window.statusBar().currentMessage() == "Cards added by the last sync: 1."
     assert window.filter_edit.placeholderText() == "Filter the cards shown (Ctrl+F)"
+    window.table.setCurrentIndex(space.index(0, 1))
+    assert window.details_pane.change_label.text() == "Added by the last sync", "as the others"
     assert choose(qtbot, window, CHANGED) is space
     assert cards_shown(space) == every[1:2]
+    chosen = window.exports.chosen_cards()  # a vCard or PDF file's: named as a CSV file's
+    assert chosen is not None
+    assert chosen.stem == f"{demo_server.space_id}-changed"
     assert window.statusBar().currentMessage() == "Cards changed by the last sync: 1."
     # What changed in the card: its name, marked in the table and told in the details.
     name = space.column_of("display_name")

@@ -47,6 +47,7 @@ from cardviewer.services.card_columns import (
     build_columns,
     compact_json,
 )
+from cardviewer.services.store_copies import Change
 from cardviewer.ui.cards.card_qr_code import AskPath, CardQrCode
 from cardviewer.ui.cards.card_table_model import avatar_url, not_set_text, picture_text
 from cardviewer.ui.cards.change_marks import changed_columns, changed_fields_text, was_text
@@ -304,12 +305,12 @@ class CardDetailsPane(QWidget):
         card: Card | None,
         columns: Sequence[Column] | None = None,
         *,
-        removed: bool = False,
+        change: Change | None = None,
         before: Card | None = None,
     ) -> None:
         """Show `card` with the rows of `columns` (the table's), or the hint for None;
-        a `removed` card (the last sync's, as the sync before had it) says so, and a
-        changed one names its changed fields and shows what they were `before`.
+        a card the last sync added or removed (as the sync before had it) says so, and
+        a changed one names its changed fields and shows what they were `before`.
 
         Without `columns` the card's own fields decide: e-mails if they were loaded,
         and every field the specification does not list.
@@ -333,13 +334,15 @@ class CardDetailsPane(QWidget):
         self.name_label.setText(name or self.tr("(no name)"))
         self.avatar_label.setAccessibleName(picture_text(card))
         changed = changed_columns(columns, card, before) if before is not None else frozenset()
-        if removed:
+        if change is Change.ADDED:
+            self.change_label.setText(self.tr("Added by the last sync"))
+        elif change is Change.REMOVED:
             self.change_label.setText(self.tr("Removed by the last sync"))
         elif before is not None:
             self.change_label.setText(
                 changed_fields_text([columns[number].title for number in sorted(changed)])
             )
-        noted = removed or before is not None
+        noted = change in (Change.ADDED, Change.REMOVED) or before is not None
         self.change_label.setVisible(noted)
         whose = self.name_label.text()
         if noted:

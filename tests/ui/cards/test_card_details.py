@@ -16,6 +16,7 @@ from cardviewer.api.models import Card, parse_card
 from cardviewer.demo.avatars import colour_for
 from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.card_columns import build_columns
+from cardviewer.services.store_copies import Change
 from cardviewer.ui.cards.card_details import AVATAR_SIZE, EMPTY, CardDetailsPane, card_json
 from cardviewer.ui.cards.card_table_model import avatar_url
 from cardviewer.ui.cards.value_text import format_local_time
@@ -560,7 +561,7 @@ def test_a_changed_card_names_its_changed_fields_and_shows_what_they_were(pane):
     pane.set_card(now, columns, before=now)  # changed where no column shows it
     assert pane.change_label.text() == "Changed by the last sync"
     assert pane.findChild(QLabel, "before_position") is None
-    pane.set_card(now, columns, removed=True)
+    pane.set_card(now, columns, change=Change.REMOVED)
     assert pane.change_label.text() == "Removed by the last sync"
     pane.set_card(now, columns)
     assert pane.change_label.isHidden()
