@@ -168,6 +168,10 @@ class SessionEnded(Exception):
     """The saved session has ended and there is no password to sign in again with."""
 
 
+SESSION_UNREADABLE = "the saved session could not be read (the line above says why); sign in again"
+EMAIL_NEEDED = "--email is needed to sign in"
+
+
 EXAMPLES = f"""\
 examples:
   every card of a space, for Excel (the password from the environment):
@@ -658,9 +662,15 @@ async def signed_in_client(args: argparse.Namespace, err: TextIO) -> SignInAgain
         normalize_server_url(args.server)
     password = os.environ.get(PASSWORD_VARIABLE)
     remember_secret(password)
-    saved = _saved_session(args)
+    sessions = SessionStore()
+    saved = _saved_session(args, sessions)
+    # A saved session that could not be read is one that ended: sign in again (3), not
+    # an argument forgotten (2), for a scheduled job that relied on it.
+    missing: type[Exception] = SessionEnded if sessions.damaged else UsageError
     server = args.server or (saved.server_url if saved is not None else None) or _site_server()
     if not server:
+        if sessions.damaged:
+            raise SessionEnded(f"{SESSION_UNREADABLE}: give --server and --email")
         raise UsageError("--server is needed (no saved session or site file to take it from)")
     email = args.email.strip() if args.email else None  # as the sign-in dialog takes it
     if password is None and saved is not None and (email in (None, saved.email)):
@@ -676,12 +686,11 @@ async def signed_in_client(args: argparse.Namespace, err: TextIO) -> SignInAgain
             )
         email = saved.email  # asked for the password of the account that was signed in
     if not email:
-        raise UsageError("--email is needed to sign in")
+        raise missing(f"{SESSION_UNREADABLE}: give --email" if sessions.damaged else EMAIL_NEEDED)
     if password is None:
         if not sys.stdin.isatty():
-            raise UsageError(
-                f"no password: set {PASSWORD_VARIABLE} or run at a terminal to be asked"
-            )
+            reason = SESSION_UNREADABLE if sessions.damaged else "no password"
+            raise missing(f"{reason}: set {PASSWORD_VARIABLE} or run at a terminal to be asked")
         password = getpass.getpass(f"Password for {email}: ", stream=err)
         remember_secret(password)
     client = CardsClient(server)
@@ -699,9 +708,9 @@ def _site_server() -> str | None:
     return load_site_config().server_url
 
 
-def _saved_session(args: argparse.Namespace) -> StoredSession | None:
+def _saved_session(args: argparse.Namespace, sessions: SessionStore) -> StoredSession | None:
     """The app's saved session for the server asked for, if any; it may have ended."""
-    stored = SessionStore().load()
+    stored = sessions.load()
     if stored is None:
         return None
     if args.server and not same_server(args.server, stored.server_url):

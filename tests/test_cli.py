@@ -297,6 +297,35 @@ def test_an_ended_saved_session_is_a_sign_in_failure(
     assert not target.exists()
 
 
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ([], "give --server and --email"),
+        (["--server", "http://127.0.0.1:9"], "give --email"),
+        (["--server", "http://127.0.0.1:9", "--email", "ada@example.com"], PASSWORD_VARIABLE),
+    ],
+    ids=["alone", "server", "server-and-email"],
+)
+def test_a_saved_session_that_cannot_be_read_is_a_sign_in_failure(
+    monkeypatch, tmp_path, given, said
+):
+    """A scheduled job relying on the saved session was told to give --server (2), as
+    if it had been called wrongly, where the session it had was lost."""
+    monkeypatch.delenv(PASSWORD_VARIABLE, raising=False)
+    saved = SessionStore().path
+    saved.parent.mkdir(parents=True, exist_ok=True)
+    saved.write_text('{"version": 1, "server_url": ', encoding="utf-8")  # cut short
+    code, err = run(*given, "--space", "s", "-o", str(tmp_path / "page.csv"))
+    assert code == ExitCode.SIGN_IN
+    assert "is damaged" in err, "the line saying why"
+    assert (
+        "error: the saved session could not be read (the line above says why); sign in again" in err
+    )
+    assert said in err
+    code, err = run(*given, "--space", "s", "-o", str(tmp_path / "page.csv"))
+    assert code == ExitCode.USAGE, "once set aside, there is none: an argument is missing"
+
+
 def test_an_ended_saved_session_with_a_password_signs_in_again(demo_server, password, tmp_path):
     save_ended_session(demo_server)
     target = tmp_path / "page.csv"

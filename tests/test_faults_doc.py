@@ -272,6 +272,8 @@ def test_the_command_line_rows_are_what_cardviewer_export_prints(
     SessionStore().save(dataclasses.replace(stored, expires_at=ended))
     monkeypatch.delenv(PASSWORD_VARIABLE, raising=False)
     printed = run(*space, "-o", str(tmp_path / "page.csv"))
+    SessionStore().path.write_text('{"version": 1', encoding="utf-8")  # cut short
+    printed += run(*space, "-o", str(tmp_path / "page.csv"))
     monkeypatch.setenv(PASSWORD_VARIABLE, demo_server.password)
     printed += run(*account, *space, "--format", "xlsx", "-o", str(tmp_path / "out.csv"))
     printed += run(*account, *space, "--delimiter", ";", "-o", str(tmp_path / "out.xlsx"))

@@ -160,12 +160,16 @@ class LocalFile(NamedTuple):
     def load(self, path: Path, parse: Callable[[bytes], T]) -> T | None:
         """`parse` of the bytes of `path`, or None: when there is no file, or after
         setting a damaged one aside (`read_bounded` or `parse` raised `DamagedFile`)."""
+        return self.read(path, parse)[0]
+
+    def read(self, path: Path, parse: Callable[[bytes], T]) -> tuple[T | None, bool]:
+        """`load`, and whether the file was damaged (and is set aside if it could be)."""
         try:
             content = read_bounded(path, self.limit)
-            return None if content is None else parse(content)
+            return (None if content is None else parse(content)), False
         except DamagedFile as damage:
             set_aside(path, damage, what=self.what, instead=self.instead)
-            return None
+            return None, True
 
 
 def _copy_names(path: Path) -> list[Path]:

@@ -120,10 +120,12 @@ class SessionStore:
     def __init__(self, path: Path | None = None, vault: KeyringVault | None = None) -> None:
         self.path = path if path is not None else session_file()
         self.vault = vault if vault is not None else KeyringVault()
+        self.damaged = False
+        """The last `load` found the file damaged (and set it aside): a session lost."""
 
     def load(self) -> StoredSession | None:
         """The saved session, or None when there is none or it cannot be used."""
-        saved = _FILE.load(self.path, _parse)
+        saved, self.damaged = _FILE.read(self.path, _parse)
         if saved is None:
             return None
         token = saved.access_token
