@@ -539,9 +539,13 @@ async def _export(args: argparse.Namespace, err: TextIO, out: BinaryIO) -> int:
         try:
             count = await _written(client, args, target, err, out, account)
         except NotAuthenticated as exc:
-            return report_session_ended(exc, err, account, "export")
+            code = report_session_ended(exc, err, account, "export")
+            print(f"Nothing was written to {target.described()}.", file=err)
+            return code
         except CardViewerError as exc:
-            return report_failure(exc, err)
+            code = report_failure(exc, err)
+            print(f"Nothing was written to {target.described()}.", file=err)  # said after why
+            return code
         except OSError as exc:
             log.debug("writing %s failed: %r", target.described(), exc)
             print(f"Cannot write {target.described()}: {explain_write_failure(exc)}", file=err)

@@ -143,6 +143,7 @@ async def _sync(args: argparse.Namespace, err: TextIO) -> int:
     async with account.client as client:
         email = account.email or ""
         path = store_path(store_dir(create=False), client.server_url, email, args.space)
+        had_copy = await asyncio.to_thread(path.exists)
         try:
             count, changes = await _synced(path, args, err, account)
         except OSError as exc:  # its folder cannot be made: a file of that name, say
@@ -154,9 +155,13 @@ async def _sync(args: argparse.Namespace, err: TextIO) -> int:
             )
             return ExitCode.WRITE
         except NotAuthenticated as exc:
-            return report_session_ended(exc, err, account, "sync")
+            code = report_session_ended(exc, err, account, "sync")
+            print(_nothing_changed(had_copy, args), file=err)
+            return code
         except CardViewerError as exc:
-            return report_failure(exc, err)
+            code = report_failure(exc, err)
+            print(_nothing_changed(had_copy, args), file=err)
+            return code
         except StoreError as exc:
             print(f"{args.space} could not be synced. {exc}", file=err)
             return ExitCode.WRITE
@@ -165,6 +170,15 @@ async def _sync(args: argparse.Namespace, err: TextIO) -> int:
     if args.changes is not None:
         return await _changes_written(args, path, err)
     return ExitCode.OK
+
+
+def _nothing_changed(had_copy: bool, args: argparse.Namespace) -> str:
+    """What a sync that failed left, said after why: a job's log then tells whether the
+    copy and the file of changes it keeps in step are still those of the last run."""
+    said = "The local copy stays as it was." if had_copy else "No local copy was made."
+    if args.changes is not None:
+        said += f" {args.changes} was not written; the next one will hold these changes."
+    return said
 
 
 def folder_failure(error: OSError) -> str:

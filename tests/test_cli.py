@@ -414,7 +414,10 @@ def test_a_wait_longer_than_the_client_waits_is_said(
         *account(demo_server), "--space", demo_server.space_id, "-o", str(tmp_path / "x.csv")
     )
     assert code == ExitCode.SERVER
-    assert err == f"The server is busy with too many requests. Please wait a moment. {said}\n"
+    assert err == (
+        f"The server is busy with too many requests. Please wait a moment. {said}\n"
+        f"Nothing was written to {tmp_path / 'x.csv'}.\n"
+    ), "what was left said after why, for a job's log"
     assert not (tmp_path / "x.csv").exists()
 
 

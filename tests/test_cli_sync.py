@@ -110,6 +110,7 @@ def test_a_space_that_is_not_there_leaves_no_copy(demo_server):
     code, err = run(demo_server, space="nosuchspace")
     assert code == ExitCode.SERVER
     assert "This space was not found" in err
+    assert err.endswith("\nNo local copy was made.\n"), "said after why"
     assert not copy_of(demo_server, "nosuchspace").exists()
     assert list(copy_of(demo_server).parent.glob("*")) == []
 
@@ -118,8 +119,12 @@ def test_a_space_that_is_not_there_leaves_no_copy(demo_server):
 def test_a_failed_sync_keeps_the_copy_before(demo_server):
     assert run(demo_server)[0] == ExitCode.OK
     demo_server.faults.inject(Fault.SERVICE_UNAVAILABLE, times=50)
-    code, err = run(demo_server, "--concurrency", "1")
+    code, err = run(demo_server, "--concurrency", "1", "--changes", "changes.csv")
     assert code == ExitCode.SERVER, err
+    assert err.endswith(
+        "\nThe local copy stays as it was. changes.csv was not written; the next one will "
+        "hold these changes.\n"
+    ), "a job's log tells that the copy and its file are as the last run left them"
     with CardStore.open(copy_of(demo_server)) as store:
         assert store.current is not None
         assert store.current.card_count == 240
