@@ -447,11 +447,11 @@ class MainWindow(QMainWindow, CommandActions):
         page = self.model.page
         self.page_bar.set_meta(page.meta if page is not None else None)
         self.space_combo.fill_recent_spaces()  # drops an id that was typed but does not open
-        self.whole_space.offer(request.space_id)  # offline, the copy is still there
+        shown = self.model.current_request if page is not None else None
+        self.whole_space.offer(request.space_id, otherwise=shown.space_id if shown else None)
         if isinstance(error, NotAuthenticated):
             self._session_ended()
         else:
-            shown = self.model.current_request if page is not None else None
             self.error_bar.show_error(
                 self.messages.failure(request, error, shown),
                 error.detail,

@@ -304,13 +304,17 @@ class WholeSpaceView(QObject):
         email, server_url = self._window.account_label.account
         return store_path(self._store_folder, server_url, email, space_id)
 
-    def offer(self, space_id: str) -> None:
-        """Offer the copy of `space_id` (if it holds a complete sync) beside the pages.
+    def offer(self, space_id: str, *, otherwise: str | None = None) -> None:
+        """Offer the copy of `space_id` (if it holds a complete sync) beside the pages;
+        where it has none, that of `otherwise`: the space of the page still on screen
+        when `space_id` could not be opened (offline, its own copy is still there).
 
         The copy shown stays offered whatever its file says meanwhile (removed, or held
         by another program): the table shows it, and the switch is the way back.
         """
         self._offer(self.store_path(space_id))
+        if self._offered is None and otherwise not in (None, space_id):
+            self._offer(self.store_path(otherwise))
 
     def _offer(self, path: Path | None) -> None:
         label, changes = None, False

@@ -136,6 +136,25 @@ def test_a_filter_leaving_no_card_greys_out_what_works_on_the_cards_shown(
     assert all(action.isEnabled() for action in on_cards_shown)
 
 
+def test_a_space_that_cannot_be_opened_leaves_the_copy_of_the_page_shown_offered(
+    window, demo_server, qtbot
+):
+    """The switch went, as the space asked for has no copy, while the table still
+    showed the page of the space before, whose copy is there."""
+    open_space(qtbot, window, demo_server.space_id)
+    sync(qtbot, window)
+    window.whole_space.switch.activated.emit(PAGES)
+    with qtbot.waitSignal(window.pages.loadFailed, timeout=WAIT):
+        window.open_space("no-such-space")
+    assert window.model.current_request is not None
+    assert window.model.current_request.space_id == demo_server.space_id, "its page stays"
+    switch = window.whole_space.switch
+    assert switch.isVisible()
+    assert switch.itemText(WHOLE_SPACE).startswith("Whole space (synced ")
+    space = whole_space_shown(qtbot, window)
+    assert space.path == window.whole_space.store_path(demo_server.space_id)
+
+
 def test_a_second_sync_says_what_changed(window, demo_server, qtbot):
     open_space(qtbot, window, demo_server.space_id)
     sync(qtbot, window)
@@ -706,7 +725,7 @@ def test_cards_taken_out_of_the_selection_stay_out_across_a_sort(window, demo_se
     assert selected_ids(window, space) <= {current.uuid}, "at most the current card, as clicked"
     chosen = window.exports.chosen_cards()
     assert chosen is not None
-    assert chosen.stem.endswith("-shown")
+    assert chosen.stem.endswith("-all"), "every card, not the three"
     assert chosen.count == space.rowCount()
 
 
