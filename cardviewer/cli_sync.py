@@ -256,9 +256,10 @@ async def _synced(
 ) -> tuple[int, Changes | None]:
     """Every page into the copy at `path`: the number of cards, and what changed.
 
-    Texts are ranked for the system's language, as the window sorts them: Qt's
-    collation, loaded here only. From the moment the new copy is current, `args.synced`
-    says so: an interruption then leaves it synced, and a first sync's store is kept.
+    Texts are ranked as the copy before was (the window's language), else for the
+    system's, as the window sorts them: Qt's collation, loaded here only. From the
+    moment the new copy is current, `args.synced` says so: an interruption then leaves
+    it synced, and a first sync's store is kept.
     """
     from cardviewer.services.text_collation import system_collation
 
@@ -273,6 +274,9 @@ async def _synced(
             print("\rFinishing the local copy…\033[K", end="", file=err, flush=True)
 
     first, store = await asyncio.to_thread(_opened, path)
+    # As the copy before was ranked: by the window, in its reader's language, which a
+    # job's (cron has no LANG) would have it rank every text anew at its next sort.
+    collation = await asyncio.to_thread(store.ranked_under) or system_collation()
     args.synced = False
     tidying: list[Coroutine[Any, Any, None]] = []
     try:
@@ -282,7 +286,7 @@ async def _synced(
             concurrency=args.concurrency,
             on_progress=progress,
             with_emails=args.with_emails,
-            collation=system_collation(),
+            collation=collation,
             on_finishing=finishing,
             tidy_later=tidying.append,
         )

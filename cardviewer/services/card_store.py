@@ -529,6 +529,16 @@ class CardStore(StoreCopies):
             rank_generation_texts(self._db, chosen.id, text_key, collation)
             index_sort_keys(self._db, chosen.id)
 
+    def ranked_under(self) -> str | None:
+        """The collation the current copy's texts are ranked under (None: no copy)."""
+        current = self.current
+        if current is None:
+            return None
+        row = self._db.execute(
+            "SELECT collation FROM generations WHERE id = ?", (current.id,)
+        ).fetchone()
+        return row[0] if row is not None else None
+
     def needs_ranking(self, collation: str, generation: Generation | None = None) -> bool:
         """A sort of the copy `generation` (default: the current one) must first rank its
         texts under `collation` (`rank_texts`): seconds for a large space."""
