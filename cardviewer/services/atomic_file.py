@@ -7,7 +7,7 @@ wrong, the temporary file is removed and the earlier file stays as it was.
 Replacing a file keeps what the person set up around it: a symbolic link stays a link
 and its target gets the new content (replaced in the target's folder), the new file
 gets the earlier file's permissions, so an export someone made private stays so, and
-a file that is read-only for this user is not replaced (`ReadOnlyFile`).
+a file that is read-only for this user is not replaced by an export (`ReadOnlyFile`).
 """
 
 from __future__ import annotations
@@ -37,8 +37,8 @@ def write_atomically(path: Path, data: bytes, *, private: bool = False) -> None:
     others, not even for a moment. Any other file keeps the mode of the file it
     replaces; a new one gets the umask's default. A symbolic link at `path` is
     followed: its target is replaced, the link stays. Raises `OSError` when the file
-    cannot be written (`ReadOnlyFile`: the file at `path` is read-only for this user);
-    the earlier file at `path`, if any, is then left untouched.
+    cannot be written (`ReadOnlyFile`: the file at `path`, not a private one, is
+    read-only for this user); the earlier file at `path`, if any, is then left untouched.
     """
     with open_atomically(path, private=private) as file:
         file.write(data)
@@ -53,8 +53,8 @@ def open_atomically(path: Path, *, private: bool = False) -> Iterator[BinaryIO]:
     export is written this way without ever being whole in memory.
     """
     path = written_path(Path(path))
-    if path.is_file() and not os.access(path, os.W_OK):
-        raise ReadOnlyFile(errno.EACCES, "Read-only file", str(path))
+    if not private:  # the app's own private files are its to replace
+        _refuse_read_only(path)
     # A random name (os.urandom: `secrets` would pull in hashlib and random at start).
     temporary = path.with_name(f".{path.name}.{os.urandom(4).hex()}.tmp")
     mode = None if private else _earlier_mode(path)
@@ -82,6 +82,16 @@ def written_path(path: Path) -> Path:
     if path.is_symlink():
         return Path(os.path.realpath(path))
     return path
+
+
+def _refuse_read_only(path: Path) -> None:
+    """Raise `ReadOnlyFile` for a file at `path` the person may not change; an `OSError`
+    saying so for one on a read-only disk, where another name would fail as well."""
+    if not path.is_file() or os.access(path, os.W_OK):
+        return
+    if hasattr(os, "statvfs") and os.statvfs(path.parent).f_flag & os.ST_RDONLY:
+        raise OSError(errno.EROFS, "Read-only file system", str(path))
+    raise ReadOnlyFile(errno.EACCES, "Read-only file", str(path))
 
 
 def _earlier_mode(path: Path) -> int | None:

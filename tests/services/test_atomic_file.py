@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardviewer.services.atomic_file import write_atomically
+from cardviewer.services.atomic_file import PRIVATE_MODE, write_atomically
 from cardviewer.services.file_errors import ReadOnlyFile, WriteProblem, write_problem
 
 posix_only = pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
@@ -128,21 +128,59 @@ def test_read_only_folder_raises_and_keeps_the_earlier_file(tmp_path):
     assert [p.name for p in folder.iterdir()] == ["file.txt"]
 
 
-@posix_only
-@pytest.mark.parametrize("private", [False, True])
-def test_a_file_read_only_for_this_user_is_not_replaced(tmp_path, monkeypatch, private):
-    target = tmp_path / "file.txt"
-    target.write_bytes(b"earlier")
+def read_only_for_the_person(monkeypatch, target: Path) -> None:
+    """`target` read-only, as for a person: root may write anything."""
     target.chmod(0o444)
-    if os.geteuid() == 0:  # root may write anything: as a person
+    if os.geteuid() == 0:
         real_access = os.access
         monkeypatch.setattr(os, "access", lambda p, m: m != os.W_OK and real_access(p, m))
+
+
+@posix_only
+def test_a_file_read_only_for_this_user_is_not_replaced(tmp_path, monkeypatch):
+    target = tmp_path / "file.txt"
+    target.write_bytes(b"earlier")
+    read_only_for_the_person(monkeypatch, target)
     with pytest.raises(ReadOnlyFile) as refused:
-        write_atomically(target, b"later", private=private)
+        write_atomically(target, b"later")
     assert write_problem(refused.value) is WriteProblem.FILE_READ_ONLY
     assert target.read_bytes() == b"earlier"
     assert mode(target) == 0o444
     assert [p.name for p in tmp_path.iterdir()] == ["file.txt"]
+
+
+@posix_only
+def test_a_private_file_of_the_app_s_own_is_replaced_though_read_only(tmp_path, monkeypatch):
+    """Settings or a session restored read-only from a backup were no longer saved."""
+    target = tmp_path / "settings.json"
+    target.write_bytes(b"earlier")
+    read_only_for_the_person(monkeypatch, target)
+    write_atomically(target, b"later", private=True)
+    assert target.read_bytes() == b"later"
+    assert mode(target) == PRIVATE_MODE
+
+
+@posix_only
+def test_a_file_on_a_read_only_disk_is_said_to_be_on_one(tmp_path, monkeypatch):
+    """Not "choose another name": another name on that disk fails as well."""
+    target = tmp_path / "file.txt"
+    target.write_bytes(b"earlier")
+    read_only_for_the_person(monkeypatch, target)
+    real_statvfs = os.statvfs
+
+    class ReadOnlyDisk:
+        def __init__(self, folder: object) -> None:
+            self._real = real_statvfs(folder)  # type: ignore[arg-type]
+
+        @property
+        def f_flag(self) -> int:
+            return self._real.f_flag | os.ST_RDONLY
+
+    monkeypatch.setattr(os, "statvfs", ReadOnlyDisk)
+    with pytest.raises(OSError, match="Read-only file system") as refused:
+        write_atomically(target, b"later")
+    assert write_problem(refused.value) is WriteProblem.READ_ONLY
+    assert target.read_bytes() == b"earlier"
 
 
 def test_private_is_passed_by_name_only(tmp_path):
