@@ -180,6 +180,26 @@ def test_a_card_sent_with_its_keys_in_another_order_is_not_changed(path):
         assert store.changes() == Changes(added=(), removed=(), changed=("a",)), "a list's order"
 
 
+def test_cards_without_an_id_kept_as_they_were_are_not_read_into_python(path, monkeypatch):
+    """Each was compared blind to the order of keys, a call into Python for every card
+    without an id in both copies: 10 s for 100,000 of them, against 3.7 s before."""
+    kept = [parse_card({"display_name": f"Kept {n}"}) for n in range(50)]
+    calls: list[object] = []
+
+    def counted(text: str, emails: int) -> str | bytes:
+        calls.append(text)
+        return card_content(text, emails)
+
+    monkeypatch.setattr("cardviewer.services.store_content.card_content", counted)
+    with CardStore.open(path) as store:
+        synced(store, [*kept, parse_card({"display_name": "Old"})])
+        synced(store, [*kept, parse_card({"display_name": "New"})])
+        changes = store.changes()
+        assert changes is not None
+        assert (len(changes.added), len(changes.removed)) == (1, 1)
+    assert len(calls) <= 4, "the one card added, the one removed, each side"
+
+
 def test_content_that_is_not_a_card_s_json_is_compared_as_it_is():
     assert card_content("not json", 1) == "not json"
     assert card_content("[1, 2]", 0) == "[1, 2]"
