@@ -674,7 +674,8 @@ async def signed_in_client(args: argparse.Namespace, err: TextIO) -> SignInAgain
     server = args.server or (saved.server_url if saved is not None else None) or _site_server()
     if not server:
         if sessions.damaged:
-            raise SessionEnded(f"{SESSION_UNREADABLE}: give --server and --email")
+            missing_too = "" if args.email else " and --email"
+            raise SessionEnded(f"{SESSION_UNREADABLE}: give --server{missing_too}")
         raise UsageError("--server is needed (no saved session or site file to take it from)")
     email = args.email.strip() if args.email else None  # as the sign-in dialog takes it
     if password is None and saved is not None and (email in (None, saved.email)):

@@ -274,12 +274,12 @@ async def _synced(
             print("\rFinishing the local copy…\033[K", end="", file=err, flush=True)
 
     first, store = await asyncio.to_thread(_opened, path)
-    # As the copy before was ranked: by the window, in its reader's language, which a
-    # job's (cron has no LANG) would have it rank every text anew at its next sort.
-    collation = await asyncio.to_thread(store.ranked_under) or system_collation()
     args.synced = False
     tidying: list[Coroutine[Any, Any, None]] = []
     try:
+        # As the copy before was ranked: by the window, in its reader's language, which
+        # a job's (cron has no LANG) would have it rank every text anew at its next sort.
+        collation = await asyncio.to_thread(store.ranked_under) or system_collation()
         generation = await sync_space(
             store,
             page_fetch(account.client, args.space, args.with_emails, account, err),

@@ -303,8 +303,9 @@ def test_an_ended_saved_session_is_a_sign_in_failure(
         ([], "give --server and --email"),
         (["--server", "http://127.0.0.1:9"], "give --email"),
         (["--server", "http://127.0.0.1:9", "--email", "ada@example.com"], PASSWORD_VARIABLE),
+        (["--email", "ada@example.com"], "give --server\n"),
     ],
-    ids=["alone", "server", "server-and-email"],
+    ids=["alone", "server", "server-and-email", "email"],
 )
 def test_a_saved_session_that_cannot_be_read_is_a_sign_in_failure(
     monkeypatch, tmp_path, given, said

@@ -28,7 +28,7 @@ from cardviewer.services.change_export import ChangesWritten
 from cardviewer.services.session_store import SessionStore, StoredSession
 from cardviewer.services.stoppable import Stopped
 from cardviewer.services.store_copies import Change
-from cardviewer.services.store_schema import SCHEMA_VERSION
+from cardviewer.services.store_schema import SCHEMA_VERSION, StoreError, StoreProblem
 from cardviewer.services.store_sort_keys import text_key_for
 from cardviewer.services.store_writer import CardWriter
 from cardviewer.services.text_collation import system_collation
@@ -92,6 +92,22 @@ def test_a_sync_ranks_as_the_copy_before_was_ranked(demo_server):
     with CardStore.open(copy_of(demo_server)) as store:
         assert store.ranked_under() == reader
         assert not store.needs_ranking(reader), "the window sorts it at once"
+
+
+@pytest.mark.usefixtures("password")
+def test_a_first_sync_stopped_as_it_reads_the_copy_s_ranking_leaves_no_copy(
+    demo_server, monkeypatch
+):
+    """Stopped there (Ctrl+C, or a store that cannot be read), the store it had just
+    made was neither closed nor taken away: the next run took it for a copy."""
+
+    def unread(_store: CardStore) -> str | None:
+        raise StoreError("The local copy could not be read.", StoreProblem.NOT_READ)
+
+    monkeypatch.setattr(CardStore, "ranked_under", unread)
+    code, err = run(demo_server)
+    assert code == ExitCode.WRITE, err
+    assert list(copy_of(demo_server).parent.glob("*")) == []
 
 
 @pytest.mark.usefixtures("password")
