@@ -103,10 +103,10 @@ _CHANGED = (
     " WHEN 0 THEN 0"
     " WHEN 1 THEN NOT EXISTS (SELECT 1 FROM {o_of_its_id} AND o.uuid = n.uuid AND {n_is_o})"
     " ELSE NOT EXISTS (SELECT 1 FROM {o_of_its_id} AND o.uuid = n.uuid AND {n_is_o})"
-    " OR EXISTS (SELECT 1 FROM {o_of_its_id} AND o.uuid = n.uuid AND NOT EXISTS"
+    " OR (EXISTS (SELECT 1 FROM {o_of_its_id} AND o.uuid = n.uuid AND NOT EXISTS"
     " (SELECT 1 FROM {h_of_its_id} AND h.uuid = n.uuid AND {h_is_o}))"
     " AND NOT EXISTS (SELECT 1 FROM {h_of_its_id} AND h.uuid = n.uuid AND NOT EXISTS"
-    " (SELECT 1 FROM {o_of_its_id} AND o.uuid = n.uuid AND {h_is_o})) END"
+    " (SELECT 1 FROM {o_of_its_id} AND o.uuid = n.uuid AND {h_is_o}))) END"
 )
 
 
