@@ -169,7 +169,6 @@ class SessionEnded(Exception):
 
 
 SESSION_UNREADABLE = "the saved session could not be read (the line above says why); sign in again"
-EMAIL_NEEDED = "--email is needed to sign in"
 
 
 EXAMPLES = f"""\
@@ -538,13 +537,12 @@ async def _export(args: argparse.Namespace, err: TextIO, out: BinaryIO) -> int:
     async with account.client as client:
         try:
             count = await _written(client, args, target, err, out, account)
-        except NotAuthenticated as exc:
-            code = report_session_ended(exc, err, account, "export")
-            print(f"Nothing was written to {target.described()}.", file=err)
-            return code
         except CardViewerError as exc:
-            code = report_failure(exc, err)
-            print(f"Nothing was written to {target.described()}.", file=err)  # said after why
+            if isinstance(exc, NotAuthenticated):
+                code = report_session_ended(exc, err, account, "export")
+            else:
+                code = report_failure(exc, err)
+            print(f"Nothing was written to {target.described()}.", file=err)  # after why
             return code
         except OSError as exc:
             log.debug("writing %s failed: %r", target.described(), exc)
@@ -668,15 +666,12 @@ async def signed_in_client(args: argparse.Namespace, err: TextIO) -> SignInAgain
     remember_secret(password)
     sessions = SessionStore()
     saved = _saved_session(args, sessions)
-    # A saved session that could not be read is one that ended: sign in again (3), not
-    # an argument forgotten (2), for a scheduled job that relied on it.
-    missing: type[Exception] = SessionEnded if sessions.damaged else UsageError
     server = args.server or (saved.server_url if saved is not None else None) or _site_server()
     if not server:
-        if sessions.damaged:
-            missing_too = "" if args.email else " and --email"
-            raise SessionEnded(f"{SESSION_UNREADABLE}: give --server{missing_too}")
-        raise UsageError("--server is needed (no saved session or site file to take it from)")
+        give = "give --server" if args.email else "give --server and --email"
+        raise _missing(
+            sessions, give, "--server is needed (no saved session or site file to take it from)"
+        )
     email = args.email.strip() if args.email else None  # as the sign-in dialog takes it
     if password is None and saved is not None and (email in (None, saved.email)):
         if not saved.is_expired():
@@ -691,11 +686,11 @@ async def signed_in_client(args: argparse.Namespace, err: TextIO) -> SignInAgain
             )
         email = saved.email  # asked for the password of the account that was signed in
     if not email:
-        raise missing(f"{SESSION_UNREADABLE}: give --email" if sessions.damaged else EMAIL_NEEDED)
+        raise _missing(sessions, "give --email", "--email is needed to sign in")
     if password is None:
         if not sys.stdin.isatty():
-            reason = SESSION_UNREADABLE if sessions.damaged else "no password"
-            raise missing(f"{reason}: set {PASSWORD_VARIABLE} or run at a terminal to be asked")
+            ask = f"set {PASSWORD_VARIABLE} or run at a terminal to be asked"
+            raise _missing(sessions, ask, f"no password: {ask}")
         password = getpass.getpass(f"Password for {email}: ", stream=err)
         remember_secret(password)
     client = CardsClient(server)
@@ -706,6 +701,15 @@ async def signed_in_client(args: argparse.Namespace, err: TextIO) -> SignInAgain
         raise
     remember_secret(session.access_token)
     return SignInAgain(client, email, password)
+
+
+def _missing(sessions: SessionStore, remedy: str, usage: str) -> Exception:
+    """What is missing to sign in: where the saved session could not be read, a session
+    ended (3, sign in again: `remedy`), not an argument forgotten (2, `usage`), for a
+    scheduled job that relied on it."""
+    if sessions.damaged:
+        return SessionEnded(f"{SESSION_UNREADABLE}: {remedy}")
+    return UsageError(usage)
 
 
 def _site_server() -> str | None:

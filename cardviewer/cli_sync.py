@@ -154,12 +154,11 @@ async def _sync(args: argparse.Namespace, err: TextIO) -> int:
                 file=err,
             )
             return ExitCode.WRITE
-        except NotAuthenticated as exc:
-            code = report_session_ended(exc, err, account, "sync")
-            print(_nothing_changed(had_copy, args), file=err)
-            return code
         except CardViewerError as exc:
-            code = report_failure(exc, err)
+            if isinstance(exc, NotAuthenticated):
+                code = report_session_ended(exc, err, account, "sync")
+            else:
+                code = report_failure(exc, err)
             print(_nothing_changed(had_copy, args), file=err)
             return code
         except StoreError as exc:

@@ -145,7 +145,7 @@ def write_stored_cards_now(
             list(store.cards_at(positions[:COLUMN_SAMPLE], copy).values()),
             with_emails=copy is not None and copy.with_emails,
             titles=titles,
-            more_fields=store.extra_fields(copy) if copy is not None else [],
+            more_fields=store.extra_fields(copy),
         )
 
         return _write_cards(

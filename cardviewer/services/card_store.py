@@ -490,17 +490,16 @@ class CardStore(StoreCopies):
         )
         return dict(rows)
 
-    def extra_fields(self, *copies: Generation) -> list[str]:
-        """Fields the specification does not list that cards of `copies` have (default:
-        the current copy).
+    def extra_fields(self, *copies: Generation | None) -> list[str]:
+        """Fields the specification does not list that cards of `copies` have (none
+        given: the current copy's; None is no copy).
 
         In the order they first appear in the space, as a page's columns come (those of
         equal place by name); of several copies, the first one's, then those only a
         later one has.
         """
-        chosen = copies or ((self.current,) if self.current is not None else ())
         fields: dict[str, None] = {}
-        for copy in chosen:
+        for copy in filter(None, copies or (self.current,)):
             rows = self._db.execute(
                 "SELECT field FROM fields WHERE generation = ? AND field NOT IN "
                 f"({','.join('?' * len(SORTED_KEYS))}) ORDER BY first_position, field",

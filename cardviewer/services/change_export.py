@@ -97,7 +97,7 @@ def write_changes_now(
                 with_emails=current.with_emails,
                 titles=titles,
                 # Removed cards are as the copy before had them: its fields too.
-                more_fields=store.extra_fields(current, *filter(None, [last])),
+                more_fields=store.extra_fields(current, last),
             )
             write_table(
                 path,

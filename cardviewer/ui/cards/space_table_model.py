@@ -140,7 +140,7 @@ class SpaceTableModel(QAbstractTableModel):
             sample,
             with_emails=with_emails,
             titles=column_titles(),
-            more_fields=self._store.extra_fields(self.generation) if self.generation else [],
+            more_fields=self._store.extra_fields(self.generation),
         )
         # As numbers: Qt reads an alignment from an int as from a flag, and converts an
         # int for the view faster than it converts a Python enum, every cell of a paint.
