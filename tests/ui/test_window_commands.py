@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QObject, Signal
@@ -265,43 +266,31 @@ def test_nothing_is_met_before_a_page_is_asked_for(target):
     assert needs_met(nothing_yet) == NOTHING
 
 
+def signed_in(target: FakeTarget, **state: Any) -> WindowState:
+    """The window signed in with a space asked for and no page yet, but for `state`."""
+    base = WindowState(
+        online=True, page=None, has_target=True, space_fetchable=True, page_bar=target.page_bar
+    )
+    return replace(base, **state)
+
+
 def test_the_needs_met_follow_the_window_and_its_page_bar(target):
     meta = {"current_page": 1, "last_page": 2, "per_page": 1, "total": 2}
     target.page_bar.set_meta(PageMeta.model_validate(meta))
     page = CardPage.model_validate({"cards": (), "meta": meta, "links": {}})
-    shown = WindowState(
-        online=True,
-        page=page,
-        has_target=True,
-        space_fetchable=True,
-        page_bar=target.page_bar,
-    )
+    shown = signed_in(target, page=page)
     held = Need.ONLINE | Need.PAGE | Need.TARGET | Need.SPACE_FETCHABLE
     assert needs_met(shown) == held | Need.NEXT_PAGE | Need.LAST_PAGE, "an empty page has no cards"
 
 
 def test_loading_is_met_only_while_a_page_is_on_its_way(target):
-    state = WindowState(
-        online=True,
-        page=None,
-        has_target=True,
-        space_fetchable=False,
-        page_bar=target.page_bar,
-        loading=True,
-    )
+    state = signed_in(target, space_fetchable=False, loading=True)
     assert needs_met(state) & Need.LOADING
     assert not needs_met(replace(state, loading=False)) & Need.LOADING
 
 
 def test_a_space_can_be_synced_only_where_its_copy_can_be_kept(target):
-    state = WindowState(
-        online=True,
-        page=None,
-        has_target=True,
-        space_fetchable=True,
-        page_bar=target.page_bar,
-        syncable=True,
-    )
+    state = signed_in(target, syncable=True)
     assert needs_met(state) & Need.SYNCABLE
     assert not needs_met(replace(state, syncable=False)) & Need.SYNCABLE
     assert not needs_met(replace(state, space_fetchable=False)) & Need.SYNCABLE
@@ -310,16 +299,7 @@ def test_a_space_can_be_synced_only_where_its_copy_can_be_kept(target):
 def test_what_works_on_the_cards_shown_needs_some_shown(target, table):
     """Of the whole space, those a filter leaves; of a page, the page's cards, which
     are exported whole whatever its filter leaves."""
-    whole_space = WindowState(
-        online=True,
-        page=None,
-        has_target=True,
-        space_fetchable=True,
-        page_bar=target.page_bar,
-        whole_space=True,
-        space_cards=True,
-        space_shown=True,
-    )
+    whole_space = signed_in(target, whole_space=True, space_cards=True, space_shown=True)
     assert needs_met(whole_space) & (Need.CARDS | Need.SHOWN) == Need.CARDS | Need.SHOWN
     none_left = needs_met(replace(whole_space, space_shown=False))
     assert none_left & Need.CARDS, "the filter and the overview stay"
