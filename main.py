@@ -1,6 +1,6 @@
 """Start CardViewer from a checkout: `python main.py [--demo]`."""
 
-from cardviewer.app import main
+from cardviewer.entry_point import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

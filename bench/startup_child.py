@@ -2,8 +2,8 @@
 
 `bare` shows an empty QWidget; `app` runs CardViewer's `main()` until its sign-in window
 paints. Both start the same way: this script, a QApplication, an event filter. The app's
-module is imported first, as `main.py`, `python -m cardviewer`, the `cardviewer` command
-and the frozen app all do: it orders its own imports around PySide6's.
+module is imported first, as every way in does through `cardviewer.entry_point` (which
+loads no Qt): it orders its own imports around PySide6's.
 
 The filter watches the whole app only until a window is about to show, then that window
 alone. Watching every object for longer costs what the app does not: PySide makes a

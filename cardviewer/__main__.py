@@ -1,5 +1,5 @@
 """`python -m cardviewer` starts the app."""
 
-from cardviewer.app import main
+from cardviewer.entry_point import main
 
 raise SystemExit(main())

@@ -1,8 +1,8 @@
-"""The application's entry point: arguments, logging, Qt and its event loop.
+"""The window's start: arguments, logging, Qt and its event loop.
 
-`main()` sets up the process and hands over to the `AppController`
-(`cardviewer.controller`), which runs the way from sign-in to the main window and back
-as a coroutine on the qasync loop.
+`cardviewer.entry_point` hands over here when no command is named. `main()` sets up the
+process and hands over to the `AppController` (`cardviewer.controller`), which runs the
+way from sign-in to the main window and back as a coroutine on the qasync loop.
 
 What this module imports is what painting the sign-in dialog needs, and no more:
 without a saved session the dialog is painted before the controller, the session store,
@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 # What needs no Qt is imported before PySide6: from then on, PySide's import hook reads
 # the source of each module named in an import statement, looking for "PySide6".
-from cardviewer import APP_ID, APP_NAME, ORGANIZATION, __version__
+from cardviewer import APP_ID, APP_NAME, EXPORT_COMMAND, ORGANIZATION, SYNC_COMMAND, __version__
 from cardviewer.log_setup import (
     LOG_FORMAT,
     RedactingFilter,
@@ -69,14 +69,6 @@ def app_icon() -> QIcon:
 
 
 # Arguments and logging
-
-
-EXPORT_COMMAND = "export"
-"""The first argument that runs `cardviewer.cli` instead of the window."""
-SYNC_COMMAND = "sync"
-"""The first argument that runs `cardviewer.cli_sync` instead of the window."""
-INTERRUPTED_EXIT = 130
-"""What a command ended by Ctrl+C exits with, as shells say it (`cli.ExitCode`)."""
 
 
 NO_ARGUMENTS = argparse.Namespace(
@@ -149,19 +141,12 @@ def configure_logging(verbose: bool) -> logging.Handler:
     return handler
 
 
-# Garbage collection
-
-
 # Process setup
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run CardViewer, or with `export` or `sync` first that command without a window;
-    returns the exit code."""
-    arguments = list(sys.argv[1:] if argv is None else argv)
-    if arguments[:1] in ([EXPORT_COMMAND], [SYNC_COMMAND]):
-        return _run_command(arguments[0], arguments[1:])
-    args = parse_args(arguments)
+    """Run the window (`cardviewer.entry_point` runs the commands); returns the exit code."""
+    args = parse_args(argv)
     if args.version:
         print(f"{APP_NAME} {__version__}")
         return 0
@@ -173,25 +158,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.excepthook = previous_hook
         logging.getLogger().removeHandler(handler)
         remove_file_log()
-
-
-def _run_command(command: str, arguments: list[str]) -> int:
-    """`cardviewer export` or `cardviewer sync`, with no window and no event loop on Qt.
-
-    Each command ends on Ctrl+C by itself once it runs; one pressed while it is still
-    being loaded (a second or so) ends it here, where nothing has been written.
-    """
-    try:
-        if command == EXPORT_COMMAND:
-            from cardviewer import cli
-
-            return cli.main(arguments)
-        from cardviewer import cli_sync
-
-        return cli_sync.main(arguments)
-    except KeyboardInterrupt:
-        print("Interrupted; nothing was written.", file=sys.stderr)
-        return INTERRUPTED_EXIT
 
 
 def _run_app(args: argparse.Namespace) -> int:

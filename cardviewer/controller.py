@@ -33,6 +33,7 @@ from cardviewer.api.errors import NotAuthenticated
 from cardviewer.api.expiry import has_expired
 from cardviewer.garbage_collection import freeze_survivors
 from cardviewer.log_setup import remember_secret
+from cardviewer.noted_interrupt import pressed_before
 from cardviewer.services.session_store import SessionStore, StoredSession
 from cardviewer.services.settings import Settings
 from cardviewer.services.site_config import SiteConfig
@@ -543,11 +544,13 @@ class QuitAsClose(QObject):
 
 
 def _on_sigint(handler: Callable[[], None]) -> Callable[[], None]:
-    """Make Ctrl+C end the app cleanly; returns a function that restores the old handler."""
+    """Make Ctrl+C end the app cleanly, also one pressed while it loaded; returns a
+    function that restores the old handler."""
     if threading.current_thread() is not threading.main_thread():
         return lambda: None
-    previous = signal.getsignal(signal.SIGINT)
-    signal.signal(signal.SIGINT, lambda _signum, _frame: handler())
+    previous = signal.signal(signal.SIGINT, lambda _signum, _frame: handler())
+    if pressed_before(previous):
+        handler()
 
     def restore() -> None:
         signal.signal(signal.SIGINT, previous)

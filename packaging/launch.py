@@ -13,6 +13,6 @@ if __name__ == "__main__":
     # runs the writing and exits, before the app is even imported.
     multiprocessing.freeze_support()
 
-    from cardviewer.app import main
+    from cardviewer.entry_point import main
 
     raise SystemExit(main())

@@ -166,10 +166,16 @@ def check_contents(report: Report, bundle: Path, executable: Path) -> None:
     report.check(
         not frozen_stray, "no tests or test tools in the archive", ", ".join(frozen_stray[:10])
     )
-    needed = {"cardviewer.app", "cardviewer.resources", "cardviewer.cli", "cardviewer.demo.avatars"}
+    needed = {
+        "cardviewer.entry_point",
+        "cardviewer.app",
+        "cardviewer.resources",
+        "cardviewer.cli",
+        "cardviewer.demo.avatars",
+    }
     report.check(
         needed <= set(modules),
-        "the app, its resources package, the export and the demo server are frozen",
+        "the entry point, the app, its resources, the export and the demo server are frozen",
         f"missing {sorted(needed - set(modules))}",
     )  # fmt: skip
 

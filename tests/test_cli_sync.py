@@ -15,7 +15,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from cardviewer import app, cli_sync
+from cardviewer import cli_sync, entry_point
 from cardviewer.api import Session
 from cardviewer.api.errors import ServerError
 from cardviewer.cli import PASSWORD_VARIABLE, ExitCode
@@ -188,7 +188,7 @@ def test_a_wrong_password_ends_with_its_exit_code(demo_server, monkeypatch):
 @pytest.mark.usefixtures("password")
 def test_quiet_says_nothing_and_the_app_runs_the_command(demo_server, capsys):
     account = ["--server", demo_server.base_url, "--email", demo_server.email]
-    code = app.main(["sync", *account, "--space", demo_server.space_id, "--quiet"])
+    code = entry_point.main(["sync", *account, "--space", demo_server.space_id, "--quiet"])
     assert code == ExitCode.OK
     assert capsys.readouterr().err == ""
     assert copy_of(demo_server).exists()

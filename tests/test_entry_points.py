@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from cardviewer import __version__
-from cardviewer.app import main
+from cardviewer.entry_point import main
+from cardviewer.noted_interrupt import interrupts_noted, pressed_before
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = Path(sys.executable).with_name("cardviewer")
@@ -36,9 +37,9 @@ def test_every_way_in_prints_the_same_version(command: list[str]) -> None:
     assert result.stdout.strip() == f"CardViewer {__version__}"
 
 
-def test_the_gui_script_is_the_apps_main() -> None:
+def test_the_gui_script_is_the_one_entry_point() -> None:
     (script,) = entry_points(group="gui_scripts", name="cardviewer")
-    assert script.value == "cardviewer.app:main"
+    assert script.value == "cardviewer.entry_point:main"
 
 
 def signed_in_to(demo_server) -> list[str]:
@@ -138,3 +139,47 @@ def test_ctrl_c_while_a_command_loads_says_nothing_was_written(command, monkeypa
         pytest.fail("the interrupt went on, to print a traceback")
     assert code == cli.ExitCode.INTERRUPTED
     assert capsys.readouterr().err == "Interrupted; nothing was written.\n"
+
+
+WINDOW_INTERRUPTED_AS_QT_LOADS = """
+import importlib.abc, os, signal, sys
+
+class CtrlC(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name == {module!r}:
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+
+sys.meta_path.insert(0, CtrlC())
+from cardviewer.entry_point import main
+raise SystemExit(main([]))
+"""
+
+
+@pytest.mark.parametrize("module", ["shiboken6", "PySide6.QtWidgets", "cardviewer.controller"])
+def test_ctrl_c_while_the_window_loads_ends_it_as_closing_it_does(module, tmp_path):
+    """The entry point was `cardviewer.app`, whose first lines load Qt: a Ctrl+C while
+    shiboken started aborted the process ("Fatal Python error"), one a little later
+    printed a traceback, and one while the sign-in dialog painted was lost."""
+    result = subprocess.run(
+        [sys.executable, "-c", WINDOW_INTERRUPTED_AS_QT_LOADS.format(module=module)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "HOME": str(tmp_path), "QT_QPA_PLATFORM": "offscreen"},
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "Fatal" not in result.stderr
+
+
+def test_ctrl_c_is_only_noted_until_the_block_ends():
+    with interrupts_noted() as noted:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.01)  # Python runs the handler between bytecodes
+        assert noted.pressed
+        assert pressed_before(signal.getsignal(signal.SIGINT))
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert not pressed_before(signal.default_int_handler)

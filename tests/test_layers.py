@@ -106,6 +106,8 @@ QT_FREE = [
     *(name for name in modules_in("cardviewer.demo") if name not in QT_DEMO),
     *(name for name in modules_in("cardviewer.services") if name not in QT_SERVICES),
     "cardviewer.cli",
+    # Knows which program to run (a command or the window) before loading any of it.
+    "cardviewer.entry_point",
     # Loads Qt only as it runs, for the reader's collation (`text_collation`), which
     # the sync's copy is ranked by as the window's is.
     "cardviewer.cli_sync",
