@@ -34,7 +34,8 @@ from cardviewer.demo import DemoServer, Fault
 from cardviewer.services.card_store import CardStore
 from cardviewer.services.settings import Settings
 from cardviewer.services.store_schema import SCHEMA_VERSION
-from cardviewer.ui.cards.card_details import LONG_WORD, CardDetailsPane
+from cardviewer.ui.cards.card_details import CardDetailsPane
+from cardviewer.ui.cards.detail_row import LONG_WORD
 from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.login.login_dialog import LoginDialog
 from cardviewer.ui.main_window import MainWindow
@@ -505,8 +506,12 @@ def cut_words(pane: CardDetailsPane) -> list[str]:
     cut = []
     for row in range(pane.form.rowCount()):
         item = pane.form.itemAt(row, QFormLayout.ItemRole.FieldRole)
-        label = item.widget() if item is not None else None
-        if isinstance(label, QLabel):
+        field = item.widget() if item is not None else None
+        labels = field.findChildren(QLabel) if field is not None else []
+        assert labels, "each row's field holds its value (and what it was) as labels"
+        for label in labels:
+            if label.isHidden():
+                continue
             width = label.fontMetrics().horizontalAdvance
             words = [word for word in label.text().split() if len(word) <= LONG_WORD]
             cut += [f"{label.objectName()}: {w}" for w in words if width(w) > label.width()]

@@ -19,12 +19,11 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Sequence
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
-from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QHelpEvent, QPalette, QPixmap
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
+from PySide6.QtGui import QFont, QGuiApplication, QPalette, QPixmap
 from PySide6.QtWidgets import (
     QFormLayout,
     QFrame,
@@ -33,7 +32,6 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSizePolicy,
     QStackedWidget,
-    QToolTip,
     QVBoxLayout,
     QWidget,
 )
@@ -45,20 +43,16 @@ from cardviewer.services.card_columns import (
     Column,
     ValueKind,
     build_columns,
-    compact_json,
 )
 from cardviewer.services.store_copies import Change
 from cardviewer.ui.cards.card_qr_code import AskPath, CardQrCode
-from cardviewer.ui.cards.card_table_model import avatar_url, not_set_text, picture_text
-from cardviewer.ui.cards.change_marks import changed_columns, changed_fields_text, was_text
+from cardviewer.ui.cards.card_table_model import avatar_url, picture_text
+from cardviewer.ui.cards.change_marks import changed_columns, changed_fields_text
 from cardviewer.ui.cards.columns import (
     column_titles,
-    display_text,
-    iso_timestamp,
-    tooltip_text,
 )
+from cardviewer.ui.cards.detail_row import SELECTABLE, DetailRow, fit_width, json_ready
 from cardviewer.ui.cards.form_wrapping import FormWrapping
-from cardviewer.ui.cards.value_text import field_lines, item_lines
 from cardviewer.ui.export_path import ask_export_path
 from cardviewer.ui.plain_text import plain_tooltip
 from cardviewer.ui.wrapping_row import WrappingRow
@@ -66,12 +60,6 @@ from cardviewer.ui.wrapping_row import WrappingRow
 AVATAR_SIZE = 128
 """Width and height of the picture in logical pixels; a loader of this size keeps it sharp."""
 NAME_KEY = "display_name"
-EMPTY = "\N{EM DASH}"
-SELECTABLE = Qt.TextInteractionFlag.TextSelectableByMouse | (
-    Qt.TextInteractionFlag.TextSelectableByKeyboard
-)
-LONG_WORD = 30
-"""A value with a word longer than this may not fit the pane; its tooltip shows it whole."""
 
 
 def _set_tip(widget: QWidget, text: str, *, plain: bool = False) -> None:
@@ -82,36 +70,6 @@ def _set_tip(widget: QWidget, text: str, *, plain: bool = False) -> None:
     """
     widget.setToolTip(plain_tooltip(text) if plain else text)
     widget.setAccessibleDescription(text)
-
-
-def _fit_width(label: QLabel) -> None:
-    """Let `label` be as narrow as the pane: its text wraps, and never widens the pane.
-
-    A word-wrapped label asks for the width of its longest word, so one long address
-    or JSON text would push the pane wider than the window gives it.
-    """
-    policy = label.sizePolicy()
-    policy.setHorizontalPolicy(QSizePolicy.Policy.Ignored)
-    label.setSizePolicy(policy)
-
-
-class _WholeTextTip(QObject):
-    """Shows `text` as the tooltip of the label it watches, without making it the label's
-    accessible description: for a value cut off at the pane's edge, whose whole the
-    screen reader already says as its name.
-    """
-
-    def __init__(self, label: QLabel, text: str) -> None:
-        super().__init__(label)
-        self.text = text
-        self._label = label
-        label.installEventFilter(self)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if isinstance(event, QHelpEvent) and event.type() == QEvent.Type.ToolTip:
-            QToolTip.showText(event.globalPos(), plain_tooltip(self.text), self._label)
-            return True
-        return super().eventFilter(watched, event)
 
 
 def card_json(card: Card) -> str:
@@ -129,22 +87,7 @@ def card_json(card: Card) -> str:
         elif key in fields:
             ordered[key] = fields[key]
     ordered.update(card.extra_fields)
-    return json.dumps(_plain(ordered), ensure_ascii=False, indent=2, default=str)
-
-
-def _plain(value: Any) -> Any:
-    """`value` with only JSON's types: times as ISO text, tuples as lists."""
-    if isinstance(value, datetime):
-        return iso_timestamp(value)
-    if isinstance(value, dict):
-        return {str(key): _plain(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(item) for item in value]
-    return value
-
-
-def _pretty_json(value: Any) -> str:
-    return json.dumps(_plain(value), ensure_ascii=False, indent=2, default=str)
+    return json.dumps(json_ready(ordered), ensure_ascii=False, indent=2, default=str)
 
 
 class CardDetailsPane(QWidget):
@@ -172,6 +115,7 @@ class CardDetailsPane(QWidget):
         self._avatars = avatars
         self._card: Card | None = None
         self._avatar_url: str | None = None
+        self._rows: list[DetailRow] = []
         if avatars is not None:
             avatars.avatarReady.connect(self._on_avatar_ready)
 
@@ -207,7 +151,7 @@ class CardDetailsPane(QWidget):
         self.change_label.setWordWrap(True)
         self.change_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.change_label.hide()
-        _fit_width(self.name_label)
+        fit_width(self.name_label)
 
         self.form = QFormLayout()
         self.form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
@@ -316,8 +260,8 @@ class CardDetailsPane(QWidget):
         and every field the specification does not list.
         """
         self._card = card
-        self._clear_rows()
         if card is None:
+            self._clear_rows()
             self._avatar_url = None
             self.change_label.hide()
             self.avatar_label.clear()
@@ -348,6 +292,7 @@ class CardDetailsPane(QWidget):
         if noted:
             whose = f"{whose}. {self.change_label.text()}"
         self.scroll_area.setAccessibleDescription(whose)  # whose details
+        fields = []
         for number, column in enumerate(columns):
             was = before if number in changed else None
             if column.key == ID_KEY:
@@ -355,7 +300,8 @@ class CardDetailsPane(QWidget):
             shown_above = column.kind is ValueKind.AVATAR or (column.key == NAME_KEY and name)
             if shown_above and was is None:
                 continue  # the picture and the heading already show these
-            self._add_row(column, card, was)
+            fields.append((column, was))
+        self._fill_rows(fields, card)
         self._form_wrapping.update()
         self.updateGeometry()
         self._avatar_url = avatar_url(card)
@@ -372,93 +318,20 @@ class CardDetailsPane(QWidget):
     def _clear_rows(self) -> None:
         while self.form.rowCount():
             self.form.removeRow(0)
+        self._rows.clear()
 
-    def _add_row(self, column: Column, card: Card, before: Card | None = None) -> None:
-        """The field's title and value; of a field the last sync changed, what it was
-        `before` right under its value (the picture, shown above, has only that)."""
-        title = QLabel(column.title)
-        title.setTextFormat(Qt.TextFormat.PlainText)
-        title.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        title.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        was = self._was_label(column, card, before) if before is not None else None
-        if column.kind is ValueKind.AVATAR:
-            if was is not None:
-                self.form.addRow(title, was)
-            return
-        value = self._value_label(column, card)
-        field: QWidget = value
-        if was is not None:  # one field of both: the value before goes with the value
-            field = QWidget()
-            field.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-            both = QVBoxLayout(field)
-            both.setContentsMargins(0, 0, 0, 0)
-            both.setSpacing(2)
-            both.addWidget(value)
-            both.addWidget(was)
-        self.form.addRow(title, field)
-
-    def _value_label(self, column: Column, card: Card) -> QLabel:
-        text, description, monospace = self._value_text(column, card)
-        value = QLabel(text)
-        value.setObjectName(f"value_{column.key}")
-        value.setTextFormat(Qt.TextFormat.PlainText)
-        value.setWordWrap(True)
-        value.setTextInteractionFlags(SELECTABLE)
-        value.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        # Field and value together, as one line: the title label alone says only half.
-        value.setAccessibleName(f"{column.title}: {description}")
-        _fit_width(value)
-        if monospace:
-            value.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        nested = column.kind is not ValueKind.EMAILS and isinstance(
-            column.value(card), dict | list | tuple
-        )
-        if column.kind is ValueKind.TIMESTAMP or column.is_invalid(card) or nested:
-            tip = tooltip_text(column, card) or ""
-            value.setToolTip(plain_tooltip(tip))
-            value.setAccessibleDescription(tip)  # the tooltip's text, without its markup
-        elif any(len(word) > LONG_WORD for word in text.split()):
-            _WholeTextTip(value, text)
-        return value
-
-    def _was_label(self, column: Column, card: Card, before: Card) -> QLabel:
-        """What a field the last sync changed was before it."""
-        text = was_text(column, card, before)
-        label = QLabel(text)
-        label.setObjectName(f"before_{column.key}")
-        label.setTextFormat(Qt.TextFormat.PlainText)
-        label.setWordWrap(True)
-        label.setTextInteractionFlags(SELECTABLE)
-        label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        label.setAccessibleName(f"{column.title}: {text}")
-        _fit_width(label)
-        return label
-
-    def _value_text(self, column: Column, card: Card) -> tuple[str, str, bool]:
-        """The text a value shows, what a screen reader says for it, and if it is JSON."""
-        if column.is_invalid(card):
-            raw = card.invalid_fields[column.key]
-            marker = self.tr("(invalid)")
-            if isinstance(raw, dict | list):
-                return f"{marker}\n{_pretty_json(raw)}", f"{marker} {compact_json(raw)}", True
-            text = f"{marker} {compact_json(raw)}"
-            return text, text, False
-        value = column.value(card)
-        if value is None or value in ("", (), [], {}):
-            return EMPTY, not_set_text(), False
-        if isinstance(value, dict):
-            text = "\n".join(field_lines(value))
-            return text, text, False
-        if isinstance(value, list | tuple) and column.kind is not ValueKind.EMAILS:
-            text = "\n".join(item_lines(value))
-            return text, text, False
-        if isinstance(value, list | tuple):
-            text = "\n".join(map(str, value))
-            return text, text, False
-        if isinstance(value, str):
-            return value, value, False  # its own line breaks kept, unlike in a table cell
-        text = display_text(column, card)
-        return text, text, False
+    def _fill_rows(self, fields: Sequence[tuple[Column, Card | None]], card: Card) -> None:
+        """A row per field, each with what it was before if given: the rows already
+        there are filled anew, more are made or the surplus removed."""
+        while len(self._rows) > len(fields):
+            self._rows.pop()
+            self.form.removeRow(len(self._rows))
+        while len(self._rows) < len(fields):
+            row = DetailRow()
+            self.form.addRow(row.title, row.field)
+            self._rows.append(row)
+        for row, (column, before) in zip(self._rows, fields, strict=True):
+            row.show(column, card, before)
 
     # The picture
 

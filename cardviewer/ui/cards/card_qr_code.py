@@ -5,8 +5,10 @@ scale and a camera reads it from the screen. Copy puts it on the clipboard as an
 (for a document or an e-mail); Save writes a PNG or an SVG file.
 
 Making a code takes about 15 ms (the QR standard has every mask tried and scored), so it
-is made on a thread of its own: moving through the table with the arrow keys never
-waits for it, and a code asked for while a newer card is already chosen is not made.
+is made on a thread of its own, once the selection has rested on a card for a moment
+(`SETTLE_MS`): an arrow key held down moves through the table without a code made for
+each card passed over, whose making held Python's lock (the GIL) for most of each key's
+time. A code asked for while a newer card is already chosen is not made.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from pathlib import Path
 
 import segno
 import shiboken6
-from PySide6.QtCore import QCoreApplication, QObject, QPointF, QSize, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QPointF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QImage, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
@@ -37,6 +39,9 @@ LEAST_MODULE_PIXELS = 2
 """Pixels per module in a narrow pane, still read by a phone held close to the screen."""
 COPY_SCALE = 8
 """Pixels per module of the image put on the clipboard."""
+SETTLE_MS = 120
+"""How long a card stays chosen before its code is made: longer than the time between
+two repeats of a held key (30 to 40 ms), short enough to seem at once."""
 
 log = logging.getLogger(__name__)
 
@@ -192,6 +197,10 @@ class CardQrCode(QWidget):
         self._asked = [0]
         """How many cards were set: the number of the one whose code is wanted. Read by
         the making thread, which skips the codes no longer wanted."""
+        self._settle = QTimer(self)
+        self._settle.setSingleShot(True)
+        self._settle.setInterval(SETTLE_MS)
+        self._settle.timeout.connect(self._make_code)
         self.picture = QrCodePicture(self)
         self.no_code_label = QLabel(self.tr("This card's contact is too long for a QR code."), self)
         self.no_code_label.setWordWrap(True)
@@ -238,13 +247,18 @@ class CardQrCode(QWidget):
             self.tr("A phone's camera reads this code and offers to save the contact.")
         )
         if card is None:
+            self._settle.stop()
             self.picture.set_modules([])
             self.setVisible(False)
             return
         self.picture.wait()
         self.setVisible(True)
-        pane = weakref.ref(self)
-        _MAKER.submit(_make, self._asked, self._asked[0], card, _delivery_here(), pane)
+        self._settle.start()  # again from the start, while the choice moves on
+
+    def _make_code(self) -> None:
+        if self._card is not None:
+            pane = weakref.ref(self)
+            _MAKER.submit(_make, self._asked, self._asked[0], self._card, _delivery_here(), pane)
 
     def show_made(self, number: int, qr: segno.QRCode | None, failed: bool) -> None:
         """Show the code made for the `number`th card set, if that is still the card."""

@@ -7,9 +7,9 @@ import time
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QLocale, QSizeF, Qt
-from PySide6.QtGui import QColor, QFontDatabase, QGuiApplication, QImage, QPixmap
-from PySide6.QtWidgets import QFormLayout, QLabel
+from PySide6.QtCore import QEvent, QLocale, QSizeF, Qt
+from PySide6.QtGui import QColor, QFontDatabase, QGuiApplication, QHelpEvent, QImage, QPixmap
+from PySide6.QtWidgets import QApplication, QFormLayout, QLabel, QToolTip
 
 from cardviewer.api import CardPage, CardsClient
 from cardviewer.api.models import Card, parse_card
@@ -17,8 +17,9 @@ from cardviewer.demo.avatars import colour_for
 from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.card_columns import build_columns
 from cardviewer.services.store_copies import Change
-from cardviewer.ui.cards.card_details import AVATAR_SIZE, EMPTY, CardDetailsPane, card_json
+from cardviewer.ui.cards.card_details import AVATAR_SIZE, CardDetailsPane, card_json
 from cardviewer.ui.cards.card_table_model import avatar_url
+from cardviewer.ui.cards.detail_row import EMPTY
 from cardviewer.ui.cards.value_text import format_local_time
 from cardviewer.ui.plain_text import plain_tooltip
 
@@ -95,7 +96,8 @@ def text(pane: CardDetailsPane, key: str) -> str:
 
 
 def title(pane: CardDetailsPane, key: str) -> str:
-    field = value_label(pane, key)
+    field = value_label(pane, key).parentWidget()  # the value, and what it was before
+    assert field is not None
     label = pane.form.labelForField(field)
     assert isinstance(label, QLabel), key
     return label.text()
@@ -286,6 +288,51 @@ def test_a_new_card_replaces_the_rows(pane):
     assert not has_row(pane, "uuid"), "the id is for files and the table"
     shown = len(build_columns([pane.card], with_emails=False)) - 3  # id, picture, name
     assert pane.form.rowCount() == shown
+
+
+def test_the_next_card_fills_the_rows_already_there(pane):
+    """Rows made and deleted for every card took most of an arrow key's time."""
+    pane.set_card(card())
+    position = value_label(pane, "position")
+    pane.set_card(card(uuid="c2", position="Head of Sales"))
+    assert value_label(pane, "position") is position
+    assert position.text() == "Head of Sales"
+
+
+def shown_tip(label: QLabel, qtbot) -> str:
+    """The tooltip shown as the pointer rests on `label` ("" for none)."""
+    QToolTip.hideText()
+    qtbot.waitUntil(lambda: not QToolTip.isVisible())  # it goes after a moment
+    middle = label.rect().center()
+    event = QHelpEvent(QEvent.Type.ToolTip, middle, label.mapToGlobal(middle))
+    QApplication.sendEvent(label, event)
+    return QToolTip.text() if QToolTip.isVisible() else ""
+
+
+def test_nothing_of_the_card_before_stays_with_the_next(pane, qtbot):
+    """The rows are filled anew for each card: an invalid value's tooltip, JSON's fixed
+    font, a long word's whole-text tip and the values before a sync all go with it."""
+    long_word = "https://cards.example/" + "x" * 40
+    now = card(public={"yes": 1}, connects="1.2k", position=long_word)
+    pane.set_card(now, build_columns((now,), with_emails=True), before=card())
+    fixed = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+    assert value_label(pane, "public").font().family() == fixed.family()
+    assert value_label(pane, "connects").toolTip() != ""
+    assert shown_tip(value_label(pane, "position"), qtbot) == plain_tooltip(long_word)
+    assert pane.findChild(QLabel, "before_position") is not None
+
+    pane.set_card(card(uuid="c2"))
+    public, connects = value_label(pane, "public"), value_label(pane, "connects")
+    assert public.text() == "Yes"
+    assert public.font().family() == pane.font().family()
+    assert (connects.toolTip(), connects.accessibleDescription()) == ("", "")
+    assert shown_tip(value_label(pane, "position"), qtbot) == ""
+    assert pane.findChild(QLabel, "before_position") is None
+    assert not any(
+        label.isVisible()
+        for label in pane.findChildren(QLabel)
+        if label.text().startswith("Before")
+    )
 
 
 def test_long_cards_scroll(qtbot, avatars):
@@ -554,7 +601,8 @@ def test_a_changed_card_names_its_changed_fields_and_shows_what_they_were(pane):
     assert text(pane, "display_name") == "Max Müller", "a changed name gets its row"
     assert text(pane, "position") == EMPTY
     before_row = pane.findChild(QLabel, "before_avatar")
-    avatar_title = pane.form.labelForField(before_row)
+    assert before_row is not None
+    avatar_title = pane.form.labelForField(before_row.parentWidget())
     assert isinstance(avatar_title, QLabel)
     assert avatar_title.text() == "Avatar"
 
