@@ -33,10 +33,12 @@ def interrupts_noted() -> Iterator[NotedInterrupt]:
 
     Whoever installs a handler inside the block takes over; `pressed_before` tells it
     whether the person already asked to stop. Only the main thread can set handlers:
-    elsewhere (a test's thread), nothing changes.
+    elsewhere (a test's thread), nothing changes; nor where Ctrl+C is ignored (a program
+    started in the background, or with `nohup`), as it then stays.
     """
     noted = NotedInterrupt()
-    if threading.current_thread() is not threading.main_thread():
+    main_thread = threading.current_thread() is threading.main_thread()
+    if not main_thread or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         yield noted
         return
     previous = signal.signal(signal.SIGINT, noted)

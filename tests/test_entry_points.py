@@ -152,6 +152,7 @@ class CtrlC(importlib.abc.MetaPathFinder):
         return None
 
 sys.meta_path.insert(0, CtrlC())
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal
 from cardviewer.entry_point import main
 raise SystemExit(main([]))
 """
@@ -175,6 +176,15 @@ def test_ctrl_c_while_the_window_loads_ends_it_as_closing_it_does(module, tmp_pa
     assert "Fatal" not in result.stderr
 
 
+@pytest.fixture
+def ctrl_c_heard():
+    """Ctrl+C as in a terminal, also where the tests run with it ignored (`nohup`)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.usefixtures("ctrl_c_heard")
 def test_ctrl_c_is_only_noted_until_the_block_ends():
     with interrupts_noted() as noted:
         os.kill(os.getpid(), signal.SIGINT)
@@ -183,3 +193,17 @@ def test_ctrl_c_is_only_noted_until_the_block_ends():
         assert pressed_before(signal.getsignal(signal.SIGINT))
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     assert not pressed_before(signal.default_int_handler)
+
+
+def test_ctrl_c_ignored_stays_ignored_while_the_window_loads():
+    """A window started in the background (`&`, `nohup`) is not ended by a Ctrl+C
+    meant for the shell's foreground job."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with interrupts_noted() as noted:
+            assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.01)
+        assert not noted.pressed
+    finally:
+        signal.signal(signal.SIGINT, previous)
