@@ -87,11 +87,11 @@ def test_a_sync_ranks_as_the_copy_before_was_ranked(demo_server):
     assert run(demo_server)[0] == ExitCode.OK
     reader = "de_DE" if system_collation() != "de_DE" else "fr_FR"
     with CardStore.open(copy_of(demo_server)) as store:
-        store.rank_texts(text_key_for(reader), reader)  # as the window's first sort does
+        store.rank_texts(text_key_for(reader), reader, "display_name")  # a first sort by Name
     assert run(demo_server)[0] == ExitCode.OK
     with CardStore.open(copy_of(demo_server)) as store:
         assert store.ranked_under() == reader
-        assert not store.needs_ranking(reader), "the window sorts it at once"
+        assert not store.needs_ranking(reader, "position"), "the window sorts it at once"
 
 
 @pytest.mark.usefixtures("password")

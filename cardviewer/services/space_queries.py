@@ -216,7 +216,8 @@ class SpaceQueries:
                 count = generation.card_count if generation is not None else 0
                 self._send(SpaceAnswer(number, range(count), True))
                 return
-            if query.field is not None and store.needs_ranking(self._collation, query.generation):
+            field = query.field
+            if field is not None and store.needs_ranking(self._collation, field, query.generation):
                 self._send_unsorted(store, number, query)
                 if self._is_stale(number):
                     return

@@ -2,9 +2,11 @@
 
 A card's sort key for a field (`stored_sort_key`) is its kind (`card_order`), then its
 number or time, or, for text, a rank that `rank_generation_texts` gives each text of a
-copy under the reader's collation. So `ORDER BY` runs in SQLite without calling back
-into Python. Each complete copy has two indexes in sort order (`index_sort_keys`),
-made once its keys are all written and ranked.
+copy's field under the reader's collation. So `ORDER BY` runs in SQLite without calling
+back into Python. A sync ranks every field; a field sorted under another collation
+later (the reader's language changed) is ranked again alone. Each complete copy has
+two indexes in sort order (`index_sort_keys`), made once its keys are all written and
+ranked.
 """
 
 from __future__ import annotations
@@ -105,11 +107,12 @@ def rank_generation_texts(
     collation: str,
     fields: Iterable[str] | None = None,
 ) -> None:
-    """Give each text of `generation` its rank under `collation`, field by field.
+    """Give each text of `generation`'s `fields` its rank under `collation`.
 
     Each field's distinct texts are sorted once with `text_key`; texts whose keys are
     equal share a rank, so that they keep the space's order, as on a page. `fields`
-    are the generation's fields, if known (else they are read off its sort keys).
+    default to all of the generation's (read off its sort keys). Each field ranked
+    notes its collation in `fields`; the generation notes it as the one last asked for.
     """
     if fields is None:
         fields = [
@@ -136,6 +139,10 @@ def rank_generation_texts(
             "WHERE r.text = sort_keys.text) "
             f"WHERE generation = ? AND field = ? AND kind IN ({TEXT}, {OTHER})",
             (generation, field),
+        )
+        connection.execute(
+            "UPDATE fields SET collation = ? WHERE generation = ? AND field = ?",
+            (collation, generation, field),
         )
     connection.execute("UPDATE generations SET collation = ? WHERE id = ?", (collation, generation))
 

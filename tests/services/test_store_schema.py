@@ -85,6 +85,32 @@ def test_a_store_of_the_second_version_gets_the_card_ids_to_sort_by(path):
         assert indexes.fetchone()[0] == 2 + 2, "by uuid and state, and the copy's two"
 
 
+def test_a_store_of_the_third_version_keeps_its_ranks_for_each_field(path):
+    """Version 4 notes the collation of each field: a copy ranked as a whole before is
+    not ranked again, and a sort in another language ranks the field sorted alone."""
+    ranked: list[str] = []
+
+    def key(text: str) -> str:
+        ranked.append(text)
+        return text
+
+    with CardStore.open(path) as store:
+        synced(store, cards("b", "a"))
+        assert store.ordered("display_name", text_key=key, collation="de") == [1, 0]
+    with sqlite3.connect(path) as db:  # the third version noted the copy's collation alone
+        db.execute("ALTER TABLE fields DROP COLUMN collation")
+        db.execute("PRAGMA user_version = 3")
+    ranked.clear()
+    with CardStore.open(path) as store:
+        assert store.ordered("display_name", text_key=key, collation="de") == [1, 0]
+        assert ranked == [], "ranked under de as a whole: no field again"
+        assert store.ordered("uuid", descending=True, text_key=key, collation="fr") == [0, 1]
+        assert set(ranked) == {"a", "b"}, "the ids alone"
+        assert not store.needs_ranking("de", "display_name")
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
 def test_a_store_of_the_first_version_with_e_mails_and_fields_of_its_own(path):
     """The migration finds that the cards were fetched with e-mails, and lists the fields."""
     people = [
