@@ -37,3 +37,14 @@ def count_rows(path: Path, table: str = "cards") -> int:
     """The rows of `table` in the store at `path`, of every copy it keeps."""
     with contextlib.closing(sqlite3.connect(path)) as db:
         return int(db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
+
+
+class RecordingKey:
+    """A text key that notes each text it is given: which texts a sort ranked."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def __call__(self, text: str) -> str:
+        self.texts.append(text)
+        return text

@@ -26,7 +26,14 @@ from cardviewer.services.store_copies import Change, Changes
 from cardviewer.services.store_schema import Generation, StoreError, StoreProblem
 from cardviewer.services.store_sort_keys import index_names
 from tests.properties import examples
-from tests.services.stores import a_store_path, cards, count_rows, generation_ids, synced
+from tests.services.stores import (
+    RecordingKey,
+    a_store_path,
+    cards,
+    count_rows,
+    generation_ids,
+    synced,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -558,12 +565,8 @@ def test_texts_whose_keys_tie_share_a_rank_when_keys_only_compare_with_less_than
 
 def test_a_copy_ranked_under_a_collation_is_not_ranked_again_for_it(path):
     """Ranking takes long at 100,000 cards: a sort under the collation ranked last reuses it."""
-    keys: list[str] = []
-
-    def key(text: str) -> str:
-        keys.append(text)
-        return text
-
+    key = RecordingKey()
+    keys = key.texts
     with CardStore.open(path) as store:
         store.rank_texts(key, "plain", "display_name")  # no copy yet: nothing to rank
         synced(store, [*cards("a", name="a"), *cards("b", name="B")])  # ranked "folded"
@@ -578,12 +581,8 @@ def test_a_copy_ranked_under_a_collation_is_not_ranked_again_for_it(path):
 
 def test_a_sort_in_another_language_ranks_the_field_sorted_alone(path):
     """Every text of the copy was ranked again: 15 s at 100,000 cards for one sort."""
-    ranked: list[str] = []
-
-    def key(text: str) -> str:
-        ranked.append(text)
-        return text
-
+    key = RecordingKey()
+    ranked = key.texts
     with CardStore.open(path) as store:
         synced(store, [*cards("a", name="a"), *cards("b", name="B")])  # ranked "folded"
         assert store.ordered("display_name", text_key=key, collation="plain") == [1, 0]

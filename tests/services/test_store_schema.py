@@ -17,7 +17,7 @@ from cardviewer.api.models import parse_card
 from cardviewer.services import card_store, store_schema
 from cardviewer.services.card_store import CardStore
 from cardviewer.services.store_schema import SCHEMA_VERSION, StoreError, StoreProblem
-from tests.services.stores import a_store_path, cards, generation_ids, synced
+from tests.services.stores import RecordingKey, a_store_path, cards, generation_ids, synced
 
 
 @pytest.fixture
@@ -88,12 +88,8 @@ def test_a_store_of_the_second_version_gets_the_card_ids_to_sort_by(path):
 def test_a_store_of_the_third_version_keeps_its_ranks_for_each_field(path):
     """Version 4 notes the collation of each field: a copy ranked as a whole before is
     not ranked again, and a sort in another language ranks the field sorted alone."""
-    ranked: list[str] = []
-
-    def key(text: str) -> str:
-        ranked.append(text)
-        return text
-
+    key = RecordingKey()
+    ranked = key.texts
     with CardStore.open(path) as store:
         synced(store, cards("b", "a"))
         assert store.ordered("display_name", text_key=key, collation="de") == [1, 0]
