@@ -506,8 +506,10 @@ def cut_words(pane: CardDetailsPane) -> list[str]:
     cut = []
     for row in range(pane.form.rowCount()):
         item = pane.form.itemAt(row, QFormLayout.ItemRole.FieldRole)
-        field = item.widget() if item is not None else None
-        labels = field.findChildren(QLabel) if field is not None else []
+        layout = item.layout() if item is not None else None
+        items = [layout.itemAt(n) for n in range(layout.count())] if layout else []
+        held = [item.widget() for item in items if item is not None]
+        labels = [widget for widget in held if isinstance(widget, QLabel)]
         assert labels, "each row's field holds its value (and what it was) as labels"
         for label in labels:
             if label.isHidden():

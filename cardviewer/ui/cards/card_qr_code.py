@@ -251,6 +251,10 @@ class CardQrCode(QWidget):
             self.picture.set_modules([])
             self.setVisible(False)
             return
+        # Nothing said of a card before until this one's code is made: "too long for a
+        # code" stayed beside each card a held key passed over.
+        self.no_code_label.setVisible(False)
+        self.picture.setVisible(True)
         self.picture.wait()
         self.setVisible(True)
         self._settle.start()  # again from the start, while the choice moves on
@@ -276,6 +280,9 @@ class CardQrCode(QWidget):
         self.no_code_label.setVisible(qr is None)
         self.copy_button.setEnabled(qr is not None)
         self.save_button.setEnabled(qr is not None)
+        layout = self.layout()
+        if layout is not None:
+            layout.activate()  # the code at its size now, not at the next turn of the loop
         self.codeShown.emit()
 
     def copy(self) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
 from PySide6.QtGui import QFont, QFontDatabase, QHelpEvent, QPalette
-from PySide6.QtWidgets import QLabel, QSizePolicy, QToolTip, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QSizePolicy, QToolTip, QVBoxLayout
 
 from cardviewer.api.models import Card
 from cardviewer.services.card_columns import Column, ValueKind, compact_json
@@ -94,6 +94,8 @@ class DetailRow:
 
     `title` goes in the form's label column, `field` in its field column: the value,
     and under it, for a field the last sync changed, what it was (hidden otherwise).
+    `field` is a layout, not a widget: a screen reader finds each value among the
+    pane's, not inside a nameless panel of its own.
     Each value label is named `value_<key>` and each before `before_<key>` while they
     show that field, so that tests and accessibility tools find them by field.
     """
@@ -104,17 +106,13 @@ class DetailRow:
         self.value.setWordWrap(True)
         self.value.setTextInteractionFlags(SELECTABLE)
         fit_width(self.value)
-        self.was = _label(QPalette.ColorRole.PlaceholderText)
-        self.was.setWordWrap(True)
-        self.was.setTextInteractionFlags(SELECTABLE)
-        fit_width(self.was)
-        self.field = QWidget()
-        self.field.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        both = QVBoxLayout(self.field)
-        both.setContentsMargins(0, 0, 0, 0)
-        both.setSpacing(2)
-        both.addWidget(self.value)
-        both.addWidget(self.was)
+        self.was: QLabel | None = None
+        """What the field was before the last sync: made for the first changed card
+        shown, so that a screen reader finds no hidden "before" beside every value."""
+        self.field = QVBoxLayout()
+        self.field.setContentsMargins(0, 0, 0, 0)
+        self.field.setSpacing(2)
+        self.field.addWidget(self.value)
         self._whole_text = WholeTextTip(self.value)
         self._monospace = False
 
@@ -123,14 +121,11 @@ class DetailRow:
         `before` right under its value (the picture, shown above, has only that)."""
         self.title.setText(column.title)
         if before is not None:
-            text = was_text(column, card, before)
-            self.was.setText(text)
-            self.was.setObjectName(f"before_{column.key}")
-            self.was.setAccessibleName(f"{column.title}: {text}")
-        else:
+            self._show_was(column, was_text(column, card, before))
+        elif self.was is not None:
             self.was.clear()
             self.was.setObjectName("")
-        self.was.setVisible(before is not None)
+            self.was.hide()
         if column.kind is ValueKind.AVATAR:
             self.value.clear()
             self.value.setObjectName("")
@@ -138,6 +133,18 @@ class DetailRow:
             return
         self._show_value(column, card)
         self.value.show()
+
+    def _show_was(self, column: Column, text: str) -> None:
+        if self.was is None:
+            self.was = _label(QPalette.ColorRole.PlaceholderText)
+            self.was.setWordWrap(True)
+            self.was.setTextInteractionFlags(SELECTABLE)
+            fit_width(self.was)
+            self.field.addWidget(self.was)  # the pane's child, as the value is
+        self.was.setText(text)
+        self.was.setObjectName(f"before_{column.key}")
+        self.was.setAccessibleName(f"{column.title}: {text}")
+        self.was.show()
 
     def _show_value(self, column: Column, card: Card) -> None:
         text, description, monospace = value_text(column, card)

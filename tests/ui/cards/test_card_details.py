@@ -95,12 +95,22 @@ def text(pane: CardDetailsPane, key: str) -> str:
     return value_label(pane, key).text()
 
 
+def row_title(pane: CardDetailsPane, label: QLabel) -> QLabel:
+    """The title of the row whose field holds `label` (a value, or what it was)."""
+    for row in range(pane.form.rowCount()):
+        field = pane.form.itemAt(row, QFormLayout.ItemRole.FieldRole)
+        layout = field.layout() if field is not None else None
+        if layout is not None and layout.indexOf(label) >= 0:
+            title = pane.form.itemAt(row, QFormLayout.ItemRole.LabelRole)
+            assert title is not None
+            widget = title.widget()
+            assert isinstance(widget, QLabel)
+            return widget
+    raise AssertionError(f"{label.objectName()} is in no row")
+
+
 def title(pane: CardDetailsPane, key: str) -> str:
-    field = value_label(pane, key).parentWidget()  # the value, and what it was before
-    assert field is not None
-    label = pane.form.labelForField(field)
-    assert isinstance(label, QLabel), key
-    return label.text()
+    return row_title(pane, value_label(pane, key)).text()
 
 
 @pytest.fixture
@@ -297,6 +307,19 @@ def test_the_next_card_fills_the_rows_already_there(pane):
     pane.set_card(card(uuid="c2", position="Head of Sales"))
     assert value_label(pane, "position") is position
     assert position.text() == "Head of Sales"
+
+
+def test_a_screen_reader_finds_each_value_among_the_panes(pane):
+    """Each value was put in a panel of its own, with what it was before: a nameless
+    level to step into for every field."""
+    pane.set_card(card())
+    content = pane.scroll_area.widget()
+    assert content is not None
+    own = content.findChildren(QLabel, options=Qt.FindChildOption.FindDirectChildrenOnly)
+    assert value_label(pane, "position") in own
+    assert title(pane, "position") == "Position"
+    hidden = [label for label in own if label.isHidden()]
+    assert hidden == [pane.change_label], "no hidden 'before' beside each value"
 
 
 def shown_tip(label: QLabel, qtbot) -> str:
@@ -602,9 +625,7 @@ def test_a_changed_card_names_its_changed_fields_and_shows_what_they_were(pane):
     assert text(pane, "position") == EMPTY
     before_row = pane.findChild(QLabel, "before_avatar")
     assert before_row is not None
-    avatar_title = pane.form.labelForField(before_row.parentWidget())
-    assert isinstance(avatar_title, QLabel)
-    assert avatar_title.text() == "Avatar"
+    assert row_title(pane, before_row).text() == "Avatar"
 
     pane.set_card(now, columns, before=now)  # changed where no column shows it
     assert pane.change_label.text() == "Changed by the last sync"

@@ -210,6 +210,20 @@ def test_no_code_is_made_for_the_cards_a_held_key_passes_over(code: CardQrCode, 
     assert made == [CARD.uuid]
 
 
+def test_what_was_said_of_a_card_before_goes_as_the_next_is_chosen(code: CardQrCode, qtbot):
+    """Waiting for the choice to rest, the next card showed "too long for a QR code",
+    said of the card before, for as long as a key was held."""
+    too_long = parse_card({"uuid": "long", "display_name": "Long", "position": "x" * 3500})
+    show(code, too_long, qtbot)
+    assert code.no_code_label.isVisible()
+    code.set_card(CARD)
+    assert code.no_code_label.isHidden()
+    assert not code.copy_button.isEnabled()
+    qtbot.waitUntil(lambda: code.copy_button.isEnabled())
+    assert code.picture.isVisible()
+    assert code.no_code_label.isHidden()
+
+
 def test_a_code_that_cannot_be_made_is_said_and_logged(
     code: CardQrCode, qtbot, monkeypatch, caplog
 ):
