@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
+import multiprocessing.util
 import signal
 import sqlite3
 import threading
@@ -108,10 +109,17 @@ def _stop_signals_held() -> Iterator[None]:
     """Ctrl+C and SIGTERM held back from the calling thread, and so from a program it
     starts, which inherits what is held: the writing process is one to ignore them, but
     can do so only once it has loaded its modules, and one that came meanwhile ended
-    it with a traceback. The app's own main thread takes them as ever."""
+    it with a traceback. The app's own main thread takes them as ever.
+
+    Python's resource tracker is started first: the first process of a program starts
+    it, and it lets the signals through again as its own program has started.
+    """
     if not hasattr(signal, "pthread_sigmask"):  # Windows: no such signals to hold
         yield
         return
+    from multiprocessing import resource_tracker  # POSIX's
+
+    resource_tracker.ensure_running()
     held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
     try:
         yield
@@ -164,7 +172,12 @@ class ProcessWriter:
             raise
         finally:
             theirs.close()  # only the process holds its end: its death closes the pipe
-        return cls(sync, path, process, ours)
+        writer = cls(sync, path, process, ours)
+        # Ended with the app as `stop` ends it, should the app end without stopping it:
+        # multiprocessing's exit waits for its daemons after a SIGTERM, which this one
+        # ignores. Run before that wait (priority 0), or as the writer is dropped.
+        multiprocessing.util.Finalize(writer, _kill_if_alive, args=(process,), exitpriority=0)
+        return writer
 
     async def add(self, sent: list[Mapping[str, Any]]) -> None:
         instead = await self._thread_instead()
@@ -258,6 +271,12 @@ class ProcessWriter:
         it at once, one may find it gone with no exit code."""
         with self._joining:
             self.process.join(STOP_SECONDS)
+
+
+def _kill_if_alive(process: Any) -> None:
+    """Kill the writing process if it still runs: mid-transaction too, SQLite undoes it."""
+    if process.is_alive():
+        process.kill()
 
 
 def _answered(answer: str, value: Any, records: list[logging.LogRecord]) -> Any:

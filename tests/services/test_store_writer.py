@@ -590,6 +590,36 @@ def test_an_app_that_quits_without_stopping_its_writer_still_quits(tmp_path):
     assert not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text()
 
 
+def test_an_app_that_quits_with_its_writer_at_work_still_quits(tmp_path):
+    """Once loaded, the writing process ignores SIGTERM, which multiprocessing's exit
+    sends its daemons before it waits for them: it waited for ever."""
+    path = tmp_path / "space.sqlite"
+    script = textwrap.dedent(
+        f"""
+        import asyncio
+        from pathlib import Path
+        from cardviewer.services.card_store import CardStore
+        from cardviewer.services.store_writer import ProcessWriter
+
+        async def main():
+            store = CardStore.open(Path({str(path)!r}))
+            writer = ProcessWriter.start(store.begin_sync(), store.path)
+            await writer.add([{{"uuid": "c1", "display_name": "Ada"}}])  # loaded, at work
+            print(writer.process.pid, flush=True)
+            return writer  # kept: the app ends with it not stopped
+
+        if __name__ == "__main__":
+            kept = asyncio.run(main())
+        """
+    )
+    ended = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=30
+    )
+    assert ended.returncode == 0, ended.stderr
+    pid = int(ended.stdout)
+    assert not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text()
+
+
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="open files listed by /proc")
 def test_a_process_that_cannot_start_leaves_no_pipe_open(tmp_path, monkeypatch):
     def refused(self: object) -> None:
@@ -648,6 +678,38 @@ async def test_ctrl_c_as_the_writing_process_starts_leaves_the_writing_to_the_ap
             assert writer.process.is_alive(), "ended as it started: a thread wrote instead"
         assert cards_written(path) == len(SENT_PEOPLE)
     assert "KeyboardInterrupt" not in capfd.readouterr().err
+
+
+FIRST_PROCESS_HELD = """
+import multiprocessing, signal, time
+from cardviewer.services.store_writer import _stop_signals_held
+
+def held_at_start(pid):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("SigBlk"):
+            return bool(int(line.split()[1], 16) & (1 << (signal.SIGINT - 1)))
+
+if __name__ == "__main__":
+    process = multiprocessing.get_context("spawn").Process(target=time.sleep, args=(2,))
+    with _stop_signals_held():
+        process.start()
+    time.sleep(0.05)  # before the process has loaded what it runs
+    print(held_at_start(process.pid))
+    process.kill()
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_the_first_writing_process_of_a_program_starts_with_its_signals_held(tmp_path):
+    """Python's resource tracker, started with the first process of a program, let the
+    signals through again: `cardviewer sync` starts one writer, and a Ctrl+C as it
+    started printed its traceback."""
+    script = tmp_path / "first.py"
+    script.write_text(FIRST_PROCESS_HELD, encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert result.stdout.strip() == "True"
 
 
 async def test_a_process_stopped_as_it_starts_is_no_fault(tmp_path, caplog):
