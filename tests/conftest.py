@@ -18,6 +18,7 @@ import asyncio
 import functools
 import gc
 import logging
+import signal
 from collections.abc import Callable, Coroutine, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -228,3 +229,12 @@ def demo_server(demo_server_session: DemoServer) -> Iterator[DemoServer]:
     server.config.latency = 0.0
     server.config.avatar_latency = 0.0
     server.clear_requests()
+
+
+@pytest.fixture
+def ctrl_c_heard() -> Iterator[None]:
+    """Ctrl+C as in a terminal, also where the tests run with it ignored (a suite
+    started in the background without job control inherits SIGINT ignored)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)

@@ -1033,6 +1033,7 @@ def test_interrupted_it_says_whether_the_file_was_written(tmp_path, monkeypatch,
         assert target.read_text() == "the export before"
 
 
+@pytest.mark.usefixtures("ctrl_c_heard")
 def test_a_second_ctrl_c_waits_until_the_work_has_let_go_of_what_it_held():
     """A second Ctrl+C (or SIGTERM after one) while a sync let go of its store raised
     KeyboardInterrupt there: the store was closed under the thread still dropping its
@@ -1097,6 +1098,7 @@ def test_a_second_signal_ends_work_that_holds_the_loop_up():
     assert time.monotonic() - started < 4
 
 
+@pytest.mark.usefixtures("ctrl_c_heard")
 def test_work_interrupted_before_it_began_is_closed_without_a_warning(monkeypatch):
     """Ctrl+C as the loop was made: the work, never begun, was reported "never awaited"."""
     made = asyncio.Runner._lazy_init  # type: ignore[attr-defined]

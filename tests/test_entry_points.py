@@ -176,14 +176,6 @@ def test_ctrl_c_while_the_window_loads_ends_it_as_closing_it_does(module, tmp_pa
     assert "Fatal" not in result.stderr
 
 
-@pytest.fixture
-def ctrl_c_heard():
-    """Ctrl+C as in a terminal, also where the tests run with it ignored (`nohup`)."""
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, previous)
-
-
 @pytest.mark.usefixtures("ctrl_c_heard")
 def test_ctrl_c_is_only_noted_until_the_block_ends():
     with interrupts_noted() as noted:
