@@ -269,8 +269,8 @@ class SpaceQueries:
 
     def _send_unsorted(self, store: CardStore, number: int, query: SpaceQuery) -> None:
         """The cards `query` picks, in the space's order, before its sort: that must first
-        rank every text of the copy in the reader's language (18 s at 100,000 cards), and
-        a view of the cards a sync changed showed none meanwhile."""
+        rank the texts of the field sorted in the reader's language (a few seconds at
+        100,000 cards), and a view of the cards a sync changed showed none meanwhile."""
         unsorted: Sequence[int]
         if not query.terms and query.change is None:  # every card: as shown before a sort
             generation = query.generation or store.current

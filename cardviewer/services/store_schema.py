@@ -90,7 +90,7 @@ CREATE TABLE fields (
 ) WITHOUT ROWID;
 """
 """A card's sort key per field: `kind` (`card_order`), then `value`, which is the number
-or the time, or the rank of `text` under the generation's `collation`. Each complete
+or the time, or the rank of `text` under the field's `collation` (in `fields`). Each complete
 generation has an index of its own in sort order (`index_sort_keys`), made once its
 keys are all written and ranked: keeping one up to date row by row doubles a sync.
 `fields` lists a generation's fields once, for a window opening it (reading them off
@@ -385,10 +385,22 @@ def _add_id_keys(connection: sqlite3.Connection) -> None:
 
 
 def _add_field_collations(connection: sqlite3.Connection) -> None:
-    """Version 4: the collation of each field, that of its copy until then."""
+    """Version 4: the collation of each field, that of its copy until then.
+
+    A copy of version 2 got its ids' sort keys from version 3 but no row in `fields`
+    for them: version 3 ranked every field of the sort keys, version 4 the fields
+    listed, so the id is listed here.
+    """
     columns = {row[1] for row in connection.execute("PRAGMA table_info(fields)")}
     if "collation" not in columns:
         connection.execute(_FIELD_COLLATIONS)
+    connection.execute(
+        "INSERT OR IGNORE INTO fields (generation, field, first_position) "
+        "SELECT id, :id, (SELECT position FROM sort_keys WHERE generation = g.id "
+        "AND field = :id ORDER BY position LIMIT 1) AS first FROM generations g "
+        "WHERE first IS NOT NULL",
+        {"id": ID_KEY},
+    )
     connection.execute(
         "UPDATE fields SET collation = "
         "(SELECT g.collation FROM generations g WHERE g.id = fields.generation)"

@@ -74,6 +74,8 @@ def test_a_store_of_the_second_version_gets_the_card_ids_to_sort_by(path):
         assert store.ordered("uuid", collation="de") == [2, 0, 1, 3]
     with sqlite3.connect(path) as db:  # the second version kept no key for the id
         db.execute("DELETE FROM sort_keys WHERE field = 'uuid'")
+        db.execute("DELETE FROM fields WHERE field = 'uuid'")
+        db.execute("ALTER TABLE fields DROP COLUMN collation")
         db.execute("PRAGMA user_version = 2")
     with CardStore.open(path) as store:
         assert store.ordered("uuid", collation="de") == [2, 0, 1, 3], "no id last"
