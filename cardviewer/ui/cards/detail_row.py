@@ -109,6 +109,7 @@ class DetailRow:
         self.was: QLabel | None = None
         """What the field was before the last sync: made for the first changed card
         shown, so that a screen reader finds no hidden "before" beside every value."""
+        self.title.setBuddy(self.value)  # what a form does for a field of one widget
         self.field = QVBoxLayout()
         self.field.setContentsMargins(0, 0, 0, 0)
         self.field.setSpacing(2)

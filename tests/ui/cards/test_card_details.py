@@ -318,6 +318,7 @@ def test_a_screen_reader_finds_each_value_among_the_panes(pane):
     own = content.findChildren(QLabel, options=Qt.FindChildOption.FindDirectChildrenOnly)
     assert value_label(pane, "position") in own
     assert title(pane, "position") == "Position"
+    assert row_title(pane, value_label(pane, "position")).buddy() is value_label(pane, "position")
     hidden = [label for label in own if label.isHidden()]
     assert hidden == [pane.change_label], "no hidden 'before' beside each value"
 
