@@ -541,13 +541,16 @@ _CARDS = st.lists(
     earlier=st.sampled_from([None, "display_name", "connects"]),
     search=st.sampled_from(["", "e", "zoe", "item", "@user-1", "äRG", "x", "a\x00", "\x00zoë"]),
     locale=st.sampled_from(["de_DE", "en_US", "sv_SE", "sr_Latn_RS"]),
+    earlier_locale=st.sampled_from(["de_DE", "en_US", "sv_SE", "sr_Latn_RS"]),
 )
 @settings(max_examples=examples(300), deadline=None)
 def test_the_store_sorts_and_filters_a_space_as_the_page_does(
-    qapp, scratch_store, raws, key, order, earlier, search, locale
+    qapp, scratch_store, raws, key, order, earlier, search, locale, earlier_locale
 ):
     """Whatever the page showed before (`earlier`: a column sorted first), and with the
-    collation built from its name, as the process writing a sync builds it."""
+    collation built from its name, as the process writing a sync builds it. The copy's
+    `earlier` column may have been sorted in another language before (`earlier_locale`):
+    each column is ranked under a collation of its own."""
     cards = [make_card(number, **raw) for number, raw in enumerate(raws)]
     model = CardTableModel()
     model.show_page(PageRequest("space", 1, True), page_of(cards))
@@ -566,6 +569,10 @@ def test_the_store_sorts_and_filters_a_space_as_the_page_does(
     sync.add(cards)
     sync.finish()
     collation = collation_of(QLocale(locale))
+    if earlier is not None:  # sorted by `key` before, then by a window in another language
+        scratch_store.ordered(key, text_key=locale_text_key(collation), collation=collation)
+        other = collation_of(QLocale(earlier_locale))
+        scratch_store.ordered(earlier, text_key=locale_text_key(other), collation=other)
     positions = scratch_store.ordered(
         key if model.column_of(key) is not None else None,
         descending=order == DESCENDING,
