@@ -516,7 +516,7 @@ class CardStore(StoreCopies):
         A sync ranks its copy under the collation it is given; this ranks a field again
         as it is sorted after the reader's language has changed: a second or a few at
         100,000 cards, where every field took 15 s. The sort indexes are kept up to date
-        as it goes, or made if the copy has none yet (one migrated from version 2).
+        as it goes, or made if the copy has none yet (one migrated from version 1 or 2).
         """
         chosen = generation or self.current
         if chosen is None or not self._needs_ranking(chosen.id, collation, field):
