@@ -21,7 +21,7 @@ from pathlib import Path
 from cardviewer.api.models import Card
 from cardviewer.services.card_store import TRIGRAM, CardStore
 from cardviewer.services.store_copies import Change
-from cardviewer.services.store_schema import Generation, StoreError
+from cardviewer.services.store_schema import Generation, StoreError, is_in_use
 from cardviewer.services.store_sort_keys import FOLDED, text_key_for
 
 log = logging.getLogger(__name__)
@@ -44,6 +44,10 @@ FULL_AFTER = 0.05
 """The whole answer waits this long after the first rows (seconds): the window paints
 them meanwhile without competing for the processor, and a key typed meanwhile saves
 the work."""
+IN_USE_TRIES = 6
+"""How often a query waits for a store another program writes (5 s each, the store's
+busy timeout): a sync's last step ranks and indexes its copy in one transaction, up to
+15 s at 100,000 cards, and a sort in another language must write its ranks first."""
 
 
 @dataclass(frozen=True)
@@ -209,7 +213,9 @@ class SpaceQueries:
         with self._wake:
             return self._waiting is not None or self._closed
 
-    def _answer(self, store: CardStore, number: int, query: SpaceQuery) -> None:
+    def _answer(
+        self, store: CardStore, number: int, query: SpaceQuery, tries: int = IN_USE_TRIES
+    ) -> None:
         try:
             if query.in_space_order:
                 generation = query.generation or store.current
@@ -217,7 +223,10 @@ class SpaceQueries:
                 self._send(SpaceAnswer(number, range(count), True))
                 return
             field = query.field
-            if field is not None and store.needs_ranking(self._collation, field, query.generation):
+            ranks = field is not None and store.needs_ranking(
+                self._collation, field, query.generation
+            )
+            if ranks and tries == IN_USE_TRIES:  # not sent again as it waits for the store
                 self._send_unsorted(store, number, query)
                 if self._is_stale(number):
                     return
@@ -264,6 +273,10 @@ class SpaceQueries:
         except (sqlite3.Error, ValueError) as error:  # ValueError: a text SQLite refused
             if self._is_stale(number):
                 return  # interrupted for a newer query
+            if isinstance(error, sqlite3.Error) and is_in_use(error) and tries > 1:
+                log.info("the local copy %s is in use (%s); sorting again", self._path, error)
+                self._answer(store, number, query, tries - 1)
+                return
             log.warning("sorting the local copy %s failed: %s", self._path, error)
             self._send(SpaceAnswer(number, [], True, str(error)))
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from cardviewer.api.models import parse_card
-from cardviewer.services import space_queries
+from cardviewer.services import space_queries, store_schema
 from cardviewer.services.card_store import CardStore
 from cardviewer.services.space_queries import (
     FIRST_CARDS,
@@ -419,3 +419,28 @@ def test_a_sort_that_must_rank_first_answers_the_cards_unsorted_meanwhile(
     finally:
         ranked.set()
         queries.close()
+
+
+def test_a_sort_waits_for_the_store_another_program_writes(tmp_path, answers, monkeypatch):
+    """A sync's last step holds the store for up to 15 s at 100,000 cards; a sort in
+    another language, which must write its ranks, failed after 5 s, the table emptied
+    and the window said the copy could not be read."""
+    monkeypatch.setattr(store_schema, "BUSY_TIMEOUT_MS", 400)
+    path = store_of(tmp_path / "s.sqlite", 3)  # ranked under none: a German sort ranks
+    writing = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    writing.execute("BEGIN IMMEDIATE")  # as a sync preparing its copy
+    release = threading.Timer(0.6, writing.execute, ("COMMIT",))
+    release.start()
+    queries = SpaceQueries(path, answers.put, collation="de_DE")
+    try:
+        queries.ask(SpaceQuery("display_name", descending=True))
+        unsorted = answers.get(timeout=WAIT)
+        assert (list(unsorted.positions), unsorted.failure) == ([0, 1, 2], None)
+        answer = answers.get(timeout=WAIT)
+        assert answer.failure is None
+        assert (list(answer.positions), answer.complete) == ([2, 1, 0], True)
+        assert answers.empty(), "the cards unsorted were sent once"
+    finally:
+        release.join()
+        queries.close()
+        writing.close()
