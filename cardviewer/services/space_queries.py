@@ -213,9 +213,8 @@ class SpaceQueries:
         with self._wake:
             return self._waiting is not None or self._closed
 
-    def _answer(
-        self, store: CardStore, number: int, query: SpaceQuery, tries: int = IN_USE_TRIES
-    ) -> None:
+    def _answer(self, store: CardStore, number: int, query: SpaceQuery, waits: int = 0) -> None:
+        """Answer `query`; `waits`: how often it has waited for the store already."""
         try:
             if query.in_space_order:
                 generation = query.generation or store.current
@@ -226,7 +225,7 @@ class SpaceQueries:
             ranks = field is not None and store.needs_ranking(
                 self._collation, field, query.generation
             )
-            if ranks and tries == IN_USE_TRIES:  # not sent again as it waits for the store
+            if ranks and not waits:  # sent once, not again after each wait for the store
                 self._send_unsorted(store, number, query)
                 if self._is_stale(number):
                     return
@@ -273,9 +272,9 @@ class SpaceQueries:
         except (sqlite3.Error, ValueError) as error:  # ValueError: a text SQLite refused
             if self._is_stale(number):
                 return  # interrupted for a newer query
-            if isinstance(error, sqlite3.Error) and is_in_use(error) and tries > 1:
+            if isinstance(error, sqlite3.Error) and is_in_use(error) and waits + 1 < IN_USE_TRIES:
                 log.info("the local copy %s is in use (%s); sorting again", self._path, error)
-                self._answer(store, number, query, tries - 1)
+                self._answer(store, number, query, waits + 1)
                 return
             log.warning("sorting the local copy %s failed: %s", self._path, error)
             self._send(SpaceAnswer(number, [], True, str(error)))
