@@ -33,6 +33,9 @@ by card in the order shown until so many match: at 100,000 cards, a key found in
 card of twenty took 17 ms for 200 rows, 6 ms for 64."""
 FIRST_WITHIN = 0.03
 """How long the first rows may take before the whole answer is awaited instead (seconds)."""
+FIRST_WALK = 0.01
+"""How long the first rows of a common word long enough for the trigram index are
+walked to before the index is asked instead (seconds; `CardStore.first_ordered`)."""
 CACHE_BYTES = 48 * 2**20
 """The worker's share of the copy kept in memory: the search texts (14 MB at 100,000
 cards) and the sort orders read lately."""
@@ -229,23 +232,17 @@ class SpaceQueries:
                 self._send_unsorted(store, number, query)
                 if self._is_stale(number):
                     return
-            # A word for the trigram index yields every match at once: the whole answer
-            # comes as soon as the first rows would.
             indexed = any(len(term) >= TRIGRAM for term in query.terms)
-            first = (
-                None
-                if indexed
-                else store.first_ordered(
-                    query.field,
-                    within=FIRST_WITHIN,
-                    limit=FIRST_ROWS,
-                    descending=query.descending,
-                    terms=query.terms,
-                    text_key=self._text_key,
-                    collation=self._collation,
-                    change=query.change,
-                    generation=query.generation,
-                )
+            first = store.first_ordered(
+                query.field,
+                within=FIRST_WALK if indexed else FIRST_WITHIN,
+                limit=FIRST_ROWS,
+                descending=query.descending,
+                terms=query.terms,
+                text_key=self._text_key,
+                collation=self._collation,
+                change=query.change,
+                generation=query.generation,
             )
             if first is not None:
                 cards = _first_cards(store, first, query.generation)

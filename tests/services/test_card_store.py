@@ -279,6 +279,31 @@ def test_first_rows_are_given_up_on_when_they_take_too_long(path):
         assert store.ordered("display_name", limit=1) == [0], "the store goes on"
 
 
+@pytest.mark.parametrize("field", [None, "display_name", "connects", "theme"])
+@pytest.mark.parametrize("descending", [False, True])
+def test_first_rows_walked_to_are_those_the_trigram_index_finds(path, field, descending):
+    many = [
+        parse_card(
+            {
+                "uuid": f"c{n}",
+                "display_name": f"Person {n % 37}",
+                "connects": n % 5,
+                **({"theme": f"dark {n % 3}"} if n % 4 else {}),
+            }
+        )
+        for n in range(300)
+    ]
+    with CardStore.open(path) as store:
+        synced(store, many)
+        for words in ("person", "person 1", "dark 2 person 3", "son 2", "nobody"):
+            terms = search_terms(words)
+            whole = store.ordered(field, descending=descending, terms=terms)
+            for limit in (1, 10, 90, 400):
+                options = {"descending": descending, "terms": terms, "limit": limit}
+                walked = store.ordered(field, walk=True, **options)
+                assert walked == store.ordered(field, **options) == whole[:limit], words
+
+
 def test_every_position_of_a_whole_answer_comes_back_in_order_past_one_byte(path):
     # Whole answers come from SQLite packed in one text; positions of several bytes
     # must keep their byte order.

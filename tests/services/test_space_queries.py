@@ -108,14 +108,17 @@ def test_a_short_answer_comes_once_and_complete(tmp_path, answers, open_queries)
     assert answers.empty()
 
 
-def test_a_word_too_short_for_the_trigram_index_gives_first_rows_then_every_row(
-    tmp_path, answers, open_queries
+@pytest.mark.parametrize("word", ["pe", "per", "person"])
+def test_a_word_in_many_cards_gives_first_rows_then_every_row(
+    tmp_path, answers, open_queries, word
 ):
+    """Short or long enough for the trigram index: the first rows are walked to at once."""
     queries = open_queries(store_of(tmp_path / "s.sqlite", FIRST_ROWS + 50))
-    number = queries.ask(SpaceQuery("display_name", terms=("pe",)))
+    number = queries.ask(SpaceQuery("display_name", terms=(word,)))
     first, every = answers.get(timeout=WAIT), answers.get(timeout=WAIT)
     assert (first.number, len(first.positions), first.complete) == (number, FIRST_ROWS, False)
     assert (every.number, len(every.positions), every.complete) == (number, FIRST_ROWS + 50, True)
+    assert every.positions[:FIRST_ROWS] == first.positions
 
 
 def test_first_rows_that_are_all_of_them_are_the_whole_answer(
@@ -323,18 +326,60 @@ def test_nothing_is_delivered_after_closing(tmp_path, answers):
     assert answers.empty()
 
 
-@pytest.mark.parametrize("word", ["per", "person"])
-def test_a_word_for_the_trigram_index_is_answered_whole_at_once(
-    tmp_path, answers, open_queries, word
+def test_a_rare_word_is_looked_up_in_the_trigram_index_and_a_common_one_walked_to(
+    tmp_path, answers, open_queries, monkeypatch
 ):
-    queries = open_queries(store_of(tmp_path / "s.sqlite", FIRST_ROWS + 50))
-    number = queries.ask(SpaceQuery("display_name", terms=(word,)))
-    answer = answers.get(timeout=WAIT)
-    assert (answer.number, len(answer.positions), answer.complete) == (
-        number,
-        FIRST_ROWS + 50,
-        True,
-    )
+    asked: list[tuple[bool, int | None]] = []
+    ordered = CardStore.ordered
+
+    def recorded(store: CardStore, field: str | None, **options: Any) -> list[int]:
+        asked.append((options.get("walk", False), options.get("limit")))
+        return ordered(store, field, **options)
+
+    monkeypatch.setattr(CardStore, "ordered", recorded)
+    path = tmp_path / "s.sqlite"
+    with CardStore.open(path) as store:  # the common word's cards last by name
+        sync = store.begin_sync()
+        sync.add(parse_card({"uuid": f"a{n}", "display_name": f"Aaron {n}"}) for n in range(1500))
+        sync.add(parse_card({"uuid": f"z{n}", "display_name": f"Zed {n}"}) for n in range(500))
+        sync.finish()
+    queries = open_queries(path)
+    rare = queries.ask(SpaceQuery("display_name", terms=("aaron", "1499")))
+    assert answers.get(timeout=WAIT) == SpaceAnswer(rare, [1499], True)
+    assert asked == [(False, FIRST_ROWS)], "straight to the index"
+    asked.clear()
+    common = queries.ask(SpaceQuery("display_name", terms=("zed",)))
+    first, every = answers.get(timeout=WAIT), answers.get(timeout=WAIT)
+    assert (first.number, first.positions[:2], first.complete) == (common, [1500, 1501], False)
+    assert every.positions == list(range(1500, 2000))
+    assert asked[0] == (True, FIRST_ROWS), "one card in four: walked to"
+    monkeypatch.setattr(space_queries, "FIRST_WALK", -1.0)  # a walk given up on at once
+    asked.clear()
+    queries.ask(SpaceQuery("display_name", descending=True, terms=("aaron",)))
+    first, every = answers.get(timeout=WAIT), answers.get(timeout=WAIT)
+    assert first.positions[:2] == [1499, 1498]
+    assert asked == [(True, FIRST_ROWS), (False, FIRST_ROWS), (False, None)], "then the index"
+
+
+def test_a_walk_gives_up_to_the_index_but_not_to_a_newer_query(tmp_path, answers, monkeypatch):
+    """Interrupted for a newer query, the first rows are not looked for in the index."""
+    asked: list[bool] = []
+    ordered = CardStore.ordered
+
+    def interrupted(store: CardStore, field: str | None, **options: Any) -> list[int]:
+        asked.append(options.get("walk", False))
+        if options.get("walk"):
+            raise sqlite3.OperationalError("interrupted")
+        return ordered(store, field, **options)
+
+    monkeypatch.setattr(CardStore, "ordered", interrupted)
+    with CardStore.open(store_of(tmp_path / "s.sqlite", 5)) as store:
+        assert store.first_ordered(None, within=10.0, limit=3, terms=("person",)) is None
+        assert asked == [True]
+        assert store.first_ordered(None, within=-1.0, limit=3, terms=("person",)) == [0, 1, 2]
+        assert asked == [True, True, False], "too late: the index instead"
+        assert store.first_ordered(None, within=-1.0, limit=3, terms=("pe",)) is None
+        assert asked == [True, True, False, True], "no word for the index: no answer"
 
 
 def test_the_space_order_is_every_position_and_an_interrupted_one_leaves_the_worker_going(
