@@ -36,9 +36,10 @@ FIRST_WITHIN = 0.03
 FIRST_WALK = 0.01
 """How long the first rows of a common word long enough for the trigram index are
 walked to before the index is asked instead (seconds; `CardStore.first_ordered`)."""
-CACHE_BYTES = 48 * 2**20
-"""The worker's share of the copy kept in memory: the search texts (14 MB at 100,000
-cards) and the sort orders read lately."""
+CACHE_BYTES = 64 * 2**20
+"""The worker's share of the copy kept in memory: the search texts (13 MB at 100,000
+cards), the trigram index's copy of them for the copy shown and the one before it
+(12 MB each, `CardStore.warm_for_search`), and the sort orders and index read lately."""
 FIRST_CARDS = 32
 """Cards of the first rows read with an answer that shows new rows: the window paints
 them at once, and reading them (from the disk, for a copy not read lately) is the

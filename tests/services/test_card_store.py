@@ -321,10 +321,16 @@ def test_a_store_warmed_for_search_answers_as_before(path):
         store.keep_in_memory(4 * 2**20)
         assert store.warm_for_search() is None  # no copy yet: nothing to read
         synced(store, cards("a", "b", "c"))
-        assert store.warm_for_search(0, rows=2) == 2  # where to go on from
-        assert store.warm_for_search(2, rows=2) == 4
-        assert store.warm_for_search(4, rows=2) is None  # all read
-        assert store.ordered(None, terms=("person",)) == [0, 1, 2]
+        synced(store, cards("a", "b", "c", "d"))  # the copy before is kept too
+        read: list[str] = []
+        store._db.set_trace_callback(read.append)
+        parts = [0]
+        while (at := store.warm_for_search(parts[-1], rows=3)) is not None:
+            parts.append(at)
+        assert parts == [0, 3, 4, 7, 10, 13], "the copy's 4 texts, then the 7 indexed"
+        assert sum("FROM card_text" in statement for statement in read) == 2
+        assert sum("length(c0)) FROM card_search_content" in statement for statement in read) == 3
+        assert store.ordered(None, terms=("person",)) == [0, 1, 2, 3]
 
 
 def test_a_file_that_is_no_database_is_set_aside_and_a_new_store_started(path):
