@@ -17,6 +17,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from cardviewer.api.models import Card
 from cardviewer.services.card_store import TRIGRAM, CardStore
@@ -233,18 +234,17 @@ class SpaceQueries:
                 self._send_unsorted(store, number, query)
                 if self._is_stale(number):
                     return
+            options: dict[str, Any] = {
+                "descending": query.descending,
+                "terms": query.terms,
+                "text_key": self._text_key,
+                "collation": self._collation,
+                "change": query.change,
+                "generation": query.generation,
+            }
             indexed = any(len(term) >= TRIGRAM for term in query.terms)
-            first = store.first_ordered(
-                query.field,
-                within=FIRST_WALK if indexed else FIRST_WITHIN,
-                limit=FIRST_ROWS,
-                descending=query.descending,
-                terms=query.terms,
-                text_key=self._text_key,
-                collation=self._collation,
-                change=query.change,
-                generation=query.generation,
-            )
+            within = FIRST_WALK if indexed else FIRST_WITHIN
+            first = store.first_ordered(query.field, within=within, limit=FIRST_ROWS, **options)
             if first is not None:
                 cards = _first_cards(store, first, query.generation)
                 complete = len(first) < FIRST_ROWS
@@ -254,15 +254,7 @@ class SpaceQueries:
                     return
             if self._is_stale(number):
                 return
-            every = store.ordered(
-                query.field,
-                descending=query.descending,
-                terms=query.terms,
-                text_key=self._text_key,
-                collation=self._collation,
-                change=query.change,
-                generation=query.generation,
-            )
+            every = store.ordered(query.field, **options)
             # After first rows, only rows below them come: their cards are read as shown.
             cards = _first_cards(store, every, query.generation) if first is None else {}
             changed = _change_count(store, query)
