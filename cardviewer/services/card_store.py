@@ -48,6 +48,12 @@ from cardviewer.services.store_schema import (
     utc_now_text,
     write_transaction,
 )
+from cardviewer.services.store_search import (
+    TRIGRAM,
+    indexed_texts,
+    matching_query,
+    walk_is_quicker,
+)
 from cardviewer.services.store_sort_keys import (
     FOLDED,
     TextKey,
@@ -59,9 +65,6 @@ from cardviewer.services.store_sync import StoreSync
 from cardviewer.services.sync_lock import SyncLock, lock_path
 
 log = logging.getLogger(__name__)
-
-TRIGRAM = 3
-"""Words this long or longer are looked up in the trigram index, shorter ones scanned for."""
 
 
 def account_folder(folder: Path, server_url: str, email: str) -> Path:
@@ -197,45 +200,8 @@ def _unpack_positions(packed: str | None) -> list[int]:
 
 
 WARM_ROWS = 5000
-"""Cards whose search texts `warm_for_search` reads at once (650 KB at most sizes)."""
-
-
-def _matching_query(
-    generation: int, terms: Sequence[str], *, indexed: bool = True
-) -> tuple[str, list[object]]:
-    """A query for the positions of the cards of `generation` containing every term;
-    words long enough are looked up in the trigram index unless not `indexed`."""
-    long = [term for term in terms if indexed and len(term) >= TRIGRAM]
-    short = [term for term in terms if term not in long]
-    where = "generation = ?" + "".join(" AND instr(text, ?) > 0" for _ in short)
-    values: list[object] = [generation, *short]
-    table = "card_text"  # narrow and ordered: the quickest to scan
-    if long:
-        table, where = "card_search", f"card_search MATCH ? AND {where}"
-        values.insert(0, _match_expression(long))
-    return f"SELECT position FROM {table} WHERE {where}", values
-
-
-def _match_expression(terms: Sequence[str]) -> str:
-    """The trigram index's query for texts containing every term, each one as typed."""
-    return " AND ".join('"' + term.replace('"', '""') + '"' for term in terms)
-
-
-def _walk_is_quicker(db: sqlite3.Connection, terms: Sequence[str], limit: int, cards: int) -> bool:
-    """Whether the first `limit` of `cards` cards holding `terms` are found sooner by
-    walking the order shown than through the trigram index.
-
-    The index looks up the sort key of every card it finds; a walk tests some `limit` ÷
-    share cards. Counting the matches in the index takes under a millisecond.
-    """
-    long = [term for term in terms if len(term) >= TRIGRAM]
-    if not long:
-        return True
-    query = "SELECT count(*) FROM card_search WHERE card_search MATCH ?"
-    (found,) = db.execute(query, [_match_expression(long)]).fetchone()
-    (every,) = db.execute("SELECT total(card_count) FROM generations").fetchone()
-    share = found / every if every else 0.0  # the index holds every copy's texts
-    return share * cards > limit / share if share else False
+"""Rows `warm_for_search` reads at once, of the search texts or of the trigram index's
+copy of them (650 KB at most sizes)."""
 
 
 class CardStore(StoreCopies):
@@ -245,6 +211,8 @@ class CardStore(StoreCopies):
         self._db = connection
         self.path = path
         self._changed_tables: set[str] = set()
+        self._texts_counted: tuple[int, int] | None = None
+        """The trigram index's texts, counted when the copy of that id was shown."""
 
     @classmethod
     def open(cls, path: Path, *, create: bool = True) -> CardStore:
@@ -314,8 +282,11 @@ class CardStore(StoreCopies):
                 (chosen.id, start, start + rows),
             ).fetchone()
             return min(start + rows, chosen.card_count)
-        first = start - chosen.card_count + 1  # the index's rows are numbered from 1
-        (last,) = self._db.execute("SELECT max(id) FROM card_search_content").fetchone()
+        (lowest, last) = self._db.execute(
+            "SELECT (SELECT min(id) FROM card_search_content),"
+            " (SELECT max(id) FROM card_search_content)"
+        ).fetchone()
+        first = start - chosen.card_count + (lowest or 0)  # old copies' numbers are gone
         if last is None or first > last:
             return None
         self._db.execute(
@@ -395,7 +366,7 @@ class CardStore(StoreCopies):
         walking = limit is not None and (walk or all(len(term) < TRIGRAM for term in terms))
         if field is None:
             changed = self._change_clause(chosen.id, change) if change else ""
-            query, in_order = _matching_query(chosen.id, terms, indexed=not walking)
+            query, in_order = matching_query(chosen.id, terms, indexed=not walking)
             return self._positions(f"{query}{changed} ORDER BY position", in_order, limit)
         self.rank_texts(text_key, collation, field, chosen)
         # The generation as a literal: only then can SQLite use its partial index.
@@ -416,7 +387,7 @@ class CardStore(StoreCopies):
         elif any(len(term) >= TRIGRAM for term in terms):
             # The trigram index finds the matches at once: look up only their keys and
             # sort those, rather than walk the whole sort order testing each card.
-            query, match_values = _matching_query(chosen.id, terms)
+            query, match_values = matching_query(chosen.id, terms)
             k = "k."
             base = (
                 f"SELECT k.position FROM ({query}) AS m CROSS JOIN sort_keys AS k "
@@ -424,7 +395,7 @@ class CardStore(StoreCopies):
             )
             values = [*match_values, field]
         elif terms:
-            query, match_values = _matching_query(chosen.id, terms)
+            query, match_values = matching_query(chosen.id, terms)
             base += f" AND position IN ({query})"
             values.extend(match_values)
         base += self._change_clause(chosen.id, change, f"{k}position") if change else ""
@@ -455,44 +426,41 @@ class CardStore(StoreCopies):
     def first_ordered(
         self, field: str | None, *, within: float, limit: int | None = None, **options: Any
     ) -> list[int] | None:
-        """The first `limit` positions of `ordered(field, **options)`, found quickly; None
-        if that takes more than `within` seconds.
+        """`ordered(field, limit=…, **options)` if SQLite answers `within` seconds, else
+        None: the whole answer is as quick then.
 
-        A word that many cards hold is walked to: the cards are taken in the order asked
-        for, and each one's text tested until `limit` match. A rarer word long enough for
-        the trigram index is looked up there, also after a walk given up on; SQLite then
-        sorts only the first cards found apart. At 100,000 cards, the first rows of "mar"
+        The first rows of a sort or filter usually come in a millisecond, walked to: the
+        cards are taken in the order asked for, each one's text tested until `limit`
+        match. A rare word sends the walk through much of the space; a word long enough
+        for the trigram index is then looked up there whole at once, and None comes
+        without a walk (`walk_is_quicker`). At 100,000 cards, the first rows of "mar"
         (one card in seven) took 40 ms through the index sorted by Connects, 3 ms walked.
+        None also comes when a newer query interrupts this one (`interrupt`).
         """
-        terms = options.get("terms", ())
-        indexed = any(len(term) >= TRIGRAM for term in terms) and limit is not None
         chosen = options.get("generation") or self.current
-        if (
-            indexed
-            and chosen is not None
-            and limit is not None
-            and not _walk_is_quicker(self._db, terms, limit, chosen.card_count)
-        ):
-            return self.ordered(field, limit=limit, **options)
+        terms = options.get("terms", ())
+        if limit is not None and chosen is not None and max(map(len, terms), default=0) >= TRIGRAM:
+            texts = self._indexed_texts(chosen)
+            if not walk_is_quicker(
+                self._db, terms, limit=limit, cards=chosen.card_count, texts=texts
+            ):
+                return None
         deadline = time.perf_counter() + within
-        late = False
-
-        def too_late() -> bool:
-            nonlocal late
-            late = late or time.perf_counter() > deadline
-            return late
-
-        self._db.set_progress_handler(too_late, 1000)
+        self._db.set_progress_handler(lambda: time.perf_counter() > deadline, 1000)
         try:
             return self.ordered(field, limit=limit, walk=True, **options)
         except sqlite3.OperationalError as error:
             if "interrupted" not in str(error):
                 raise
-            late = late or time.perf_counter() > deadline
+            return None
         finally:
             self._db.set_progress_handler(None, 0)
-        # Given up on: a word for the index is looked up there; else the whole answer waits.
-        return self.ordered(field, limit=limit, **options) if late and indexed else None
+
+    def _indexed_texts(self, chosen: Generation) -> int:
+        """`indexed_texts`, counted again only once another copy is shown or current."""
+        if self._texts_counted is None or self._texts_counted[0] != chosen.id:
+            self._texts_counted = (chosen.id, indexed_texts(self._db))
+        return self._texts_counted[1]
 
     def _positions(self, query: str, values: list[object], limit: int | None) -> list[int]:
         if limit is not None:

@@ -20,23 +20,24 @@ from pathlib import Path
 from typing import Any
 
 from cardviewer.api.models import Card
-from cardviewer.services.card_store import TRIGRAM, CardStore
+from cardviewer.services.card_store import CardStore
 from cardviewer.services.store_copies import Change
 from cardviewer.services.store_schema import Generation, StoreError, is_in_use
+from cardviewer.services.store_search import TRIGRAM
 from cardviewer.services.store_sort_keys import FOLDED, text_key_for
 
 log = logging.getLogger(__name__)
 
 FIRST_ROWS = 64
 """Rows answered first: more than a tall window shows (some 47 rows of 40 pixels on a
-screen 2,160 pixels high). A word too short for the trigram index is looked for card
-by card in the order shown until so many match: at 100,000 cards, a key found in one
-card of twenty took 17 ms for 200 rows, 6 ms for 64."""
+screen 2,160 pixels high). A word too short for the trigram index, or one many cards
+hold, is looked for card by card in the order shown until so many match: at 100,000
+cards, a key found in one card of twenty took 17 ms for 200 rows, 6 ms for 64."""
 FIRST_WITHIN = 0.03
 """How long the first rows may take before the whole answer is awaited instead (seconds)."""
 FIRST_WALK = 0.01
 """How long the first rows of a common word long enough for the trigram index are
-walked to before the index is asked instead (seconds; `CardStore.first_ordered`)."""
+walked to before its whole answer is looked up there instead (seconds)."""
 CACHE_BYTES = 64 * 2**20
 """The worker's share of the copy kept in memory: the search texts (13 MB at 100,000
 cards), the trigram index's copy of them for the copy shown and the one before it

@@ -304,6 +304,19 @@ def test_first_rows_walked_to_are_those_the_trigram_index_finds(path, field, des
                 assert walked == store.ordered(field, **options) == whole[:limit], words
 
 
+def test_first_rows_of_a_rare_word_for_the_index_are_left_to_its_whole_answer(path):
+    with CardStore.open(path) as store:
+        synced(store, cards(*(f"c{n}" for n in range(300))))
+        by_name = store.ordered("display_name", terms=("person",))
+        first = store.first_ordered("display_name", within=10.0, limit=5, terms=("person",))
+        assert first == by_name[:5], "in every card: walked to"
+        short = store.first_ordered("display_name", within=10.0, limit=5, terms=("c2",))
+        assert short == store.ordered("display_name", terms=("c2",))[:5], "no word to index"
+        for rare in ("c29", "c299"):  # in 11 cards, in one
+            found = store.first_ordered("display_name", within=10.0, limit=5, terms=(rare,))
+            assert found is None, "the index answers whole at once"
+
+
 def test_every_position_of_a_whole_answer_comes_back_in_order_past_one_byte(path):
     # Whole answers come from SQLite packed in one text; positions of several bytes
     # must keep their byte order.
@@ -320,6 +333,7 @@ def test_a_store_warmed_for_search_answers_as_before(path):
     with CardStore.open(path) as store:
         store.keep_in_memory(4 * 2**20)
         assert store.warm_for_search() is None  # no copy yet: nothing to read
+        synced(store, cards(*"uvwxyz"))  # its texts are dropped from the index later
         synced(store, cards("a", "b", "c"))
         synced(store, cards("a", "b", "c", "d"))  # the copy before is kept too
         read: list[str] = []
@@ -328,6 +342,7 @@ def test_a_store_warmed_for_search_answers_as_before(path):
         while (at := store.warm_for_search(parts[-1], rows=3)) is not None:
             parts.append(at)
         assert parts == [0, 3, 4, 7, 10, 13], "the copy's 4 texts, then the 7 indexed"
+        assert store.first_ordered(None, within=10.0, terms=("person",)) == [0, 1, 2, 3]
         assert sum("FROM card_text" in statement for statement in read) == 2
         assert sum("length(c0)) FROM card_search_content" in statement for statement in read) == 3
         assert store.ordered(None, terms=("person",)) == [0, 1, 2, 3]

@@ -344,42 +344,50 @@ def test_a_rare_word_is_looked_up_in_the_trigram_index_and_a_common_one_walked_t
         sync.add(parse_card({"uuid": f"z{n}", "display_name": f"Zed {n}"}) for n in range(500))
         sync.finish()
     queries = open_queries(path)
-    rare = queries.ask(SpaceQuery("display_name", terms=("aaron", "1499")))
-    assert answers.get(timeout=WAIT) == SpaceAnswer(rare, [1499], True)
-    assert asked == [(False, FIRST_ROWS)], "straight to the index"
+    rare = queries.ask(SpaceQuery("display_name", terms=("aaron", "149")))
+    answer = answers.get(timeout=WAIT)
+    assert (answer.number, answer.complete) == (rare, True)
+    assert sorted(answer.positions) == [149, 1149, *range(1490, 1500)]
+    assert asked == [(False, None)], "the index's whole answer at once, no walk"
     asked.clear()
     common = queries.ask(SpaceQuery("display_name", terms=("zed",)))
     first, every = answers.get(timeout=WAIT), answers.get(timeout=WAIT)
     assert (first.number, first.positions[:2], first.complete) == (common, [1500, 1501], False)
     assert every.positions == list(range(1500, 2000))
-    assert asked[0] == (True, FIRST_ROWS), "one card in four: walked to"
+    assert asked == [(True, FIRST_ROWS), (False, None)], "one card in four: walked to"
     monkeypatch.setattr(space_queries, "FIRST_WALK", -1.0)  # a walk given up on at once
     asked.clear()
-    queries.ask(SpaceQuery("display_name", descending=True, terms=("aaron",)))
-    first, every = answers.get(timeout=WAIT), answers.get(timeout=WAIT)
-    assert first.positions[:2] == [1499, 1498]
-    assert asked == [(True, FIRST_ROWS), (False, FIRST_ROWS), (False, None)], "then the index"
+    walked = queries.ask(SpaceQuery("display_name", descending=True, terms=("aaron",)))
+    answer = answers.get(timeout=WAIT)
+    assert (answer.number, answer.complete) == (walked, True)
+    assert answer.positions == list(range(1499, -1, -1))
+    assert asked == [(True, FIRST_ROWS), (False, None)], "then the index's whole answer"
+    assert answers.empty()
 
 
-def test_a_walk_gives_up_to_the_index_but_not_to_a_newer_query(tmp_path, answers, monkeypatch):
-    """Interrupted for a newer query, the first rows are not looked for in the index."""
-    asked: list[bool] = []
+def test_a_walk_interrupted_for_a_newer_query_leaves_the_index_alone(
+    tmp_path, answers, open_queries, monkeypatch
+):
+    """The whole answer of a query already replaced is not looked up in the index."""
+    asked: list[tuple[tuple[str, ...], bool]] = []
     ordered = CardStore.ordered
+    queries: SpaceQueries
 
-    def interrupted(store: CardStore, field: str | None, **options: Any) -> list[int]:
-        asked.append(options.get("walk", False))
-        if options.get("walk"):
+    def replaced(store: CardStore, field: str | None, **options: Any) -> list[int]:
+        terms = options.get("terms", ())
+        asked.append((terms, options.get("walk", False)))
+        if terms == ("person",) and options.get("walk"):
+            queries.ask(SpaceQuery("display_name", terms=("newer",)))
             raise sqlite3.OperationalError("interrupted")
         return ordered(store, field, **options)
 
-    monkeypatch.setattr(CardStore, "ordered", interrupted)
-    with CardStore.open(store_of(tmp_path / "s.sqlite", 5)) as store:
-        assert store.first_ordered(None, within=10.0, limit=3, terms=("person",)) is None
-        assert asked == [True]
-        assert store.first_ordered(None, within=-1.0, limit=3, terms=("person",)) == [0, 1, 2]
-        assert asked == [True, True, False], "too late: the index instead"
-        assert store.first_ordered(None, within=-1.0, limit=3, terms=("pe",)) is None
-        assert asked == [True, True, False, True], "no word for the index: no answer"
+    monkeypatch.setattr(CardStore, "ordered", replaced)
+    queries = open_queries(store_of(tmp_path / "s.sqlite", 200))  # "person": in every card
+    queries.ask(SpaceQuery("display_name", terms=("person",)))
+    answer = answers.get(timeout=WAIT)
+    assert (answer.number, answer.positions, answer.complete) == (2, [], True)
+    assert asked == [(("person",), True), (("newer",), False)], "a rare word: the index"
+    assert (("person",), False) not in asked
 
 
 def test_the_space_order_is_every_position_and_an_interrupted_one_leaves_the_worker_going(
