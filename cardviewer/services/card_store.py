@@ -49,8 +49,10 @@ from cardviewer.services.store_schema import (
     write_transaction,
 )
 from cardviewer.services.store_search import (
+    COUNT_WITHIN,
     TRIGRAM,
     indexed_texts,
+    indexed_words,
     matching_query,
     walk_is_quicker,
 )
@@ -286,14 +288,16 @@ class CardStore(StoreCopies):
             "SELECT (SELECT min(id) FROM card_search_content),"
             " (SELECT max(id) FROM card_search_content)"
         ).fetchone()
-        first = start - chosen.card_count + (lowest or 0)  # old copies' numbers are gone
+        # From here on `start` counts the index's own row numbers, which only grow (those
+        # of the copies dropped are gone): a copy dropped meanwhile skips nothing.
+        first = max(start - chosen.card_count, lowest or 0)
         if last is None or first > last:
             return None
         self._db.execute(
             "SELECT sum(length(c0)) FROM card_search_content WHERE id >= ? AND id < ?",
             (first, first + rows),
         ).fetchone()
-        return start + rows
+        return chosen.card_count + first + rows
 
     @contextlib.contextmanager
     def snapshot(self) -> Iterator[None]:
@@ -426,33 +430,43 @@ class CardStore(StoreCopies):
     def first_ordered(
         self, field: str | None, *, within: float, limit: int | None = None, **options: Any
     ) -> list[int] | None:
-        """`ordered(field, limit=…, **options)` if SQLite answers `within` seconds, else
-        None: the whole answer is as quick then.
+        """`ordered(field, limit=…, **options)` if SQLite walks to them within `within`
+        seconds, else None: the whole answer is as quick then.
 
         The first rows of a sort or filter usually come in a millisecond, walked to: the
         cards are taken in the order asked for, each one's text tested until `limit`
         match. A rare word sends the walk through much of the space; a word long enough
         for the trigram index is then looked up there whole at once, and None comes
-        without a walk (`walk_is_quicker`). At 100,000 cards, the first rows of "mar"
-        (one card in seven) took 40 ms through the index sorted by Connects, 3 ms walked.
-        None also comes when a newer query interrupts this one (`interrupt`).
+        after counting its cards there (`walk_is_quicker`, at most `COUNT_WITHIN`). At
+        100,000 cards, the first rows of "mar" (one card in seven) took 40 ms through
+        the index sorted by Connects, 3 ms walked. None also comes when a newer query
+        interrupts this one (`interrupt`).
         """
         chosen = options.get("generation") or self.current
         terms = options.get("terms", ())
-        if limit is not None and chosen is not None and max(map(len, terms), default=0) >= TRIGRAM:
-            texts = self._indexed_texts(chosen)
-            if not walk_is_quicker(
-                self._db, terms, limit=limit, cards=chosen.card_count, texts=texts
-            ):
-                return None
-        deadline = time.perf_counter() + within
-        self._db.set_progress_handler(lambda: time.perf_counter() > deadline, 1000)
         try:
-            return self.ordered(field, limit=limit, walk=True, **options)
+            if limit is not None and chosen is not None and indexed_words(terms):
+                texts = self._indexed_texts(chosen)
+                with self._given_up_after(COUNT_WITHIN):
+                    common = walk_is_quicker(
+                        self._db, terms, limit=limit, cards=chosen.card_count, texts=texts
+                    )
+                if not common:
+                    return None
+            with self._given_up_after(within):
+                return self.ordered(field, limit=limit, walk=True, **options)
         except sqlite3.OperationalError as error:
             if "interrupted" not in str(error):
                 raise
             return None
+
+    @contextlib.contextmanager
+    def _given_up_after(self, seconds: float) -> Iterator[None]:
+        """Statements run meanwhile stop ("interrupted") once `seconds` have passed."""
+        deadline = time.perf_counter() + seconds
+        self._db.set_progress_handler(lambda: time.perf_counter() > deadline, 1000)
+        try:
+            yield
         finally:
             self._db.set_progress_handler(None, 0)
 

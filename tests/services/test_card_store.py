@@ -317,6 +317,26 @@ def test_first_rows_of_a_rare_word_for_the_index_are_left_to_its_whole_answer(pa
             assert found is None, "the index answers whole at once"
 
 
+def test_a_count_that_takes_too_long_leaves_the_word_to_the_index(path, monkeypatch):
+    walked: list[bool] = []
+    ordered = CardStore.ordered
+
+    def recorded(store: CardStore, field: str | None, **options: object) -> list[int]:
+        walked.append(bool(options.get("walk")))
+        return ordered(store, field, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(CardStore, "ordered", recorded)
+    with CardStore.open(path) as store:
+        synced(store, cards(*(f"c{n}" for n in range(3000))))
+        first = store.first_ordered("display_name", within=10.0, limit=5, terms=("person",))
+        assert first is not None
+        assert walked == [True], "in every card: walked to"
+        monkeypatch.setattr(card_store, "COUNT_WITHIN", -1.0)  # counting gives up at once
+        first = store.first_ordered("display_name", within=10.0, limit=5, terms=("person",))
+        assert first is None
+        assert walked == [True], "not walked to: the index's whole answer"
+
+
 def test_every_position_of_a_whole_answer_comes_back_in_order_past_one_byte(path):
     # Whole answers come from SQLite packed in one text; positions of several bytes
     # must keep their byte order.
@@ -341,7 +361,8 @@ def test_a_store_warmed_for_search_answers_as_before(path):
         parts = [0]
         while (at := store.warm_for_search(parts[-1], rows=3)) is not None:
             parts.append(at)
-        assert parts == [0, 3, 4, 7, 10, 13], "the copy's 4 texts, then the 7 indexed"
+        # The copy's 4 texts, then the 7 indexed (numbered 7 to 13: 1 to 6 were dropped).
+        assert parts == [0, 3, 4, 4 + 7 + 3, 4 + 10 + 3, 4 + 13 + 3]
         assert store.first_ordered(None, within=10.0, terms=("person",)) == [0, 1, 2, 3]
         assert sum("FROM card_text" in statement for statement in read) == 2
         assert sum("length(c0)) FROM card_search_content" in statement for statement in read) == 3
