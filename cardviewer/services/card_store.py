@@ -51,10 +51,12 @@ from cardviewer.services.store_schema import (
 from cardviewer.services.store_search import (
     COUNT_WITHIN,
     TRIGRAM,
+    WARM_ROWS,
     indexed_texts,
     indexed_words,
     matching_query,
     walk_is_quicker,
+    warm_part,
 )
 from cardviewer.services.store_sort_keys import (
     FOLDED,
@@ -201,11 +203,6 @@ def _unpack_positions(packed: str | None) -> list[int]:
     return positions.tolist()
 
 
-WARM_ROWS = 5000
-"""Rows `warm_for_search` reads at once, of the search texts or of the trigram index's
-copy of them (650 KB at most sizes)."""
-
-
 class CardStore(StoreCopies):
     """The local copy of one space; open with `CardStore.open(path)`, close when done."""
 
@@ -265,39 +262,8 @@ class CardStore(StoreCopies):
 
     def warm_for_search(self, start: int = 0, rows: int = WARM_ROWS) -> int | None:
         """Read `rows` more of what filters read, from `start`, so that it is in memory;
-        where to go on from, or None after the last.
-
-        A filter walks the texts of the cards in the order shown; from a cold file the
-        first keystroke waits for the disk (300 ms at 100,000 cards, 2 ms warm). The
-        search texts of the current copy's cards are read first; then the trigram
-        index's own copy of every copy's texts, which it reads for each card it finds:
-        the first word looked up there took 6 ms longer. Read a part at a time, a query
-        asked meanwhile waits a millisecond or so at most.
-        """
-        chosen = self.current
-        if chosen is None:
-            return None
-        if start < chosen.card_count:
-            self._db.execute(
-                "SELECT sum(length(text)) FROM card_text "
-                "WHERE generation = ? AND position >= ? AND position < ?",
-                (chosen.id, start, start + rows),
-            ).fetchone()
-            return min(start + rows, chosen.card_count)
-        (lowest, last) = self._db.execute(
-            "SELECT (SELECT min(id) FROM card_search_content),"
-            " (SELECT max(id) FROM card_search_content)"
-        ).fetchone()
-        # From here on `start` counts the index's own row numbers, which only grow (those
-        # of the copies dropped are gone): a copy dropped meanwhile skips nothing.
-        first = max(start - chosen.card_count, lowest or 0)
-        if last is None or first > last:
-            return None
-        self._db.execute(
-            "SELECT sum(length(c0)) FROM card_search_content WHERE id >= ? AND id < ?",
-            (first, first + rows),
-        ).fetchone()
-        return chosen.card_count + first + rows
+        where to go on from, or None after the last (`store_search.warm_part`)."""
+        return warm_part(self._db, self.current, start, rows)
 
     @contextlib.contextmanager
     def snapshot(self) -> Iterator[None]:
