@@ -23,7 +23,7 @@ from cardviewer.api.models import Card
 from cardviewer.services.card_store import CardStore
 from cardviewer.services.store_copies import Change
 from cardviewer.services.store_schema import Generation, StoreError, is_in_use
-from cardviewer.services.store_search import TRIGRAM
+from cardviewer.services.store_search import indexed_words
 from cardviewer.services.store_sort_keys import FOLDED, text_key_for
 
 log = logging.getLogger(__name__)
@@ -243,8 +243,7 @@ class SpaceQueries:
                 "change": query.change,
                 "generation": query.generation,
             }
-            indexed = any(len(term) >= TRIGRAM for term in query.terms)
-            within = FIRST_WALK if indexed else FIRST_WITHIN
+            within = FIRST_WALK if indexed_words(query.terms) else FIRST_WITHIN
             first = store.first_ordered(query.field, within=within, limit=FIRST_ROWS, **options)
             if first is not None:
                 cards = _first_cards(store, first, query.generation)
