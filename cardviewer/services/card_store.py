@@ -25,7 +25,7 @@ import sqlite3
 import sys
 import time
 from array import array
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -201,6 +201,12 @@ def _unpack_positions(packed: str | None) -> list[int]:
     if sys.byteorder == "little":
         positions.byteswap()  # the hex digits are big-endian
     return positions.tolist()
+
+
+def _after(seconds: float) -> Callable[[], bool]:
+    """True once `seconds` from now have passed."""
+    deadline = time.perf_counter() + seconds
+    return lambda: time.perf_counter() > deadline
 
 
 class CardStore(StoreCopies):
@@ -413,13 +419,13 @@ class CardStore(StoreCopies):
         try:
             if limit is not None and chosen is not None and indexed_words(terms):
                 texts = self._indexed_texts(chosen)
-                with self._given_up_after(COUNT_WITHIN):
+                with self.given_up_when(_after(COUNT_WITHIN)):
                     common = walk_is_quicker(
                         self._db, terms, limit=limit, cards=chosen.card_count, texts=texts
                     )
                 if not common:
                     return None
-            with self._given_up_after(within):
+            with self.given_up_when(_after(within)):
                 return self.ordered(field, limit=limit, walk=True, **options)
         except sqlite3.OperationalError as error:
             if "interrupted" not in str(error):
@@ -427,10 +433,10 @@ class CardStore(StoreCopies):
             return None
 
     @contextlib.contextmanager
-    def _given_up_after(self, seconds: float) -> Iterator[None]:
-        """Statements run meanwhile stop ("interrupted") once `seconds` have passed."""
-        deadline = time.perf_counter() + seconds
-        self._db.set_progress_handler(lambda: time.perf_counter() > deadline, 1000)
+    def given_up_when(self, stop: Callable[[], bool], every: int = 1000) -> Iterator[None]:
+        """Statements run meanwhile stop ("interrupted") once `stop()` is true, asked
+        every `every` steps of SQLite's, each time with Python's lock taken."""
+        self._db.set_progress_handler(stop, every)
         try:
             yield
         finally:
