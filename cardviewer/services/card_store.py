@@ -203,6 +203,18 @@ def _unpack_positions(packed: str | None) -> list[int]:
     return positions.tolist()
 
 
+def _texts_hold(terms: Sequence[str], keys: str) -> str:
+    """A condition: the search text of the card of the sort keys named `keys` holds every
+    term (one `?` each)."""
+    if not terms:
+        return ""
+    tests = "".join(" AND instr(c.text, ?) > 0" for _ in terms)
+    return (
+        f" AND EXISTS (SELECT 1 FROM card_text c WHERE c.generation = {keys}.generation"
+        f" AND c.position = {keys}.position{tests})"
+    )
+
+
 def _after(seconds: float) -> Callable[[], bool]:
     """True once `seconds` from now have passed."""
     deadline = time.perf_counter() + seconds
@@ -339,7 +351,11 @@ class CardStore(StoreCopies):
         chosen = generation or self.current
         if chosen is None:
             return []
-        walking = limit is not None and (walk or all(len(term) < TRIGRAM for term in terms))
+        # The cards of a change are few as a rule: testing each one's text is quicker than
+        # finding every card of the copy with the word in the index.
+        walking = change is not None or (
+            limit is not None and (walk or all(len(term) < TRIGRAM for term in terms))
+        )
         if field is None:
             changed = self._change_clause(chosen.id, change) if change else ""
             query, in_order = matching_query(chosen.id, terms, indexed=not walking)
@@ -350,15 +366,22 @@ class CardStore(StoreCopies):
         k = ""  # how the sort keys' columns are named in the query
         base = f"SELECT position FROM sort_keys WHERE generation = {number} AND field = ?"
         values: list[object] = [field]
-        if terms and walking:
+        table = self._changed_table(chosen.id, change) if change else None
+        if change and table is None:
+            return []  # no copy to compare with (or it is gone): nothing changed
+        if table is not None and self._holds_few(table, chosen):
+            # A change's cards are few as a rule: their keys are looked up and sorted, and
+            # their texts tested, rather than the whole sort order walked for them.
+            k = "k."
+            base = (
+                f"SELECT k.position FROM temp.{table} AS m CROSS JOIN sort_keys AS k "
+                f"WHERE k.generation = {number} AND k.field = ? AND k.position = m.position"
+            ) + _texts_hold(terms, "k")
+            values.extend(terms)
+        elif terms and walking:
             # Few rows wanted: walk the sort order and test each card's text, which stops
             # as soon as enough cards match.
-            base += (
-                " AND EXISTS (SELECT 1 FROM card_text c WHERE c.generation = sort_keys.generation"
-                " AND c.position = sort_keys.position"
-                + "".join(" AND instr(c.text, ?) > 0" for _ in terms)
-                + ")"
-            )
+            base += _texts_hold(terms, "sort_keys")
             values.extend(terms)
         elif any(len(term) >= TRIGRAM for term in terms):
             # The trigram index finds the matches at once: look up only their keys and
@@ -374,7 +397,8 @@ class CardStore(StoreCopies):
             query, match_values = matching_query(chosen.id, terms)
             base += f" AND position IN ({query})"
             values.extend(match_values)
-        base += self._change_clause(chosen.id, change, f"{k}position") if change else ""
+        if table is not None and not k:
+            base += f" AND position IN (SELECT position FROM temp.{table})"
         if not descending:  # empty values have the highest kind: last already
             return self._positions(f"{base} ORDER BY {k}kind, {k}value, {k}position", values, limit)
         if k:
@@ -417,7 +441,8 @@ class CardStore(StoreCopies):
         chosen = options.get("generation") or self.current
         terms = options.get("terms", ())
         try:
-            if limit is not None and chosen is not None and indexed_words(terms):
+            change = options.get("change")
+            if limit is not None and chosen is not None and not change and indexed_words(terms):
                 texts = self._indexed_texts(chosen)
                 with self.given_up_when(_after(COUNT_WITHIN)):
                     common = walk_is_quicker(
@@ -441,6 +466,13 @@ class CardStore(StoreCopies):
             yield
         finally:
             self._db.set_progress_handler(None, 0)
+
+    def _holds_few(self, table: str, chosen: Generation) -> bool:
+        """The temporary table of a change holds few of the copy's cards: looking each
+        one's sort key up (2 to 3 µs) is quicker than walking the copy's sort order for
+        them (0.1 to 0.2 µs a card)."""
+        (count,) = self._db.execute(f"SELECT count(*) FROM temp.{table}").fetchone()
+        return int(count) * 20 < chosen.card_count
 
     def _indexed_texts(self, chosen: Generation) -> int:
         """`indexed_texts`, counted again only once another copy is shown or current."""

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardviewer.api.models import parse_card
+from cardviewer.api.models import Card, parse_card
 from cardviewer.services import card_store
 from cardviewer.services.card_search import card_search_text, search_terms
 from cardviewer.services.card_store import CardStore, account_folder, remove_copies, store_path
@@ -559,6 +559,46 @@ def test_the_cards_a_change_picks_are_worked_out_once_and_whole_even_if_interrup
         assert store.ordered(None, change=Change.REMOVED, generation=store.previous) == list(
             range(150, 300)
         )
+
+
+@pytest.mark.parametrize("changed", [5, 200], ids=["few changed", "many changed"])
+def test_the_cards_of_a_change_sort_and_filter_as_the_whole_copy_does(path, changed):
+    """Few, they are read on their own; many, in the copy's sort order: the same rows."""
+
+    def people(version: int) -> list[Card]:
+        return [
+            parse_card(
+                {
+                    "uuid": f"c{n}",
+                    "display_name": f"Person {n % 23}",
+                    "connects": (n * 7) % 11 + (version if 20 <= n < 20 + changed else 0),
+                    **({"theme": f"dark {n % 3}"} if n % 4 else {}),
+                }
+            )
+            for n in range(300)
+        ]
+
+    with CardStore.open(path) as store:
+        synced(store, people(0)[20:])
+        synced(store, people(1)[:280])
+        copies = {Change.ADDED: None, Change.CHANGED: None, Change.REMOVED: store.previous}
+        for change, copy in copies.items():
+            picked = set(store.ordered(None, change=change, generation=copy))
+            assert picked, change
+            for field in (None, "display_name", "connects", "theme"):
+                for descending in (False, True):
+                    for words in ("", "person 1", "dark 2", "son"):
+                        terms = search_terms(words)
+                        options = {"descending": descending, "terms": terms, "generation": copy}
+                        whole = [
+                            position
+                            for position in store.ordered(field, **options)  # type: ignore[arg-type]
+                            if position in picked
+                        ]
+                        found = store.ordered(field, change=change, **options)  # type: ignore[arg-type]
+                        assert found == whole, (change, field, descending, words)
+                        first = store.ordered(field, change=change, limit=3, **options)  # type: ignore[arg-type]
+                        assert first == whole[:3]
 
 
 def test_a_sync_says_whether_its_cards_have_their_e_mail_addresses(path):
