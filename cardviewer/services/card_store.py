@@ -215,6 +215,14 @@ def _texts_hold(terms: Sequence[str], keys: str) -> str:
     )
 
 
+def _holds_few(db: sqlite3.Connection, table: str, chosen: Generation) -> bool:
+    """The temporary table of a change holds few of the copy's cards: looking each one's
+    sort key up (2 to 3 µs) and testing its text is quicker than finding them as the whole
+    copy's cards are found, through the trigram index or the copy's sort order."""
+    (count,) = db.execute(f"SELECT count(*) FROM temp.{table}").fetchone()
+    return int(count) * 20 < chosen.card_count
+
+
 def _after(seconds: float) -> Callable[[], bool]:
     """True once `seconds` from now have passed."""
     deadline = time.perf_counter() + seconds
@@ -337,7 +345,8 @@ class CardStore(StoreCopies):
         order asked for and each one's text tested, until `limit` of them match.
 
         `change` keeps the cards the last sync added or changed (of the current copy), or
-        removed (of the copy before it), as `changes()` counts them.
+        removed (of the copy before it), as `changes()` counts them. Where they are few
+        (`_holds_few`), only they are read: each one's text tested, its keys sorted.
 
         The window's sort rule (`card_order`), run in SQLite: by kind, then value, text
         by its rank under `collation` (ranked first through `text_key` if the copy was
@@ -351,13 +360,16 @@ class CardStore(StoreCopies):
         chosen = generation or self.current
         if chosen is None:
             return []
-        # The cards of a change are few as a rule: testing each one's text is quicker than
-        # finding every card of the copy with the word in the index.
-        walking = change is not None or (
+        table = self._changed_table(chosen.id, change) if change else None
+        if change and table is None:
+            return []  # no copy to compare with (or it is gone): nothing changed
+        # A change's cards, where few, are tested one by one, not looked for in the index.
+        few = table is not None and _holds_few(self._db, table, chosen)
+        walking = few or (
             limit is not None and (walk or all(len(term) < TRIGRAM for term in terms))
         )
         if field is None:
-            changed = self._change_clause(chosen.id, change) if change else ""
+            changed = f" AND position IN (SELECT position FROM temp.{table})" if table else ""
             query, in_order = matching_query(chosen.id, terms, indexed=not walking)
             return self._positions(f"{query}{changed} ORDER BY position", in_order, limit)
         self.rank_texts(text_key, collation, field, chosen)
@@ -366,12 +378,8 @@ class CardStore(StoreCopies):
         k = ""  # how the sort keys' columns are named in the query
         base = f"SELECT position FROM sort_keys WHERE generation = {number} AND field = ?"
         values: list[object] = [field]
-        table = self._changed_table(chosen.id, change) if change else None
-        if change and table is None:
-            return []  # no copy to compare with (or it is gone): nothing changed
-        if table is not None and self._holds_few(table, chosen):
-            # A change's cards are few as a rule: their keys are looked up and sorted, and
-            # their texts tested, rather than the whole sort order walked for them.
+        if few:
+            # Their keys are looked up and sorted, rather than the whole sort order walked.
             k = "k."
             base = (
                 f"SELECT k.position FROM temp.{table} AS m CROSS JOIN sort_keys AS k "
@@ -397,8 +405,8 @@ class CardStore(StoreCopies):
             query, match_values = matching_query(chosen.id, terms)
             base += f" AND position IN ({query})"
             values.extend(match_values)
-        if table is not None and not k:
-            base += f" AND position IN (SELECT position FROM temp.{table})"
+        if table is not None and not few:
+            base += f" AND {k}position IN (SELECT position FROM temp.{table})"
         if not descending:  # empty values have the highest kind: last already
             return self._positions(f"{base} ORDER BY {k}kind, {k}value, {k}position", values, limit)
         if k:
@@ -442,7 +450,9 @@ class CardStore(StoreCopies):
         terms = options.get("terms", ())
         try:
             change = options.get("change")
-            if limit is not None and chosen is not None and not change and indexed_words(terms):
+            table = self._changed_table(chosen.id, change) if change and chosen else None
+            few = table is not None and chosen is not None and _holds_few(self._db, table, chosen)
+            if limit is not None and chosen is not None and not few and indexed_words(terms):
                 texts = self._indexed_texts(chosen)
                 with self.given_up_when(_after(COUNT_WITHIN)):
                     common = walk_is_quicker(
@@ -466,13 +476,6 @@ class CardStore(StoreCopies):
             yield
         finally:
             self._db.set_progress_handler(None, 0)
-
-    def _holds_few(self, table: str, chosen: Generation) -> bool:
-        """The temporary table of a change holds few of the copy's cards: looking each
-        one's sort key up (2 to 3 µs) is quicker than walking the copy's sort order for
-        them (0.1 to 0.2 µs a card)."""
-        (count,) = self._db.execute(f"SELECT count(*) FROM temp.{table}").fetchone()
-        return int(count) * 20 < chosen.card_count
 
     def _indexed_texts(self, chosen: Generation) -> int:
         """`indexed_texts`, counted again only once another copy is shown or current."""

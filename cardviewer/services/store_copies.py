@@ -207,14 +207,6 @@ class StoreCopies:
         (count,) = self._db.execute(f"SELECT count(*) FROM temp.{table}").fetchone()
         return int(count)
 
-    def _change_clause(self, chosen: int, change: Change, column: str = "position") -> str:
-        """A condition on `column`: the card of the copy `chosen` is one the last sync
-        added or changed (`chosen` the current copy) or removed (the copy before it)."""
-        table = self._changed_table(chosen, change)
-        if table is None:
-            return " AND 0"  # no copy to compare with (or it is gone): nothing changed
-        return f" AND {column} IN (SELECT position FROM temp.{table})"
-
     def _changed_table(self, chosen: int, change: Change) -> str | None:
         """The table of the cards of copy `chosen` that `change` picks (`_changed`); None
         where there is no copy to compare it with (as `changes()` says)."""

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardviewer.api.models import Card, parse_card
-from cardviewer.services import card_store
+from cardviewer.services import card_store, store_search
 from cardviewer.services.card_search import card_search_text, search_terms
 from cardviewer.services.card_store import CardStore, account_folder, remove_copies, store_path
 from cardviewer.services.store_copies import Change, Changes
@@ -599,6 +599,38 @@ def test_the_cards_of_a_change_sort_and_filter_as_the_whole_copy_does(path, chan
                         assert found == whole, (change, field, descending, words)
                         first = store.ordered(field, change=change, limit=3, **options)  # type: ignore[arg-type]
                         assert first == whole[:3]
+
+
+@pytest.mark.parametrize(("changed", "counted"), [(5, False), (200, True)])
+def test_a_word_in_a_change_of_many_cards_is_counted_in_the_index_first(
+    path, monkeypatch, changed, counted
+):
+    """Few, the change's cards are tested one by one; many, they are found as the whole
+    copy's are (walked to, or looked up in the trigram index)."""
+    asked: list[tuple[str, ...]] = []
+    quicker = store_search.walk_is_quicker
+
+    def recorded(db: sqlite3.Connection, terms: tuple[str, ...], **options: int) -> bool:
+        asked.append(tuple(terms))
+        return quicker(db, terms, **options)
+
+    monkeypatch.setattr(card_store, "walk_is_quicker", recorded)
+    with CardStore.open(path) as store:
+        synced(store, cards(*(f"c{n}" for n in range(300))))
+        synced(
+            store,
+            [
+                *cards(*(f"c{n}" for n in range(changed)), name="Changed"),
+                *cards(*(f"c{n}" for n in range(changed, 300))),
+            ],
+        )
+        found = store.first_ordered(
+            "display_name", within=10.0, limit=5, terms=("changed",), change=Change.CHANGED
+        )
+        assert (asked == [("changed",)]) is counted
+        whole = store.ordered("display_name", terms=("changed",), change=Change.CHANGED)
+        assert len(whole) == changed
+        assert found is None or found == whole[:5]
 
 
 def test_a_sync_says_whether_its_cards_have_their_e_mail_addresses(path):
