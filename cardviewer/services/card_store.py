@@ -50,7 +50,6 @@ from cardviewer.services.store_schema import (
 )
 from cardviewer.services.store_search import (
     COUNT_WITHIN,
-    TRIGRAM,
     WARM_ROWS,
     indexed_texts,
     indexed_words,
@@ -360,14 +359,11 @@ class CardStore(StoreCopies):
         chosen = generation or self.current
         if chosen is None:
             return []
-        table = self._changed_table(chosen.id, change) if change else None
+        table, few = self._change_cards(chosen, change)
         if change and table is None:
             return []  # no copy to compare with (or it is gone): nothing changed
         # A change's cards, where few, are tested one by one, not looked for in the index.
-        few = table is not None and _holds_few(self._db, table, chosen)
-        walking = few or (
-            limit is not None and (walk or all(len(term) < TRIGRAM for term in terms))
-        )
+        walking = few or (limit is not None and (walk or not indexed_words(terms)))
         if field is None:
             changed = f" AND position IN (SELECT position FROM temp.{table})" if table else ""
             query, in_order = matching_query(chosen.id, terms, indexed=not walking)
@@ -391,7 +387,7 @@ class CardStore(StoreCopies):
             # as soon as enough cards match.
             base += _texts_hold(terms, "sort_keys")
             values.extend(terms)
-        elif any(len(term) >= TRIGRAM for term in terms):
+        elif indexed_words(terms):
             # The trigram index finds the matches at once: look up only their keys and
             # sort those, rather than walk the whole sort order testing each card.
             query, match_values = matching_query(chosen.id, terms)
@@ -449,9 +445,7 @@ class CardStore(StoreCopies):
         chosen = options.get("generation") or self.current
         terms = options.get("terms", ())
         try:
-            change = options.get("change")
-            table = self._changed_table(chosen.id, change) if change and chosen else None
-            few = table is not None and chosen is not None and _holds_few(self._db, table, chosen)
+            few = chosen is not None and self._change_cards(chosen, options.get("change"))[1]
             if limit is not None and chosen is not None and not few and indexed_words(terms):
                 texts = self._indexed_texts(chosen)
                 with self.given_up_when(_after(COUNT_WITHIN)):
@@ -476,6 +470,12 @@ class CardStore(StoreCopies):
             yield
         finally:
             self._db.set_progress_handler(None, 0)
+
+    def _change_cards(self, chosen: Generation, change: Change | None) -> tuple[str | None, bool]:
+        """The temporary table of the cards of `chosen` that `change` picks (None: no
+        change, or no copy to compare with), and whether they are few (`_holds_few`)."""
+        table = self._changed_table(chosen.id, change) if change else None
+        return table, table is not None and _holds_few(self._db, table, chosen)
 
     def _indexed_texts(self, chosen: Generation) -> int:
         """`indexed_texts`, counted again only once another copy is shown or current."""
