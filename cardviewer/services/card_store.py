@@ -285,10 +285,13 @@ class CardStore(StoreCopies):
         """Keep up to `cache_bytes` of what this connection reads lately in memory."""
         self._db.execute(f"PRAGMA cache_size = -{max(1, cache_bytes // 1024)}")
 
-    def warm_for_search(self, start: int = 0, rows: int = WARM_ROWS) -> int | None:
-        """Read `rows` more of what filters read, from `start`, so that it is in memory;
-        where to go on from, or None after the last (`store_search.warm_part`)."""
-        return warm_part(self._db, self.current, start, rows)
+    def warm_for_search(
+        self, start: int = 0, rows: int = WARM_ROWS, generation: Generation | None = None
+    ) -> int | None:
+        """Read `rows` more of what filters read in a copy (default: the current one),
+        from `start`, so that it is in memory; where to go on from, or None after the
+        last (`store_search.warm_part`)."""
+        return warm_part(self._db, generation or self.current, start, rows)
 
     @contextlib.contextmanager
     def snapshot(self) -> Iterator[None]:

@@ -104,7 +104,9 @@ Deliver = Callable[[SpaceAnswer], None]
 class SpaceQueries:
     """One worker thread answering the sorts and filters of one store; close when done.
 
-    Texts sort under the collation named `collation` (`text_key_for`).
+    Texts sort under the collation named `collation` (`text_key_for`). While no query
+    waits, the worker reads what filters read of the copy `shown` (default: the current
+    one) into memory.
     """
 
     def __init__(
@@ -113,9 +115,11 @@ class SpaceQueries:
         deliver: Deliver,
         *,
         collation: str = FOLDED,
+        shown: Generation | None = None,
     ) -> None:
         self._path = path
         self._deliver = deliver
+        self._shown = shown
         self._text_key = text_key_for(collation)
         self._collation = collation
         self._wake = threading.Condition()
@@ -212,7 +216,7 @@ class SpaceQueries:
                 with self._wake:
                     if self._waiting is not None or self._closed:
                         return at
-                at = store.warm_for_search(at)
+                at = store.warm_for_search(at, generation=self._shown)
         except sqlite3.Error as error:
             if at is not None and self._is_asked():
                 return at  # interrupted by a query asked meanwhile: this part again after it

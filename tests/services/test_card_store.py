@@ -369,6 +369,18 @@ def test_a_store_warmed_for_search_answers_as_before(path):
         assert store.ordered(None, terms=("person",)) == [0, 1, 2, 3]
 
 
+def test_the_copy_before_is_warmed_when_asked_for_it(path):
+    """The removed cards are shown from the copy before: its texts are what filters read."""
+    with CardStore.open(path) as store:
+        synced(store, cards("a", "b", "c", "d", "e"))
+        synced(store, cards("a", "b"))
+        before = store.previous
+        assert before is not None
+        # The first part is the copy's search texts: as many as it has cards.
+        assert store.warm_for_search(0, rows=10, generation=before) == 5
+        assert store.warm_for_search(0, rows=10) == 2, "the current copy's two"
+
+
 def test_a_file_that_is_no_database_is_set_aside_and_a_new_store_started(path):
     path.parent.mkdir(parents=True)
     path.write_bytes(b"this is not a database" * 100)

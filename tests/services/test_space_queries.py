@@ -196,7 +196,7 @@ def test_the_copy_is_read_into_memory_before_the_first_query_and_a_failed_read_i
 ):
     warming = threading.Event()
 
-    def warm_failed(store: CardStore, start: int = 0) -> int | None:
+    def warm_failed(store: CardStore, start: int = 0, **_: Any) -> int | None:
         warming.set()
         raise sqlite3.OperationalError("disk I/O error")
 
@@ -239,7 +239,7 @@ def test_a_query_asked_before_warming_is_answered_first_and_the_copy_warmed_afte
         asked.wait(WAIT)
         return open_store(cls, path, **options)
 
-    def warmed(store: CardStore, start: int = 0) -> int | None:
+    def warmed(store: CardStore, start: int = 0, **_: Any) -> int | None:
         order.append("warmed")
         done.set()
         return None
@@ -273,7 +273,7 @@ def test_warming_stops_for_a_query_and_goes_on_where_it_was_after_it(
     order: list[object] = []
     reading, asked, done = threading.Event(), threading.Event(), threading.Event()
 
-    def warm(store: CardStore, start: int = 0) -> int | None:
+    def warm(store: CardStore, start: int = 0, **_: Any) -> int | None:
         order.append(start)
         if len(order) == 1:
             reading.set()
@@ -433,7 +433,8 @@ def test_the_space_order_is_every_position_and_an_interrupted_one_leaves_the_wor
         return current.fget(store)  # type: ignore[attr-defined]
 
     monkeypatch.setattr(CardStore, "current", property(interrupted_once))
-    monkeypatch.setattr(CardStore, "warm_for_search", lambda store, start=0: None)  # reads none
+    # Warming reads nothing.
+    monkeypatch.setattr(CardStore, "warm_for_search", lambda store, start=0, **_: None)
     queries = open_queries(path)
     first = queries.ask(SpaceQuery())
     failed = answers.get(timeout=WAIT)

@@ -151,6 +151,7 @@ class SpaceTableModel(QAbstractTableModel):
             path,
             self._answered.emit,
             collation=collation_of(reader_locale),
+            shown=self.generation,
         )
         self._answered.connect(self._on_answer, Qt.ConnectionType.QueuedConnection)
         if avatars is not None:

@@ -6,6 +6,7 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QLocale, QModelIndex, Qt
@@ -310,6 +311,31 @@ def test_removed_cards_are_read_from_the_copy_before_and_sorted_and_filtered_the
         assert not model.is_superseded(), "the copy before is not newer than the one shown"
         with pytest.raises(ValueError, match="copy before"):
             model.set_change(None)
+    finally:
+        model.close()
+
+
+def test_the_removed_cards_model_warms_the_copy_before(qtbot, tmp_path, monkeypatch):
+    """Filters of removed cards read the copy before: its texts are read into memory
+    while no query waits, not the current copy's."""
+    warmed: list[int | None] = []
+
+    def warm(store: CardStore, start: int = 0, **options: Any) -> int | None:
+        chosen = options.get("generation")
+        warmed.append(chosen.id if chosen is not None else None)
+        return None
+
+    monkeypatch.setattr(CardStore, "warm_for_search", warm)
+    path = synced_store(tmp_path / "s.sqlite", [person(n, name) for n, name in enumerate(NAMES)])
+    synced_store(path, [person(0, NAMES[0])])
+    model = SpaceTableModel(path, locale=QLocale("de_DE"), change=Change.REMOVED)
+    try:
+        qtbot.waitUntil(lambda: bool(warmed), timeout=WAIT)
+        with CardStore.open(path, create=False) as store:
+            before, current = store.previous, store.current
+        assert before is not None
+        assert current is not None
+        assert warmed == [before.id] != [current.id]
     finally:
         model.close()
 
