@@ -35,7 +35,6 @@ from cardviewer.services.card_store import CardStore
 from cardviewer.services.settings import Settings
 from cardviewer.services.store_schema import SCHEMA_VERSION
 from cardviewer.ui.cards.card_details import CardDetailsPane
-from cardviewer.ui.cards.detail_row import LONG_WORD
 from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.login.login_dialog import LoginDialog
 from cardviewer.ui.main_window import MainWindow
@@ -43,6 +42,8 @@ from cardviewer.ui.preferences_dialog import PreferencesDialog
 from tests.ui.conftest import MakeDemoWindow
 from tests.ui.sign_ins import SILENT_SERVER, authenticate, failed_sign_ins
 
+LONG_WORD = 30
+"""A word longer than this (an address, a link) may be wider than the details pane."""
 SMALLEST = QSize(1, 1)
 """Asked for, a window is as small as it allows (its minimum size)."""
 SMALL_SCREEN = QSize(800, 600)

@@ -22,6 +22,7 @@ from cardviewer.services.card_columns import Column, ValueKind, compact_json
 from cardviewer.ui.cards.card_table_model import not_set_text
 from cardviewer.ui.cards.change_marks import was_text
 from cardviewer.ui.cards.columns import display_text, iso_timestamp, tooltip_text
+from cardviewer.ui.cards.value_label import ValueLabel
 from cardviewer.ui.cards.value_text import field_lines, item_lines
 from cardviewer.ui.plain_text import plain_tooltip
 
@@ -30,8 +31,6 @@ EMPTY = "\N{EM DASH}"
 SELECTABLE = Qt.TextInteractionFlag.TextSelectableByMouse | (
     Qt.TextInteractionFlag.TextSelectableByKeyboard
 )
-LONG_WORD = 30
-"""A value with a word longer than this may not fit the pane; its tooltip shows it whole."""
 
 
 def fit_width(label: QLabel) -> None:
@@ -61,32 +60,46 @@ def _pretty_json(value: Any) -> str:
 
 
 class WholeTextTip(QObject):
-    """Shows `text` as the tooltip of the label it watches, without making it the label's
-    accessible description: for a value cut off at the pane's edge, whose whole the
-    screen reader already says as its name. None: the label's own tooltip, if any.
-    """
+    """Shows the whole text of a value cut off at the pane's edge as its tooltip, where
+    it has none of its own, without making it the label's accessible description: the
+    screen reader already says the whole as its name."""
 
-    def __init__(self, label: QLabel) -> None:
+    def __init__(self, label: ValueLabel) -> None:
         super().__init__(label)
-        self.text: str | None = None
         self._label = label
         label.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        tip = self.text is not None and event.type() == QEvent.Type.ToolTip
+        label = self._label
+        tip = event.type() == QEvent.Type.ToolTip and not label.toolTip() and label.is_cut()
         if tip and isinstance(event, QHelpEvent):
-            QToolTip.showText(event.globalPos(), plain_tooltip(self.text or ""), self._label)
+            QToolTip.showText(event.globalPos(), plain_tooltip(label.text()), label)
             return True
         return super().eventFilter(watched, event)
 
 
 def _label(role: QPalette.ColorRole | None = None) -> QLabel:
     label = QLabel()
+    _set_up(label, role)
+    return label
+
+
+def _value_label(role: QPalette.ColorRole | None = None) -> ValueLabel:
+    """A value: wrapped, selectable, as narrow as the pane, its cut words marked."""
+    label = ValueLabel()
+    _set_up(label, role)
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(SELECTABLE)
+    fit_width(label)
+    WholeTextTip(label)
+    return label
+
+
+def _set_up(label: QLabel, role: QPalette.ColorRole | None) -> None:
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
     if role is not None:
         label.setForegroundRole(role)
-    return label
 
 
 class DetailRow:
@@ -102,11 +115,8 @@ class DetailRow:
 
     def __init__(self) -> None:
         self.title = _label(QPalette.ColorRole.PlaceholderText)
-        self.value = _label()
-        self.value.setWordWrap(True)
-        self.value.setTextInteractionFlags(SELECTABLE)
-        fit_width(self.value)
-        self.was: QLabel | None = None
+        self.value = _value_label()
+        self.was: ValueLabel | None = None
         """What the field was before the last sync: made for the first changed card
         shown, so that a screen reader finds no hidden "before" beside every value."""
         self.title.setBuddy(self.value)  # what a form does for a field of one widget
@@ -114,7 +124,6 @@ class DetailRow:
         self.field.setContentsMargins(0, 0, 0, 0)
         self.field.setSpacing(2)
         self.field.addWidget(self.value)
-        self._whole_text = WholeTextTip(self.value)
         self._monospace = False
 
     def show(self, column: Column, card: Card, before: Card | None = None) -> None:
@@ -137,10 +146,7 @@ class DetailRow:
 
     def _show_was(self, column: Column, text: str) -> None:
         if self.was is None:
-            self.was = _label(QPalette.ColorRole.PlaceholderText)
-            self.was.setWordWrap(True)
-            self.was.setTextInteractionFlags(SELECTABLE)
-            fit_width(self.was)
+            self.was = _value_label(QPalette.ColorRole.PlaceholderText)
             self.field.addWidget(self.was)  # the pane's child, as the value is
         self.was.setText(text)
         self.was.setObjectName(f"before_{column.key}")
@@ -162,11 +168,8 @@ class DetailRow:
             column.value(card), dict | list | tuple
         )
         tip = ""
-        self._whole_text.text = None
         if column.kind is ValueKind.TIMESTAMP or column.is_invalid(card) or nested:
             tip = tooltip_text(column, card) or ""
-        elif any(len(word) > LONG_WORD for word in text.split()):
-            self._whole_text.text = text
         value.setToolTip(plain_tooltip(tip) if tip else "")
         value.setAccessibleDescription(tip)  # the tooltip's text, without its markup
 

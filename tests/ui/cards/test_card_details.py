@@ -333,6 +333,25 @@ def shown_tip(label: QLabel, qtbot) -> str:
     return QToolTip.text() if QToolTip.isVisible() else ""
 
 
+def test_a_value_cut_at_the_pane_s_edge_has_its_whole_text_as_tooltip(pane, qtbot):
+    """However short the word: what decides is whether the pane cuts it, as it is now
+    wide. A value shown whole needs no tooltip."""
+    address = "ada.lovelace@acme.example"  # shorter than any "long word" rule
+    shown = card(emails=[address])
+    pane.set_card(shown, build_columns((shown,), with_emails=True))
+    emails = value_label(pane, "emails")
+    assert shown_tip(emails, qtbot) == ""
+    whole = emails.fontMetrics().horizontalAdvance(address)
+    for width in range(pane.width(), 100, -20):  # titles go above values when narrow
+        pane.resize(width, 700)
+        qtbot.wait(10)
+        if emails.width() < whole:
+            break
+    assert emails.width() < whole
+    assert shown_tip(emails, qtbot) == plain_tooltip(address)
+    assert emails.text() == address, "selected and copied whole"
+
+
 def test_nothing_of_the_card_before_stays_with_the_next(pane, qtbot):
     """The rows are filled anew for each card: an invalid value's tooltip, JSON's fixed
     font, a long word's whole-text tip and the values before a sync all go with it."""
