@@ -16,6 +16,7 @@ import json
 import logging
 import os
 import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -38,6 +39,8 @@ SCHEMA_VERSION = 4
 
 BUSY_TIMEOUT_MS = 5_000
 """How long a write waits for another program's write to the store (a second window, the CLI)."""
+WAL_RETRY_SECONDS = 0.005
+"""How often a connection tries again to switch a new file to WAL while another does."""
 
 _SCHEMA = """
 CREATE TABLE generations (
@@ -214,7 +217,7 @@ def connect_store(path: Path, *, create: bool = True) -> sqlite3.Connection:
                 "it is left as it is. Update CardViewer to use it.",
                 StoreProblem.NEWER_VERSION,
             )
-        connection.execute("PRAGMA journal_mode = WAL")
+        _use_wal(connection)
         connection.execute("PRAGMA synchronous = NORMAL")
         if version == 0:
             with write_transaction(connection):
@@ -239,6 +242,25 @@ def connect_store(path: Path, *, create: bool = True) -> sqlite3.Connection:
     except BaseException:
         connection.close()
         raise
+
+
+def _use_wal(connection: sqlite3.Connection) -> None:
+    """`PRAGMA journal_mode = WAL`, waiting for another connection as a write would.
+
+    A new file is switched to WAL by the first connection to open it. One opening it at
+    the same moment (the window showing the copy a sync has just begun) is told
+    "database is locked" at once: SQLite does not call the busy handler there, and the
+    sync said the copy was in use by another program.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            connection.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if not is_in_use(error) or time.monotonic() >= deadline:
+                raise
+        time.sleep(WAL_RETRY_SECONDS)
 
 
 _EVERY_TABLE = (

@@ -295,3 +295,36 @@ def test_two_programs_opening_a_new_store_at_once_use_the_tables_one_of_them_mad
     monkeypatch.undo()
     assert others == ["opened"]
     assert list(path.parent.glob("*.damaged-*")) == []
+
+
+def test_a_new_file_another_connection_is_switching_to_wal_is_waited_for(tmp_path):
+    """The window opened the file a resumed sync had just made, both switching it to WAL:
+    SQLite told one "database is locked" at once, without its busy timeout, and the sync
+    said the copy was in use by another program."""
+    path = tmp_path / "space.sqlite"
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")  # a new file, held as a switch to WAL under way holds it
+    letting_go = threading.Timer(0.3, other.rollback)
+    letting_go.start()
+    started = time.monotonic()
+    try:
+        with CardStore.open(path) as store:
+            assert store.current is None
+        assert time.monotonic() - started >= 0.25, "it waited for the other connection"
+    finally:
+        letting_go.join()
+        other.close()
+
+
+def test_a_file_held_longer_than_the_busy_timeout_is_still_in_use(tmp_path, monkeypatch):
+    monkeypatch.setattr(store_schema, "BUSY_TIMEOUT_MS", 200)
+    path = tmp_path / "space.sqlite"
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(StoreError) as raised:
+            CardStore.open(path)
+        assert raised.value.problem is StoreProblem.IN_USE
+    finally:
+        other.rollback()
+        other.close()
