@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from PySide6.QtCore import QPointF, QRect, QRectF
+from PySide6.QtCore import QEvent, QPointF, QRect, QRectF
 from PySide6.QtGui import QPainter, QPaintEvent, QTextLayout, QTextLine, QTextOption
 from PySide6.QtWidgets import QLabel
 
@@ -44,6 +44,11 @@ class ValueLabel(QLabel):
         if self._cuts is None or self._cuts[:2] != (text, width):
             self._cuts = (text, width, self._lay_out(text, width))
         return self._cuts[2]
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._cuts = None  # the same text may be wider in the new font (JSON's)
 
     def _text_area(self) -> QRect:
         margin = self.margin()

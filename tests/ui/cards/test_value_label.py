@@ -119,3 +119,14 @@ def test_the_cut_text_is_painted_over_in_the_palette_s_colours(label):
     assert colours(mark_end + 1, label.width()) == {"#202020"}, "no cut letter shows"
     mark = colours(int(cut.mark_at), mark_end + 1)
     assert any(QColor(colour).lightness() > 0x60 for colour in mark), "the mark, light as text"
+
+
+def test_a_text_cut_in_a_wider_font_is_found_cut_without_new_text(label):
+    """JSON values change the label's font, not always its text."""
+    label.setText("iiiiiiiiiiiiiiii")
+    label.resize(label.fontMetrics().horizontalAdvance("iiiiiiiiiiiiiiii") + 4, 60)
+    assert not label.is_cut()
+    wide = label.font()
+    wide.setPointSizeF(wide.pointSizeF() * 3)
+    label.setFont(wide)
+    assert label.is_cut()
