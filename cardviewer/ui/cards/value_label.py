@@ -9,22 +9,29 @@ whole: what a person selects and copies is the whole address, and the tooltip sh
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from PySide6.QtCore import QEvent, QPointF, QRect, QRectF
-from PySide6.QtGui import QPainter, QPaintEvent, QTextLayout, QTextLine, QTextOption
+from PySide6.QtGui import QPainter, QPaintEvent, QPalette, QTextDocument, QTextLine, QTextOption
 from PySide6.QtWidgets import QLabel
 
 MARK = "\N{HORIZONTAL ELLIPSIS}"
+ColorRole = QPalette.ColorRole
+_LINE_BREAK = re.compile("[\n\r\u2028\u2029]")
+"""Where a plain-text document starts a new line."""
 
 
 class Cut(NamedTuple):
     """A line cut at the label's edge, in the text's own coordinates."""
 
     top: float
+    height: float
     baseline: float
     mark_at: float
     """Where "…" goes: after the last character that fits before it."""
+    last: int
+    """The position in the text of the line's last character (for the selection)."""
 
 
 class ValueLabel(QLabel):
@@ -51,32 +58,45 @@ class ValueLabel(QLabel):
             self._cuts = None  # the same text may be wider in the new font (JSON's)
 
     def _text_area(self) -> QRect:
+        """Where the label lays its text out (no frame, text aligned left)."""
         margin = self.margin()
-        return self.contentsRect().adjusted(margin, margin, -margin, -margin)
+        area = self.contentsRect().adjusted(margin, margin, -margin, -margin)
+        return area.adjusted(max(self.indent(), 0), 0, 0, 0)
 
     def _lay_out(self, text: str, width: int) -> list[Cut]:
-        """The text wrapped at spaces as the label wraps it, a paragraph a line."""
+        """The text laid out as the label lays it out: a plain-text document, wrapped at
+        spaces, its line breaks (also a lone CR or U+2029) its own, tabs at tab stops."""
         metrics = self.fontMetrics()
-        if width <= 0 or max(map(metrics.horizontalAdvance, text.split("\n"))) <= width:
+        quick = "\t" not in text  # a tab's width depends on where it stands
+        widest = max(map(metrics.horizontalAdvance, _LINE_BREAK.split(text)))
+        if width <= 0 or (quick and widest <= width):
             return []  # every line fits unwrapped: the common case, and quick
-        option = QTextOption()
+        document = QTextDocument()
+        document.setDocumentMargin(0)
+        document.setDefaultFont(self.font())
+        option = QTextOption(self.alignment())
         option.setWrapMode(QTextOption.WrapMode.WordWrap)
+        document.setDefaultTextOption(option)
+        document.setPlainText(text)
+        document.setTextWidth(width)
         room = width - metrics.horizontalAdvance(MARK)
+        places = document.documentLayout()
         cuts: list[Cut] = []
-        top = 0.0
-        for paragraph in text.split("\n"):
-            layout = QTextLayout(paragraph, self.font())
-            layout.setTextOption(option)
-            layout.beginLayout()
-            while (line := layout.createLine()).isValid():
-                line.setLineWidth(width)
-                if line.naturalTextWidth() > width:
-                    # The character under the mark's place goes wholly: no half letters.
-                    under = line.xToCursor(room, QTextLine.CursorPosition.CursorOnCharacter)
-                    mark_at = _x_of(line.cursorToX(under))
-                    cuts.append(Cut(top, top + line.ascent(), min(mark_at, room)))
-                top += line.height()
-            layout.endLayout()
+        block = document.begin()
+        while block.isValid():
+            top = places.blockBoundingRect(block).top()
+            lines = block.layout()
+            for n in range(lines.lineCount()):
+                line = lines.lineAt(n)
+                if line.naturalTextWidth() <= width:
+                    continue
+                # The character under the mark's place goes wholly: no half letters.
+                under = line.xToCursor(room, QTextLine.CursorPosition.CursorOnCharacter)
+                mark_at = min(_x_of(line.cursorToX(under)), room)
+                last = block.position() + line.textStart() + line.textLength() - 1
+                at = top + line.y()
+                cuts.append(Cut(at, line.height(), at + line.ascent(), mark_at, last))
+            block = block.next()
         return cuts
 
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -85,15 +105,20 @@ class ValueLabel(QLabel):
         if not cuts:
             return
         area = self._text_area()
-        height = self.fontMetrics().height()
+        palette = self.palette()
+        first = self.selectionStart()
+        selected = range(first, first + len(self.selectedText())) if first >= 0 else range(0)
         painter = QPainter(self)
-        background = self.palette().brush(self.backgroundRole())
-        painter.setPen(self.palette().color(self.foregroundRole()))
         painter.setFont(self.font())
         for cut in cuts:
+            # The end of a line selected is painted as selected: the whole of it is copied.
+            chosen = cut.last in selected
+            fill = palette.brush(ColorRole.Highlight if chosen else self.backgroundRole())
+            ink = palette.color(ColorRole.HighlightedText if chosen else self.foregroundRole())
             left = area.x() + cut.mark_at
-            hidden = QRectF(left, area.y() + cut.top, area.right() + 1 - left, height)
-            painter.fillRect(hidden, background)
+            hidden = QRectF(left, area.y() + cut.top, area.right() + 1 - left, cut.height)
+            painter.fillRect(hidden, fill)
+            painter.setPen(ink)
             painter.drawText(QPointF(left, area.y() + cut.baseline), MARK)
         painter.end()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QImage
+from PySide6.QtGui import QColor, QImage, QPalette
 from PySide6.QtWidgets import QLabel
 
 from cardviewer.ui.cards.value_label import ValueLabel
@@ -12,13 +12,19 @@ from cardviewer.ui.cards.value_label import ValueLabel
 ADDRESS = "maximilian.mueller@acme.example.com"
 
 
-@pytest.fixture
-def label(qtbot) -> ValueLabel:
-    widget = ValueLabel()
+def set_up(widget: QLabel) -> QLabel:
+    """As the details pane sets up its values."""
     widget.setTextFormat(Qt.TextFormat.PlainText)
     widget.setWordWrap(True)
     widget.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     widget.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+    return widget
+
+
+@pytest.fixture
+def label(qtbot) -> ValueLabel:
+    widget = ValueLabel()
+    set_up(widget)
     qtbot.addWidget(widget)
     widget.show()
     return widget
@@ -130,3 +136,75 @@ def test_a_text_cut_in_a_wider_font_is_found_cut_without_new_text(label):
     wide.setPointSizeF(wide.pointSizeF() * 3)
     label.setFont(wide)
     assert label.is_cut()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"{ADDRESS}\tSales Engineer\n{ADDRESS}\nBerlin",
+        f"one\rtwo\r{ADDRESS}\nthree",
+        f"one\u2029two\u2029{ADDRESS}\nthree",
+        f"Head of {ADDRESS} Sales and more words to wrap\n{ADDRESS}",
+    ],
+    ids=["tab", "carriage return", "paragraph separator", "wrapped words"],
+)
+def test_the_marks_are_on_the_lines_the_label_cuts_and_no_other(label, qtbot, text):
+    """Found against the label's own painting: where it differs from a plain label's
+    is exactly the cut lines' ends. (A lone CR, or a tab after a cut word, put the mark
+    a line off when the text was laid out apart from the label's own rules.)"""
+    plain = set_up(QLabel())
+    qtbot.addWidget(plain)
+    width = half_width(ADDRESS, label) + 20
+    for widget in (label, plain):
+        widget.setText(text)
+        widget.resize(width, 200)
+    plain.show()
+    cuts = label.cut_lines()
+    assert cuts
+    marked, unmarked = painted(label), painted(plain)
+    differs = {
+        (x, y)
+        for y in range(marked.height())
+        for x in range(marked.width())
+        if marked.pixelColor(x, y) != unmarked.pixelColor(x, y)
+    }
+    bands = [(cut, range(int(cut.top), int(cut.top + cut.height) + 1)) for cut in cuts]
+    for x, y in differs:
+        assert any(y in band and x >= int(cut.mark_at) for cut, band in bands), (x, y)
+    for cut, band in bands:
+        assert any(y in band for _x, y in differs), f"the cut line at {cut.top} is marked"
+    # The lines a plain label cuts are those whose letters run to its edge.
+    edge = {
+        y
+        for y in range(unmarked.height())
+        for x in range(width - 6, width)
+        if unmarked.pixelColor(x, y) != unmarked.pixelColor(width - 1, unmarked.height() - 1)
+    }
+    assert edge
+    for y in edge:
+        assert any(y in band for _cut, band in bands), f"row {y} runs to the edge, unmarked"
+
+
+def test_a_selected_cut_line_is_marked_as_selected(label):
+    """The selection runs on under the mark: the whole line is what is copied."""
+    label.setText(f"{ADDRESS}\nBerlin")
+    label.resize(half_width(ADDRESS, label), 60)
+    palette = label.palette()
+    palette.setColor(QPalette.ColorRole.Highlight, QColor("#3060c0"))
+    label.setPalette(palette)
+    (cut,) = label.cut_lines()
+    mark_end = int(cut.mark_at) + label.fontMetrics().horizontalAdvance("\N{HORIZONTAL ELLIPSIS}")
+
+    def end_colours() -> set[str]:
+        image = painted(label)
+        return {
+            image.pixelColor(x, y).name()
+            for x in range(mark_end + 1, label.width())
+            for y in range(int(cut.top) + 2, int(cut.top + cut.height) - 2)
+        }
+
+    assert "#3060c0" not in end_colours()
+    label.setSelection(0, len(label.text()))
+    assert end_colours() == {"#3060c0"}
+    label.setSelection(len(ADDRESS) + 1, 3)  # only "Ber": the cut line is not selected
+    assert "#3060c0" not in end_colours()
