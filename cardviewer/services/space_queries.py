@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from cardviewer.api.models import Card
 from cardviewer.services.card_store import CardStore
@@ -105,8 +105,8 @@ class SpaceQueries:
     """One worker thread answering the sorts and filters of one store; close when done.
 
     Texts sort under the collation named `collation` (`text_key_for`). While no query
-    waits, the worker reads what filters read of the copy `shown` (default: the current
-    one) into memory.
+    waits, the worker reads what filters read of the copy `shown` into memory: by
+    default the current one; None, no copy (none is shown).
     """
 
     def __init__(
@@ -115,7 +115,7 @@ class SpaceQueries:
         deliver: Deliver,
         *,
         collation: str = FOLDED,
-        shown: Generation | None = None,
+        shown: Generation | Literal["current"] | None = "current",
     ) -> None:
         self._path = path
         self._deliver = deliver
@@ -188,7 +188,7 @@ class SpaceQueries:
             warm_from: int | None = None
             if store is not None:
                 store.keep_in_memory(CACHE_BYTES)
-                warm_from = 0
+                warm_from = 0 if self._shown is not None else None
             while True:
                 if warm_from is not None and store is not None:
                     warm_from = self._warm(store, warm_from)
@@ -216,7 +216,8 @@ class SpaceQueries:
                 with self._wake:
                     if self._waiting is not None or self._closed:
                         return at
-                at = store.warm_for_search(at, generation=self._shown)
+                shown = None if self._shown == "current" else self._shown
+                at = store.warm_for_search(at, generation=shown)
         except sqlite3.Error as error:
             if at is not None and self._is_asked():
                 return at  # interrupted by a query asked meanwhile: this part again after it

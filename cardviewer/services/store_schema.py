@@ -39,6 +39,9 @@ SCHEMA_VERSION = 4
 
 BUSY_TIMEOUT_MS = 5_000
 """How long a write waits for another program's write to the store (a second window, the CLI)."""
+READER_WAL_WAIT = 0.5
+"""How long a connection that only reads waits for another to make a new file a store
+(milliseconds, as a rule): it may be the window's, which waits for nothing longer."""
 WAL_RETRY_SECONDS = 0.005
 """How often a connection tries again to switch a new file to WAL while another does."""
 
@@ -217,7 +220,7 @@ def connect_store(path: Path, *, create: bool = True) -> sqlite3.Connection:
                 "it is left as it is. Update CardViewer to use it.",
                 StoreProblem.NEWER_VERSION,
             )
-        _use_wal(connection)
+        _use_wal(connection, BUSY_TIMEOUT_MS / 1000 if create else READER_WAL_WAIT)
         connection.execute("PRAGMA synchronous = NORMAL")
         if version == 0:
             with write_transaction(connection):
@@ -244,15 +247,15 @@ def connect_store(path: Path, *, create: bool = True) -> sqlite3.Connection:
         raise
 
 
-def _use_wal(connection: sqlite3.Connection) -> None:
-    """`PRAGMA journal_mode = WAL`, waiting for another connection as a write would.
+def _use_wal(connection: sqlite3.Connection, within: float) -> None:
+    """`PRAGMA journal_mode = WAL`, waiting up to `within` seconds for another connection.
 
     A new file is switched to WAL by the first connection to open it. One opening it at
     the same moment (the window showing the copy a sync has just begun) is told
     "database is locked" at once: SQLite does not call the busy handler there, and the
     sync said the copy was in use by another program.
     """
-    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    deadline = time.monotonic() + within
     while True:
         try:
             connection.execute("PRAGMA journal_mode = WAL")

@@ -376,9 +376,13 @@ def test_the_copy_before_is_warmed_when_asked_for_it(path):
         synced(store, cards("a", "b"))
         before = store.previous
         assert before is not None
+        read: list[str] = []
+        store._db.set_trace_callback(read.append)  # statements with their values
         # The first part is the copy's search texts: as many as it has cards.
         assert store.warm_for_search(0, rows=10, generation=before) == 5
+        assert f"WHERE generation = {before.id} AND" in read[-1]
         assert store.warm_for_search(0, rows=10) == 2, "the current copy's two"
+        assert f"WHERE generation = {before.id} AND" not in read[-1]
 
 
 def test_a_file_that_is_no_database_is_set_aside_and_a_new_store_started(path):

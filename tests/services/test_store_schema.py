@@ -328,3 +328,20 @@ def test_a_file_held_longer_than_the_busy_timeout_is_still_in_use(tmp_path, monk
     finally:
         other.rollback()
         other.close()
+
+
+def test_a_reader_waits_only_briefly_for_a_new_file_held_by_another(tmp_path):
+    """The window opens a copy on its own thread: a file another program holds for good
+    is said to be in use after half a second, not after the store's five."""
+    path = tmp_path / "space.sqlite"
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    started = time.monotonic()
+    try:
+        with pytest.raises(StoreError) as raised:
+            CardStore.open(path, create=False)
+        assert raised.value.problem is StoreProblem.IN_USE
+        assert 0.4 <= time.monotonic() - started < 2.0
+    finally:
+        other.rollback()
+        other.close()

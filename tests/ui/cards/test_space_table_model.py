@@ -340,6 +340,24 @@ def test_the_removed_cards_model_warms_the_copy_before(qtbot, tmp_path, monkeypa
         model.close()
 
 
+def test_a_removed_cards_model_with_no_copy_before_warms_no_copy(qtbot, tmp_path, monkeypatch):
+    """With no sync before the last, nothing is shown: the current copy is not read for
+    filters that never read it."""
+    warmed: list[object] = []
+    monkeypatch.setattr(
+        CardStore, "warm_for_search", lambda store, start=0, **options: warmed.append(options)
+    )
+    path = synced_store(tmp_path / "s.sqlite", [person(0, NAMES[0])])
+    model = SpaceTableModel(path, locale=QLocale("de_DE"), change=Change.REMOVED)
+    try:
+        qtbot.waitUntil(lambda: not model.is_sorting, timeout=WAIT)
+        assert model.rowCount() == 0
+        qtbot.wait(200)  # the worker warms as soon as no query waits
+        assert warmed == []
+    finally:
+        model.close()
+
+
 def test_removed_cards_have_the_columns_of_the_copy_before(qtbot, tmp_path, monkeypatch):
     """Columns for the unknown fields came of the current copy: a field only removed
     cards had, past the first cards read for the columns, had none."""
