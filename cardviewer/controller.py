@@ -52,6 +52,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+FIRST_PAGE_HEAD_START = 0.02
+"""Seconds the main window waits for the first page's request to leave before it is
+built (milliseconds over a new connection nearby): the page then travels meanwhile. A
+far server's handshake goes on after the wait, while the window is built."""
 SCREENSHOT_TIMEOUT = 30.0
 """Seconds a screenshot run waits for the page and its avatars."""
 WARM_UP_MODULES = (
@@ -376,6 +380,12 @@ class AppController:
             )
 
         pages.set_source(fetch, scope=account.server_url)
+        space = self.demo.space_id if self.demo is not None else self.settings.last_space
+        if space:
+            # On its way while the window is built: the window asks for the same page
+            # as it opens the space, and is given this fetch's answer.
+            pages.fetch_ahead(space, 1, self.settings.include_emails)
+            await client.first_request_out(FIRST_PAGE_HEAD_START)
         window = MainWindow(
             pages,
             self.settings,
@@ -407,7 +417,6 @@ class AppController:
         self.window, self.pages, self.avatars = window, pages, avatars
         try:
             window.show()
-            space = self.demo.space_id if self.demo is not None else self.settings.last_space
             if space:
                 window.open_space(space)
             if self.screenshot is not None:

@@ -7,6 +7,7 @@ import csv
 import gc
 import json
 import logging
+import time
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -157,6 +158,45 @@ def test_a_saved_session_opens_the_window_and_the_last_space(demo_server, qtbot,
     assert ended_with(qtbot, task) == 0
     # Closing is not signing out: the session stays for the next start.
     assert SessionStore().load() is not None
+
+
+def test_the_first_page_travels_while_the_main_window_is_built(
+    demo_server, qtbot, run_app, monkeypatch
+):
+    """Its request leaves before the window is built, not after: the window's thread is
+    held as the building starts, and the server still gets the request. Before, the
+    page was asked for once the window was shown, some 20 ms later."""
+    save_session(demo_server)
+    settings = Settings.load()
+    settings.remember_space(demo_server.space_id)
+    settings.save()
+
+    def first_page_asked() -> bool:
+        return any(
+            request.path.startswith(f"/v1/spaces/{demo_server.space_id}/cards?page=1")
+            for request in list(demo_server.requests)
+        )
+
+    asked_before_building: list[bool] = []
+    build = MainWindow.__init__
+
+    def held_building(window: MainWindow, *args: object, **kwargs: object) -> None:
+        deadline = time.monotonic() + 5
+        while not first_page_asked() and time.monotonic() < deadline:
+            time.sleep(0.005)  # the window's thread held: no request leaves meanwhile
+        asked_before_building.append(first_page_asked())
+        build(window, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(MainWindow, "__init__", held_building)
+    controller = AppController(Settings.load(), SessionStore())
+    task = run_app(controller)
+    window = window_of(qtbot, controller)
+    qtbot.waitUntil(lambda: window.model.page is not None, timeout=WAIT)
+    assert asked_before_building == [True]
+    page_ones = [r for r in demo_server.requests if "/cards?page=1" in r.path]
+    assert len(page_ones) == 1, "the window's own request was given that fetch's answer"
+    window.quit_action.trigger()
+    assert ended_with(qtbot, task) == 0
 
 
 def test_an_expired_session_asks_to_sign_in_again(demo_server, qtbot, run_app):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -87,6 +88,10 @@ def tls_context() -> ssl.SSLContext:
     return context
 
 
+_GONE_OUT = ("send_request_body.complete", ".failed")
+"""httpcore's trace events after which a request is on its way, or will not be."""
+
+
 class CardsClient:
     """One connection pool to one server; holds the bearer token once signed in.
 
@@ -124,6 +129,32 @@ class CardsClient:
             follow_redirects=False,
             limits=limits,
         )
+        self._first_out: asyncio.Event | None = asyncio.Event()
+        """Set once the first request has gone out whole, or failed on its way; None
+        after that, when requests are sent without following them (`first_request_out`)."""
+
+    async def first_request_out(self, within: float) -> bool:
+        """Wait until this client's first request has gone out whole (its answer is now
+        the server's to give) or failed on its way, at most `within` seconds; True if so.
+
+        For work that can be done while the answer travels, once the request is on its
+        way: the main window is built while its first page comes. A new connection takes
+        a few turns of the event loop before a request leaves, which work holding the
+        loop would put off.
+        """
+        if self._first_out is None:
+            return True
+        try:
+            await asyncio.wait_for(self._first_out.wait(), within)
+        except TimeoutError:
+            return False
+        return True
+
+    async def _follow(self, event: str, _info: Mapping[str, Any]) -> None:
+        """httpcore's trace of a request: tells `first_request_out` when it has left."""
+        if self._first_out is not None and event.endswith(_GONE_OUT):
+            self._first_out.set()
+            self._first_out = None
 
     async def __aenter__(self) -> Self:
         return self
@@ -242,6 +273,8 @@ class CardsClient:
 
     async def _send_once(self, method: str, path: str, limit: int, **kwargs: Any) -> httpx.Response:
         started = time.perf_counter()
+        if self._first_out is not None:  # followed until the first has gone out
+            kwargs["extensions"] = {**kwargs.get("extensions", {}), "trace": self._follow}
         request = self._http.build_request(method, path, **kwargs)
         with map_exceptions(self._host):
             # Streamed, so that an endless or enormous body is never held whole.

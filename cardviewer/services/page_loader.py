@@ -169,6 +169,18 @@ class PageLoader:
         self._tasks.start(self._load(request, self._generation), name="page")
         self._set_loading(True)
 
+    def fetch_ahead(self, request: PageRequest) -> None:
+        """Start fetching a page about to be asked for, without showing it: the first
+        page of the space the window opens, while the window is built. `request_page`
+        for it then waits for this fetch instead of starting another."""
+        if self._closed or self._source is None or not self._prefetch:
+            return
+        self._enter_space(request.space_id)
+        key = self._key(request)
+        if key not in self._cache and key not in self._fetches:
+            self._prefetches.add(key)
+            self._tasks.start(self._prefetch_page(key, request))
+
     def retry(self) -> None:
         """Ask the server again for the most recent page, fetched or failed before or not."""
         self._forget_pages()

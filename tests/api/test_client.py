@@ -794,3 +794,38 @@ def test_the_limits_cannot_be_changed_and_the_options_go_by_name():
         BODY_LIMITS.page = 1  # type: ignore[misc]
     with pytest.raises(TypeError):
         CardsClient("https://api.example", "token")  # type: ignore[call-arg]
+
+
+# The first request on its way
+
+
+async def test_the_first_request_is_out_before_its_answer_comes(demo_server):
+    """The window is built while the first page travels: the request has left (its
+    answer is the server's to give) long before that answer is in."""
+    demo_server.config.latency = 0.5
+    async with CardsClient(demo_server.base_url, retry=ONE_TRY) as fresh:
+        login = asyncio.ensure_future(fresh.login(demo_server.email, demo_server.password))
+        started = time.monotonic()
+        assert await fresh.first_request_out(5.0)
+        assert time.monotonic() - started < 0.4
+        assert not login.done()
+        await login
+        assert await fresh.first_request_out(0.0), "said at once once it has been"
+
+
+async def test_no_request_sent_is_waited_for_no_longer_than_asked(demo_server):
+    async with CardsClient(demo_server.base_url, retry=ONE_TRY) as fresh:
+        started = time.monotonic()
+        assert not await fresh.first_request_out(0.05)
+        assert time.monotonic() - started < 1.0
+
+
+async def test_a_first_request_that_cannot_connect_ends_the_wait_at_once():
+    nowhere = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+    async with CardsClient(nowhere, token="t", retry=ONE_TRY) as fresh:
+        page = asyncio.ensure_future(fresh.list_cards("space", 1))
+        started = time.monotonic()
+        assert await fresh.first_request_out(5.0)
+        assert time.monotonic() - started < 2.0
+        with pytest.raises(CardViewerError):
+            await page

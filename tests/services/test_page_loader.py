@@ -482,6 +482,77 @@ async def test_a_page_being_prefetched_is_shared_when_asked_for(make_loader, spa
     assert space.pages_asked().count(2) == 1
 
 
+# A page fetched ahead
+
+
+async def test_a_page_fetched_ahead_is_shown_from_that_fetch_when_asked_for(make_loader, space):
+    """The window's first page travels while the window is built; the window's own
+    request for it waits for that fetch rather than sending another."""
+    screen = Screen()
+    loader = make_loader(screen, prefetch=True)
+    space.held = {1: asyncio.Event()}
+    loader.fetch_ahead(request(1))
+    await until(lambda: space.pages_asked() == [1])
+    assert screen.loading == [], "nothing is shown as loading: nothing is asked for yet"
+    assert screen.shown == []
+    loader.request_page(request(1))
+    assert loader.is_loading
+    space.held[1].set()
+    await settled(loader)
+    assert screen.pages() == [1]
+    assert space.pages_asked().count(1) == 1
+    assert screen.loading == [True, False]
+
+
+async def test_a_page_fetched_ahead_and_arrived_is_shown_at_once(make_loader, space):
+    screen = Screen()
+    loader = make_loader(screen, prefetch=True)
+    loader.fetch_ahead(request(1))
+    await settled(loader)
+    loader.request_page(request(1))
+    assert screen.pages() == [1], "before request_page returned"
+    assert space.pages_asked().count(1) == 1
+
+
+async def test_a_page_fetched_ahead_that_failed_is_asked_for_again(make_loader, space):
+    """A failure nobody was shown yet is not the page's answer: the request tries again,
+    and says so if it fails too."""
+    screen = Screen()
+    loader = make_loader(screen, prefetch=True)
+    space.failing = {1}
+    loader.fetch_ahead(request(1))
+    await settled(loader)
+    assert screen.failures == []
+    loader.request_page(request(1))
+    await settled(loader)
+    assert len(screen.failures) == 1
+    assert space.pages_asked() == [1, 1]
+
+
+async def test_nothing_is_fetched_ahead_without_prefetch_or_for_a_closed_loader(make_loader, space):
+    screen = Screen()
+    plain = make_loader(screen)
+    plain.fetch_ahead(request(1))
+    closed = make_loader(Screen(), prefetch=True)
+    await closed.aclose()
+    closed.fetch_ahead(request(2))
+    await asyncio.sleep(0.05)
+    assert space.pages_asked() == []
+
+
+async def test_asking_for_another_space_calls_off_a_page_fetched_ahead(make_loader, space):
+    screen = Screen()
+    loader = make_loader(screen, prefetch=True)
+    space.held = {1: asyncio.Event()}
+    loader.fetch_ahead(request(1))
+    await until(lambda: space.pages_asked() == [1])
+    loader.request_page(request(1, space="other"))
+    await until(lambda: space.called_off == [1])
+    space.held[1].set()
+    await settled(loader)
+    assert [r.space_id for r, _page in screen.shown] == ["other"]
+
+
 # Prefetch and the cache
 
 

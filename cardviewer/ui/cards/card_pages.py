@@ -77,6 +77,10 @@ class CardPages(QObject):
         """Show a page: at once if it was fetched already, else once it has arrived."""
         self._loader.request_page(PageRequest(space_id, page, with_emails))
 
+    def fetch_ahead(self, space_id: str, page: int, with_emails: bool) -> None:
+        """Start fetching a page about to be asked for (`PageLoader.fetch_ahead`)."""
+        self._loader.fetch_ahead(PageRequest(space_id, page, with_emails))
+
     def retry(self) -> None:
         """Request the most recent page again from the server (after a failure, or F5)."""
         self._loader.retry()
