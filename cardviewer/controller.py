@@ -380,10 +380,10 @@ class AppController:
             )
 
         pages.set_source(fetch, scope=account.server_url)
-        space = self.demo.space_id if self.demo is not None else self.settings.last_space
+        space = (self.demo.space_id if self.demo is not None else self.settings.last_space).strip()
         if space:
             # On its way while the window is built: the window asks for the same page
-            # as it opens the space, and is given this fetch's answer.
+            # as it opens the space (`open_space`), and is given this fetch's answer.
             pages.fetch_ahead(space, 1, self.settings.include_emails)
             await client.first_request_out(FIRST_PAGE_HEAD_START)
         window = MainWindow(
@@ -416,6 +416,8 @@ class AppController:
         window.signInRequested.connect(sign_in_again)
         self.window, self.pages, self.avatars = window, pages, avatars
         try:
+            if self._quitting:  # Ctrl+C while the window was on its way: never shown
+                return Outcome.CLOSED
             window.show()
             if space:
                 window.open_space(space)

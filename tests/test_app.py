@@ -19,7 +19,7 @@ from pytestqt.qtbot import QtBot
 
 from cardviewer import __version__, paths
 from cardviewer import app as app_module
-from cardviewer.api import Session
+from cardviewer.api import CardsClient, Session
 from cardviewer.app import main
 from cardviewer.controller import AppController
 from cardviewer.demo import Fault
@@ -197,6 +197,29 @@ def test_the_first_page_travels_while_the_main_window_is_built(
     assert len(page_ones) == 1, "the window's own request was given that fetch's answer"
     window.quit_action.trigger()
     assert ended_with(qtbot, task) == 0
+
+
+def test_ctrl_c_while_the_first_page_leaves_ends_the_app_without_a_window(
+    demo_server, qtbot, run_app, monkeypatch
+):
+    """The window is built after the page's request has left: a quit asked meanwhile
+    found no window to close, and the window then came up and stayed."""
+    save_session(demo_server)
+    settings = Settings.load()
+    settings.remember_space(demo_server.space_id)
+    settings.save()
+    controller = AppController(Settings.load(), SessionStore())
+    wait_out = CardsClient.first_request_out
+
+    async def quit_meanwhile(client: CardsClient, within: float) -> bool:
+        controller.quit()
+        return await wait_out(client, within)
+
+    monkeypatch.setattr(CardsClient, "first_request_out", quit_meanwhile)
+    task = run_app(controller)
+    assert ended_with(qtbot, task) == 0
+    shown = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)]
+    assert not any(window.isVisible() for window in shown)
 
 
 def test_an_expired_session_asks_to_sign_in_again(demo_server, qtbot, run_app):

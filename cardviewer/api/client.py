@@ -142,10 +142,11 @@ class CardsClient:
         a few turns of the event loop before a request leaves, which work holding the
         loop would put off.
         """
-        if self._first_out is None:
+        out = self._first_out
+        if out is None or out.is_set():
             return True
         try:
-            await asyncio.wait_for(self._first_out.wait(), within)
+            await asyncio.wait_for(out.wait(), within)
         except TimeoutError:
             return False
         return True

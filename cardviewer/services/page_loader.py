@@ -106,6 +106,8 @@ class PageLoader:
         self._failures: dict[PageKey, _Failure] = {}
         self._fetches: dict[PageKey, asyncio.Task[_Outcome]] = {}
         self._prefetches: set[PageKey] = set()
+        self._ahead: set[PageKey] = set()
+        """Pages fetched ahead (`fetch_ahead`) and not asked for since."""
         self._pending: PageRequest | None = None
         self._last: PageRequest | None = None
         self._generation = 0
@@ -152,6 +154,8 @@ class PageLoader:
             return
         self._enter_space(request.space_id)
         key = self._key(request)
+        ahead = key in self._ahead
+        self._ahead.discard(key)
         self._abandon_load(keep=key)
         cached = self._cache.get(key)
         if cached is not None:
@@ -161,12 +165,16 @@ class PageLoader:
             self._prefetch_around(request, cached)
             return
         failure = self._recent_failure(key)
-        if failure is not None and failure.reported:
+        if failure is not None and (failure.reported or ahead):
             log.info("page %d of space %s failed moments ago", request.page, request.space_id)
+            failure.reported = True
             self._fail(request, failure.error)
             return
         self._pending = request
-        self._tasks.start(self._load(request, self._generation), name="page")
+        # The fetch on its way, taken now: one that ends before the load's first step
+        # would otherwise be gone from `_fetches`, and the page asked for again.
+        fetch = self._fetch(key, request) if self._source is not None else None
+        self._tasks.start(self._load(request, self._generation, fetch), name="page")
         self._set_loading(True)
 
     def fetch_ahead(self, request: PageRequest) -> None:
@@ -177,6 +185,7 @@ class PageLoader:
             return
         self._enter_space(request.space_id)
         key = self._key(request)
+        self._ahead.add(key)  # a failure is the page's answer when it is asked for
         if key not in self._cache and key not in self._fetches:
             self._prefetches.add(key)
             self._tasks.start(self._prefetch_page(key, request))
@@ -221,14 +230,16 @@ class PageLoader:
 
     # Loading
 
-    async def _load(self, request: PageRequest, generation: int) -> None:
+    async def _load(
+        self, request: PageRequest, generation: int, fetch: asyncio.Task[_Outcome] | None
+    ) -> None:
         key = self._key(request)
         try:
-            if self._source is None:
+            if fetch is None:
                 raise CardViewerError(
                     self._texts.no_source, detail="the page loader has no page source"
                 )
-            outcome = await asyncio.shield(self._fetch(key, request))
+            outcome = await asyncio.shield(fetch)
             if isinstance(outcome, Exception):
                 raise outcome
             page = outcome
@@ -350,6 +361,7 @@ class PageLoader:
         """Drop the cache, the remembered failures and the fetches under way."""
         self._cache.clear()
         self._failures.clear()
+        self._ahead.clear()
         for fetch in self._fetches.values():
             fetch.cancel()
         self._fetches.clear()

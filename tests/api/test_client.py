@@ -35,7 +35,8 @@ from cardviewer.api import (
     TlsError,
     UnexpectedResponse,
 )
-from cardviewer.api.client import BODY_LIMITS
+from cardviewer.api.client import BODY_LIMITS, tls_context
+from cardviewer.api.direct_transport import DirectTransport
 from cardviewer.api.errors import CardViewerError, MalformedRequest, ResponseTooLarge, Sentence
 from cardviewer.api.retry import RetryPolicy
 from cardviewer.demo import Fault
@@ -829,3 +830,27 @@ async def test_a_first_request_that_cannot_connect_ends_the_wait_at_once():
         assert time.monotonic() - started < 2.0
         with pytest.raises(CardViewerError):
             await page
+
+
+async def test_only_requests_before_the_first_has_gone_out_are_followed(demo_server):
+    """Following a request costs a call for each of httpcore's steps; a sync sends
+    thousands. Only the first is followed."""
+
+    class Recording(httpx.AsyncBaseTransport):
+        def __init__(self) -> None:
+            self.inner = DirectTransport(tls_context(), httpx.Limits())
+            self.followed: list[bool] = []
+
+        async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+            self.followed.append("trace" in request.extensions)
+            return await self.inner.handle_async_request(request)
+
+        async def aclose(self) -> None:
+            await self.inner.aclose()
+
+    transport = Recording()
+    async with CardsClient(demo_server.base_url, transport=transport, retry=ONE_TRY) as fresh:
+        await fresh.login(demo_server.email, demo_server.password)
+        await fresh.list_cards(demo_server.space_id, 1)
+        await fresh.list_cards(demo_server.space_id, 2)
+    assert transport.followed == [True, False, False]

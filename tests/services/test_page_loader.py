@@ -514,9 +514,9 @@ async def test_a_page_fetched_ahead_and_arrived_is_shown_at_once(make_loader, sp
     assert space.pages_asked().count(1) == 1
 
 
-async def test_a_page_fetched_ahead_that_failed_is_asked_for_again(make_loader, space):
-    """A failure nobody was shown yet is not the page's answer: the request tries again,
-    and says so if it fails too."""
+async def test_a_page_fetched_ahead_that_failed_is_reported_when_asked_for(make_loader, space):
+    """Fetched moments before it is asked for, its failure (after the client's own
+    tries) is the page's answer: it is said once, and not asked for again."""
     screen = Screen()
     loader = make_loader(screen, prefetch=True)
     space.failing = {1}
@@ -526,7 +526,37 @@ async def test_a_page_fetched_ahead_that_failed_is_asked_for_again(make_loader, 
     loader.request_page(request(1))
     await settled(loader)
     assert len(screen.failures) == 1
-    assert space.pages_asked() == [1, 1]
+    assert space.pages_asked() == [1]
+    loader.request_page(request(1))  # asked again: remembered, as any failure is
+    assert len(screen.failures) == 2
+    assert space.pages_asked() == [1]
+
+
+async def test_a_page_fetched_ahead_that_ends_as_it_is_asked_for_is_not_asked_again(client, clock):
+    """The window is built while the page travels, so its answer waits to be read:
+    the fetch ended in the step after the request, before the load's first, and the
+    load found no fetch on its way and asked again."""
+    page = await client.list_cards(SPACE, 1)
+    asked: list[int] = []
+    answer: asyncio.Future[CardPage] = asyncio.get_running_loop().create_future()
+
+    async def source(wanted: PageRequest) -> CardPage:
+        asked.append(wanted.page)
+        return await answer
+
+    screen = Screen()
+    loader = PageLoader(screen, prefetch=True, clock=clock)
+    loader.set_source(source, scope="test")
+    try:
+        loader.fetch_ahead(request(1))
+        await until(lambda: asked == [1])
+        answer.set_result(page)
+        loader.request_page(request(1))
+        await settled(loader)
+        assert screen.pages() == [1]
+        assert asked.count(1) == 1, f"page 1 asked for once ({asked}; 2 is its neighbour)"
+    finally:
+        await loader.aclose()
 
 
 async def test_nothing_is_fetched_ahead_without_prefetch_or_for_a_closed_loader(make_loader, space):
