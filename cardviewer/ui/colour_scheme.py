@@ -324,8 +324,12 @@ def follow_colour_scheme(app: QApplication) -> Iterator[ReadableMutedText]:
     On leaving, the palette and style are as they were.
     """
     palette = QGuiApplication.palette()  # a copy
-    style = app.style().name()
-    requested = request_scheme(app, os.environ.get(SCHEME_VARIABLE, ""))
+    scheme = os.environ.get(SCHEME_VARIABLE, "")
+    # Only where a scheme is asked for: PySide sets up the Python type of `QStyle`, all
+    # of its enums, the first time a style is touched; some 10 ms before the first
+    # window of every start, for nothing.
+    style = app.style().name() if scheme else ""
+    requested = request_scheme(app, scheme)
     keeper = ReadableMutedText(app)
     try:
         yield keeper
