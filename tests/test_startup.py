@@ -126,7 +126,13 @@ LATER = (
     "locale",  # imported by gettext when the argument parser is built
     "signal",  # Ctrl+C is handled once the event loop runs
 )
-LATER_QT_TYPES = ("QtCore.Qt", "QtWidgets.QMessageBox", "QtWidgets.QSizePolicy", "QtWidgets.QStyle")
+LATER_QT_TYPES = (
+    "QtCore.Qt",
+    "QtWidgets.QMessageBox",
+    "QtWidgets.QSizePolicy",
+    "QtWidgets.QStyle",
+    "QtGui.QPainter",
+)
 """Python types PySide sets up on first use; `Qt` sets up every enum of the namespace."""
 
 BEFORE_PAINT = f"""

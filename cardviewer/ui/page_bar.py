@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from cardviewer.api import PageMeta
-from cardviewer.ui.colour_scheme import in_text_colour
+from cardviewer.ui.text_coloured_icon import in_text_colour
 
 ICON_SIZE = QSize(16, 16)
 # The Go menu's keys for the buttons (`window_commands`), which a screen reader says.

@@ -19,8 +19,8 @@ from PySide6.QtWidgets import QMainWindow, QStyle
 
 from cardviewer import APP_NAME
 from cardviewer.api import CardPage
-from cardviewer.ui.colour_scheme import in_text_colour
 from cardviewer.ui.page_bar import PageBar
+from cardviewer.ui.text_coloured_icon import in_text_colour
 
 if TYPE_CHECKING:
     from cardviewer.ui.export_commands import ExportCommands
