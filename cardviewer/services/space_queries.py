@@ -211,12 +211,12 @@ class SpaceQueries:
         comes after that first answer, before the first key is typed.
         """
         at: int | None = start
+        shown = None if self._shown == "current" else self._shown  # None: the current copy
         try:
             while at is not None:
                 with self._wake:
                     if self._waiting is not None or self._closed:
                         return at
-                shown = None if self._shown == "current" else self._shown
                 at = store.warm_for_search(at, generation=shown)
         except sqlite3.Error as error:
             if at is not None and self._is_asked():
