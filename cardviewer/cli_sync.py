@@ -56,7 +56,7 @@ from cardviewer.services.card_store import CardStore, close_discarding_if_empty,
 from cardviewer.services.change_export import write_changes_now
 from cardviewer.services.file_errors import explain_write_failure
 from cardviewer.services.space_fetch import DEFAULT_CONCURRENCY, FetchProgress
-from cardviewer.services.space_sync import changes_of, sync_space
+from cardviewer.services.space_sync import changes_of, ranked_under, sync_space
 from cardviewer.services.store_copies import Changes
 from cardviewer.services.store_schema import StoreError
 from cardviewer.tasks import standing_once_begun
@@ -278,7 +278,7 @@ async def _synced(
     try:
         # As the copy before was ranked: by the window, in its reader's language, which
         # a job's (cron has no LANG) would have it rank every text anew at its next sort.
-        collation = await asyncio.to_thread(store.ranked_under) or system_collation()
+        collation = await asyncio.to_thread(ranked_under, store) or system_collation()
         generation = await sync_space(
             store,
             page_fetch(account.client, args.space, args.with_emails, account, err),

@@ -32,7 +32,7 @@ from cardviewer.services.store_schema import SCHEMA_VERSION, StoreError, StorePr
 from cardviewer.services.store_sort_keys import text_key_for
 from cardviewer.services.store_writer import CardWriter
 from cardviewer.services.text_collation import system_collation
-from tests.services.stores import cards, generation_ids, synced
+from tests.services.stores import cards, damage_table, generation_ids, synced
 
 
 @pytest.fixture
@@ -108,6 +108,19 @@ def test_a_first_sync_stopped_as_it_reads_the_copy_s_ranking_leaves_no_copy(
     code, err = run(demo_server)
     assert code == ExitCode.WRITE, err
     assert list(copy_of(demo_server).parent.glob("*")) == []
+
+
+@pytest.mark.usefixtures("password")
+def test_a_copy_damaged_where_its_ranking_is_kept_is_set_aside_and_made_anew(demo_server):
+    """It ended in a traceback, at every run after."""
+    assert run(demo_server)[0] == ExitCode.OK
+    damage_table(copy_of(demo_server), "state")
+    code, err = run(demo_server)
+    assert code == ExitCode.WRITE, err
+    assert "is damaged; it is set aside, and the next sync makes a new one" in err
+    assert "Traceback" not in err
+    assert list(copy_of(demo_server).parent.glob("*.damaged-*"))
+    assert run(demo_server)[0] == ExitCode.OK
 
 
 @pytest.mark.usefixtures("password")

@@ -128,10 +128,8 @@ async def sync_space(
         await on_thread_to_the_end(_abandon, sync)
         if overtaken:  # its rows could no longer be written: not the disk's fault
             raise StoreError(SYNCED_MEANWHILE, StoreProblem.OVERTAKEN) from error
-        if isinstance(error, sqlite3.Error) and is_damage(error):
-            raise damaged(store.path) from error
         if isinstance(error, sqlite3.Error):
-            raise _store_error(error) from error
+            raise _failure(store, error) from error
         raise
     if tidy_later is None:
         await tidy(writer)
@@ -156,7 +154,7 @@ async def _begun(store: CardStore, with_emails: bool) -> StoreSync:
         begin = partial(store.begin_sync, with_emails=with_emails)
         return await undone_if_called_off(begin, undo=_abandon)
     except sqlite3.Error as error:
-        raise _store_error(error) from error
+        raise _failure(store, error) from error
 
 
 def changes_of(store: CardStore) -> Changes | None:
@@ -165,9 +163,24 @@ def changes_of(store: CardStore) -> Changes | None:
     try:
         return store.changes()
     except sqlite3.Error as error:
-        if is_damage(error):
-            raise damaged(store.path) from error
-        raise _store_error(error) from error
+        raise _failure(store, error) from error
+
+
+def ranked_under(store: CardStore) -> str | None:
+    """The collation the current copy was ranked under (`CardStore.ranked_under`), read
+    before a sync; a store that cannot be read is a `StoreError`, and one SQLite finds
+    damaged is set aside."""
+    try:
+        return store.ranked_under()
+    except sqlite3.Error as error:
+        raise _failure(store, error) from error
+
+
+def _failure(store: CardStore, error: sqlite3.Error) -> StoreError:
+    """What `error` from `store` means for a sync: a damaged file is set aside (wherever
+    in the file SQLite finds the damage: the small tables are read first), anything
+    else is a passing problem or the file's."""
+    return damaged(store.path) if is_damage(error) else _store_error(error)
 
 
 def _dropped_meanwhile(sync: StoreSync) -> bool:

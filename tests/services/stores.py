@@ -39,6 +39,19 @@ def count_rows(path: Path, table: str = "cards") -> int:
         return int(db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
 
 
+def damage_table(path: Path, table: str) -> None:
+    """Junk over the first page of `table` in the store at `path`, as a failing disk
+    leaves it: SQLite opens the file, and finds it damaged once it reads that table."""
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        query = "SELECT rootpage FROM sqlite_master WHERE name = ?"
+        (page,) = db.execute(query, (table,)).fetchone()
+        (size,) = db.execute("PRAGMA page_size").fetchone()
+    with path.open("r+b") as file:
+        file.seek((page - 1) * size + 8)  # past the page's first bytes, as SQLite reads it
+        file.write(b"\xde\xad\xbe\xef" * ((size - 16) // 4))
+
+
 class RecordingKey:
     """A text key that notes each text it is given: which texts a sort ranked."""
 

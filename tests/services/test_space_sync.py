@@ -20,11 +20,11 @@ from cardviewer.api.models import parse_card
 from cardviewer.services import store_schema
 from cardviewer.services.card_store import CardStore
 from cardviewer.services.space_fetch import PageFetch
-from cardviewer.services.space_sync import changes_of, sync_space
+from cardviewer.services.space_sync import changes_of, ranked_under, sync_space
 from cardviewer.services.store_schema import StoreError, StoreProblem
 from cardviewer.services.store_sync import StoreSync
 from cardviewer.services.store_writer import ThreadWriter, start_writer
-from tests.services.stores import generation_ids, synced
+from tests.services.stores import damage_table, generation_ids, synced
 
 pytestmark = pytest.mark.anyio
 
@@ -180,6 +180,35 @@ async def test_what_changed_read_from_a_damaged_store_sets_it_aside(store, monke
         changes_of(store)
     assert refused.value.problem is StoreProblem.DAMAGED
     assert not store.path.exists()
+
+
+@pytest.mark.parametrize("table", ["generations", "state"])
+async def test_a_store_damaged_where_a_sync_begins_is_set_aside_for_a_new_one(tmp_path, table):
+    """Damage in the list of copies failed every sync after as a passing fault would,
+    with the copy never set aside."""
+    path = tmp_path / "space.sqlite"
+    with CardStore.open(path) as store:
+        await sync_space(store, space(3, prefix="old"))
+    damage_table(path, table)
+    with CardStore.open(path, create=False) as store, pytest.raises(StoreError) as refused:
+        await sync_space(store, space(30))
+    assert refused.value.problem is StoreProblem.DAMAGED
+    assert list(tmp_path.glob("space.sqlite.damaged-*"))
+    with CardStore.open(path) as new:
+        await sync_space(new, space(5))
+        assert [card.uuid for card in new.cards()] == [f"c{n}" for n in range(5)]
+
+
+async def test_the_collation_read_from_a_damaged_store_sets_it_aside(tmp_path):
+    """`cardviewer sync` reads it before it syncs: a traceback, at every sync."""
+    path = tmp_path / "space.sqlite"
+    with CardStore.open(path) as store:
+        await sync_space(store, space(3))
+    damage_table(path, "state")
+    with CardStore.open(path, create=False) as store, pytest.raises(StoreError) as refused:
+        ranked_under(store)
+    assert refused.value.problem is StoreProblem.DAMAGED
+    assert not path.exists()
 
 
 async def test_a_sync_called_off_as_it_begins_leaves_nothing_begun(store, monkeypatch):
