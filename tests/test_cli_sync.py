@@ -11,12 +11,13 @@ import re
 import sqlite3
 import threading
 from pathlib import Path
+from typing import Any
 
 import openpyxl
 import pytest
 
-from cardviewer import cli_sync, entry_point
-from cardviewer.api import Session
+from cardviewer import cli, cli_sync, entry_point
+from cardviewer.api import CardPage, Session
 from cardviewer.api.errors import ServerError
 from cardviewer.cli import PASSWORD_VARIABLE, ExitCode
 from cardviewer.demo import Fault
@@ -26,6 +27,7 @@ from cardviewer.services.card_export import ExportFormat
 from cardviewer.services.card_store import CardStore, store_path
 from cardviewer.services.change_export import ChangesWritten
 from cardviewer.services.session_store import SessionStore, StoredSession
+from cardviewer.services.space_fetch import PageFetch
 from cardviewer.services.stoppable import Stopped
 from cardviewer.services.store_copies import Change
 from cardviewer.services.store_schema import SCHEMA_VERSION, StoreError, StoreProblem
@@ -121,6 +123,37 @@ def test_a_copy_damaged_where_its_ranking_is_kept_is_set_aside_and_made_anew(dem
     assert "Traceback" not in err
     assert list(copy_of(demo_server).parent.glob("*.damaged-*"))
     assert run(demo_server)[0] == ExitCode.OK
+
+
+@pytest.mark.usefixtures("password")
+def test_as_many_cards_added_as_removed_during_a_sync_keep_the_copy_before(
+    demo_server, monkeypatch
+):
+    """`meta.total` stays as it was: the sync ended 0, with a card twice in the copy."""
+    assert run(demo_server)[0] == ExitCode.OK
+    space = demo_server.spaces[demo_server.space_id]
+    fetch_of = cli.page_fetch
+
+    def changing_after_page_1(*args: Any) -> PageFetch:
+        fetch = fetch_of(*args)
+
+        async def changed(number: int) -> CardPage:
+            page = await fetch(number)
+            if number == 1:  # one card added at the front, the last one removed
+                new = dataclasses.replace(space.cards[-1], uuid="new-card-1")
+                changed = dataclasses.replace(space, cards=(new, *space.cards[:-1]))
+                demo_server.spaces[demo_server.space_id] = changed
+            return page
+
+        return changed
+
+    monkeypatch.setattr(cli_sync, "page_fetch", changing_after_page_1)
+    code, err = run(demo_server, "--concurrency", "1")
+    assert code == ExitCode.SERVER, err
+    assert "The space changed while its cards were fetched" in err
+    with CardStore.open(copy_of(demo_server)) as store:
+        assert [card.uuid for card in store.cards()] == [card.uuid for card in space.cards]
+        assert store.changes() is None, "still the first sync's copy"
 
 
 @pytest.mark.usefixtures("password")

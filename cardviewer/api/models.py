@@ -400,6 +400,12 @@ class CardPage(BaseModel):
     def is_empty(self) -> bool:
         return self.card_count == 0
 
+    def card_ids(self) -> list[str]:
+        """The ids of the page's cards that have one, in order, without reading them."""
+        if "cards" in self.__dict__ or self._sent is None:
+            return [card.uuid for card in self.cards if card.uuid is not None]
+        return [uuid for item in self._sent if isinstance(uuid := item.get("uuid"), str)]
+
     def sent_cards(self) -> tuple[Mapping[str, Any], ...]:
         """The card objects of `data` exactly as the server sent them, one per card.
 
@@ -492,6 +498,22 @@ def check_same_space(page: CardPage, total: int) -> None:
             f"page {meta.current_page} has {entries} entries; {total} cards at "
             f"{meta.per_page} a page make {due}"
         )
+
+
+def check_no_repeats(page: CardPage, seen: set[str]) -> None:
+    """Refuse a page of a whole-space fetch with a card that an earlier page had, or that
+    it has twice; note its cards in `seen`, the ids of the pages so far.
+
+    As many cards added as removed leave `meta.total` as it was: a card added before a
+    page fetched earlier pushes the last card of each later page to the next one, where
+    it comes again (a sync stored it twice, an export wrote it twice).
+    """
+    for uuid in page.card_ids():
+        if uuid in seen:
+            raise _space_changed(
+                f"card {uuid} comes a second time, on page {page.meta.current_page}"
+            )
+        seen.add(uuid)
 
 
 def _space_changed(detail: str) -> SpaceChanged:

@@ -12,7 +12,8 @@ must fit page 1's `meta.total` (`check_card_count`). A server that answers page 
 whatever is asked, or claims a billion pages, stops the fetch at once with an
 `UnexpectedResponse`. A page whose `meta.total` is not page 1's stops it with
 `SpaceChanged` (`check_same_space`): the space changed meanwhile, and the pages after
-the change are shifted, missing cards or repeating them.
+the change are shifted, missing cards or repeating them. So does a card that comes a
+second time (`check_no_repeats`), as after as many cards added as removed.
 """
 
 from __future__ import annotations
@@ -24,7 +25,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from cardviewer.api.models import check_card_count, check_page, check_same_space
+from cardviewer.api.models import (
+    check_card_count,
+    check_no_repeats,
+    check_page,
+    check_same_space,
+)
 
 if TYPE_CHECKING:
     from cardviewer.api.models import CardPage
@@ -101,6 +107,8 @@ async def fetch_pages_in_order(
     first = await fetch(1)
     check_page(first, 1)
     check_same_space(first, first.meta.total)  # whole
+    seen: set[str] = set()  # some 10 MB at 100,000 cards
+    check_no_repeats(first, seen)
     total = first.meta.last_page
     cards = first.card_count
     space_total = first.meta.total
@@ -140,6 +148,7 @@ async def fetch_pages_in_order(
             page = await fetch(number)
             check_page(page, number)
             check_same_space(page, space_total)
+            check_no_repeats(page, seen)
             done += 1
             cards += page.card_count
             check_card_count(cards, space_total)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import httpx
@@ -277,11 +278,10 @@ async def test_cancelling_stops_every_request():
 
 def hostile_page(number: int, *, cards: int = 0, total: int = 300, **meta: int) -> CardPage:
     """A page as a fetch returns it, with `meta` overriding the page's own numbers."""
-    card = {"uuid": "c", "display_name": "Card"}
     numbers = {"current_page": number, "last_page": -(-total // 10) or 1, "per_page": 10}
     return CardPage.model_validate(
         {
-            "cards": [card] * cards,
+            "cards": [{"uuid": f"c{number}-{n}", "display_name": "Card"} for n in range(cards)],
             "meta": {**numbers, "total": total, **meta},
             "links": {},
         }
@@ -363,6 +363,44 @@ async def test_a_space_that_changes_during_the_fetch_stops_it(later_total, said)
     assert said in info.value.detail
     assert info.value.retry_may_help
     assert fetch.asked == [1, 2]
+
+
+def shifted_page(number: int, *, added_after: int) -> CardPage:
+    """Page `number` of 25 cards, after a card was added at the front and the last one
+    removed as page `added_after` was answered: the count is as before."""
+    ids = [f"c{n}" for n in range(25)]
+    if number > added_after:
+        ids = ["new", *ids[:-1]]
+    shown = ids[(number - 1) * 10 : number * 10]
+    meta = {"current_page": number, "last_page": 3, "per_page": 10, "total": 25}
+    cards = [{"uuid": uuid, "display_name": "Card"} for uuid in shown]
+    return CardPage.model_validate({"cards": cards, "meta": meta, "links": {}})
+
+
+@pytest.mark.parametrize("added_after", [1, 2])
+async def test_a_card_that_comes_again_as_many_were_added_as_removed_stops_the_fetch(added_after):
+    """The count stays as it was: the fetch ended, and a sync stored the last card of the
+    page before the change twice."""
+    fetch = CountingFetch(partial(shifted_page, added_after=added_after))
+    with pytest.raises(SpaceChanged) as info:
+        await fetch_all_pages(fetch, concurrency=1)
+    repeated = f"c{added_after * 10 - 1}"
+    assert f"card {repeated} comes a second time, on page {added_after + 1}" in info.value.detail
+    assert info.value.retry_may_help
+    assert fetch.asked == list(range(1, added_after + 2))
+
+
+async def test_a_card_twice_on_a_page_stops_the_fetch_and_cards_without_an_id_do_not():
+    def answer(number: int, uuid: str | None) -> CardPage:
+        card = {"display_name": "Card"} if uuid is None else {"uuid": uuid}
+        meta = {"current_page": 1, "last_page": 1, "per_page": 10, "total": 2}
+        return CardPage.model_validate({"cards": [card, card], "meta": meta, "links": {}})
+
+    with pytest.raises(SpaceChanged) as info:
+        await fetch_all_pages(CountingFetch(partial(answer, uuid="c1")))
+    assert "card c1 comes a second time, on page 1" in info.value.detail
+    pages = await fetch_all_pages(CountingFetch(partial(answer, uuid=None)))
+    assert pages[0].card_count == 2
 
 
 @pytest.mark.parametrize(

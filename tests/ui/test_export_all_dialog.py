@@ -114,7 +114,8 @@ def test_a_field_seen_only_on_a_later_page_gets_its_column(qtbot, arun, tmp_path
 
     async def fetch(number: int) -> CardPage:
         extra = {"department": "Sales"} if number == 3 else {}
-        cards = (parse_card({**base, "display_name": f"Card {number}", **extra}),)
+        card = {**base, "uuid": f"c{number}", "display_name": f"Card {number}", **extra}
+        cards = (parse_card(card),)
         meta = {"current_page": number, "last_page": 3, "per_page": 1, "total": 3}
         return CardPage.model_validate({"cards": cards, "meta": meta, "links": {}})
 

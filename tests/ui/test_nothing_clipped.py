@@ -208,7 +208,7 @@ def _too_large(request: httpx.Request) -> httpx.Response:
 
 def _page(current: int, *, last: int, total: int) -> Callable[[httpx.Request], httpx.Response]:
     def answer(request: httpx.Request) -> httpx.Response:
-        cards = [{"uuid": f"c{n}", "display_name": f"Card {n}"} for n in range(10)]
+        cards = [{"uuid": f"p{current}-c{n}", "display_name": f"Card {n}"} for n in range(10)]
         meta = {"current_page": current, "last_page": last, "per_page": 10, "total": total}
         return httpx.Response(200, json={"data": cards, "links": {}, "meta": meta})
 
