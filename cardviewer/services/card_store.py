@@ -21,6 +21,7 @@ import glob
 import hashlib
 import json
 import logging
+import os
 import sqlite3
 import sys
 import time
@@ -43,7 +44,6 @@ from cardviewer.services.store_schema import (
     StoreError,
     StoreProblem,
     connect_store,
-    drop_unused_search,
     passing_problem,
     utc_now_text,
     write_transaction,
@@ -64,7 +64,7 @@ from cardviewer.services.store_sort_keys import (
     index_sort_keys,
     rank_generation_texts,
 )
-from cardviewer.services.store_sync import StoreSync
+from cardviewer.services.store_sync import StoreSync, drop_ended_syncs
 from cardviewer.services.sync_lock import SyncLock, lock_path
 
 log = logging.getLogger(__name__)
@@ -262,14 +262,14 @@ class CardStore(StoreCopies):
             store = cls(connect_store(path, create=create), path)
         except sqlite3.DatabaseError as error:
             if passing_problem(error) is not None:
-                raise _not_for_now(error) from error
+                raise _not_for_now(error, path) from error
             log.warning("the store %s cannot be read (%s)", path, error)
             set_aside(path)
             new = True
             try:
                 store = cls(connect_store(path), path)
             except sqlite3.Error as error:  # a new store could not be started either
-                raise _not_for_now(error) from error
+                raise _not_for_now(error, path) from error
         if new and any(map(_had_changes_file, _set_aside_beside(path))):
             store.note_changes_file_copy_lost()  # the file of changes must say so
         return store
@@ -616,7 +616,7 @@ class CardStore(StoreCopies):
         window's thread.
         """
         with write_transaction(self._db):
-            self._drop_ended_syncs()
+            drop_ended_syncs(self._db, self.path)
             number = self._next_generation()
             lock = SyncLock.take(lock_path(self.path, number))
             if lock is None:  # a sync of a store set aside under this name, say
@@ -648,24 +648,6 @@ class CardStore(StoreCopies):
         ).fetchone()
         return int(number)
 
-    def _drop_ended_syncs(self) -> None:
-        """Drop the unfinished generations no sync writes any more (in a transaction)."""
-        unfinished = self._db.execute("SELECT id FROM generations WHERE synced_at IS NULL")
-        ended_locks = []
-        for (number,) in unfinished.fetchall():
-            ended = SyncLock.take(lock_path(self.path, number))
-            if ended is None:
-                continue  # another sync writes it
-            log.info(
-                "dropping the rows of sync %d of %s, which ended unfinished", number, self.path
-            )
-            self._db.execute("DELETE FROM generations WHERE id = ?", (number,))
-            ended_locks.append(ended)
-        if ended_locks:  # one pass over the search texts for all of them
-            drop_unused_search(self._db)
-        for ended in ended_locks:
-            ended.release()
-
     # Inside
 
     def _needs_ranking(self, number: int, collation: str, field: str) -> bool:
@@ -686,10 +668,20 @@ _NOT_FOR_NOW = {
 }
 
 
-def _not_for_now(error: sqlite3.Error) -> StoreError:
-    """The store cannot be opened for now (`passing_problem`); the file stays as it is."""
+def _not_for_now(error: sqlite3.Error, path: Path) -> StoreError:
+    """The store at `path` cannot be opened for now (`passing_problem`); the file stays
+    as it is. SQLite says only that it cannot open a file in a folder that may not be
+    changed (its journal is made beside it): that is told here."""
     problem = passing_problem(error) or StoreProblem.NOT_READ
+    if problem is StoreProblem.NOT_READ and not _may_change(path):
+        problem = StoreProblem.READ_ONLY
     text = _NOT_FOR_NOW.get(
         problem, f"The local copy of this space could not be read ({error}); it is left as it is."
     )
     return StoreError(text, problem)
+
+
+def _may_change(path: Path) -> bool:
+    """The store's folder, and its file if there, may be written (a read-only disk or
+    permissions say no)."""
+    return os.access(path.parent, os.W_OK) and (not path.exists() or os.access(path, os.W_OK))

@@ -17,6 +17,7 @@ from typing import Any
 
 from cardviewer.api.models import CardPage
 from cardviewer.services.card_store import CardStore, damaged
+from cardviewer.services.file_errors import WriteProblem, write_problem
 from cardviewer.services.space_fetch import (
     DEFAULT_CONCURRENCY,
     PageFetch,
@@ -155,6 +156,9 @@ async def _begun(store: CardStore, with_emails: bool) -> StoreSync:
         return await undone_if_called_off(begin, undo=_abandon)
     except sqlite3.Error as error:
         raise _failure(store, error) from error
+    except OSError as error:  # a sync's lock file beside the copy (`sync_lock`)
+        log.warning("a sync of %s could not begin: %s", store.path, error)
+        raise _problem_error(_lock_problem(error)) from error
 
 
 def changes_of(store: CardStore) -> Changes | None:
@@ -210,7 +214,18 @@ async def _finished(sync: StoreSync, collation: str) -> Generation:
 
 
 def _store_error(error: sqlite3.Error) -> StoreError:
-    problem = passing_problem(error)
+    return _problem_error(passing_problem(error))
+
+
+def _lock_problem(error: OSError) -> StoreProblem | None:
+    problem = write_problem(error)
+    if problem in (WriteProblem.READ_ONLY, WriteProblem.NOT_ALLOWED):
+        return StoreProblem.READ_ONLY
+    return StoreProblem.DISK_FULL if problem is WriteProblem.DISK_FULL else None
+
+
+def _problem_error(problem: StoreProblem | None) -> StoreError:
+    """What a sync that could not write its copy says of `problem`."""
     if problem is StoreProblem.DISK_FULL:
         return StoreError(
             "The disk is full; the local copy of this space stays as it was.", problem

@@ -42,7 +42,7 @@ from cardviewer.services.store_sort_keys import (
     rank_generation_texts,
     stored_sort_key,
 )
-from cardviewer.services.sync_lock import SyncLock
+from cardviewer.services.sync_lock import SyncLock, lock_path
 
 log = logging.getLogger(__name__)
 
@@ -304,3 +304,25 @@ def tidy_store(path: Path) -> None:
         tidy_connection(connection)
     finally:
         connection.close()
+
+
+def drop_ended_syncs(db: sqlite3.Connection, path: Path) -> None:
+    """Drop the unfinished generations of the store at `path` that no sync writes any
+    more (`sync_lock`), in the transaction `db` is in."""
+    unfinished = db.execute("SELECT id FROM generations WHERE synced_at IS NULL")
+    ended_locks: list[SyncLock] = []
+    try:
+        for (number,) in unfinished.fetchall():
+            ended = SyncLock.take(lock_path(path, number))
+            if ended is None:
+                continue  # another sync writes it
+            ended_locks.append(ended)
+            log.info("dropping the rows of sync %d of %s, which ended unfinished", number, path)
+            db.execute("DELETE FROM generations WHERE id = ?", (number,))
+        if ended_locks:  # one pass over the search texts for all of them
+            drop_unused_search(db)
+    finally:
+        # Let go of them also where dropping failed (a full disk): held on to, the
+        # window's process would take them for syncs still written, and keep their rows.
+        for ended in ended_locks:
+            ended.release()

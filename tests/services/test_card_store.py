@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardviewer.api.models import Card, parse_card
-from cardviewer.services import card_store, store_search
+from cardviewer.services import card_store, store_search, store_sync
 from cardviewer.services.card_search import card_search_text, search_terms
 from cardviewer.services.card_store import CardStore, account_folder, remove_copies, store_path
 from cardviewer.services.store_copies import Change, Changes
@@ -141,6 +141,29 @@ def test_a_sync_that_ended_unfinished_is_dropped_as_the_next_one_begins(path):
         assert generation_ids(path) == [1, begun.generation]
         assert count_rows(path) == 1, "the rows of the sync that ended are gone"
         assert [card.uuid for card in store.cards()] == ["a"]
+
+
+def test_a_sync_that_ended_unfinished_is_dropped_later_where_dropping_it_failed(path, monkeypatch):
+    """A disk still full failed the drop, and the locks taken for it were kept: the same
+    process (the window) then took that sync for one still written, and kept its rows."""
+    with CardStore.open(path) as store:
+        synced(store, cards("a"))
+        stopped = store.begin_sync()
+        stopped.add(cards("b", "c"))
+        stopped._release()
+
+        def full(_db: sqlite3.Connection) -> None:
+            raise sqlite3.OperationalError("database or disk is full")
+
+        with monkeypatch.context() as patched:
+            patched.setattr(store_sync, "drop_unused_search", full)
+            with pytest.raises(sqlite3.OperationalError):
+                store.begin_sync()
+        assert list(path.parent.glob("*.sync-*")) == [], "no lock file left"
+        assert count_rows(path) == 3, "the drop was undone with its transaction"
+        begun = store.begin_sync()  # room made: the same process drops them now
+        assert generation_ids(path) == [1, begun.generation]
+        assert count_rows(path) == 1
 
 
 def test_a_sync_another_one_still_writes_is_left_to_it(path):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
+import os
 import sqlite3
 import threading
 import time
@@ -24,6 +26,7 @@ from cardviewer.services.space_sync import changes_of, ranked_under, sync_space
 from cardviewer.services.store_schema import StoreError, StoreProblem
 from cardviewer.services.store_sync import StoreSync
 from cardviewer.services.store_writer import ThreadWriter, start_writer
+from cardviewer.services.sync_lock import SyncLock
 from tests.services.stores import damage_table, generation_ids, synced
 
 pytestmark = pytest.mark.anyio
@@ -209,6 +212,28 @@ async def test_the_collation_read_from_a_damaged_store_sets_it_aside(tmp_path):
         ranked_under(store)
     assert refused.value.problem is StoreProblem.DAMAGED
     assert not path.exists()
+
+
+@pytest.mark.parametrize(
+    ("number", "problem"),
+    [(errno.EROFS, StoreProblem.READ_ONLY), (errno.ENOSPC, StoreProblem.DISK_FULL)],
+    ids=["read-only", "full"],
+)
+async def test_a_sync_whose_lock_file_cannot_be_made_says_why(store, monkeypatch, number, problem):
+    """`cardviewer sync` said that the folder of the copy "could not be made", though it
+    was there, and the window had no sentence for it."""
+    await sync_space(store, space(3, prefix="old"))
+
+    def refused(_path: Path) -> SyncLock | None:
+        raise OSError(number, os.strerror(number))
+
+    monkeypatch.setattr(SyncLock, "take", refused)
+    with pytest.raises(StoreError) as failed:
+        await sync_space(store, space(30))
+    assert failed.value.problem is problem
+    assert "stays as it was" in str(failed.value)
+    monkeypatch.undo()
+    assert [card.uuid for card in store.cards()] == ["old0", "old1", "old2"]
 
 
 async def test_a_sync_called_off_as_it_begins_leaves_nothing_begun(store, monkeypatch):

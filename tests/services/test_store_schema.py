@@ -227,6 +227,32 @@ def test_a_store_that_cannot_be_opened_for_now_is_left_as_it_is(
         assert [card.uuid for card in store.cards()] == ["a"]
 
 
+@pytest.mark.parametrize("writable", [False, True], ids=["read-only folder", "writable folder"])
+def test_a_store_sqlite_cannot_open_in_a_read_only_folder_is_said_read_only(
+    path, monkeypatch, writable
+):
+    """SQLite makes its journal beside the file, and says only that it cannot open it:
+    the person was told that the copy "could not be read (unable to open database
+    file)", with nothing to do about it."""
+    with CardStore.open(path) as store:
+        synced(store, cards("a"))
+    error = sqlite3.OperationalError("unable to open database file")
+    error.sqlite_errorname = "SQLITE_CANTOPEN"
+
+    def failing(*_args: Any, **_options: Any) -> sqlite3.Connection:
+        raise error
+
+    monkeypatch.setattr(card_store, "connect_store", failing)
+    monkeypatch.setattr(os, "access", lambda *_args, **_options: writable)
+    with pytest.raises(StoreError) as raised:
+        CardStore.open(path)
+    expected = StoreProblem.NOT_READ if writable else StoreProblem.READ_ONLY
+    assert raised.value.problem is expected
+    if not writable:
+        assert str(raised.value).startswith("The local copy of this space may not be changed")
+    assert list(path.parent.glob("*.damaged-*")) == []
+
+
 def test_a_damaged_store_set_aside_whose_new_one_cannot_be_started_says_why(path, monkeypatch):
     """The disk full just then: a StoreError, not SQLite's own."""
     path.parent.mkdir(parents=True)
