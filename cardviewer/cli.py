@@ -66,6 +66,7 @@ from cardviewer.api.models import CardPage
 from cardviewer.api.retry import WaitUnit, wait_to_tell
 from cardviewer.log_setup import RedactingFilter, redact, remember_secret
 from cardviewer.paths import cache_dir
+from cardviewer.services.atomic_file import check_writable
 from cardviewer.services.avatar_address import is_private_server
 from cardviewer.services.avatar_disk_cache import FOLDER as AVATAR_FOLDER
 from cardviewer.services.avatar_disk_cache import AvatarDiskCache
@@ -531,6 +532,9 @@ async def _export(args: argparse.Namespace, err: TextIO, out: BinaryIO) -> int:
     except UsageError as exc:
         print(f"error: {exc}", file=err)
         return ExitCode.USAGE
+    if not target.to_standard_output and (refused := await can_write(target.path)):
+        print(f"Cannot write {target.described()}: {refused}", file=err)
+        return ExitCode.WRITE
     account = await signed_in(args, err)
     if isinstance(account, ExitCode):
         return account
@@ -551,6 +555,16 @@ async def _export(args: argparse.Namespace, err: TextIO, out: BinaryIO) -> int:
     if not args.quiet:
         print(summary(count, args.space, target, time.monotonic() - started), file=err)
     return ExitCode.OK
+
+
+async def can_write(path: Path) -> str | None:
+    """Why `path` cannot be written, said before any page is fetched; None if it can."""
+    try:
+        await asyncio.to_thread(check_writable, path)
+    except OSError as exc:
+        log.debug("%s cannot be written: %r", path, exc)
+        return explain_write_failure(exc)
+    return None
 
 
 def summary(count: int, space: str, target: Output, seconds: float) -> str:

@@ -38,6 +38,7 @@ from cardviewer.cli import (
     SignInAgain,
     UsageError,
     add_delimiter_argument,
+    can_write,
     command_parser,
     csv_delimiter,
     finish_parser,
@@ -137,6 +138,9 @@ def main(argv: Sequence[str] | None = None, *, stderr: TextIO | None = None) -> 
 
 async def _sync(args: argparse.Namespace, err: TextIO) -> int:
     started = time.monotonic()
+    if args.changes is not None and (refused := await can_write(args.changes)):
+        print(f"{args.space} was not synced: {args.changes} cannot be written. {refused}", file=err)
+        return ExitCode.WRITE
     account = await signed_in(args, err)
     if isinstance(account, ExitCode):
         return account

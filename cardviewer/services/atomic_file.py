@@ -74,6 +74,20 @@ def open_atomically(path: Path, *, private: bool = False) -> Iterator[BinaryIO]:
     _sync_folder(path.parent)
 
 
+def check_writable(path: Path) -> None:
+    """Raise the `OSError` that writing `path` (`open_atomically`) would meet first: no
+    folder, a folder in its place, a file or disk that may not be changed, no right to
+    write there. A whole-space export checks before it fetches the first page, not
+    after the last."""
+    path = written_path(Path(path))
+    if path.is_dir():
+        raise IsADirectoryError(errno.EISDIR, "Is a directory", str(path))
+    _refuse_read_only(path)
+    temporary = path.with_name(f".{path.name}.{os.urandom(4).hex()}.tmp")
+    os.close(os.open(temporary, _CREATE_FLAGS, PRIVATE_MODE))
+    temporary.unlink()
+
+
 def written_path(path: Path) -> Path:
     """The file that writing to `path` replaces: the target of a symbolic link, or `path`.
 
