@@ -280,6 +280,7 @@ def test_the_command_line_rows_are_what_cardviewer_export_prints(
     demo_server.faults.inject(Fault.RATE_LIMITED, target="cards", retry_after=60)
     printed += run(*account, *space, "-o", str(tmp_path / "page.csv"))
     printed += run(*account, *space, "-o", str(tmp_path / "page.csv"))  # a success
+    printed += run(*account, *space, "-o", str(tmp_path / "gone" / "page.csv"))
     demo_server.faults.inject(Fault.TRUNCATED_JSON, target="cards", times=4)  # every try
     printed += run(*account, *space, "-o", str(tmp_path / "page.csv"))
     err = io.StringIO()
