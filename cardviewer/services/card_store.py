@@ -64,7 +64,7 @@ from cardviewer.services.store_sort_keys import (
     index_sort_keys,
     rank_generation_texts,
 )
-from cardviewer.services.store_sync import StoreSync, drop_ended_syncs
+from cardviewer.services.store_sync import StoreSync, drop_ended_syncs, wait_as_a_sync
 from cardviewer.services.sync_lock import SyncLock, lock_path
 
 log = logging.getLogger(__name__)
@@ -615,6 +615,7 @@ class CardStore(StoreCopies):
         this one for ended. Seconds at 100,000 cards left behind: call it off the
         window's thread.
         """
+        wait_as_a_sync(self._db)  # this store is the sync's from now on
         with write_transaction(self._db):
             drop_ended_syncs(self._db, self.path)
             number = self._next_generation()
