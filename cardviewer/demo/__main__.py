@@ -49,9 +49,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--avatar-port",
         type=_non_negative_int,
-        default=0,
+        default=None,
         metavar="N",
-        help="avatar port (default: a free one)",
+        help="avatar port (default: the API port's next while free, else a free one)",
     )
     parser.add_argument(
         "--cards",
@@ -91,9 +91,13 @@ def main(argv: list[str] | None = None) -> int:
         avatar_latency=args.avatar_latency,
         seed=args.seed,
     )
-    server = DemoServer(config, host=args.host, port=args.port, avatar_port=args.avatar_port)
+    # The avatars at the same address at every start, as the platform's image host: a
+    # new one would make every card's picture "changed" at the next sync of a space.
+    follows = args.avatar_port is None and 0 < args.port < 65535
+    avatar_port = args.port + 1 if follows else args.avatar_port or 0
+    server = DemoServer(config, host=args.host, port=args.port, avatar_port=avatar_port)
     try:
-        server.start()
+        server.start(free_avatar_port_if_taken=follows)
     except OSError as exc:
         print(f"Cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
         return 1

@@ -71,9 +71,12 @@ class DemoServer:
 
     # Lifecycle
 
-    def start(self, *, free_ports_if_taken: bool = False) -> Self:
+    def start(
+        self, *, free_ports_if_taken: bool = False, free_avatar_port_if_taken: bool = False
+    ) -> Self:
         """Bind the ports given, or with `free_ports_if_taken` free ones where either is
-        taken (another demo server on them, say), and serve."""
+        taken (another demo server on them, say), and serve. `free_avatar_port_if_taken`:
+        the API's port given or none, the avatars' given or a free one."""
         if self._servers:
             raise RuntimeError("the demo server is already started")
         if self._stopping.is_set():
@@ -82,11 +85,16 @@ class DemoServer:
         try:
             self._servers = self._bound(self._ports)
         except OSError as error:
-            if not free_ports_if_taken or self._ports == (0, 0):
+            if free_avatar_port_if_taken and self._ports[1]:
+                log.info("the avatar port %d is taken (%s); a free one is used",
+                         self._ports[1], error)  # fmt: skip
+                self._servers = self._bound((self._ports[0], 0))
+            elif not free_ports_if_taken or self._ports == (0, 0):
                 raise
-            log.info("the demo server's ports %s are taken (%s); free ones are used",
-                     self._ports, error)  # fmt: skip
-            self._servers = self._bound((0, 0))
+            else:
+                log.info("the demo server's ports %s are taken (%s); free ones are used",
+                         self._ports, error)  # fmt: skip
+                self._servers = self._bound((0, 0))
         for server in self._servers:
             thread = threading.Thread(
                 target=server.serve_forever,

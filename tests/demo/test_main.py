@@ -13,7 +13,8 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from cardviewer.demo import spaces
+from cardviewer.demo import DemoServer, spaces
+from cardviewer.demo import __main__ as demo_main
 from cardviewer.demo.__main__ import main
 from cardviewer.demo.cards_in_the_making import CardsInTheMaking
 
@@ -45,6 +46,60 @@ def test_a_busy_port_is_reported(capsys):
         busy.listen()
         assert main(["--port", str(busy.getsockname()[1]), "--cards", "1"]) == 1
     assert "Cannot listen" in capsys.readouterr().err
+
+
+def free_port_pair() -> int:
+    """A port whose next one is free as well, for a while."""
+    for _ in range(100):
+        with socket.socket() as first, socket.socket() as second:
+            first.bind(("127.0.0.1", 0))
+            port: int = first.getsockname()[1]
+            try:
+                second.bind(("127.0.0.1", port + 1))
+            except OSError:
+                continue
+            return port
+    raise AssertionError("no two free ports in a row")
+
+
+class CtrlCAtOnce:
+    """The demo's clock, where the wait for Ctrl+C ends at once."""
+
+    perf_counter = staticmethod(time.perf_counter)
+
+    @staticmethod
+    def sleep(_seconds: float) -> None:
+        raise KeyboardInterrupt
+
+
+def started_servers(monkeypatch) -> list[DemoServer]:
+    """The demo servers `main` starts from now on, each stopped as by Ctrl+C at once."""
+    servers: list[DemoServer] = []
+    start = DemoServer.start
+
+    def noted(self: DemoServer, **options: bool) -> DemoServer:
+        servers.append(self)
+        return start(self, **options)
+
+    monkeypatch.setattr(DemoServer, "start", noted)
+    monkeypatch.setattr(demo_main, "time", CtrlCAtOnce)
+    return servers
+
+
+def test_the_avatars_are_served_at_the_port_after_the_api_s(monkeypatch, capsys):
+    """At a free port of its own, every start: a second sync of a space after a start
+    said that every card's picture had changed."""
+    port = free_port_pair()
+    servers = started_servers(monkeypatch)
+    assert main(["--port", str(port), "--cards", "1"]) == 0
+    assert servers[0].avatar_port == port + 1
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", port + 1))
+        assert main(["--port", str(port), "--cards", "1"]) == 0
+        assert servers[1].port == port
+        assert servers[1].avatar_port not in (0, port + 1), "a free one instead"
+        assert main(["--port", str(port), "--avatar-port", str(port + 1), "--cards", "1"]) == 1
+    assert "Cannot listen" in capsys.readouterr().err, "a port asked for is not replaced"
 
 
 @pytest.fixture
