@@ -322,10 +322,22 @@ def summary(count: int, space: str, changes: Changes | None, seconds: float) -> 
     if changes is None:
         return f"{done}; the first sync of this copy."
     if not changes.any:
-        return f"{done}; nothing changed since the last sync."
-    parts = (
-        f"{len(changes.added):,} added",
-        f"{len(changes.removed):,} removed",
-        f"{len(changes.changed):,} changed",
-    )
-    return f"{done}; since the last sync: {', '.join(parts)}."
+        said = f"{done}; nothing changed since the last sync."
+    else:
+        parts = (
+            f"{len(changes.added):,} added",
+            f"{len(changes.removed):,} removed",
+            f"{len(changes.changed):,} changed",
+        )
+        said = f"{done}; since the last sync: {', '.join(parts)}."
+    # The addresses count as a change only where both copies hold them: said apart.
+    if changes.emails_dropped:
+        said += (
+            " The cards' e-mail addresses are no longer in the copy: give --with-emails to"
+            " keep them."
+        )
+    elif changes.emails_added:
+        said += (
+            " The cards' e-mail addresses are in the copy now; no card counts as changed for them."
+        )
+    return said

@@ -29,7 +29,7 @@
         <translation>Die Adresse %1 ist nicht verschlüsselt (http://). Verwenden Sie https://, damit Ihr Passwort und Ihr Anmelde-Token im Netzwerk nicht mitgelesen werden können.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/api/client.py" line="+150"/>
+        <location filename="../cardviewer/api/client.py" line="+182"/>
         <source>Please enter your e-mail address.</source>
         <translation>Bitte geben Sie Ihre E-Mail-Adresse ein.</translation>
     </message>
@@ -54,7 +54,7 @@
         <translation>Bitte melden Sie sich zuerst an.</translation>
     </message>
     <message>
-        <location line="+90"/>
+        <location line="+92"/>
         <source>The e-mail address or password is not correct.</source>
         <translation>Die E-Mail-Adresse oder das Passwort ist nicht richtig.</translation>
     </message>
@@ -109,7 +109,7 @@
         <translation>Die Antwort des Servers sieht nicht wie die der Kartenplattform aus. Prüfen Sie die Serveradresse.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/api/models.py" line="+430"/>
+        <location filename="../cardviewer/api/models.py" line="+436"/>
         <source>The server sent page %1 when page %2 was asked for.</source>
         <translation>Der Server hat Seite %1 gesendet, obwohl Seite %2 angefordert wurde.</translation>
     </message>
@@ -124,7 +124,7 @@
         <translation>Die Seiten- und Kartenzahlen des Servers passen nicht zusammen.</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+51"/>
         <source>The space changed while its cards were fetched: cards were added or removed, so some could be missing. Try again.</source>
         <translation>Der Bereich hat sich geändert, während seine Karten abgerufen wurden: Karten kamen hinzu oder wurden entfernt, daher könnten einige fehlen. Versuchen Sie es erneut.</translation>
     </message>
@@ -187,7 +187,7 @@
         <translation>Etwas Unerwartetes ist schiefgegangen. Sie können weiterarbeiten; wenn das Problem bleibt, starten Sie CardViewer neu.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/controller.py" line="+191"/>
+        <location filename="../cardviewer/controller.py" line="+196"/>
         <source>Your session has expired; please sign in again.</source>
         <translation>Ihre Sitzung ist abgelaufen; bitte melden Sie sich erneut an.</translation>
     </message>
@@ -202,12 +202,12 @@
         <translation>Ihre Anmeldung ist abgelaufen. Bitte melden Sie sich erneut an.</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+86"/>
         <source>Your session has ended; please sign in again.</source>
         <translation>Ihre Sitzung wurde beendet; bitte melden Sie sich erneut an.</translation>
     </message>
     <message>
-        <location line="+120"/>
+        <location line="+122"/>
         <source>Signing out…</source>
         <translation>Abmelden…</translation>
     </message>
@@ -362,7 +362,7 @@
 <context>
     <name>CardDetailsPane</name>
     <message>
-        <location filename="../cardviewer/ui/cards/card_details.py" line="+300"/>
+        <location filename="../cardviewer/ui/cards/card_details.py" line="+244"/>
         <source>Select a card to see its details.</source>
         <translation>Wählen Sie eine Karte aus, um ihre Details zu sehen.</translation>
     </message>
@@ -417,12 +417,12 @@
         <translation>Bei der letzten Synchronisierung hinzugefügt</translation>
     </message>
     <message>
-        <location line="+103"/>
+        <location filename="../cardviewer/ui/cards/detail_row.py" line="+181"/>
         <source>(invalid)</source>
         <translation>(ungültig)</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location filename="../cardviewer/ui/cards/card_details.py" line="+108"/>
         <source>This card has no handle.</source>
         <translation>Diese Karte hat keinen Benutzernamen.</translation>
     </message>
@@ -463,13 +463,13 @@
 <context>
     <name>CardQrCode</name>
     <message>
-        <location filename="../cardviewer/ui/cards/card_qr_code.py" line="+196"/>
-        <location line="+64"/>
+        <location filename="../cardviewer/ui/cards/card_qr_code.py" line="+205"/>
+        <location line="+73"/>
         <source>This card&apos;s contact is too long for a QR code.</source>
         <translation>Der Kontakt dieser Karte ist zu lang für einen QR-Code.</translation>
     </message>
     <message>
-        <location line="-61"/>
+        <location line="-70"/>
         <source>Copy QR Code</source>
         <translation>QR-Code kopieren</translation>
     </message>
@@ -499,12 +499,12 @@
         <translation>Die Kamera eines Telefons liest diesen Code und bietet an, den Kontakt zu speichern.</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+29"/>
         <source>No QR code could be made for this card.</source>
         <translation>Für diese Karte ließ sich kein QR-Code erstellen.</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+17"/>
         <source>Copied the QR code.</source>
         <translation>QR-Code kopiert.</translation>
     </message>
@@ -861,7 +861,7 @@
         <translation>Die Seite neu laden (F5)</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="+595"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="+599"/>
         <location filename="../cardviewer/ui/window_commands.py" line="+31"/>
         <source>&amp;Export Page…</source>
         <translation>Seite e&amp;xportieren…</translation>
@@ -1348,12 +1348,22 @@
         <translation>Nichts hat sich geändert.</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Since the last sync: %1 added, %2 removed, %3 changed.</source>
         <translation>Neu: %1, entfernt: %2, geändert: %3.</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+8"/>
+        <source>E-mail addresses left out: Include e-mails was off.</source>
+        <translation>E-Mail-Adressen weggelassen: „E-Mails laden“ war aus.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>E-mail addresses added; no card counts as changed for them.</source>
+        <translation>E-Mail-Adressen neu dabei; keine Karte gilt dadurch als geändert.</translation>
+    </message>
+    <message>
+        <location line="+50"/>
         <source>Synced 1 card. %1</source>
         <translation>1 Karte synchronisiert. %1</translation>
     </message>
@@ -1757,7 +1767,7 @@
         <translation>Der Datenträger ist schreibgeschützt; wählen Sie einen anderen Ordner.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="-499"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="-503"/>
         <source>Whole space (synced %1)</source>
         <translation>Ganzer Bereich (Stand %1)</translation>
     </message>
@@ -1822,7 +1832,7 @@
         <translation>Geändert bei der letzten Synchronisierung</translation>
     </message>
     <message>
-        <location line="+251"/>
+        <location line="+255"/>
         <source>Some synced spaces could not be removed from this computer; the log says which, and why.</source>
         <translation>Einige synchronisierte Bereiche konnten nicht von diesem Computer entfernt werden; das Protokoll sagt, welche und warum.</translation>
     </message>
@@ -1847,12 +1857,12 @@
         <translation>Die lokale Kopie konnte nicht gelesen werden; die angezeigten Karten sind daher vielleicht unvollständig oder nicht wie gewünscht geordnet. „Bereich synchronisieren“ legt eine neue Kopie an.</translation>
     </message>
     <message>
-        <location line="-451"/>
+        <location line="-455"/>
         <source>Removed by the last sync</source>
         <translation>Entfernt bei der letzten Synchronisierung</translation>
     </message>
     <message>
-        <location line="+177"/>
+        <location line="+181"/>
         <source>Showing the local copy: %1.</source>
         <translation>Die lokale Kopie wird angezeigt: %1.</translation>
     </message>
@@ -1872,7 +1882,7 @@
         <translation>Die angezeigten Karten in ihrer Reihenfolge als CSV-Datei speichern (Strg+E)</translation>
     </message>
     <message>
-        <location line="-454"/>
+        <location line="-458"/>
         <source>Every card is as it was at the sync before.</source>
         <translation>Jede Karte ist so wie bei der Synchronisierung davor.</translation>
     </message>

@@ -83,6 +83,30 @@ def test_a_first_sync_writes_the_copy_the_window_browses(demo_server):
 
 
 @pytest.mark.usefixtures("password")
+def test_a_sync_without_the_e_mail_addresses_says_they_are_no_longer_in_the_copy(demo_server):
+    """They count as a change only where both copies hold them: a nightly job left
+    without --with-emails said "nothing changed", and they were gone."""
+    assert run(demo_server, "--with-emails")[0] == ExitCode.OK
+    code, err = run(demo_server)
+    assert code == ExitCode.OK
+    assert said(
+        err,
+        re.escape(
+            "nothing changed since the last sync. The cards' e-mail addresses are no longer "
+            "in the copy: give --with-emails to keep them."
+        ),
+    ), err
+    code, err = run(demo_server, "--with-emails")
+    assert said(
+        err,
+        re.escape(
+            "nothing changed since the last sync. The cards' e-mail addresses are in the "
+            "copy now; no card counts as changed for them."
+        ),
+    ), err
+
+
+@pytest.mark.usefixtures("password")
 def test_a_sync_ranks_as_the_copy_before_was_ranked(demo_server):
     """Ranked for the system's language, a nightly job's copy (cron sets no LANG) had
     the window rank every text anew at its first sort: 15 s at 100,000 cards."""

@@ -41,6 +41,11 @@ class Changes:
     added: tuple[str, ...]
     removed: tuple[str, ...]
     changed: tuple[str, ...]
+    emails_dropped: bool = False
+    """The copy before held the cards' e-mail addresses, this one does not: a sync
+    without them (the addresses count as a change only where both copies have them)."""
+    emails_added: bool = False
+    """This copy holds the addresses, the one before did not: no card is changed for them."""
 
     @property
     def any(self) -> bool:
@@ -196,7 +201,13 @@ class StoreCopies:
         added, removed, changed = (
             tuple(self.changed_between(change, new, old, "uuid")) for change in CHANGE_ORDER
         )
-        return Changes(added=added, removed=removed, changed=changed)
+        return Changes(
+            added=added,
+            removed=removed,
+            changed=changed,
+            emails_dropped=old.with_emails and not new.with_emails,
+            emails_added=new.with_emails and not old.with_emails,
+        )
 
     def change_count(self, change: Change, generation: Generation | None = None) -> int:
         """How many cards of a copy (default: the current one) `change` picks (`ordered`)."""

@@ -32,13 +32,27 @@ def changes_text(changes: Changes | None) -> str:
     if changes is None:
         return QCoreApplication.translate("MainWindow", "This is the first sync.")
     if not changes.any:
-        return QCoreApplication.translate("MainWindow", "Nothing changed since the last sync.")
-    text = QCoreApplication.translate(
-        "MainWindow", "Since the last sync: %1 added, %2 removed, %3 changed."
-    )
-    for marker, ids in (("%1", changes.added), ("%2", changes.removed), ("%3", changes.changed)):
-        text = text.replace(marker, QLocale().toString(len(ids)))
-    return text
+        text = QCoreApplication.translate("MainWindow", "Nothing changed since the last sync.")
+    else:
+        text = QCoreApplication.translate(
+            "MainWindow", "Since the last sync: %1 added, %2 removed, %3 changed."
+        )
+        counts = (("%1", changes.added), ("%2", changes.removed), ("%3", changes.changed))
+        for marker, ids in counts:
+            text = text.replace(marker, QLocale().toString(len(ids)))
+    # The addresses count as a change only where both copies hold them: said apart.
+    if changes.emails_dropped:
+        note = QCoreApplication.translate(
+            "MainWindow", "E-mail addresses left out: Include e-mails was off."
+        )
+    elif changes.emails_added:
+        note = QCoreApplication.translate(
+            "MainWindow",
+            "E-mail addresses added; no card counts as changed for them.",
+        )
+    else:
+        return text
+    return f"{text} {note}"
 
 
 @dataclass(frozen=True)

@@ -183,6 +183,31 @@ def test_a_second_sync_says_what_changed(window, demo_server, qtbot):
     assert window.stack.currentWidget() is window.table
 
 
+def test_a_sync_without_the_e_mail_addresses_says_they_are_no_longer_in_the_copy(
+    window, demo_server, qtbot
+):
+    """They count as a change only where both copies hold them: a sync with Include
+    e-mails left unticked said "Nothing changed", and they were gone."""
+    window.include_emails_check.setChecked(True)
+    open_space(qtbot, window, demo_server.space_id)
+    sync(qtbot, window)
+    window.include_emails_check.setChecked(False)
+    qtbot.waitUntil(lambda: not window.pages.is_loading, timeout=WAIT)
+    sync(qtbot, window)
+    said = window.statusBar().currentMessage()
+    assert said.endswith(
+        "Nothing changed since the last sync. E-mail addresses left out: Include e-mails was off."
+    ), said
+    window.include_emails_check.setChecked(True)
+    qtbot.waitUntil(lambda: not window.pages.is_loading, timeout=WAIT)
+    sync(qtbot, window)
+    assert (
+        window.statusBar()
+        .currentMessage()
+        .endswith("E-mail addresses added; no card counts as changed for them.")
+    )
+
+
 def test_a_synced_space_opens_from_its_copy_when_the_server_fails(window, demo_server, qtbot):
     open_space(qtbot, window, demo_server.space_id)
     total = window.model.page.meta.total
