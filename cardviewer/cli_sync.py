@@ -167,6 +167,8 @@ async def _sync(args: argparse.Namespace, err: TextIO) -> int:
             return code
         except StoreError as exc:
             print(f"{args.space} could not be synced. {exc}", file=err)
+            if args.changes is not None:  # a job's log tells what the next file holds
+                print(f"{args.changes} {CHANGES_NOT_WRITTEN}", file=err)
             return ExitCode.WRITE
     if not args.quiet:
         print(summary(count, args.space, changes, time.monotonic() - started), file=err)
@@ -175,12 +177,16 @@ async def _sync(args: argparse.Namespace, err: TextIO) -> int:
     return ExitCode.OK
 
 
+CHANGES_NOT_WRITTEN = "was not written; the next one will hold these changes."
+"""Said of the `--changes` file after a sync that failed."""
+
+
 def _nothing_changed(had_copy: bool, args: argparse.Namespace) -> str:
     """What a sync that failed left, said after why: a job's log then tells whether the
     copy and the file of changes it keeps in step are still those of the last run."""
     said = "The local copy stays as it was." if had_copy else "No local copy was made."
     if args.changes is not None:
-        said += f" {args.changes} was not written; the next one will hold these changes."
+        said += f" {args.changes} {CHANGES_NOT_WRITTEN}"
     return said
 
 

@@ -259,6 +259,21 @@ def test_a_copy_written_by_a_newer_version_is_refused_untouched(demo_server):
         assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1
 
 
+@pytest.mark.usefixtures("password")
+def test_a_copy_that_cannot_be_written_says_the_file_of_changes_is_not_either(
+    demo_server, tmp_path
+):
+    """A job's log said nothing of its file: written or not, up to date or not."""
+    assert run(demo_server)[0] == ExitCode.OK
+    with sqlite3.connect(copy_of(demo_server)) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    target = tmp_path / "changes.csv"
+    code, err = run(demo_server, "--changes", str(target))
+    assert code == ExitCode.WRITE
+    assert err.endswith(f"{target} was not written; the next one will hold these changes.\n")
+    assert not target.exists()
+
+
 def test_a_wrong_password_ends_with_its_exit_code(demo_server, monkeypatch):
     monkeypatch.setenv(PASSWORD_VARIABLE, "not the password")
     code, err = run(demo_server)
