@@ -1443,6 +1443,11 @@
         <translation>Die Datei ist schreibgeschützt; wählen Sie einen anderen Namen.</translation>
     </message>
     <message>
+        <location line="+4"/>
+        <source>The disk of the temporary folder is full; make room there.</source>
+        <translation>Der Datenträger des temporären Ordners ist voll; schaffen Sie dort Platz.</translation>
+    </message>
+    <message>
         <location filename="../cardviewer/ui/whole_space_jobs.py" line="+454"/>
         <source>%1 could not be synced. %2</source>
         <translation>%1 konnte nicht synchronisiert werden. %2</translation>
@@ -1742,7 +1747,7 @@
         </translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/error_text.py" line="-18"/>
+        <location filename="../cardviewer/ui/error_text.py" line="-22"/>
         <source>You are not allowed to write there; choose another folder.</source>
         <translation>Sie dürfen dort nicht schreiben; wählen Sie einen anderen Ordner.</translation>
     </message>

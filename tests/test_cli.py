@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import csv
 import dataclasses
+import errno
 import inspect
 import io
 import json
@@ -15,6 +16,7 @@ import re
 import select
 import signal
 import socket
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -478,6 +480,34 @@ def test_a_file_that_cannot_be_written_is_said_before_signing_in(demo_server, tm
         f"Cannot write {tmp_path}: A folder of that name is in the way; choose another name.\n",
     )
     assert list(tmp_path.iterdir()) == [], "nothing left of the check"
+
+
+class FullDisk(io.BytesIO):
+    """A temporary file on a disk that fills up at its first write."""
+
+    def write(self, _data: object) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    def writelines(self, _lines: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+
+@pytest.mark.parametrize("file_format", ["csv", "pdf"])
+def test_a_full_temporary_folder_is_not_said_to_be_the_file_s_disk(
+    demo_server, password, tmp_path, monkeypatch, file_format
+):
+    """The rows wait there until the last page: "The disk is full." sent the person to
+    the file's disk, with room to spare."""
+    monkeypatch.setattr(tempfile, "TemporaryFile", FullDisk)
+    target = tmp_path / f"all.{file_format}"
+    space = ["--space", demo_server.space_id, "--all"]
+    code, err = run(*account(demo_server), *space, "-o", str(target))
+    assert code == ExitCode.WRITE
+    assert err == (
+        f"Cannot write {target}: The disk of the temporary folder ({tempfile.gettempdir()}) "
+        "is full; make room there.\n"
+    )
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_read_only_file_is_not_replaced(demo_server, password, tmp_path, monkeypatch):

@@ -27,7 +27,7 @@ from cardviewer.api.errors import map_exceptions
 from cardviewer.api.models import parse_card
 from cardviewer.cli import PASSWORD_VARIABLE, main
 from cardviewer.demo import DemoServer, Fault
-from cardviewer.services.file_errors import ReadOnlyFile
+from cardviewer.services.file_errors import ReadOnlyFile, TemporaryFileError
 from cardviewer.services.page_loader import PageRequest
 from cardviewer.services.phone_list import PagesRefused, PhoneListStopped
 from cardviewer.services.session_store import SessionStore, StoredSession
@@ -193,6 +193,7 @@ def test_the_export_rows_are_what_the_window_shows(
         OSError(errno.ENOSPC, "No space left on device"),
         OSError(errno.EROFS, "Read-only file system"),
         ReadOnlyFile(errno.EACCES, "Read-only file"),
+        TemporaryFileError(errno.ENOSPC, "No space left on device"),
     ):
         shown.append(write_failure_text(problem))
 

@@ -27,6 +27,7 @@ from cardviewer.services.card_columns import (
     build_columns,
     title_from_key,
 )
+from cardviewer.services.file_errors import in_temporary_folder
 
 _Row = tuple[list[Any], dict[str, Any] | None]
 
@@ -42,7 +43,8 @@ class ExportSpool:
         self._fixed = build_columns((), with_emails=with_emails, titles=titles)
         self._extra: dict[str, Column] = {}
         self._missing: Any = None if typed else ""
-        self._file: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
+        with in_temporary_folder():
+            self._file: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
         self._batches = 0
         self.count = 0
 
@@ -55,7 +57,8 @@ class ExportSpool:
             rows.append((cells, self._extra_cells(card, extra) if extra else None))
         # One pickle per page, each on its own: a shared pickler's memo would keep
         # every row alive.
-        pickle.dump(rows, self._file, protocol=pickle.HIGHEST_PROTOCOL)
+        with in_temporary_folder():
+            pickle.dump(rows, self._file, protocol=pickle.HIGHEST_PROTOCOL)
         self._batches += 1
         self.count += len(rows)
 
@@ -67,10 +70,12 @@ class ExportSpool:
         """The rows, in the order their cards were added, one cell per column of `columns()`."""
         keys = list(self._extra)
         missing = self._missing
-        self._file.flush()
-        self._file.seek(0)
+        with in_temporary_folder():
+            self._file.flush()
+            self._file.seek(0)
         for _ in range(self._batches):
-            batch: list[_Row] = pickle.load(self._file)  # our own file, nobody else's
+            with in_temporary_folder():
+                batch: list[_Row] = pickle.load(self._file)  # our own file, nobody else's
             for cells, extra in batch:
                 if keys:
                     known = extra or {}

@@ -7,9 +7,11 @@ English (`ADVICE`). A failure none of these cover keeps the system's own words.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import errno
-from collections.abc import Mapping
+import tempfile
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 _QUOTA_EXCEEDED = getattr(errno, "EDQUOT", errno.ENOSPC)
@@ -24,6 +26,9 @@ class WriteProblem(enum.Enum):
     DISK_FULL = "disk full"
     READ_ONLY = "read-only"
     FILE_READ_ONLY = "file read-only"
+    TEMPORARY_FULL = "temporary folder full"
+    """The disk of the system's temporary folder, where a whole-space export keeps its
+    rows until the last page, is full: not the disk of the file written."""
 
 
 class ReadOnlyFile(PermissionError):
@@ -34,6 +39,24 @@ class ReadOnlyFile(PermissionError):
     neither `cp` nor a shell's `>` does."""
 
 
+class TemporaryFileError(OSError):
+    """A temporary file in the system's temporary folder could not be made or written
+    (`filename`: that folder)."""
+
+
+@contextlib.contextmanager
+def in_temporary_folder() -> Iterator[None]:
+    """The block's `OSError` as a `TemporaryFileError`: it reads and writes a temporary
+    file, and the file the person named is not at fault."""
+    try:
+        yield
+    except TemporaryFileError:
+        raise
+    except OSError as error:
+        folder = tempfile.gettempdir()
+        raise TemporaryFileError(error.errno, error.strerror or str(error), folder) from error
+
+
 ADVICE: Mapping[WriteProblem, str] = {
     WriteProblem.NOT_ALLOWED: "You are not allowed to write there; choose another folder.",
     WriteProblem.NO_FOLDER: "The folder does not exist (any more); choose another folder.",
@@ -41,12 +64,16 @@ ADVICE: Mapping[WriteProblem, str] = {
     WriteProblem.DISK_FULL: "The disk is full.",
     WriteProblem.READ_ONLY: "The disk is read-only; choose another folder.",
     WriteProblem.FILE_READ_ONLY: "The file is read-only; choose another name.",
+    WriteProblem.TEMPORARY_FULL: "The disk of the temporary folder is full; make room there.",
 }
 """What to tell, and what to do, for each problem; the window's text before translation."""
 
 
 def write_problem(error: OSError) -> WriteProblem | None:
     """The problem behind `error`; None when it is none of the known ones."""
+    if isinstance(error, TemporaryFileError):
+        full = error.errno in (errno.ENOSPC, _QUOTA_EXCEEDED)
+        return WriteProblem.TEMPORARY_FULL if full else None
     if isinstance(error, ReadOnlyFile):
         return WriteProblem.FILE_READ_ONLY
     if isinstance(error, PermissionError):
@@ -65,6 +92,8 @@ def write_problem(error: OSError) -> WriteProblem | None:
 def explain_write_failure(error: OSError) -> str:
     """A sentence for a failed write: the advice for a known problem, else the system's words."""
     problem = write_problem(error)
+    if problem is WriteProblem.TEMPORARY_FULL and error.filename:
+        return f"The disk of the temporary folder ({error.filename}) is full; make room there."
     if problem is not None:
         return ADVICE[problem]
     return error.strerror or str(error)
@@ -88,6 +117,8 @@ def in_plain_words(error: OSError, path: Path) -> OSError:
         reason = "the disk is read-only"
     elif problem is WriteProblem.FILE_READ_ONLY:
         reason = "the file is read-only"
+    elif problem is WriteProblem.TEMPORARY_FULL:
+        reason = f"the disk of the temporary folder {error.filename or ''} is full"
     else:
         reason = (error.strerror or str(error)).rstrip(".").lower()
     message = f"Could not save {path.name}: {reason}. Any earlier file is unchanged."

@@ -50,6 +50,7 @@ from PySide6.QtGui import (
 from cardviewer.api.models import Card, CardPage, parse_card
 from cardviewer.services.atomic_file import open_atomically
 from cardviewer.services.card_qr import BORDER, card_qr, dark_modules
+from cardviewer.services.file_errors import in_temporary_folder
 from cardviewer.services.jsonl_export import page_lines
 from cardviewer.services.space_fetch import (
     DEFAULT_CONCURRENCY,
@@ -277,13 +278,18 @@ async def export_space_phone_list(
     and the space is never whole in memory. Call `ensure_application()` first, on the
     main thread. `pictures` is asked from the painting's thread (`blocking_lookup`).
     """
-    with tempfile.TemporaryFile() as spool:
+    with in_temporary_folder():
+        spool = tempfile.TemporaryFile()  # noqa: SIM115 - closed as the block ends
+    with spool:
 
         def keep(page: CardPage) -> None:
-            spool.writelines(page_lines(page))
+            with in_temporary_folder():
+                spool.writelines(page_lines(page))
 
         await fetch_pages_in_order(fetch, keep, concurrency=concurrency, on_progress=on_progress)
-        spool.seek(0)
+        with in_temporary_folder():
+            spool.flush()
+            spool.seek(0)
         kept = (parse_card(json.loads(line)) for line in spool)
         named, cards = titled(texts, kept, space_id)
         write = partial(write_phone_list_pdf, qr_codes=qr_codes, pictures=pictures)

@@ -123,4 +123,8 @@ def write_failure_text(exc: OSError) -> str:
         return QCoreApplication.translate(
             "MainWindow", "The file is read-only; choose another name."
         )
+    if problem is WriteProblem.TEMPORARY_FULL:
+        return QCoreApplication.translate(
+            "MainWindow", "The disk of the temporary folder is full; make room there."
+        )
     return exc.strerror or str(exc)

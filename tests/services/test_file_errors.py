@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import errno
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from cardviewer.services.file_errors import (
     ADVICE,
+    TemporaryFileError,
     WriteProblem,
     explain_write_failure,
     in_plain_words,
+    in_temporary_folder,
     write_problem,
 )
 
@@ -28,6 +31,8 @@ from cardviewer.services.file_errors import (
         (OSError(errno.EROFS, "Read-only file system"), WriteProblem.READ_ONLY),
         (OSError(errno.EIO, "Input/output error"), None),
         (OSError("no errno at all"), None),
+        (TemporaryFileError(errno.ENOSPC, "No space left on device"), WriteProblem.TEMPORARY_FULL),
+        (TemporaryFileError(errno.EIO, "Input/output error"), None),
     ],
 )
 def test_problems_are_sorted_by_kind_and_errno(error, problem):
@@ -83,3 +88,19 @@ def test_a_rewritten_error_of_a_kind_that_wants_other_arguments_is_a_plain_os_er
     assert type(plain) is OSError
     assert plain.errno == errno.ENODEV
     assert str(plain) == "Could not save cards.csv: usb0 is gone. Any earlier file is unchanged."
+
+
+def test_a_full_temporary_folder_is_not_the_file_s_disk():
+    """A whole-space export keeps its rows in the system's temporary folder until the
+    last page: its disk full was told as the disk of the file named being full."""
+    with pytest.raises(TemporaryFileError) as raised, in_temporary_folder():
+        raise OSError(errno.ENOSPC, "No space left on device")
+    error = raised.value
+    assert error.errno == errno.ENOSPC
+    assert error.filename == tempfile.gettempdir()
+    assert explain_write_failure(error) == (
+        f"The disk of the temporary folder ({tempfile.gettempdir()}) is full; make room there."
+    )
+    plain = in_plain_words(error, Path("/exports/cards.csv"))
+    assert write_problem(plain) is WriteProblem.TEMPORARY_FULL
+    assert str(plain).startswith("Could not save cards.csv: the disk of the temporary folder ")
