@@ -24,7 +24,7 @@ from cardviewer.api.errors import (
     map_exceptions,
 )
 from cardviewer.api.retry import Wait, WaitUnit, wait_to_tell
-from cardviewer.services.file_errors import ADVICE, ReadOnlyFile, WriteProblem
+from cardviewer.services.file_errors import ADVICE, ReadOnlyFile, TemporaryFileError, WriteProblem
 from cardviewer.services.store_schema import StoreError, StoreProblem
 from cardviewer.ui import error_text as error_text_module
 from cardviewer.ui.error_text import error_text, store_error_text, wait_text, write_failure_text
@@ -191,6 +191,7 @@ PROBLEMS = {
     WriteProblem.DISK_FULL: OSError(errno.ENOSPC, "No space left on device"),
     WriteProblem.READ_ONLY: OSError(errno.EROFS, "Read-only file system"),
     WriteProblem.FILE_READ_ONLY: ReadOnlyFile(errno.EACCES, "Read-only file"),
+    WriteProblem.TEMPORARY_FULL: TemporaryFileError(errno.ENOSPC, "No space left on device"),
 }
 
 
