@@ -6,7 +6,10 @@ import contextlib
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from cardviewer.api.models import Card, parse_card
+from cardviewer.services import card_store
 from cardviewer.services.card_store import CardStore, store_path
 
 
@@ -50,6 +53,18 @@ def damage_table(path: Path, table: str) -> None:
     with path.open("r+b") as file:
         file.seek((page - 1) * size + 8)  # past the page's first bytes, as SQLite reads it
         file.write(b"\xde\xad\xbe\xef" * ((size - 16) // 4))
+
+
+def connecting_fails(monkeypatch: pytest.MonkeyPatch, words: str, name: str) -> None:
+    """Every store opened from now on fails to connect with SQLite's error `name`
+    (`SQLITE_FULL`, say), saying `words`."""
+    error = sqlite3.OperationalError(words)
+    error.sqlite_errorname = name  # as SQLite names it
+
+    def failing(*_args: object, **_options: object) -> sqlite3.Connection:
+        raise error
+
+    monkeypatch.setattr(card_store, "connect_store", failing)
 
 
 class RecordingKey:

@@ -30,6 +30,7 @@ from tests.services.stores import (
     RecordingKey,
     a_store_path,
     cards,
+    connecting_fails,
     count_rows,
     generation_ids,
     synced,
@@ -878,13 +879,7 @@ def test_a_store_that_may_not_be_changed_is_told_so_and_left_as_it_is(path, monk
     """Its file or folder read-only for the person: not damaged, so not set aside."""
     with CardStore.open(path) as store:
         synced(store, cards("a"))
-    refused = sqlite3.OperationalError("attempt to write a readonly database")
-    refused.sqlite_errorname = "SQLITE_READONLY"
-
-    def read_only(*_args: object, **_options: object) -> sqlite3.Connection:
-        raise refused
-
-    monkeypatch.setattr(card_store, "connect_store", read_only)
+    connecting_fails(monkeypatch, "attempt to write a readonly database", "SQLITE_READONLY")
     with pytest.raises(StoreError, match="read-only for you") as raised:
         CardStore.open(path)
     assert raised.value.problem is StoreProblem.READ_ONLY

@@ -17,7 +17,14 @@ from cardviewer.api.models import parse_card
 from cardviewer.services import card_store, store_schema
 from cardviewer.services.card_store import CardStore
 from cardviewer.services.store_schema import SCHEMA_VERSION, StoreError, StoreProblem
-from tests.services.stores import RecordingKey, a_store_path, cards, generation_ids, synced
+from tests.services.stores import (
+    RecordingKey,
+    a_store_path,
+    cards,
+    connecting_fails,
+    generation_ids,
+    synced,
+)
 
 
 @pytest.fixture
@@ -211,13 +218,7 @@ def test_a_store_that_cannot_be_opened_for_now_is_left_as_it_is(
     program: the file is not at fault, and its copy is there once that has passed."""
     with CardStore.open(path) as store:
         synced(store, cards("a"))
-    error = sqlite3.OperationalError(words)
-    error.sqlite_errorname = name  # as SQLite names it
-
-    def failing(*_args: Any, **_options: Any) -> sqlite3.Connection:
-        raise error
-
-    monkeypatch.setattr(card_store, "connect_store", failing)
+    connecting_fails(monkeypatch, words, name)
     with pytest.raises(StoreError) as raised:
         CardStore.open(path)
     assert raised.value.problem is problem
@@ -236,13 +237,7 @@ def test_a_store_sqlite_cannot_open_in_a_read_only_folder_is_said_read_only(
     file)", with nothing to do about it."""
     with CardStore.open(path) as store:
         synced(store, cards("a"))
-    error = sqlite3.OperationalError("unable to open database file")
-    error.sqlite_errorname = "SQLITE_CANTOPEN"
-
-    def failing(*_args: Any, **_options: Any) -> sqlite3.Connection:
-        raise error
-
-    monkeypatch.setattr(card_store, "connect_store", failing)
+    connecting_fails(monkeypatch, "unable to open database file", "SQLITE_CANTOPEN")
     monkeypatch.setattr(os, "access", lambda *_args, **_options: writable)
     with pytest.raises(StoreError) as raised:
         CardStore.open(path)
