@@ -26,6 +26,7 @@ from PySide6.QtCore import QCoreApplication, QLocale, QObject, QStandardPaths, S
 from PySide6.QtGui import QGuiApplication
 
 from cardviewer.api import Card, CardPage, CardViewerError, NotAuthenticated
+from cardviewer.services.atomic_file import check_writable
 from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.card_export import ExportFormat
 from cardviewer.services.card_store import CardStore, close_discarding_if_empty
@@ -514,6 +515,13 @@ class WholeSpaceJobs(QObject):
         self.statusMessage.emit(rows_copied(count), STATUS_TIMEOUT_MS)
 
     async def _fetch_whole_space(self, kind: JobKind, shown: PageRequest, path: Path) -> None:
+        if kind is JobKind.EXPORT_ALL:
+            try:  # before the first page, not after the last: minutes at 100,000 cards
+                await asyncio.to_thread(check_writable, path)
+            except OSError as exc:
+                log.warning("%s to %s cannot be written: %s", kind.value, path, exc)
+                self.failed.emit(_not_written(kind, shown.space_id, path, exc), repr(exc))
+                return
         progress = self._open(kind, shown, path)
         result: JobResult | None = None
         first_copy = False

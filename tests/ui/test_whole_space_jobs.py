@@ -168,6 +168,22 @@ def test_the_folder_of_the_last_export_is_offered_after_a_restart(jobs, qtbot, t
     assert later.export_dir == folder
 
 
+def test_export_all_to_a_file_that_cannot_be_written_says_so_before_the_first_page(
+    jobs, source, qtbot, tmp_path
+):
+    """Said once every page had come: minutes at 100,000 cards."""
+    target = tmp_path / "gone" / "everyone.csv"
+    with qtbot.waitSignal(jobs.failed, timeout=WAIT) as failed:
+        jobs.export_all(SHOWN, target)
+    assert failed.args[0] == (
+        f"The cards could not be saved as {target}. The folder does not exist (any more); "
+        "choose another folder."
+    )
+    assert source.asked == []
+    assert jobs.progress is None, "no progress shown for it"
+    assert not jobs.fetching_whole_space
+
+
 def test_a_folder_gone_since_the_last_export_is_not_offered(jobs, qtbot, tmp_path):
     folder = tmp_path / "exports"
     folder.mkdir()
