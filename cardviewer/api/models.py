@@ -402,10 +402,11 @@ class CardPage(BaseModel):
         return self.card_count == 0
 
     def card_ids(self) -> list[str]:
-        """The ids of the page's cards that have one, in order, without reading them."""
+        """The ids of the page's cards that have one (not empty), in order, without
+        reading them."""
         if "cards" in self.__dict__ or self._sent is None:
-            return [card.uuid for card in self.cards if card.uuid is not None]
-        return [uuid for item in self._sent if isinstance(uuid := item.get("uuid"), str)]
+            return [card.uuid for card in self.cards if card.uuid]
+        return [uuid for item in self._sent if isinstance(uuid := item.get("uuid"), str) and uuid]
 
     def sent_cards(self) -> tuple[Mapping[str, Any], ...]:
         """The card objects of `data` exactly as the server sent them, one per card.
@@ -514,8 +515,9 @@ def check_no_repeats(page: CardPage, seen: set[str]) -> None:
     if seen.isdisjoint(ids) and len(set(ids)) == len(ids):
         seen.update(ids)
         return
-    twice = (uuid for uuid, count in Counter(ids).items() if count > 1)
-    repeated = next((uuid for uuid in ids if uuid in seen), None) or next(twice)
+    repeated = next((uuid for uuid in ids if uuid in seen), None)
+    if repeated is None:  # twice on this page
+        repeated = next(uuid for uuid, count in Counter(ids).items() if count > 1)
     raise _space_changed(f"card {repeated} comes a second time, on page {page.meta.current_page}")
 
 
