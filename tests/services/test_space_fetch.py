@@ -403,6 +403,13 @@ async def test_a_card_twice_on_a_page_stops_the_fetch_and_cards_without_an_id_do
         pages = await fetch_all_pages(CountingFetch(partial(answer, uuid=no_id)))
         assert pages[0].card_count == 2
 
+    def on_each_page(number: int) -> CardPage:  # it raised StopIteration, not a sentence
+        cards = [{"uuid": ""}, {"uuid": f"c{number}"}]
+        meta = {"current_page": number, "last_page": 2, "per_page": 2, "total": 4}
+        return CardPage.model_validate({"cards": cards, "meta": meta, "links": {}})
+
+    assert len(await fetch_all_pages(CountingFetch(on_each_page))) == 2
+
 
 @pytest.mark.parametrize(
     ("short", "said"),
