@@ -24,6 +24,7 @@ from cardviewer.services.card_order import SORTED_KEYS, card_sort_keys
 from cardviewer.services.card_search import card_search_text, storable
 from cardviewer.services.store_rows import insert_rows
 from cardviewer.services.store_schema import (
+    BUSY_TIMEOUT_MS,
     Generation,
     StoreError,
     StoreProblem,
@@ -285,6 +286,9 @@ class StoreSync:
         """Drop what was written; the copy shown stays as it was."""
         if self._done:
             return
+        # Called off (Cancel, quitting): no minute's wait for another program's write.
+        # Not dropped now, the rows go with the next sync.
+        self._db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         try:
             with write_transaction(self._db):
                 self._db.execute("DELETE FROM generations WHERE id = ?", (self.generation,))
