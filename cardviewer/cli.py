@@ -66,7 +66,7 @@ from cardviewer.api.models import CardPage
 from cardviewer.api.retry import WaitUnit, wait_to_tell
 from cardviewer.log_setup import RedactingFilter, redact, remember_secret
 from cardviewer.paths import cache_dir
-from cardviewer.services.atomic_file import check_writable
+from cardviewer.services.atomic_file import unwritable
 from cardviewer.services.avatar_address import is_private_server
 from cardviewer.services.avatar_disk_cache import FOLDER as AVATAR_FOLDER
 from cardviewer.services.avatar_disk_cache import AvatarDiskCache
@@ -559,12 +559,11 @@ async def _export(args: argparse.Namespace, err: TextIO, out: BinaryIO) -> int:
 
 async def can_write(path: Path) -> str | None:
     """Why `path` cannot be written, said before any page is fetched; None if it can."""
-    try:
-        await asyncio.to_thread(check_writable, path)
-    except OSError as exc:
-        log.debug("%s cannot be written: %r", path, exc)
-        return explain_write_failure(exc)
-    return None
+    refused = await asyncio.to_thread(unwritable, path)
+    if refused is None:
+        return None
+    log.debug("%s cannot be written: %r", path, refused)
+    return explain_write_failure(refused)
 
 
 def summary(count: int, space: str, target: Output, seconds: float) -> str:

@@ -55,8 +55,7 @@ def open_atomically(path: Path, *, private: bool = False) -> Iterator[BinaryIO]:
     path = written_path(Path(path))
     if not private:  # the app's own private files are its to replace
         _refuse_read_only(path)
-    # A random name (os.urandom: `secrets` would pull in hashlib and random at start).
-    temporary = path.with_name(f".{path.name}.{os.urandom(4).hex()}.tmp")
+    temporary = _temporary_beside(path)
     mode = None if private else _earlier_mode(path)
     fd = os.open(temporary, _CREATE_FLAGS, PRIVATE_MODE if private else 0o666)
     try:
@@ -74,18 +73,29 @@ def open_atomically(path: Path, *, private: bool = False) -> Iterator[BinaryIO]:
     _sync_folder(path.parent)
 
 
-def check_writable(path: Path) -> None:
-    """Raise the `OSError` that writing `path` (`open_atomically`) would meet first: no
-    folder, a folder in its place, a file or disk that may not be changed, no right to
-    write there. A whole-space export checks before it fetches the first page, not
-    after the last."""
+def unwritable(path: Path) -> OSError | None:
+    """The `OSError` that writing `path` (`open_atomically`) would meet first, or None:
+    no folder, a folder in its place, a file or disk that may not be changed, no right
+    to write there. A whole-space export asks before it fetches the first page, not
+    after the last; the check leaves nothing behind."""
     path = written_path(Path(path))
-    if path.is_dir():
-        raise IsADirectoryError(errno.EISDIR, "Is a directory", str(path))
-    _refuse_read_only(path)
-    temporary = path.with_name(f".{path.name}.{os.urandom(4).hex()}.tmp")
-    os.close(os.open(temporary, _CREATE_FLAGS, PRIVATE_MODE))
-    temporary.unlink()
+    try:
+        if path.is_dir():
+            raise IsADirectoryError(errno.EISDIR, "Is a directory", str(path))
+        _refuse_read_only(path)
+        temporary = _temporary_beside(path)
+        os.close(os.open(temporary, _CREATE_FLAGS, PRIVATE_MODE))
+        temporary.unlink()
+    except OSError as error:
+        return error
+    return None
+
+
+def _temporary_beside(path: Path) -> Path:
+    """A new file's name in `path`'s folder, hidden, for its content until it is whole.
+
+    A random name (os.urandom: `secrets` would pull in hashlib and random at start)."""
+    return path.with_name(f".{path.name}.{os.urandom(4).hex()}.tmp")
 
 
 def written_path(path: Path) -> Path:

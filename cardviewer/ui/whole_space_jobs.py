@@ -26,7 +26,7 @@ from PySide6.QtCore import QCoreApplication, QLocale, QObject, QStandardPaths, S
 from PySide6.QtGui import QGuiApplication
 
 from cardviewer.api import Card, CardPage, CardViewerError, NotAuthenticated
-from cardviewer.services.atomic_file import check_writable
+from cardviewer.services.atomic_file import unwritable
 from cardviewer.services.avatar_loader import AvatarLoader
 from cardviewer.services.card_export import ExportFormat
 from cardviewer.services.card_store import CardStore, close_discarding_if_empty
@@ -515,7 +515,9 @@ class WholeSpaceJobs(QObject):
         self.statusMessage.emit(rows_copied(count), STATUS_TIMEOUT_MS)
 
     async def _fetch_whole_space(self, kind: JobKind, shown: PageRequest, path: Path) -> None:
-        if kind is JobKind.EXPORT_ALL and (refused := await _cannot_write(path)):
+        # Asked before the first page, not after the last: minutes at 100,000 cards.
+        if kind is JobKind.EXPORT_ALL and (refused := await asyncio.to_thread(unwritable, path)):
+            log.warning("%s cannot be written: %s", path, refused)
             self.failed.emit(_not_written(kind, shown.space_id, path, refused), repr(refused))
             return
         progress = self._open(kind, shown, path)
@@ -691,17 +693,6 @@ def _fetch_failure(kind: JobKind) -> str:
     return QCoreApplication.translate(
         "MainWindow", "The cards of %1 could not be exported. %2 Nothing was saved."
     )
-
-
-async def _cannot_write(path: Path) -> OSError | None:
-    """Why `path` cannot be written, found before a whole-space export's first page
-    rather than after its last (minutes at 100,000 cards); None where it can be."""
-    try:
-        await asyncio.to_thread(check_writable, path)
-    except OSError as exc:
-        log.warning("%s cannot be written: %s", path, exc)
-        return exc
-    return None
 
 
 def _not_written(kind: JobKind, space_id: str, path: Path, exc: OSError) -> str:
