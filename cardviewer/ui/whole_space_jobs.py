@@ -515,9 +515,7 @@ class WholeSpaceJobs(QObject):
         self.statusMessage.emit(rows_copied(count), STATUS_TIMEOUT_MS)
 
     async def _fetch_whole_space(self, kind: JobKind, shown: PageRequest, path: Path) -> None:
-        # Asked before the first page, not after the last: minutes at 100,000 cards.
-        if kind is JobKind.EXPORT_ALL and (refused := await asyncio.to_thread(unwritable, path)):
-            log.warning("%s cannot be written: %s", path, refused)
+        if kind is JobKind.EXPORT_ALL and (refused := await _unwritable(path)):
             self.failed.emit(_not_written(kind, shown.space_id, path, refused), repr(refused))
             return
         progress = self._open(kind, shown, path)
@@ -693,6 +691,15 @@ def _fetch_failure(kind: JobKind) -> str:
     return QCoreApplication.translate(
         "MainWindow", "The cards of %1 could not be exported. %2 Nothing was saved."
     )
+
+
+async def _unwritable(path: Path) -> OSError | None:
+    """Why an export's file cannot be written (`unwritable`), asked before its first
+    page rather than after its last (minutes at 100,000 cards), and logged."""
+    refused = await asyncio.to_thread(unwritable, path)
+    if refused is not None:
+        log.warning("%s cannot be written: %s", path, refused)
+    return refused
 
 
 def _not_written(kind: JobKind, space_id: str, path: Path, exc: OSError) -> str:
