@@ -57,7 +57,7 @@ from cardviewer.services.card_store import CardStore, close_discarding_if_empty,
 from cardviewer.services.change_export import write_changes_now
 from cardviewer.services.file_errors import explain_write_failure
 from cardviewer.services.space_fetch import DEFAULT_CONCURRENCY, FetchProgress
-from cardviewer.services.space_sync import changes_of, ranked_under, sync_space
+from cardviewer.services.space_sync import changes_of, no_copy_made, ranked_under, sync_space
 from cardviewer.services.store_copies import Changes
 from cardviewer.services.store_schema import StoreError
 from cardviewer.tasks import standing_once_begun
@@ -124,7 +124,10 @@ def main(argv: Sequence[str] | None = None, *, stderr: TextIO | None = None) -> 
             return run_until_interrupted(_sync(args, err))
         except KeyboardInterrupt:
             if not getattr(args, "synced", False):
-                print("Interrupted; the local copy stays as it was.", file=err)
+                if getattr(args, "had_copy", True):
+                    print("Interrupted; the local copy stays as it was.", file=err)
+                else:
+                    print("Interrupted; no local copy was made.", file=err)
             elif args.changes is not None:  # the file of changes neither written nor noted
                 print(
                     "Interrupted; the local copy is up to date, and the next --changes "
@@ -147,7 +150,7 @@ async def _sync(args: argparse.Namespace, err: TextIO) -> int:
     async with account.client as client:
         email = account.email or ""
         path = store_path(store_dir(create=False), client.server_url, email, args.space)
-        had_copy = await asyncio.to_thread(path.exists)
+        had_copy = args.had_copy = await asyncio.to_thread(path.exists)
         try:
             count, changes = await _synced(path, args, err, account)
         except OSError as exc:  # its folder cannot be made: a file of that name, say
@@ -166,7 +169,8 @@ async def _sync(args: argparse.Namespace, err: TextIO) -> int:
             print(_nothing_changed(had_copy, args), file=err)
             return code
         except StoreError as exc:
-            print(f"{args.space} could not be synced. {exc}", file=err)
+            said = exc if had_copy or args.synced else no_copy_made(exc)
+            print(f"{args.space} could not be synced. {said}", file=err)
             if args.changes is not None:  # a job's log tells what the next file holds
                 print(f"{args.changes} {CHANGES_NOT_WRITTEN}", file=err)
             return ExitCode.WRITE

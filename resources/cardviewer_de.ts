@@ -109,7 +109,7 @@
         <translation>Die Antwort des Servers sieht nicht wie die der Kartenplattform aus. Prüfen Sie die Serveradresse.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/api/models.py" line="+436"/>
+        <location filename="../cardviewer/api/models.py" line="+438"/>
         <source>The server sent page %1 when page %2 was asked for.</source>
         <translation>Der Server hat Seite %1 gesendet, obwohl Seite %2 angefordert wurde.</translation>
     </message>
@@ -124,7 +124,7 @@
         <translation>Die Seiten- und Kartenzahlen des Servers passen nicht zusammen.</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+54"/>
         <source>The space changed while its cards were fetched: cards were added or removed, so some could be missing. Try again.</source>
         <translation>Der Bereich hat sich geändert, während seine Karten abgerufen wurden: Karten kamen hinzu oder wurden entfernt, daher könnten einige fehlen. Versuchen Sie es erneut.</translation>
     </message>
@@ -1333,7 +1333,7 @@
         <translation>QR-Code speichern</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+750"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+772"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
@@ -1383,12 +1383,7 @@
         <translation>Öffnen Sie zuerst einen Bereich.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-518"/>
-        <source>The sync stopped and the local copy stays as it was; it starts again once you have signed in.</source>
-        <translation>Die Synchronisierung wurde angehalten, die lokale Kopie bleibt unverändert; sie beginnt erneut, sobald Sie sich angemeldet haben.</translation>
-    </message>
-    <message>
-        <location filename="../cardviewer/ui/error_text.py" line="+55"/>
+        <location filename="../cardviewer/ui/error_text.py" line="+57"/>
         <source>The disk is full; the local copy stays as it was.</source>
         <translation>Der Datenträger ist voll; die lokale Kopie bleibt unverändert.</translation>
     </message>
@@ -1438,7 +1433,22 @@
         <translation>Die lokale Kopie konnte nicht geschrieben werden; sie bleibt unverändert.</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+9"/>
+        <source>The disk is full; no local copy was made.</source>
+        <translation>Der Datenträger ist voll; es wurde keine lokale Kopie angelegt.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The local copy may not be made: its file, or the folder it is in, is read-only for you.</source>
+        <translation>Die lokale Kopie darf nicht angelegt werden: Ihre Datei oder der Ordner, in dem sie liegt, ist für Sie schreibgeschützt.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The local copy could not be written; none was made.</source>
+        <translation>Die lokale Kopie konnte nicht geschrieben werden; es wurde keine angelegt.</translation>
+    </message>
+    <message>
+        <location line="+28"/>
         <source>The file is read-only; choose another name.</source>
         <translation>Die Datei ist schreibgeschützt; wählen Sie einen anderen Namen.</translation>
     </message>
@@ -1448,7 +1458,7 @@
         <translation>Der Datenträger des temporären Ordners ist voll; schaffen Sie dort Platz.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+454"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-73"/>
         <source>%1 could not be synced. %2</source>
         <translation>%1 konnte nicht synchronisiert werden. %2</translation>
     </message>
@@ -1458,23 +1468,23 @@
         <translation>Alle Seiten exportieren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-449"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="-10"/>
         <source>The export of all pages stopped and saved nothing; it starts again once you have signed in.</source>
         <translation>Der Export aller Seiten wurde angehalten und hat nichts gespeichert; er beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+450"/>
+        <location line="+11"/>
         <source>The cards of %1 could not be exported. %2 Nothing was saved.</source>
         <translation>Die Karten von %1 konnten nicht exportiert werden. %2 Es wurde nichts gespeichert.</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+23"/>
         <location line="+51"/>
         <source>The cards could not be saved as %1. %2</source>
         <translation>Die Karten konnten nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location line="-305"/>
+        <location line="-338"/>
         <source>Saving %1…</source>
         <translation>%1 wird gespeichert…</translation>
     </message>
@@ -1484,7 +1494,7 @@
         <translation>Die Telefonliste wird an den Drucker gesendet…</translation>
     </message>
     <message>
-        <location line="+252"/>
+        <location line="+285"/>
         <source>Printing stopped; the pages already made still get printed.</source>
         <translation>Drucken angehalten; die schon erstellten Seiten werden noch gedruckt.</translation>
     </message>
@@ -1509,12 +1519,17 @@
         <translation>Das Drucken brach unerwartet ab; versuchen Sie es erneut.</translation>
     </message>
     <message>
-        <location line="-277"/>
+        <location line="-310"/>
         <source>Copying %1 rows…</source>
         <translation>%1 Zeilen werden kopiert…</translation>
     </message>
     <message>
         <location line="+207"/>
+        <source>The sync stopped and changed nothing; it starts again once you have signed in.</source>
+        <translation>Die Synchronisierung wurde angehalten und hat nichts geändert; sie beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
+    </message>
+    <message>
+        <location line="+33"/>
         <source>The folder of its local copy, %1, could not be made (%2).</source>
         <translation>Der Ordner seiner lokalen Kopie, %1, konnte nicht angelegt werden (%2).</translation>
     </message>
@@ -1549,17 +1564,17 @@
         <translation>Die lokale Kopie hat sich geändert, seit sie ausgewählt wurden; kopieren Sie sie erneut.</translation>
     </message>
     <message>
-        <location line="-272"/>
+        <location line="-305"/>
         <source>Copying stopped unexpectedly; try again.</source>
         <translation>Das Kopieren brach unerwartet ab; versuchen Sie es erneut.</translation>
     </message>
     <message>
-        <location line="+279"/>
+        <location line="+312"/>
         <source>The local copy could not be read; sync the space again to renew it.</source>
         <translation>Die lokale Kopie konnte nicht gelesen werden; synchronisieren Sie den Bereich erneut, um sie zu erneuern.</translation>
     </message>
     <message>
-        <location line="-276"/>
+        <location line="-309"/>
         <source>The rows could not be copied. %1</source>
         <translation>Die Zeilen konnten nicht kopiert werden. %1</translation>
     </message>

@@ -469,7 +469,7 @@ def test_a_sync_stopped_by_the_end_of_the_session_starts_again_after_sign_in(
     window.sync_action.trigger()
     dialog = dialog_of(qtbot, controller)
     assert window.is_signed_out
-    assert "The sync stopped and the local copy stays as it was" in window.error_bar.message
+    assert "The sync stopped and changed nothing" in window.error_bar.message
     assert window.table.model() is window.proxy, "the page stays"
     copy = window.whole_space.store_path(demo_server.space_id)
     assert copy is not None

@@ -310,6 +310,48 @@ def test_a_first_sync_interrupted_once_its_copy_is_current_keeps_it_and_says_so(
 
 
 @pytest.mark.usefixtures("password")
+@pytest.mark.parametrize("synced_before", [False, True])
+def test_a_sync_that_cannot_write_says_what_it_left(demo_server, monkeypatch, synced_before):
+    """A space's first sync said that its local copy "stays as it was", twice: there
+    was none."""
+    if synced_before:
+        assert run(demo_server)[0] == ExitCode.OK
+
+    def full(_store: CardStore, **_options: object) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(CardStore, "begin_sync", full)
+    code, err = run(demo_server)
+    assert code == ExitCode.WRITE
+    if synced_before:
+        said = "The disk is full; the local copy of this space stays as it was."
+    else:
+        said = "The disk is full; no local copy of this space was made."
+    assert err == f"{demo_server.space_id} could not be synced. {said}\n"
+    assert copy_of(demo_server).exists() is synced_before
+
+
+@pytest.mark.usefixtures("password")
+@pytest.mark.parametrize("synced_before", [False, True])
+def test_interrupted_before_the_copy_is_current_says_what_it_left(
+    demo_server, monkeypatch, synced_before
+):
+    """Ctrl+C in a space's first sync said that its local copy "stays as it was"."""
+    if synced_before:
+        assert run(demo_server)[0] == ExitCode.OK
+
+    def interrupted(_store: CardStore) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(CardStore, "ranked_under", interrupted)
+    code, err = run(demo_server)
+    assert code == ExitCode.INTERRUPTED
+    left = "the local copy stays as it was." if synced_before else "no local copy was made."
+    assert err == f"Interrupted; {left}\n"
+    assert copy_of(demo_server).exists() is synced_before
+
+
+@pytest.mark.usefixtures("password")
 def test_interrupted_as_the_copy_no_longer_needed_is_dropped_it_says_the_copy_is_current(
     demo_server, monkeypatch
 ):

@@ -241,6 +241,24 @@ def _problem_error(problem: StoreProblem | None) -> StoreError:
     return StoreError("The local copy of this space could not be written; it stays as it was.")
 
 
+_NO_COPY_MADE = {
+    StoreProblem.DISK_FULL: "The disk is full; no local copy of this space was made.",
+    StoreProblem.READ_ONLY: (
+        "The local copy of this space may not be made: its file, or the folder it is in, "
+        "is read-only for you."
+    ),
+    StoreProblem.NOT_WRITTEN: "The local copy of this space could not be written; none was made.",
+    StoreProblem.IN_USE: "The local copy of this space is in use by another program; try again.",
+}
+
+
+def no_copy_made(error: StoreError) -> StoreError:
+    """`error` of a sync that had no copy before (the space's first): where its message
+    says that the copy stays as it was, it says that none was made."""
+    message = _NO_COPY_MADE.get(error.problem, str(error))
+    return StoreError(message, error.problem, copy_before=False)
+
+
 def _first_error(group: BaseExceptionGroup[BaseException]) -> BaseException:
     """The error that stopped the sync; the other task was only cancelled by it."""
     for error in group.exceptions:

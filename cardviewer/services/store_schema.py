@@ -175,15 +175,33 @@ class StoreProblem(Enum):
 
 
 class StoreError(Exception):
-    """The local copy cannot be used; the message says why in plain words, `problem` too."""
+    """The local copy cannot be used; the message says why in plain words, `problem` too.
 
-    def __init__(self, message: str, problem: StoreProblem = StoreProblem.NOT_WRITTEN) -> None:
+    `copy_before` is False where a sync failed that had no copy to keep (the space's
+    first): the message then says that none was made, not that the copy stays.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        problem: StoreProblem = StoreProblem.NOT_WRITTEN,
+        *,
+        copy_before: bool = True,
+    ) -> None:
         super().__init__(message)
         self.problem = problem
+        self.copy_before = copy_before
 
-    def __reduce__(self) -> tuple[type[StoreError], tuple[str, StoreProblem]]:
+    def __reduce__(
+        self,
+    ) -> tuple[Callable[[str, StoreProblem, bool], StoreError], tuple[str, StoreProblem, bool]]:
         """Pickled with its problem: a job's process sends it back (`process_job`)."""
-        return StoreError, (str(self), self.problem)
+        return _store_error, (str(self), self.problem, self.copy_before)
+
+
+def _store_error(message: str, problem: StoreProblem, copy_before: bool) -> StoreError:
+    """A `StoreError` unpickled (its keyword is not one of `__reduce__`'s arguments)."""
+    return StoreError(message, problem, copy_before=copy_before)
 
 
 @dataclass(frozen=True)

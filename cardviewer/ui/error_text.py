@@ -51,6 +51,8 @@ def wait_text(
 
 def store_error_text(error: StoreError) -> str:
     """Why a local copy cannot be opened or written, in the interface's language."""
+    if not error.copy_before and (made := _no_copy_made_text(error.problem)):
+        return made
     if error.problem is StoreProblem.DISK_FULL:
         return QCoreApplication.translate(
             "MainWindow", "The disk is full; the local copy stays as it was."
@@ -96,6 +98,24 @@ def store_error_text(error: StoreError) -> str:
     return QCoreApplication.translate(
         "MainWindow", "The local copy could not be written; it stays as it was."
     )
+
+
+def _no_copy_made_text(problem: StoreProblem) -> str | None:
+    """Why a sync with no copy before (the space's first) made none, where the words
+    for a copy kept would say that it stays as it was."""
+    if problem is StoreProblem.DISK_FULL:
+        return QCoreApplication.translate("MainWindow", "The disk is full; no local copy was made.")
+    if problem is StoreProblem.READ_ONLY:
+        return QCoreApplication.translate(
+            "MainWindow",
+            "The local copy may not be made: its file, or the folder it is in, is "
+            "read-only for you.",
+        )
+    if problem is StoreProblem.NOT_WRITTEN:
+        return QCoreApplication.translate(
+            "MainWindow", "The local copy could not be written; none was made."
+        )
+    return None
 
 
 def write_failure_text(exc: OSError) -> str:

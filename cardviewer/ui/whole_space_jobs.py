@@ -36,7 +36,7 @@ from cardviewer.services.phone_list import PagesRefused, PhoneListStopped, pictu
 from cardviewer.services.process_job import JobEnded, run_in_process
 from cardviewer.services.settings import Settings
 from cardviewer.services.space_fetch import PageFetch
-from cardviewer.services.space_sync import TidyLater, changes_of
+from cardviewer.services.space_sync import TidyLater, changes_of, no_copy_made
 from cardviewer.services.stoppable import Painted, Stopped
 from cardviewer.services.store_copies import Changes
 from cardviewer.services.store_schema import Generation, StoreError, StoreProblem
@@ -227,19 +227,7 @@ class WholeSpaceJobs(QObject):
     @property
     def stopped_note(self) -> str | None:
         """What the end of the session stopped and how it goes on, while it waits."""
-        if self._stopped is None:
-            return None
-        if self._stopped.kind is JobKind.SYNC:
-            return QCoreApplication.translate(
-                "MainWindow",
-                "The sync stopped and the local copy stays as it was; it starts again "
-                "once you have signed in.",
-            )
-        return QCoreApplication.translate(
-            "MainWindow",
-            "The export of all pages stopped and saved nothing; it starts again "
-            "once you have signed in.",
-        )
+        return None if self._stopped is None else _stopped_note(self._stopped.kind)
 
     def raise_running_fetch(self) -> bool:
         """Bring a whole-space fetch under way to the front; False when none runs."""
@@ -607,23 +595,29 @@ async def _sync(
     """Sync the local copy at `path` through `progress`: the new copy and what changed;
     cancelled, whether there was a copy before (else none was made). What the new
     copy makes unused is dropped by `tidy_later`. A first sync that does not finish
-    leaves no empty copy behind."""
+    leaves no empty copy behind, and its `StoreError` says that none was made."""
     first = not await asyncio.to_thread(path.exists)
-    store = await undone_if_called_off(CardStore.open, path, undo=partial(_let_go_of, first))
+    had_copy: bool | None = False if first else None  # not known until it is read
     synced = False
     try:
-        had_copy = await asyncio.to_thread(lambda: store.current is not None)
-        generation = await progress.sync(store, tidy_later=tidy_later)
-        if generation is None:
-            return had_copy
-        synced = True
-        # Compared off the window's thread: two copies of 100,000 cards take a while.
-        return generation, await asyncio.to_thread(changes_of, store)
-    finally:
-        if first and not synced:
-            await on_thread_to_the_end(close_discarding_if_empty, store)
-        else:  # the last connection to close writes the sync's log into the file: 0.3 s
-            await on_thread_to_the_end(store.close)
+        store = await undone_if_called_off(CardStore.open, path, undo=partial(_let_go_of, first))
+        try:
+            had_copy = await asyncio.to_thread(lambda: store.current is not None)
+            generation = await progress.sync(store, tidy_later=tidy_later)
+            if generation is None:
+                return had_copy
+            synced = True
+            # Compared off the window's thread: two copies of 100,000 cards take a while.
+            return generation, await asyncio.to_thread(changes_of, store)
+        finally:
+            if first and not synced:
+                await on_thread_to_the_end(close_discarding_if_empty, store)
+            else:  # the last connection to close writes the sync's log into the file: 0.3 s
+                await on_thread_to_the_end(store.close)
+    except StoreError as error:
+        if had_copy is False and not synced:
+            raise no_copy_made(error) from error
+        raise
 
 
 def _let_go_of(first: bool, store: CardStore) -> None:
@@ -682,6 +676,21 @@ def _vcard_file(path: Path) -> Path:
 def _with_suffix(path: Path) -> Path:
     """A file name without a suffix is saved as CSV."""
     return path if path.suffix else path.with_suffix(ExportFormat.CSV.value)
+
+
+def _stopped_note(kind: JobKind) -> str:
+    """What a whole-space job the end of the session stopped left, and when it goes on.
+    A sync's words hold for a first one too: it left no copy to speak of."""
+    if kind is JobKind.SYNC:
+        return QCoreApplication.translate(
+            "MainWindow",
+            "The sync stopped and changed nothing; it starts again once you have signed in.",
+        )
+    return QCoreApplication.translate(
+        "MainWindow",
+        "The export of all pages stopped and saved nothing; it starts again "
+        "once you have signed in.",
+    )
 
 
 def _fetch_failure(kind: JobKind) -> str:

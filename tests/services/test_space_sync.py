@@ -7,6 +7,7 @@ import contextlib
 import errno
 import logging
 import os
+import pickle
 import sqlite3
 import threading
 import time
@@ -22,7 +23,7 @@ from cardviewer.api.models import parse_card
 from cardviewer.services import store_schema, store_sync
 from cardviewer.services.card_store import CardStore
 from cardviewer.services.space_fetch import PageFetch
-from cardviewer.services.space_sync import changes_of, ranked_under, sync_space
+from cardviewer.services.space_sync import changes_of, no_copy_made, ranked_under, sync_space
 from cardviewer.services.store_schema import StoreError, StoreProblem
 from cardviewer.services.store_sync import StoreSync
 from cardviewer.services.store_writer import ThreadWriter, start_writer
@@ -590,3 +591,24 @@ async def test_a_sync_called_off_twice_still_drops_what_it_wrote_before_it_ends(
         await task
     assert slow.dropped, "the sync ended only once its rows were dropped"
     assert store.current is None
+
+
+SAID_OF_A_COPY_KEPT = (
+    StoreProblem.DISK_FULL,
+    StoreProblem.READ_ONLY,
+    StoreProblem.NOT_WRITTEN,
+    StoreProblem.IN_USE,
+)
+
+
+@pytest.mark.parametrize("problem", list(StoreProblem))
+def test_the_error_of_a_sync_with_no_copy_before_says_none_was_made(problem):
+    """It crosses from the writing process as it is (`StoreError.__reduce__`)."""
+    kept = StoreError("The local copy of this space stays as it was.", problem)
+    error = pickle.loads(pickle.dumps(no_copy_made(kept)))
+    assert (error.problem, error.copy_before) == (problem, False)
+    assert pickle.loads(pickle.dumps(kept)).copy_before
+    if problem in SAID_OF_A_COPY_KEPT:
+        assert "stays as it was" not in str(error)
+    else:
+        assert str(error) == str(kept)

@@ -184,6 +184,30 @@ def test_a_local_copy_that_cannot_be_used_says_why_in_german(german, problem):
     assert STORE_PROBLEMS[problem] not in text
 
 
+NO_COPY_MADE = {
+    StoreProblem.DISK_FULL: "The disk is full; no local copy was made.",
+    StoreProblem.READ_ONLY: "The local copy may not be made: its file, or the folder it is in, "
+    "is read-only for you.",
+    StoreProblem.NOT_WRITTEN: "The local copy could not be written; none was made.",
+}
+
+
+@pytest.mark.parametrize("problem", list(StoreProblem))
+def test_a_first_sync_that_failed_does_not_say_its_copy_stays(qapp, problem):
+    """A space never synced has no copy that could stay as it was."""
+    error = StoreError("words for the log only", problem, copy_before=False)
+    text = store_error_text(error)
+    assert text == NO_COPY_MADE.get(problem, store_error_text(StoreError("", problem)))
+    assert "stays as it was" not in text
+
+
+@pytest.mark.parametrize("problem", list(NO_COPY_MADE))
+def test_a_first_sync_that_failed_says_so_in_german(german, problem):
+    text = store_error_text(StoreError("words for the log only", problem, copy_before=False))
+    assert text.startswith(("Die lokale Kopie", "Der Datenträger")), text
+    assert text != store_error_text(StoreError("", problem)), "not the words for a copy kept"
+
+
 PROBLEMS = {
     WriteProblem.NOT_ALLOWED: PermissionError(errno.EACCES, "Permission denied"),
     WriteProblem.NO_FOLDER: FileNotFoundError(errno.ENOENT, "No such file or directory"),

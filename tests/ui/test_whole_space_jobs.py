@@ -322,6 +322,7 @@ def test_the_end_of_the_session_stops_a_job_until_resumed(jobs, qtbot, tmp_path,
     note = jobs.stopped_note
     assert note is not None
     assert "starts again once you have signed in" in note
+    assert "stays as it was" not in note, "a first sync has no copy that could stay"
     assert not saved_anything(kind, target)
 
     source.asked.clear()
@@ -385,6 +386,24 @@ def test_cancel_in_the_progress_says_so(jobs, qtbot, tmp_path, source, kind, sai
         progress.cancel()
     assert signal.args == [said, 5000]
     assert not saved_anything(kind, target)
+
+
+@pytest.mark.parametrize("synced_before", [False, True])
+def test_a_sync_that_cannot_write_says_what_it_left(
+    jobs, qtbot, tmp_path, monkeypatch, synced_before
+):
+    """A space's first sync said that its local copy "stays as it was": there was none."""
+    if synced_before:
+        finished(qtbot, jobs, lambda: start_whole_space(jobs, JobKind.SYNC, tmp_path))
+
+    def full(_store: CardStore, **_options: object) -> StoreSync:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(CardStore, "begin_sync", full)
+    message, _ = failed(qtbot, jobs, lambda: start_whole_space(jobs, JobKind.SYNC, tmp_path))
+    left = "the local copy stays as it was." if synced_before else "no local copy was made."
+    assert message == f"{SHOWN.space_id} could not be synced. The disk is full; {left}"
+    assert (tmp_path / "space.sqlite").exists() is synced_before
 
 
 def test_cancelling_a_sync_of_a_space_synced_before_says_its_copy_stays(
