@@ -37,6 +37,7 @@ import datetime
 import enum
 import getpass
 import logging
+import math
 import os
 import shutil
 import signal
@@ -916,6 +917,11 @@ async def _phone_list(
 
 def progress_line(done: FetchProgress) -> str:
     """ "Page 12 of 100, 120 cards, 45 cards/s, about 20 s left" while an export runs."""
+    if done.retrying_in is not None:
+        ahead = f"the server is not responding; trying again in {math.ceil(done.retrying_in)} s"
+        if not done.pages_total:  # the first page
+            return f"Fetching the first page, {ahead}"
+        return f"Page {done.pages_done:,} of {done.pages_total:,}, {done.cards:,} cards, {ahead}"
     line = f"Page {done.pages_done:,} of {done.pages_total:,}, {done.cards:,} cards"
     if done.elapsed > 0:
         line += f", {done.cards / done.elapsed:,.0f} cards/s"

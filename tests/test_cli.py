@@ -730,7 +730,17 @@ def test_help_shows_an_example(capsys):
             "Page 1,000 of 10,000, 10,000 cards, 100 cards/s, about 15 min left",
         ),
         (FetchProgress(100, 100, 1_000, 2.0), "Page 100 of 100, 1,000 cards, 500 cards/s"),
+        (
+            FetchProgress(1_000, 10_000, 10_000, 100.0, retrying_in=14.2),
+            "Page 1,000 of 10,000, 10,000 cards, the server is not responding; "
+            "trying again in 15 s",
+        ),
+        (
+            FetchProgress(0, 0, 0, 3.0, retrying_in=2.0),
+            "Fetching the first page, the server is not responding; trying again in 2 s",
+        ),
     ],
+    ids=["first", "later", "many", "last", "waiting", "waiting for the first"],
 )
 def test_progress_says_pages_cards_rate_and_time_left(done, line):
     assert cli.progress_line(done) == line

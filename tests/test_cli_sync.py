@@ -22,7 +22,7 @@ from cardviewer.api.errors import ServerError
 from cardviewer.cli import PASSWORD_VARIABLE, ExitCode
 from cardviewer.demo import Fault
 from cardviewer.paths import store_dir
-from cardviewer.services import space_sync
+from cardviewer.services import space_fetch, space_sync
 from cardviewer.services.card_export import ExportFormat
 from cardviewer.services.card_store import CardStore, store_path
 from cardviewer.services.change_export import ChangesWritten
@@ -238,6 +238,22 @@ def test_a_failed_sync_keeps_the_copy_before(demo_server):
         "\nThe local copy stays as it was. changes.csv was not written; the next one will "
         "hold these changes.\n"
     ), "a job's log tells that the copy and its file are as the last run left them"
+    with CardStore.open(copy_of(demo_server)) as store:
+        assert store.current is not None
+        assert store.current.card_count == 240
+
+
+@pytest.mark.usefixtures("password")
+def test_a_server_gone_for_a_moment_is_waited_for(demo_server, monkeypatch):
+    """A server restarting for a second or two (every connection dropped meanwhile)
+    stopped the sync, and every page it had fetched was lost."""
+    monkeypatch.setattr(space_fetch, "OUTAGE_PATIENCE", 60.0)
+    monkeypatch.setattr(space_fetch, "OUTAGE_WAITS", (0.2,))
+    demo_server.faults.inject(Fault.DROP_CONNECTION, times=6)  # more than a request's tries
+    code, err = run(demo_server)
+    assert code == ExitCode.OK, err
+    assert "page 1 failed (" in err
+    assert "); trying it again in 0.2 s\n" in err, "a job's log tells of the wait"
     with CardStore.open(copy_of(demo_server)) as store:
         assert store.current is not None
         assert store.current.card_count == 240

@@ -106,14 +106,17 @@ class ExportAllDialog(QDialog):
         layout.addWidget(buttons)
 
     def describe(self, progress: FetchProgress) -> str:
-        """'Page 12 of 24 · 120 cards · about 3 s left'."""
-        if progress.cards == 1:
-            text = self.tr("Page %1 of %2 · 1 card")
-        else:
-            text = self.tr("Page %1 of %2 · %Ln cards", "", progress.cards)
-        locale = QLocale()
-        text = text.replace("%1", locale.toString(progress.pages_done))
-        text = text.replace("%2", locale.toString(progress.pages_total))
+        """'Page 12 of 24 · 120 cards · about 3 s left'; while a page that failed waits
+        to be tried again, a line saying so instead of the time left."""
+        wait = progress.retrying_in
+        if wait is not None:
+            ahead = self.tr(
+                "The server is not responding; trying again in %n s.", "", math.ceil(wait)
+            )
+            if not progress.pages_total:  # the first page
+                return self.tr("Fetching the first page…") + "\n" + ahead
+            return self._pages_text(progress) + "\n" + ahead
+        text = self._pages_text(progress)
         left = progress.seconds_left  # None until the pace is known
         if left is not None and progress.pages_done < progress.pages_total:
             if left < 60:
@@ -121,6 +124,15 @@ class ExportAllDialog(QDialog):
             else:
                 text += " · " + self.tr("about %n min left", "", max(1, round(left / 60)))
         return text
+
+    def _pages_text(self, progress: FetchProgress) -> str:
+        if progress.cards == 1:
+            text = self.tr("Page %1 of %2 · 1 card")
+        else:
+            text = self.tr("Page %1 of %2 · %Ln cards", "", progress.cards)
+        locale = QLocale()
+        text = text.replace("%1", locale.toString(progress.pages_done))
+        return text.replace("%2", locale.toString(progress.pages_total))
 
     def cancel(self) -> None:
         """Stop fetching; nothing is written. Too late once the file is being written.

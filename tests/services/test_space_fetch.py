@@ -11,7 +11,14 @@ import httpx
 import pytest
 
 from cardviewer.api import CardPage, CardsClient
-from cardviewer.api.errors import ServerError, SpaceChanged, UnexpectedResponse
+from cardviewer.api.errors import (
+    NotAuthenticated,
+    RateLimited,
+    ServerError,
+    SpaceChanged,
+    SpaceUnavailable,
+    UnexpectedResponse,
+)
 from cardviewer.demo import EMPTY_SPACE_ID
 from cardviewer.services import space_fetch
 from cardviewer.services.space_fetch import (
@@ -559,3 +566,95 @@ async def test_a_page_handed_on_slowly_holds_back_the_next_and_keeps_the_order()
 
     await fetch_pages_in_order(fetch, slow_keep, concurrency=4)
     assert handed == list(range(1, 41))
+
+
+class Outage:
+    """Pages of `empty_pages`, page `page` failing with `errors` in turn first; each try
+    of that page is noted in `tries`."""
+
+    def __init__(self, page: int, *errors: Exception, last_page: int = 5) -> None:
+        self.page = page
+        self.errors = list(errors)
+        self.tries = 0
+        self._fetch = empty_pages(last_page)
+
+    async def __call__(self, number: int) -> CardPage:
+        if number == self.page:
+            self.tries += 1
+            if self.errors:
+                raise self.errors.pop(0)
+        return await self._fetch(number)
+
+
+@pytest.fixture
+def patient(monkeypatch):
+    """Waits of hundredths of a second, a tenth of a second of them at most."""
+    monkeypatch.setattr(space_fetch, "OUTAGE_PATIENCE", 0.1)
+    monkeypatch.setattr(space_fetch, "OUTAGE_WAITS", (0.01, 0.02, 0.04))
+
+
+def bad_gateway() -> ServerError:
+    return ServerError("The server had a problem.", 502)
+
+
+@pytest.mark.parametrize("page", [1, 3])
+async def test_a_page_that_fails_for_a_while_is_waited_for(patient, page):
+    """A server restarting for a second or two stopped the fetch: every page fetched of
+    a whole space was lost (the client's own tries of a request last about a second)."""
+    fetch = Outage(page, bad_gateway(), ServerError("Unavailable.", 503))
+    seen: list[FetchProgress] = []
+    pages = await fetch_all_pages(fetch, concurrency=2, on_progress=seen.append)
+    assert [p.meta.current_page for p in pages] == [1, 2, 3, 4, 5]
+    assert fetch.tries == 3
+    waits = [p.retrying_in for p in seen if p.retrying_in is not None]
+    assert waits == [0.01, 0.02], "each wait told before it is waited"
+    if page == 1:
+        assert [p.pages_total for p in seen if p.retrying_in is not None] == [0, 0]
+    assert seen[-1].retrying_in is None
+    assert seen[-1].pages_done == 5
+
+
+async def test_a_page_that_keeps_failing_stops_the_fetch_once_its_waits_add_up(patient):
+    fetch = Outage(3, *[bad_gateway() for _ in range(10)])
+    with pytest.raises(ServerError):
+        await fetch_all_pages(fetch, concurrency=2)
+    assert fetch.tries == 4, "waited 0.01 + 0.02 + 0.04 s; another 0.04 s is over 0.1 s"
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        NotAuthenticated("Your session has ended.", 401),
+        SpaceUnavailable("This space was not found.", 404),
+        ServerError("The server had a problem.", 501),
+    ],
+    ids=["signed out", "no space", "not transient"],
+)
+async def test_a_failure_that_will_not_pass_stops_the_fetch_at_once(patient, error):
+    fetch = Outage(3, error)
+    with pytest.raises(type(error)):
+        await fetch_all_pages(fetch, concurrency=2)
+    assert fetch.tries == 1
+
+
+async def test_the_server_s_retry_after_is_waited_where_longer(monkeypatch):
+    monkeypatch.setattr(space_fetch, "OUTAGE_PATIENCE", 1.0)
+    monkeypatch.setattr(space_fetch, "OUTAGE_WAITS", (0.01,))
+    fetch = Outage(2, RateLimited("Too many requests.", 429, 0.2))
+    seen: list[FetchProgress] = []
+    await fetch_all_pages(fetch, on_progress=seen.append)
+    assert [p.retrying_in for p in seen if p.retrying_in is not None] == [0.2]
+
+
+async def test_a_wait_longer_than_a_second_is_told_every_second(monkeypatch):
+    monkeypatch.setattr(space_fetch, "OUTAGE_PATIENCE", 3.0)
+    monkeypatch.setattr(space_fetch, "OUTAGE_WAITS", (2.5,))
+    seen: list[FetchProgress] = []
+    await fetch_all_pages(Outage(2, bad_gateway()), on_progress=seen.append)
+    assert [p.retrying_in for p in seen if p.retrying_in is not None] == [2.5, 1.5, 0.5]
+
+
+def test_a_whole_space_fetch_waits_out_a_minute_of_failures_by_default(monkeypatch):
+    monkeypatch.undo()  # the tests' own setting (`tests/conftest.py`)
+    assert space_fetch.OUTAGE_PATIENCE == 60.0
+    assert sum(space_fetch.OUTAGE_WAITS) < space_fetch.OUTAGE_PATIENCE

@@ -195,6 +195,25 @@ def test_progress_reads_as_pages_cards_and_time_left(qtbot, tmp_path):
     assert dialog.describe(FetchProgress(1, 1, 1, 0.1)) == "Page 1 of 1 · 1 card"
 
 
+def test_a_page_waited_for_says_so_instead_of_the_time_left(qtbot, tmp_path):
+    """A page the server failed for a while is tried again (`OUTAGE_PATIENCE`): the
+    progress stood still for a minute, saying nothing."""
+
+    async def never(number: int) -> CardPage:
+        raise AssertionError(f"page {number} was not to be fetched")
+
+    dialog = ExportAllDialog(never, tmp_path / "all.csv", space_id="s", with_emails=False)
+    qtbot.addWidget(dialog)
+    waiting = FetchProgress(12, 24, 120, 6.0, retrying_in=7.5)
+    assert dialog.describe(waiting) == (
+        "Page 12 of 24 · 120 cards\nThe server is not responding; trying again in 8 s."
+    )
+    first = FetchProgress(0, 0, 0, 1.0, retrying_in=1.0)
+    assert dialog.describe(first) == (
+        "Fetching the first page…\nThe server is not responding; trying again in 1 s."
+    )
+
+
 def test_syncing_names_the_space_and_no_file(qtbot, tmp_path):
     async def never(number: int) -> CardPage:
         raise AssertionError(f"page {number} was not to be fetched")
@@ -303,6 +322,9 @@ def test_the_dialog_speaks_german(german, qtbot, arun, tmp_path):
     )
     assert dialog.describe(FetchProgress(3, 1000, 30, 3.0)).endswith("noch etwa 17 min")
     assert dialog.describe(FetchProgress(1, 1, 1, 0.1)) == "Seite 1 von 1 · 1 Karte"
+    assert dialog.describe(FetchProgress(3, 1000, 30, 3.0, retrying_in=2.0)) == (
+        "Seite 3 von 1.000 · 30 Karten\nDer Server antwortet nicht; neuer Versuch in 2 s."
+    )
     assert arun(dialog.run(), timeout=WAIT) == 1200
     assert dialog.progress_label.text() == "1.200 Karten werden geschrieben…"
 
