@@ -383,7 +383,7 @@
     </message>
     <message>
         <location line="+4"/>
-        <source>Copy Handle</source>
+        <source>Copy Username</source>
         <translation>Benutzernamen kopieren</translation>
     </message>
     <message>
@@ -438,7 +438,7 @@
     </message>
     <message>
         <location line="+7"/>
-        <source>Copied the handle</source>
+        <source>Copied the username</source>
         <translation>Benutzername kopiert</translation>
     </message>
     <message>
@@ -660,11 +660,20 @@
     </message>
     <message>
         <location line="+2"/>
+        <location line="+24"/>
         <source>Fetching the first page…</source>
         <translation>Die erste Seite wird abgerufen…</translation>
     </message>
+    <message numerus="yes">
+        <location line="-3"/>
+        <source>The server is not responding; trying again in %n s.</source>
+        <translation>
+            <numerusform>Der Server antwortet nicht; neuer Versuch in %n s.</numerusform>
+            <numerusform>Der Server antwortet nicht; neuer Versuch in %n s.</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+18"/>
+        <location line="+16"/>
         <source>Page %1 of %2 · 1 card</source>
         <translation>Seite %1 von %2 · 1 Karte</translation>
     </message>
@@ -677,7 +686,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+7"/>
+        <location line="-9"/>
         <source>about %n s left</source>
         <translation>
             <numerusform>noch etwa %n s</numerusform>
@@ -693,7 +702,7 @@
         </translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+25"/>
         <source>Cancelling…</source>
         <translation>Wird abgebrochen…</translation>
     </message>
@@ -713,6 +722,22 @@
         <translation>
             <numerusform>%Ln Karte wird geschrieben…</numerusform>
             <numerusform>%Ln Karten werden geschrieben…</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>FilterRow</name>
+    <message>
+        <location filename="../cardviewer/ui/filter_row.py" line="+302"/>
+        <source>1 card</source>
+        <translation>1 Karte</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%Ln cards</source>
+        <translation>
+            <numerusform>%Ln Karte</numerusform>
+            <numerusform>%Ln Karten</numerusform>
         </translation>
     </message>
 </context>
@@ -1148,7 +1173,7 @@
         <translation>Geben Sie eine Bereichs-ID ein und klicken Sie auf „Öffnen“.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/filter_row.py" line="+124"/>
+        <location filename="../cardviewer/ui/filter_row.py" line="-180"/>
         <source>Filter all cards of the space (Ctrl+F)</source>
         <translation>Alle Karten des Bereichs filtern (Strg+F)</translation>
     </message>
@@ -1163,7 +1188,7 @@
         <translation>Zeigt die Karten, deren Name, Benutzername, Position oder E-Mail jedes eingegebene Wort enthält. Filtern und Sortieren gelten für die geladene Seite.</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+31"/>
         <source>Clear the filter</source>
         <translation>Filter leeren</translation>
     </message>
@@ -1178,7 +1203,7 @@
         <translation>Suchen</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+43"/>
         <source>Pages from the server, or every card of the space&apos;s local copy</source>
         <translation>Seiten vom Server oder alle Karten der lokalen Kopie des Bereichs</translation>
     </message>
@@ -1218,12 +1243,12 @@
         <translation>Karten dieser Seite filtern</translation>
     </message>
     <message>
-        <location line="+161"/>
+        <location line="+169"/>
         <source>%1 of %2 shown</source>
         <translation>%1 von %2 angezeigt</translation>
     </message>
     <message>
-        <location line="-182"/>
+        <location line="-190"/>
         <source>No card shown matches “%1”</source>
         <translation>Keine der gezeigten Karten passt zu „%1“</translation>
     </message>
@@ -1253,7 +1278,7 @@
         <translation>Leeren Sie den Filter (Esc), um wieder alle Karten dieser Seite zu sehen.</translation>
     </message>
     <message>
-        <location line="+211"/>
+        <location line="+219"/>
         <source>Clear Filter</source>
         <translation>Filter leeren</translation>
     </message>
@@ -1303,12 +1328,17 @@
     <message>
         <location filename="../cardviewer/ui/export_commands.py" line="+106"/>
         <location line="+14"/>
-        <location line="+191"/>
+        <location line="+192"/>
         <source>There are no cards to export.</source>
         <translation>Es gibt keine Karten zum Exportieren.</translation>
     </message>
     <message>
-        <location line="-136"/>
+        <location line="-187"/>
+        <source>Export Cards Shown</source>
+        <translation>Angezeigte Karten exportieren</translation>
+    </message>
+    <message>
+        <location line="+51"/>
         <source>Export as vCards</source>
         <translation>Als vCards exportieren</translation>
     </message>
@@ -1363,7 +1393,7 @@
         <translation>E-Mail-Adressen neu dabei; keine Karte gilt dadurch als geändert.</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+56"/>
         <source>Synced 1 card. %1</source>
         <translation>1 Karte synchronisiert. %1</translation>
     </message>

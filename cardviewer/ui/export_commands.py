@@ -122,7 +122,8 @@ class ExportCommands(QObject):
             return
         name = f"{safe_file_stem(request.space_id)}-{_shown_kind(space)}"
         name += self.export_format().value
-        path = self._ask_path(self._jobs.export_dir / name)
+        title = QCoreApplication.translate("MainWindow", "Export Cards Shown")
+        path = self._ask_path(self._jobs.export_dir / name, title=title)
         if path is not None:
             self._jobs.export_shown(space.path, positions, request, path, space.generation)
 

@@ -164,7 +164,6 @@ class FilterRow(QWidget):
         self._stack: CardStack | None = None
         self.no_match_page: StatePage | None = None
         self.filter_edit = FilterField(self)
-        self.describe_scope(whole_space=False)
         self.filter_edit.setClearButtonEnabled(True)
         name_clear_button(
             self.filter_edit,
@@ -195,6 +194,7 @@ class FilterRow(QWidget):
         self.space_button.setDefaultAction(space_action)
         self.space_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         self._row = FilterRowLayout(self, self.filter_edit, self.count_label, self.space_button)
+        self.describe_scope(whole_space=False)
 
         self.filter_edit.textChanged.connect(self._filter)
         self.filter_edit.installEventFilter(self)
@@ -283,17 +283,25 @@ class FilterRow(QWidget):
         self.filter_edit.setPlaceholderText(texts.placeholder)
         self.filter_edit.setAccessibleName(texts.name)
         self.filter_edit.setToolTip(texts.tip)
+        self.show_count(self._proxy.rowCount(), self._proxy.total_count())
         self._follow_filter()  # a no-match page shown says what it now covers
 
     def show_count(self, shown: int, total: int) -> None:
-        """ "3 of 20 shown" while a filter is typed; nothing without one.
+        """ "3 of 20 shown" while a filter is typed; without one, "100,000 cards" in the
+        whole space (a page's count is in the page bar).
 
-        A screen reader says it too, or that no card matches, once typing pauses.
+        A screen reader says a filter's count too, or that no card matches, once
+        typing pauses.
         """
         if not self._proxy.filter_text().strip() or not total:  # no "0 of 0 shown"
-            self.count_label.clear()
             self._said = ""
             self._say_count.stop()
+            if self._scope is FilterScope.PAGE or not total:
+                self.count_label.clear()
+            elif total == 1:  # English has no catalogue to find its singular in
+                self.count_label.setText(self.tr("1 card"))
+            else:  # `tr()` of the widget: the translation tools find a plural only there
+                self.count_label.setText(self.tr("%Ln cards", "", total))
             return
         locale = QLocale()
         text = QCoreApplication.translate("MainWindow", "%1 of %2 shown")

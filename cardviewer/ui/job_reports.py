@@ -80,6 +80,8 @@ class JobReports(QObject):
         self._jobs, self._plurals = jobs, plurals
         self._show_copy = show_copy
         self._error_bar, self._status = error_bar, status
+        self._failure: str | None = None
+        """The sentence of the last job that failed, while the error bar may show it."""
         jobs.finished.connect(self._on_finished)
         jobs.failed.connect(self._on_failed)
         jobs.statusMessage.connect(status.showMessage)
@@ -94,6 +96,10 @@ class JobReports(QObject):
         return progress if isinstance(progress, ExportAllDialog) else None
 
     def _on_finished(self, result: JobResult) -> None:
+        # A job that failed before is done with: its failure no longer holds.
+        if self._failure is not None and self._error_bar.message == self._failure:
+            self._error_bar.hide_error()
+        self._failure = None
         if result.kind is JobKind.SYNC:
             if result.count == 1:  # English has no catalogue to find its singular in
                 message = QCoreApplication.translate("MainWindow", "Synced 1 card. %1")
@@ -119,3 +125,4 @@ class JobReports(QObject):
 
     def _on_failed(self, message: str, detail: str) -> None:
         self._error_bar.show_error(message, detail, retryable=False)
+        self._failure = message

@@ -7,6 +7,7 @@ from PySide6.QtCore import QLocale, Qt
 from PySide6.QtGui import QAction, QIcon, QKeyEvent
 from PySide6.QtWidgets import QTableView, QWidget
 
+from cardviewer import i18n
 from cardviewer.api import CardPage
 from cardviewer.api.models import parse_card
 from cardviewer.services.page_loader import PageRequest
@@ -49,6 +50,46 @@ def test_typing_filters_the_cards_and_counts_them(row, qtbot):
     widget.filter_edit.clear()
     assert proxy.rowCount() == 3
     assert widget.count_label.text() == "", "no count without a filter"
+
+
+@pytest.mark.parametrize("changes", [False, True])
+def test_the_whole_space_says_how_many_cards_it_has_without_a_filter(row, qtbot, changes):
+    """Its pages have a bar that counts them; the whole space said its count only in a
+    passing note, after a sync."""
+    widget, _proxy = row
+    widget.describe_scope(whole_space=True, changes=changes)
+    assert widget.count_label.text() == "3 cards"
+    qtbot.keyClicks(widget.filter_edit, "an")
+    assert widget.count_label.text() == "2 of 3 shown"
+    widget.filter_edit.clear()
+    assert widget.count_label.text() == "3 cards"
+    QLocale.setDefault(QLocale("en_US"))
+    try:
+        widget.show_count(100_000, 100_000)
+        assert widget.count_label.text() == "100,000 cards"
+    finally:
+        QLocale.setDefault(QLocale.system())
+    widget.show_count(1, 1)
+    assert widget.count_label.text() == "1 card"
+    widget.show_count(0, 0)
+    assert widget.count_label.text() == ""
+    widget.describe_scope(whole_space=False)
+    assert widget.count_label.text() == "", "the page bar counts the pages' cards"
+
+
+def test_the_whole_space_s_count_in_german(row, qapp):
+    widget, _proxy = row
+    i18n.install_translators(qapp, "de")
+    QLocale.setDefault(QLocale("de_DE"))
+    try:
+        widget.describe_scope(whole_space=True)
+        widget.show_count(100_000, 100_000)
+        assert widget.count_label.text() == "100.000 Karten"
+        widget.show_count(1, 1)
+        assert widget.count_label.text() == "1 Karte"
+    finally:
+        i18n.remove_translators()
+        QLocale.setDefault(QLocale.system())
 
 
 def test_blanks_alone_are_no_filter(row, qtbot):

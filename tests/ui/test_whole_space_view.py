@@ -361,10 +361,12 @@ def test_preferences_removes_the_local_copies_once_a_sync_under_way_is_called_of
 
 
 def exported_shown(qtbot, window: MainWindow, target: Path) -> tuple[Path, list[list[str]]]:
-    """Export Cards Shown into `target`: the file name suggested, and the rows written."""
+    """Export Cards Shown into `target`: the file name suggested, and the rows written.
+    Its file dialog says what it saves (it was titled "Export Page")."""
     asked: list[Path] = []
 
     def ask(suggested: Path, title: str = "") -> Path:
+        assert title == "Export Cards Shown"
         asked.append(suggested)
         return target
 
@@ -939,7 +941,7 @@ def test_a_slow_sort_of_the_whole_space_says_so_until_its_rows_come(
     with qtbot.waitSignal(space.queryFinished, timeout=WAIT):
         window.table.sortByColumn(name, Qt.SortOrder.DescendingOrder)
         qtbot.waitUntil(lambda: label.text() == "Sorting…", timeout=WAIT)
-    assert label.text() == "", "no filter typed: no count"
+    assert label.text() == f"{space.total_count()} cards", "no filter typed: the space's count"
 
 
 def test_whole_space_columns_fit_their_content_as_the_view_would_size_them(

@@ -190,7 +190,7 @@ class CardDetailsPane(QWidget):
         self._form_wrapping = FormWrapping(self.form, self.scroll_area, self._form_room)
 
         # Named by the words they show, so that a person who says them is understood.
-        self.copy_handle_button = self._button(self.tr("Copy Handle"), self._copy_handle)
+        self.copy_handle_button = self._button(self.tr("Copy Username"), self._copy_handle)
         self.copy_emails_button = self._button(self.tr("Copy E-mails"), self._copy_emails)
         self.copy_json_button = self._button(self.tr("Copy as JSON"), self._copy_json)
         self.copy_json_button.setToolTip(self.tr("All of the card's data, as the server sent it"))
@@ -401,7 +401,7 @@ class CardDetailsPane(QWidget):
     def _copy_handle(self) -> None:
         if self._card is None or not self._card.username:
             return
-        self._copy(self._card.username, self.tr("Copied the handle"))
+        self._copy(self._card.username, self.tr("Copied the username"))
 
     def _copy_emails(self) -> None:
         emails = self._card.emails if self._card is not None else None

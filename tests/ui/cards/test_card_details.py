@@ -431,12 +431,12 @@ def test_an_invalid_value_is_marked_with_what_was_sent(pane):
 def test_copy_handle(pane, qtbot, clipboard):
     pane.set_card(card())
     assert pane.copy_handle_button.isEnabled()
-    assert pane.copy_handle_button.text() == "Copy Handle"  # the name a reader says
+    assert pane.copy_handle_button.text() == "Copy Username"  # the field it copies, by name
     assert pane.copy_handle_button.accessibleDescription() == "max-mueller"
     with qtbot.waitSignal(pane.copied) as copied:
         qtbot.mouseClick(pane.copy_handle_button, Qt.MouseButton.LeftButton)
     assert clipboard.text() == "max-mueller"
-    assert copied.args == ["Copied the handle"]
+    assert copied.args == ["Copied the username"]
 
 
 def test_copy_emails_one_per_line(pane, qtbot, clipboard):
