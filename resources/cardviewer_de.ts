@@ -1983,18 +1983,18 @@
     </message>
     <message>
         <location line="+4"/>
-        <source>The local copy has none: tick Include e-mails and sync the space to have them.</source>
-        <translation>Die lokale Kopie hat keine: Setzen Sie „E-Mails laden“ und synchronisieren Sie den Bereich, um sie zu erhalten.</translation>
+        <source>The local copy has none. To have them, sync the space again with Include e-mails ticked.</source>
+        <translation>Die lokale Kopie hat keine. Um sie zu erhalten, synchronisieren Sie den Bereich erneut mit gesetztem „E-Mails laden“.</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Load E-mails</source>
         <translation>E-Mails laden</translation>
     </message>
     <message>
         <location line="+7"/>
-        <source>Go On Without</source>
-        <translation>Ohne fortfahren</translation>
+        <source>Continue Without E-mails</source>
+        <translation>Ohne E-Mails fortfahren</translation>
     </message>
 </context>
 <context>

@@ -39,7 +39,8 @@ def ask_about_emails(parent: QWidget | None, *, can_load: bool) -> EmailChoice:
     else:
         info = QCoreApplication.translate(
             "MainWindow",
-            "The local copy has none: tick Include e-mails and sync the space to have them.",
+            "The local copy has none. To have them, sync the space again with Include e-mails "
+            "ticked.",
         )
     box.setInformativeText(info)
     load = (
@@ -51,7 +52,8 @@ def ask_about_emails(parent: QWidget | None, *, can_load: bool) -> EmailChoice:
         else None
     )
     without = box.addButton(
-        QCoreApplication.translate("MainWindow", "Go On Without"), QMessageBox.ButtonRole.ActionRole
+        QCoreApplication.translate("MainWindow", "Continue Without E-mails"),
+        QMessageBox.ButtonRole.ActionRole,
     )
     box.addButton(QMessageBox.StandardButton.Cancel)
     box.setDefaultButton(load or without)

@@ -173,3 +173,18 @@ def test_without_a_scheme_asked_for_the_desktop_s_is_kept(
     with follow_colour_scheme(qapp):
         for role in (ROLE.Window, ROLE.Base, ROLE.Text):
             assert QGuiApplication.palette().color(role) == before.color(role)
+
+
+def test_fields_stand_out_of_the_dark_window_as_of_the_light_one(qapp: QApplication):
+    """Fields and check boxes are drawn on `Base`, framed in a shade of `Window`: in the
+    dark palette both were so alike (1.06:1) that the space field, the filter and the
+    check boxes all but vanished."""
+    from PySide6.QtWidgets import QStyleFactory
+
+    fusion = QStyleFactory.create("Fusion")
+    assert fusion is not None
+    light = fusion.standardPalette()
+    dark = dark_palette()
+    stands_out = contrast(light.color(ROLE.Base), light.color(ROLE.Window))
+    assert contrast(dark.color(ROLE.Base), dark.color(ROLE.Window)) >= stands_out
+    assert contrast(dark.color(ROLE.AlternateBase), dark.color(ROLE.Base)) > 1.05, "rows told apart"

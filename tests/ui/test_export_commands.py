@@ -435,7 +435,7 @@ def test_the_question_offers_to_load_only_where_it_can(qtbot, monkeypatch):
     assert ask_about_emails(None, can_load=True) is EmailChoice.CANCEL
     assert ask_about_emails(None, can_load=False) is EmailChoice.CANCEL
     assert "Load E-mails" in seen[0]
-    assert "Go On Without" in seen[0]
+    assert "Continue Without E-mails" in seen[0], "without what, it says"
     assert "Load E-mails" not in seen[1]
 
 
