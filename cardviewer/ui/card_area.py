@@ -7,8 +7,10 @@ pane shows the table's current card.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtGui import QAction, QIcon
+from PySide6.QtGui import QAction, QIcon, QResizeEvent
 from PySide6.QtWidgets import QSplitter, QStackedWidget, QTableView, QVBoxLayout, QWidget
 
 from cardviewer.services.settings import Settings
@@ -22,6 +24,8 @@ from cardviewer.ui.state_page import StatePage
 
 STATE_ICON_SIZE = 64
 DEFAULT_SPLITTER_SIZES = [800, 380]
+NARROWED_DETAILS_SHARE = 0.4
+"""The most of the width the details pane keeps as the window is made narrower."""
 
 
 class CardStack(QStackedWidget):
@@ -68,7 +72,11 @@ class CardStack(QStackedWidget):
 class CardArea(QSplitter):
     """The cards (filter row over the stack) on the left, the details pane on the right.
 
-    Only the cards grow with the window; neither side can be collapsed away.
+    Only the cards grow with the window; neither side can be collapsed away. As the
+    window is made narrower, the pane gives way too, down to `NARROWED_DETAILS_SHARE`
+    of the width (or the least the card shown needs), and it comes back to its width
+    as the window widens again: the cards alone gave way, and at 800 pixels the table
+    had half the window, its second column cut.
     """
 
     def __init__(
@@ -91,10 +99,41 @@ class CardArea(QSplitter):
         self.setStretchFactor(0, 1)
         self.setStretchFactor(1, 0)
         self.setChildrenCollapsible(False)
+        self._wanted: tuple[int, int] | None = None
+        """The pane's width as last set or dragged, and the area's then; None: as they
+        are at the next resize."""
         self.setSizes(DEFAULT_SPLITTER_SIZES)
+        self.splitterMoved.connect(self._moved)
         # The pane's hint only beside cards to select.
         stack.currentChanged.connect(lambda: details_pane.offer_hint(stack.current_is_table()))
         details_pane.offer_hint(stack.current_is_table())
+
+    def setSizes(self, sizes: Sequence[int]) -> None:
+        """Sizes set by the window (its first layout, Reset View): the pane's width then
+        is the one it comes back to."""
+        super().setSizes(sizes)
+        self._wanted = None
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        pane = self.widget(1)
+        if pane is None or pane.isHidden() or event.oldSize().width() <= 0:
+            return
+        cards, details = self.sizes()
+        width = event.size().width()
+        if self._wanted is None:
+            self._wanted = (details, max(width, event.oldSize().width()))
+        wanted, wanted_at = self._wanted
+        fits = wanted  # as wide as the window was where it was wanted: all of it
+        if width < wanted_at:
+            share = round(width * NARROWED_DETAILS_SHARE)
+            fits = min(wanted, max(share, pane.minimumSizeHint().width()))
+        if fits != details:
+            super().setSizes([cards + details - fits, fits])
+
+    def _moved(self) -> None:
+        """The person dragged the handle: the width the pane comes back to."""
+        self._wanted = (self.sizes()[1], self.width())
 
 
 class CurrentCardDetails(QObject):

@@ -6,7 +6,12 @@ import pytest
 from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import QLineEdit, QSplitter, QTableView, QWidget
 
-from cardviewer.ui.card_area import DEFAULT_SPLITTER_SIZES, CardArea, CardStack
+from cardviewer.ui.card_area import (
+    DEFAULT_SPLITTER_SIZES,
+    NARROWED_DETAILS_SHARE,
+    CardArea,
+    CardStack,
+)
 from cardviewer.ui.cards.card_details import CardDetailsPane
 from cardviewer.ui.page_messages import StateText
 
@@ -69,3 +74,35 @@ def test_the_details_pane_offers_its_hint_only_beside_cards(area):
     assert pane.placeholder_label.text() == "Select a card to see its details."
     stack.show_empty(StateText("No cards", "This space has no cards yet."))
     assert pane.placeholder_label.text() == ""
+
+
+def test_a_narrower_window_narrows_the_details_too_and_a_wider_one_gives_their_width_back(
+    area, qtbot
+):
+    """The cards alone gave way: at 800 pixels the table had half the window."""
+    _cards, details = area.sizes()
+    assert details == DEFAULT_SPLITTER_SIZES[1]
+    area.resize(780, 500)
+    cards, narrowed = area.sizes()
+    assert narrowed == round(780 * NARROWED_DETAILS_SHARE)
+    assert cards > narrowed
+    area.resize(500, 500)
+    least = area.widget(1).minimumSizeHint().width()
+    assert area.sizes()[1] == max(200, least)
+    area.resize(1180, 500)
+    assert area.sizes()[1] == DEFAULT_SPLITTER_SIZES[1], "back to its width"
+
+
+def test_a_width_the_person_dragged_to_is_the_one_the_details_come_back_to(area):
+    total = sum(area.sizes())
+    area.moveSplitter(total - 500, 1)  # the pane 500 wide
+    dragged = area.sizes()[1]
+    assert dragged > DEFAULT_SPLITTER_SIZES[1]
+    area.resize(780, 500)
+    assert area.sizes()[1] < dragged
+    area.resize(1180, 500)
+    assert area.sizes()[1] == dragged
+    area.setSizes([900, 280])  # the window's own layout (Reset View)
+    area.resize(780, 500)
+    area.resize(1180, 500)
+    assert area.sizes()[1] == 280

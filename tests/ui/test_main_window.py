@@ -16,6 +16,7 @@ from cardviewer.demo import Fault
 from cardviewer.services.page_loader import PageRequest
 from cardviewer.services.settings import Settings
 from cardviewer.ui.cards.avatar_delegate import AvatarDelegate
+from cardviewer.ui.cards.column_layout import FIT_REST_AFTER_MS
 from cardviewer.ui.cards.table_copy import COPY_CELL
 from cardviewer.ui.main_window import MainWindow
 from cardviewer.ui.whole_space_jobs import JobKind, JobResult
@@ -740,6 +741,7 @@ def test_columns_fit_their_content_as_the_view_would_size_them(
 def test_reset_view_brings_every_column_back(window, demo_server, qtbot):
     open_space(qtbot, window, demo_server.space_id)
     header = window.table.horizontalHeader()
+    qtbot.wait(FIT_REST_AFTER_MS * 3)  # the columns out of view are fitted just after
     fitted = [header.sectionSize(i) for i in range(header.count())]
     header.moveSection(1, 3)
     header.resizeSection(2, 400)
@@ -749,7 +751,7 @@ def test_reset_view_brings_every_column_back(window, demo_server, qtbot):
     assert [header.logicalIndex(v) for v in range(header.count())] == list(range(header.count()))
     hidden = [header.isSectionHidden(i) for i in range(header.count())]
     assert hidden == [column.key == "uuid" for column in window.model.columns]
-    assert [header.sectionSize(i) for i in range(header.count())] == fitted
+    qtbot.waitUntil(lambda: [header.sectionSize(i) for i in range(header.count())] == fitted)
     assert window.size() == DEFAULT_SIZE
 
 
