@@ -56,7 +56,7 @@ LOOKAHEAD = 2
 """Pages asked for beyond the next one due, per request that may run at once."""
 
 OUTAGE_PATIENCE = 60.0
-"""Seconds a page that keeps failing in a way that may pass is waited for, at most.
+"""Seconds a page that keeps failing in a way that may pass is tried for, at most.
 
 Each request is already tried a few times within seconds (`RetryPolicy`); a server
 restarting, or a gateway switching over, takes longer, and a fetch of 100,000 cards
@@ -200,13 +200,20 @@ async def fetch_pages_in_order(
         raise _first_leaf(errors) from None
 
 
-def _patient(fetch: PageFetch, waiting: Callable[[float], None], patience: float) -> PageFetch:
+def _patient(
+    fetch: PageFetch,
+    waiting: Callable[[float], None],
+    patience: float,
+    clock: Callable[[], float] = time.monotonic,
+) -> PageFetch:
     """`fetch`, with a page that fails in a way that may pass (`is_transient`) tried again
-    after `OUTAGE_WAITS`, for as long as its waits add up to `patience` seconds at most.
-    `waiting` hears the seconds left before each new try, every second."""
+    after `OUTAGE_WAITS`, until `patience` seconds have passed since its first try: the
+    client's own tries count too (a 429 it waited out three times already took that
+    long). `waiting` hears the seconds left before each new try, every second; `clock`
+    is read for this alone, not as the progress's time."""
 
     async def fetch_patiently(number: int) -> CardPage:
-        waited = 0.0
+        began = clock()
         tried = 0
         while True:
             tried += 1
@@ -214,7 +221,7 @@ def _patient(fetch: PageFetch, waiting: Callable[[float], None], patience: float
                 return await fetch(number)
             except CardViewerError as error:
                 wait = _outage_wait(error, tried)
-                if wait is None or waited + wait > patience:
+                if wait is None or clock() - began + wait > patience:
                     # The caller says why; the log names the page too.
                     log.info("page %d could not be fetched: %s", number, error.detail or error)
                     raise
@@ -224,7 +231,6 @@ def _patient(fetch: PageFetch, waiting: Callable[[float], None], patience: float
                     error.detail or error,
                     wait,
                 )
-                waited += wait
                 while wait > 0:
                     waiting(wait)
                     step = min(1.0, wait)

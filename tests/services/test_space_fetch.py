@@ -588,9 +588,9 @@ class Outage:
 
 @pytest.fixture
 def patient(monkeypatch):
-    """Waits of hundredths of a second, a tenth of a second of them at most."""
-    monkeypatch.setattr(space_fetch, "OUTAGE_PATIENCE", 0.1)
-    monkeypatch.setattr(space_fetch, "OUTAGE_WAITS", (0.01, 0.02, 0.04))
+    """Two waits of hundredths of a second, then one past the second of patience."""
+    monkeypatch.setattr(space_fetch, "OUTAGE_PATIENCE", 1.0)
+    monkeypatch.setattr(space_fetch, "OUTAGE_WAITS", (0.01, 0.02, 5.0))
 
 
 def bad_gateway() -> ServerError:
@@ -614,11 +614,29 @@ async def test_a_page_that_fails_for_a_while_is_waited_for(patient, page):
     assert seen[-1].pages_done == 5
 
 
-async def test_a_page_that_keeps_failing_stops_the_fetch_once_its_waits_add_up(patient):
+async def test_a_page_that_keeps_failing_stops_the_fetch_once_its_time_is_up(patient):
     fetch = Outage(3, *[bad_gateway() for _ in range(10)])
     with pytest.raises(ServerError):
         await fetch_all_pages(fetch, concurrency=2)
-    assert fetch.tries == 4, "waited 0.01 + 0.02 + 0.04 s; another 0.04 s is over 0.1 s"
+    assert fetch.tries == 3, "waited 0.01 and 0.02 s; another 5 s is past the second"
+
+
+async def test_the_time_a_failed_try_took_counts_too(monkeypatch):
+    """The client waits out a 429 three times before it gives up: a minute more on top
+    of each of those would have kept a fetch at a page for minutes."""
+    monkeypatch.setattr(space_fetch, "OUTAGE_PATIENCE", 0.5)
+    monkeypatch.setattr(space_fetch, "OUTAGE_WAITS", (0.01,))
+    fetch = Outage(2, *[bad_gateway() for _ in range(10)])
+    slow = fetch.__call__
+
+    async def slow_to_fail(number: int) -> CardPage:
+        if number == 2:
+            await asyncio.sleep(0.3)
+        return await slow(number)
+
+    with pytest.raises(ServerError):
+        await fetch_all_pages(slow_to_fail)
+    assert fetch.tries == 2, "0.3 s, a wait, 0.3 s more: past the half second"
 
 
 @pytest.mark.parametrize(
