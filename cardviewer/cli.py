@@ -659,7 +659,17 @@ def report_session_ended(
     exc: NotAuthenticated, err: TextIO, account: SignInAgain, command: str
 ) -> int:
     """`report_failure` for a session the server ended midway, and how to let `command`
-    sign in again by itself next time when it had no password to."""
+    sign in again by itself next time when it had no password to. Where it signed in
+    again as often as it may and the server ended each new session too, that is said:
+    "Please sign in again" is no advice to a job that did."""
+    if account.times >= account.MAX_TIMES:
+        log.debug("%s", exc.detail)
+        print(
+            f"The server ended the session again each time the {command} signed in again "
+            f"({account.times} times). Ask the platform's administrator why.",
+            file=err,
+        )
+        return ExitCode.SIGN_IN
     code = report_failure(exc, err)
     if account.times == 0:
         print(

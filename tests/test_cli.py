@@ -494,10 +494,11 @@ class FullDisk(io.BytesIO):
 
 @pytest.mark.parametrize("file_format", ["csv", "pdf"])
 def test_a_full_temporary_folder_is_not_said_to_be_the_file_s_disk(
-    demo_server, password, tmp_path, monkeypatch, file_format
+    qapp, demo_server, password, tmp_path, monkeypatch, file_format
 ):
     """The rows wait there until the last page: "The disk is full." sent the person to
-    the file's disk, with room to spare."""
+    the file's disk, with room to spare. (`qapp`: the PDF is drawn in this process, which
+    would otherwise make a bare `QGuiApplication`, and a later test's widgets abort.)"""
     monkeypatch.setattr(tempfile, "TemporaryFile", FullDisk)
     target = tmp_path / f"all.{file_format}"
     space = ["--space", demo_server.space_id, "--all"]
@@ -820,6 +821,11 @@ def test_a_server_that_ends_every_session_stops_the_export(demo_server, password
     assert code == ExitCode.SIGN_IN
     assert logins(demo_server) == 1 + cli.SignInAgain.MAX_TIMES
     assert "set CARDVIEWER_PASSWORD" not in err, "the password was at hand"
+    # "Please sign in again" was no advice to a job that had just done so, three times.
+    assert err.startswith(
+        "The server ended the session again each time the export signed in again "
+        "(3 times). Ask the platform's administrator why.\nNothing was written to "
+    )
 
 
 def test_vcards_for_outlook_and_phones(demo_server, password, tmp_path):
