@@ -287,6 +287,9 @@ def test_the_command_line_rows_are_what_cardviewer_export_prints(
     err = io.StringIO()
     main([*account, *space, "--format", "xlsx", "-o", "-"], stderr=err, stdout=Terminal())
     printed += err.getvalue().splitlines()
+    demo_server.faults.inject(Fault.REVOKED_TOKEN, target="cards", times=100)  # each session
+    printed += run(*account, *space, "-o", str(tmp_path / "page.csv"))
+    demo_server.faults.clear()
     SessionStore().save(stored)  # a session the server ends midway, and no password
     monkeypatch.delenv(PASSWORD_VARIABLE)
     demo_server.faults.inject(Fault.REVOKED_TOKEN, target="cards")
