@@ -284,6 +284,8 @@ def test_the_command_line_rows_are_what_cardviewer_export_prints(
     printed += run(*account, *space, "-o", str(tmp_path / "gone" / "page.csv"))
     demo_server.faults.inject(Fault.TRUNCATED_JSON, target="cards", times=4)  # every try
     printed += run(*account, *space, "-o", str(tmp_path / "page.csv"))
+    demo_server.faults.inject(Fault.DROP_CONNECTION, target="cards", times=4)
+    printed += run(*account, *space, "-o", str(tmp_path / "page.csv"))
     err = io.StringIO()
     main([*account, *space, "--format", "xlsx", "-o", "-"], stderr=err, stdout=Terminal())
     printed += err.getvalue().splitlines()
