@@ -37,7 +37,7 @@ def measure(cards: int = CARDS) -> list[Result]:
     from cardviewer.services.process_job import in_a_process
     from cardviewer.services.space_overview import overview_of_copy
     from cardviewer.services.vcard_export import VCardVersion, write_stored_vcards
-    from cardviewer.ui.cards.card_export import write_stored_cards
+    from cardviewer.ui.cards.card_export import stored_cards_writer
     from cardviewer.ui.cards.card_table_view import CardTableView
     from cardviewer.ui.cards.space_table_model import SpaceTableModel
     from cardviewer.ui.cards.table_copy import stored_rows
@@ -90,9 +90,8 @@ def measure(cards: int = CARDS) -> list[Result]:
 
             def export(suffix: str) -> Callable[[], Awaitable[object]]:
                 target = Path(folder) / f"shown.{suffix}"
-                return lambda: write_stored_cards(
-                    target, store_path=path, positions=model.positions()
-                )
+                write = stored_cards_writer(store_path=path, positions=model.positions())
+                return lambda: in_a_process(write, target)
 
             jobs = [
                 (f"export {label} shown to {suffix}", export(suffix)) for suffix in ("csv", "xlsx")

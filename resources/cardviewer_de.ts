@@ -1363,7 +1363,7 @@
         <translation>QR-Code speichern</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+772"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+778"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
@@ -2121,6 +2121,26 @@
         <location line="+1"/>
         <source>Cancelling printing…</source>
         <translation>Drucken wird abgebrochen…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Export</source>
+        <translation>Kartenexport</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop saving the cards</source>
+        <translation>Das Speichern der Karten anhalten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancel the export</source>
+        <translation>Export abbrechen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancelling the export…</source>
+        <translation>Export wird abgebrochen…</translation>
     </message>
     <message>
         <location line="+4"/>

@@ -29,6 +29,8 @@ class Made(Enum):
     VCARDS = "vCards"
     PRINT = "print"
     COPY = "copy"
+    EXPORT = "export"
+    """The cards shown of a whole space, saved as CSV or a workbook."""
 
 
 class Paint(Protocol):

@@ -1,5 +1,5 @@
-"""In the status bar while a phone list is painted, vCards are written or many rows are
-copied: how far it has come, and Cancel.
+"""In the status bar while a phone list is painted, vCards or the cards shown are written
+or many rows are copied: how far it has come, and Cancel.
 
 A phone list of a page is done before anyone would read a progress bar, so the note
 shows only when the painting is still running after `SHOW_AFTER_MS`. The window stays
@@ -40,6 +40,13 @@ def note_texts(made: Made) -> tuple[str, str, str, str]:
             QCoreApplication.translate("PaintingNote", "Stop printing the phone list"),
             QCoreApplication.translate("PaintingNote", "Cancel printing"),
             QCoreApplication.translate("PaintingNote", "Cancelling printing…"),
+        )
+    if made is Made.EXPORT:
+        return (
+            QCoreApplication.translate("PaintingNote", "Export"),
+            QCoreApplication.translate("PaintingNote", "Stop saving the cards"),
+            QCoreApplication.translate("PaintingNote", "Cancel the export"),
+            QCoreApplication.translate("PaintingNote", "Cancelling the export…"),
         )
     if made is Made.COPY:
         return (

@@ -50,7 +50,7 @@ from cardviewer.services.vcard_export import (
 from cardviewer.services.vcard_photo import photo_jpeg
 from cardviewer.services.vcard_photos import PhotoSource, Thumbnail, blocking_lookup
 from cardviewer.tasks import TaskSet, on_thread_to_the_end, undone_if_called_off
-from cardviewer.ui.cards.card_export import write_cards, write_stored_cards
+from cardviewer.ui.cards.card_export import stored_cards_writer, write_cards
 from cardviewer.ui.cards.table_copy import rows_copied
 from cardviewer.ui.error_text import error_text, store_error_text, write_failure_text
 from cardviewer.ui.painting import Made, Paint, Painting
@@ -256,15 +256,21 @@ class WholeSpaceJobs(QObject):
         generation: Generation | None = None,
     ) -> None:
         """Save the cards of the local copy at `store_path` (its copy `generation`, the one
-        shown) shown in the whole space."""
-        write = partial(
-            write_stored_cards,
-            store_path=store_path,
-            positions=positions,
-            title=request.space_id,
-            generation=generation,
-        )
-        self._start(JobKind.EXPORT_PAGE, self._export_page(_with_suffix(path), write, request))
+        shown) shown in the whole space, in a process of its own, told and cancelled by
+        `painting` (100,000 cards take seconds, a minute on a busy machine)."""
+
+        async def run(target: Path, *, delimiter: str) -> int:
+            write = stored_cards_writer(
+                store_path=store_path,
+                positions=positions,
+                title=request.space_id,
+                delimiter=delimiter,
+                generation=generation,
+            )
+            paint = partial(_written_in_a_process, write, target)
+            return await self._paint(paint, len(positions), pictures=None, made=Made.EXPORT)
+
+        self._start(JobKind.EXPORT_PAGE, self._export_page(_with_suffix(path), run, request))
 
     def export_vcards(
         self, cards: list[Card], request: PageRequest, path: Path, *, photos: bool = False

@@ -14,7 +14,7 @@ from PySide6.QtPrintSupport import QPrinter
 from PySide6.QtWidgets import QStatusBar
 
 from cardviewer.api.models import Card, parse_card
-from cardviewer.services import vcard_export
+from cardviewer.services import card_export, vcard_export
 from cardviewer.services.card_store import CardStore
 from cardviewer.services.page_loader import PageRequest
 from cardviewer.services.phone_list import PhoneListStopped
@@ -354,6 +354,44 @@ def test_vcards_of_a_synced_space_tell_their_progress_and_cancel_keeps_the_earli
     qtbot.waitUntil(note.isHidden, timeout=WAIT)
     assert target.read_bytes() == b"the cards before"
     assert sorted(path.name for path in tmp_path.iterdir() if "vcf" in path.name) == ["shown.vcf"]
+
+
+def test_the_cards_shown_of_a_synced_space_tell_their_progress_and_cancel_keeps_the_file(
+    qtbot, jobs, tmp_path: Path, monkeypatch
+):
+    """A whole space's cards took seconds (a minute on a busy machine) to save, with
+    "Saving shown.csv…" alone to see and no way to stop it."""
+    monkeypatch.setattr(whole_space_jobs, "run_in_process", on_this_thread)
+    monkeypatch.setattr(card_export, "STORE_BLOCK", 50)
+    positions = synced(tmp_path / "space.sqlite", CARDS + CARDS[:400])
+    read = CardStore.cards_at
+    go_on = threading.Event()
+    blocks = 0
+
+    def slow(store: CardStore, *args: object, **options: object) -> dict[int, Card]:
+        nonlocal blocks
+        blocks += 1
+        if blocks > 6:  # a long export: it waits here until Cancel
+            go_on.wait(WAIT / 1000)
+        return read(store, *args, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(CardStore, "cards_at", slow)
+    _status, note = in_status_bar(qtbot, jobs.painting)
+    target = tmp_path / "shown.csv"
+    target.write_bytes(b"the cards before")
+    jobs.export_shown(tmp_path / "space.sqlite", positions, SHOWN, target)
+    qtbot.waitUntil(note.isVisible, timeout=WAIT)
+    qtbot.waitUntil(lambda: note.bar.value() == 250, timeout=WAIT)
+    assert note.bar.text() == f"250 of {QLocale().toString(1000)} cards"
+    assert note.bar.accessibleName() == "Export"
+    assert note.cancel_button.accessibleName() == "Cancel the export"
+    with qtbot.waitSignal(jobs.statusMessage, timeout=WAIT) as said:
+        note.cancel_button.click()
+        go_on.set()
+    assert said.args[0] == "Export cancelled; nothing was saved."
+    qtbot.waitUntil(note.isHidden, timeout=WAIT)
+    assert target.read_bytes() == b"the cards before"
+    assert [path.name for path in tmp_path.iterdir() if "csv" in path.name] == ["shown.csv"]
 
 
 def test_photos_that_hang_do_not_hold_up_cancelling_vcards(qtbot, qloop, arun, tmp_path):

@@ -32,7 +32,7 @@ from cardviewer.services.stoppable import Painted, check
 from cardviewer.services.store_schema import SCHEMA_VERSION
 from cardviewer.services.store_sync import StoreSync
 from cardviewer.services.store_writer import CardWriter
-from cardviewer.ui.cards import card_export as ui_card_export
+from cardviewer.ui import whole_space_jobs
 from cardviewer.ui.chosen_cards import ChosenCards
 from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.phone_list_output import phone_list_texts, print_chosen_elsewhere
@@ -801,10 +801,10 @@ def test_cards_of_a_copy_that_cannot_be_written_are_not_called_a_page(jobs, qtbo
 
 
 def test_saving_that_ends_unexpectedly_is_explained(jobs, qtbot, tmp_path, monkeypatch):
-    async def ended(*_args, **_kwargs):
+    def ended(*_args, **_kwargs):
         raise JobEnded("killed")
 
-    monkeypatch.setattr(ui_card_export, "in_a_process", ended)
+    monkeypatch.setattr(whole_space_jobs, "run_in_process", ended)
     with qtbot.waitSignal(jobs.failed, timeout=WAIT) as failed:
         jobs.export_shown(tmp_path / "space.sqlite", [0], SHOWN, tmp_path / "shown.csv")
     assert failed.args[0] == (

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cardviewer.services import card_export
-from cardviewer.services.process_job import in_a_process
 from cardviewer.ui.cards.columns import column_titles
 
 if TYPE_CHECKING:
@@ -33,29 +32,26 @@ async def write_cards(
     )
 
 
-async def write_stored_cards(
-    path: Path,
+def stored_cards_writer(
     *,
     store_path: Path,
     positions: list[int],
     title: str = "",
     delimiter: str = ",",
     generation: Generation | None = None,
-) -> int:
-    """Write cards of a local copy in a process of its own with the table's headings.
+) -> partial[int]:
+    """Writes cards of a local copy with the table's headings, given its file, `stop` and
+    `painted` (`card_export.write_stored_cards_now`).
 
-    A whole space's cards are Python from end to end; on a thread beside the window's
-    they held up its every paint. Called off, the process stops and writes nothing.
-    See `card_export.write_stored_cards_now`.
+    Run it in a process of its own (`run_in_process`): a whole space's cards are Python
+    from end to end, and on a thread beside the window's they held up its every paint.
     """
-    write = partial(
+    return partial(
         card_export.write_stored_cards_now,
-        path,
-        store_path,
-        positions,
+        store_path=store_path,
+        positions=positions,
         title=title,
         delimiter=delimiter,
         titles=column_titles(),
         generation=generation,
     )
-    return await in_a_process(write)  # "Saving everyone.csv…" stands for its progress
