@@ -64,7 +64,7 @@ from cardviewer.api.errors import (
     Sentence,
 )
 from cardviewer.api.models import CardPage
-from cardviewer.api.retry import WaitUnit, wait_to_tell
+from cardviewer.api.retry import WAITS_LEFT_TO_CALLER, WaitUnit, wait_to_tell
 from cardviewer.log_setup import RedactingFilter, redact, remember_secret
 from cardviewer.paths import cache_dir
 from cardviewer.services.atomic_file import unwritable
@@ -765,7 +765,7 @@ async def _fetch_and_write(
     ended the session is asked for again after signing in again (`SignInAgain`).
     """
 
-    fetch = page_fetch(client, args.space, args.with_emails, again, err)
+    fetch = page_fetch(client, args.space, args.with_emails, again, err, whole_space=args.all)
     if target.file_format == PDF:
         async with _photo_source(target.pictures, client, picture_size=True) as pictures:
             return await _phone_list(fetch, args, target, err, pictures)
@@ -774,16 +774,25 @@ async def _fetch_and_write(
 
 
 def page_fetch(
-    client: CardsClient, space: str, with_emails: bool, again: SignInAgain, err: TextIO
+    client: CardsClient,
+    space: str,
+    with_emails: bool,
+    again: SignInAgain,
+    err: TextIO,
+    *,
+    whole_space: bool = False,
 ) -> Callable[[int], Awaitable[CardPage]]:
     """Fetches a page of `space` by its number; a page refused because the server ended
-    the session is asked for again after signing in again (`SignInAgain`)."""
+    the session is asked for again after signing in again (`SignInAgain`). For a
+    `whole_space` fetch, which waits out a server away itself, the client leaves the
+    server's waits to it (`WAITS_LEFT_TO_CALLER`)."""
+    retry = WAITS_LEFT_TO_CALLER if whole_space else None
 
     async def fetch(number: int) -> CardPage:
         while True:
             token = client.token
             try:
-                return await client.list_cards(space, number, with_emails=with_emails)
+                return await client.list_cards(space, number, with_emails=with_emails, retry=retry)
             except NotAuthenticated:
                 if not await again.sign_in(err, token):
                     raise
@@ -928,7 +937,9 @@ async def _phone_list(
 def progress_line(done: FetchProgress) -> str:
     """ "Page 12 of 100, 120 cards, 45 cards/s, about 20 s left" while an export runs."""
     if done.retrying_in is not None:
-        ahead = f"the server is not responding; trying again in {math.ceil(done.retrying_in)} s"
+        seconds = math.ceil(done.retrying_in)
+        ahead = "the server asked to wait" if done.asked_to_wait else "the server is not responding"
+        ahead += f"; trying again in {seconds} s" if seconds else "; trying again"
         if not done.pages_total:  # the first page
             return f"Fetching the first page, {ahead}"
         return f"Page {done.pages_done:,} of {done.pages_total:,}, {done.cards:,} cards, {ahead}"

@@ -124,7 +124,10 @@ def main(argv: Sequence[str] | None = None, *, stderr: TextIO | None = None) -> 
             return run_until_interrupted(_sync(args, err))
         except KeyboardInterrupt:
             if not getattr(args, "synced", False):
-                if getattr(args, "had_copy", True):
+                had_copy = getattr(args, "had_copy", None)  # None: not signed in yet
+                if had_copy is None:
+                    print("Interrupted; nothing was synced.", file=err)
+                elif had_copy:
                     print("Interrupted; the local copy stays as it was.", file=err)
                 else:
                     print("Interrupted; no local copy was made.", file=err)
@@ -295,7 +298,9 @@ async def _synced(
         collation = await asyncio.to_thread(ranked_under, store) or system_collation()
         generation = await sync_space(
             store,
-            page_fetch(account.client, args.space, args.with_emails, account, err),
+            page_fetch(
+                account.client, args.space, args.with_emails, account, err, whole_space=True
+            ),
             concurrency=args.concurrency,
             on_progress=progress,
             with_emails=args.with_emails,

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import QDialog, QWidget
 from cardviewer import paths
 from cardviewer.api.errors import NotAuthenticated
 from cardviewer.api.expiry import has_expired
+from cardviewer.api.retry import WAITS_LEFT_TO_CALLER
 from cardviewer.garbage_collection import freeze_survivors
 from cardviewer.log_setup import remember_secret
 from cardviewer.noted_interrupt import pressed_before
@@ -376,7 +377,10 @@ class AppController:
                     detail=f"the session expired at {current.expires_at}",
                 )
             return await client.list_cards(
-                request.space_id, request.page, with_emails=request.with_emails
+                request.space_id,
+                request.page,
+                with_emails=request.with_emails,
+                retry=WAITS_LEFT_TO_CALLER if request.whole_space else None,
             )
 
         pages.set_source(fetch, scope=account.server_url)

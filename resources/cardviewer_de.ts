@@ -39,7 +39,7 @@
         <translation>Bitte geben Sie Ihr Passwort ein.</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+30"/>
         <source>Please enter the id of a space.</source>
         <translation>Bitte geben Sie die ID eines Bereichs ein.</translation>
     </message>
@@ -173,6 +173,11 @@
         <source>The connection to %1 was interrupted. Please try again.</source>
         <translation>Die Verbindung zu %1 wurde unterbrochen. Bitte versuchen Sie es erneut.</translation>
     </message>
+    <message>
+        <location filename="../cardviewer/services/page_patience.py" line="+51"/>
+        <source>The server stopped answering and was not back within a minute. Try again later.</source>
+        <translation>Der Server antwortete nicht mehr und war nach einer Minute nicht zurück. Versuchen Sie es später erneut.</translation>
+    </message>
 </context>
 <context>
     <name>App</name>
@@ -187,7 +192,7 @@
         <translation>Etwas Unerwartetes ist schiefgegangen. Sie können weiterarbeiten; wenn das Problem bleibt, starten Sie CardViewer neu.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/controller.py" line="+196"/>
+        <location filename="../cardviewer/controller.py" line="+197"/>
         <source>Your session has expired; please sign in again.</source>
         <translation>Ihre Sitzung ist abgelaufen; bitte melden Sie sich erneut an.</translation>
     </message>
@@ -202,7 +207,7 @@
         <translation>Ihre Anmeldung ist abgelaufen. Bitte melden Sie sich erneut an.</translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+89"/>
         <source>Your session has ended; please sign in again.</source>
         <translation>Ihre Sitzung wurde beendet; bitte melden Sie sich erneut an.</translation>
     </message>
@@ -660,12 +665,25 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+24"/>
+        <location line="+21"/>
         <source>Fetching the first page…</source>
         <translation>Die erste Seite wird abgerufen…</translation>
     </message>
     <message numerus="yes">
-        <location line="-3"/>
+        <location line="+15"/>
+        <source>The server asked to wait; trying again in %n s.</source>
+        <translation>
+            <numerusform>Der Server bat zu warten; neuer Versuch in %n s.</numerusform>
+            <numerusform>Der Server bat zu warten; neuer Versuch in %n s.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The server asked to wait; trying again…</source>
+        <translation>Der Server bat zu warten; neuer Versuch…</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
         <source>The server is not responding; trying again in %n s.</source>
         <translation>
             <numerusform>Der Server antwortet nicht; neuer Versuch in %n s.</numerusform>
@@ -673,7 +691,12 @@
         </translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+1"/>
+        <source>The server is not responding; trying again…</source>
+        <translation>Der Server antwortet nicht; neuer Versuch…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Page %1 of %2 · 1 card</source>
         <translation>Seite %1 von %2 · 1 Karte</translation>
     </message>
@@ -686,7 +709,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="-9"/>
+        <location line="-20"/>
         <source>about %n s left</source>
         <translation>
             <numerusform>noch etwa %n s</numerusform>
@@ -702,7 +725,7 @@
         </translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+36"/>
         <source>Cancelling…</source>
         <translation>Wird abgebrochen…</translation>
     </message>
@@ -1363,7 +1386,7 @@
         <translation>QR-Code speichern</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+778"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+779"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
@@ -1514,7 +1537,7 @@
         <translation>Die Karten konnten nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location line="-338"/>
+        <location line="-339"/>
         <source>Saving %1…</source>
         <translation>%1 wird gespeichert…</translation>
     </message>
@@ -1524,7 +1547,7 @@
         <translation>Die Telefonliste wird an den Drucker gesendet…</translation>
     </message>
     <message>
-        <location line="+285"/>
+        <location line="+286"/>
         <source>Printing stopped; the pages already made still get printed.</source>
         <translation>Drucken angehalten; die schon erstellten Seiten werden noch gedruckt.</translation>
     </message>
@@ -1549,12 +1572,12 @@
         <translation>Das Drucken brach unerwartet ab; versuchen Sie es erneut.</translation>
     </message>
     <message>
-        <location line="-310"/>
+        <location line="-311"/>
         <source>Copying %1 rows…</source>
         <translation>%1 Zeilen werden kopiert…</translation>
     </message>
     <message>
-        <location line="+207"/>
+        <location line="+208"/>
         <source>The sync stopped and changed nothing; it starts again once you have signed in.</source>
         <translation>Die Synchronisierung wurde angehalten und hat nichts geändert; sie beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
@@ -1594,17 +1617,17 @@
         <translation>Die lokale Kopie hat sich geändert, seit sie ausgewählt wurden; kopieren Sie sie erneut.</translation>
     </message>
     <message>
-        <location line="-305"/>
+        <location line="-306"/>
         <source>Copying stopped unexpectedly; try again.</source>
         <translation>Das Kopieren brach unerwartet ab; versuchen Sie es erneut.</translation>
     </message>
     <message>
-        <location line="+312"/>
+        <location line="+313"/>
         <source>The local copy could not be read; sync the space again to renew it.</source>
         <translation>Die lokale Kopie konnte nicht gelesen werden; synchronisieren Sie den Bereich erneut, um sie zu erneuern.</translation>
     </message>
     <message>
-        <location line="-309"/>
+        <location line="-310"/>
         <source>The rows could not be copied. %1</source>
         <translation>Die Zeilen konnten nicht kopiert werden. %1</translation>
     </message>

@@ -71,10 +71,10 @@ def private_user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyt
 def whole_space_fetch_gives_up_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """A page that fails stops a whole-space fetch at once, as the tests of each failure
     expect, rather than after a minute of waiting it out; the tests of that patience
-    (`tests/services/test_space_fetch.py`) set `OUTAGE_PATIENCE` again."""
-    from cardviewer.services import space_fetch
+    (`tests/services/test_page_patience.py`) set `OUTAGE_PATIENCE` again."""
+    from cardviewer.services import page_patience
 
-    monkeypatch.setattr(space_fetch, "OUTAGE_PATIENCE", 0.0)
+    monkeypatch.setattr(page_patience, "OUTAGE_PATIENCE", 0.0)
 
 
 @pytest.fixture(autouse=True)

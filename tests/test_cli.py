@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import openpyxl
 import pytest
@@ -740,8 +741,12 @@ def test_help_shows_an_example(capsys):
             FetchProgress(0, 0, 0, 3.0, retrying_in=2.0),
             "Fetching the first page, the server is not responding; trying again in 2 s",
         ),
+        (
+            FetchProgress(0, 0, 0, 3.0, retrying_in=0.0, asked_to_wait=True),
+            "Fetching the first page, the server asked to wait; trying again",
+        ),
     ],
-    ids=["first", "later", "many", "last", "waiting", "waiting for the first"],
+    ids=["first", "later", "many", "last", "waiting", "waiting for the first", "asked"],
 )
 def test_progress_says_pages_cards_rate_and_time_left(done, line):
     assert cli.progress_line(done) == line
@@ -769,12 +774,12 @@ def test_with_the_password_a_session_ended_midway_signs_in_again_and_goes_on(
     fetched = CardsClient.list_cards
 
     async def list_cards(
-        self: CardsClient, space_id: str, page: int = 1, *, with_emails: bool = False
+        self: CardsClient, space_id: str, page: int = 1, **options: Any
     ) -> CardPage:
         if page == 7 and 7 not in pages:
             demo_server.revoke_all_tokens()  # as when the password is changed meanwhile
         pages.append(page)
-        return await fetched(self, space_id, page, with_emails=with_emails)
+        return await fetched(self, space_id, page, **options)
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(CardsClient, "list_cards", list_cards)

@@ -22,7 +22,7 @@ from cardviewer.api.errors import ServerError
 from cardviewer.cli import PASSWORD_VARIABLE, ExitCode
 from cardviewer.demo import Fault
 from cardviewer.paths import store_dir
-from cardviewer.services import space_fetch, space_sync
+from cardviewer.services import page_patience, space_sync
 from cardviewer.services.card_export import ExportFormat
 from cardviewer.services.card_store import CardStore, store_path
 from cardviewer.services.change_export import ChangesWritten
@@ -158,8 +158,8 @@ def test_as_many_cards_added_as_removed_during_a_sync_keep_the_copy_before(
     space = demo_server.spaces[demo_server.space_id]
     fetch_of = cli.page_fetch
 
-    def changing_after_page_1(*args: Any) -> PageFetch:
-        fetch = fetch_of(*args)
+    def changing_after_page_1(*args: Any, **options: Any) -> PageFetch:
+        fetch = fetch_of(*args, **options)
 
         async def changed(number: int) -> CardPage:
             page = await fetch(number)
@@ -247,8 +247,8 @@ def test_a_failed_sync_keeps_the_copy_before(demo_server):
 def test_a_server_gone_for_a_moment_is_waited_for(demo_server, monkeypatch):
     """A server restarting for a second or two (every connection dropped meanwhile)
     stopped the sync, and every page it had fetched was lost."""
-    monkeypatch.setattr(space_fetch, "OUTAGE_PATIENCE", 60.0)
-    monkeypatch.setattr(space_fetch, "OUTAGE_WAITS", (0.2,))
+    monkeypatch.setattr(page_patience, "OUTAGE_PATIENCE", 60.0)
+    monkeypatch.setattr(page_patience, "OUTAGE_WAITS", (0.2,))
     demo_server.faults.inject(Fault.DROP_CONNECTION, times=6)  # more than a request's tries
     code, err = run(demo_server)
     assert code == ExitCode.OK, err
@@ -257,6 +257,18 @@ def test_a_server_gone_for_a_moment_is_waited_for(demo_server, monkeypatch):
     with CardStore.open(copy_of(demo_server)) as store:
         assert store.current is not None
         assert store.current.card_count == 240
+
+
+@pytest.mark.usefixtures("password")
+def test_a_wait_the_server_asks_for_is_the_sync_s_own_and_is_told(demo_server, monkeypatch):
+    """The client waited out a 429's Retry-After three times itself: the job's log and
+    progress said nothing meanwhile."""
+    monkeypatch.setattr(page_patience, "OUTAGE_PATIENCE", 60.0)
+    demo_server.faults.inject(Fault.RATE_LIMITED, target="cards", retry_after=1)
+    code, err = run(demo_server)
+    assert code == ExitCode.OK, err
+    assert "page 1 failed (HTTP 429" in err
+    assert "); trying it again in 1 s\n" in err
 
 
 @pytest.mark.usefixtures("password")
@@ -365,6 +377,18 @@ def test_interrupted_before_the_copy_is_current_says_what_it_left(
     left = "the local copy stays as it was." if synced_before else "no local copy was made."
     assert err == f"Interrupted; {left}\n"
     assert copy_of(demo_server).exists() is synced_before
+
+
+def test_interrupted_while_signing_in_says_nothing_was_synced(demo_server, monkeypatch):
+    """It said that the local copy "stays as it was" of a space never synced."""
+
+    async def interrupted(*_args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_sync, "signed_in", interrupted)
+    code, err = run(demo_server)
+    assert code == ExitCode.INTERRUPTED
+    assert err == "Interrupted; nothing was synced.\n"
 
 
 @pytest.mark.usefixtures("password")

@@ -198,12 +198,18 @@ class CardsClient:
         return session
 
     async def list_cards(
-        self, space_id: str, page: int = 1, *, with_emails: bool = False
+        self,
+        space_id: str,
+        page: int = 1,
+        *,
+        with_emails: bool = False,
+        retry: RetryPolicy | None = None,
     ) -> CardPage:
         """Fetch one page of the space's cards (the server decides the page size).
 
         The page must be the one asked for and its numbers must add up (`check_page`);
-        a page past the last is an empty page, as the platform sends it.
+        a page past the last is an empty page, as the platform sends it. `retry`
+        replaces the client's own policy for this page (`WAITS_LEFT_TO_CALLER`).
         """
         if not space_id:
             raise InvalidInput(
@@ -229,7 +235,7 @@ class CardsClient:
             read_page,
             params=params,
             headers={"Authorization": f"Bearer {self.token}"},
-            retry=self.retry,
+            retry=retry or self.retry,
             limit=BODY_LIMITS.page,
         )
         check_page(answered, page)

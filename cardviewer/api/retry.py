@@ -104,6 +104,11 @@ class RetryPolicy:
 
 NO_RETRY = RetryPolicy(attempts=1)
 
+WAITS_LEFT_TO_CALLER = RetryPolicy(max_retry_after=0.0)
+"""Quick tries as ever, but a wait the server asks for is raised at once: a whole-space
+fetch waits it itself, and tells it (`page_patience`), where the client's own waits,
+three of up to 30 s, left its progress standing still without a word."""
+
 
 def is_transient(error: CardViewerError) -> bool:
     """Whether the same request may well succeed if sent again a little later.

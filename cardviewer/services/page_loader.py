@@ -44,6 +44,8 @@ class PageRequest:
     space_id: str
     page: int
     with_emails: bool
+    whole_space: bool = False
+    """Asked for by a whole-space fetch, which waits out a server away itself."""
 
 
 PageSource = Callable[[PageRequest], Awaitable[CardPage]]

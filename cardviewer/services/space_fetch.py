@@ -6,7 +6,7 @@ retries each one, honouring 429 and Retry-After), and handed back in page order.
 The first error cancels the other requests and is raised; cancelling the caller
 cancels them too, so nothing keeps running after an export is abandoned. An error that
 may pass (the server restarting or overloaded, the network gone for a moment) is
-waited out for up to `OUTAGE_PATIENCE` first, the wait told as progress: minutes of
+waited out for a while first (`page_patience`), the wait told as progress: minutes of
 pages fetched are not lost to a blip.
 
 A server's numbers are not taken on trust: every page must be the one asked for and
@@ -23,25 +23,22 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from cardviewer.api.errors import CardViewerError
 from cardviewer.api.models import (
     check_card_count,
     check_no_repeats,
     check_page,
     check_same_space,
 )
-from cardviewer.api.retry import is_transient, server_wait
+from cardviewer.services.page_patience import OutageWaits, Wait, patiently
 
 if TYPE_CHECKING:
     from cardviewer.api.models import CardPage
 
-log = logging.getLogger(__name__)
 
 DEFAULT_CONCURRENCY = 4
 MAX_CONCURRENCY = 16
@@ -54,17 +51,6 @@ repaint a thousand times in a fast export, on the thread that also reads the pag
 
 LOOKAHEAD = 2
 """Pages asked for beyond the next one due, per request that may run at once."""
-
-OUTAGE_PATIENCE = 60.0
-"""Seconds a page that keeps failing in a way that may pass is tried for, at most.
-
-Each request is already tried a few times within seconds (`RetryPolicy`); a server
-restarting, or a gateway switching over, takes longer, and a fetch of 100,000 cards
-runs for minutes. Read when a fetch starts: tests of failures set it to 0.
-"""
-OUTAGE_WAITS = (1.0, 2.0, 4.0, 8.0, 15.0)
-"""Seconds waited before each new try of a page, the last repeated; a server's
-`Retry-After` is waited where it asks for longer."""
 
 PageFetch = Callable[[int], Awaitable["CardPage"]]
 PageCallback = Callable[["CardPage"], object]
@@ -80,7 +66,10 @@ class FetchProgress:
     cards: int
     elapsed: float
     retrying_in: float | None = None
-    """Seconds until a page that failed is tried again (`OUTAGE_PATIENCE`); None: no wait."""
+    """Seconds until a page that failed is tried again (`page_patience`); 0: it is being
+    tried again; None: no page waits."""
+    asked_to_wait: bool = False
+    """The server asked for that wait (`Retry-After`), rather than not answering."""
     PACE_PAGES: ClassVar[int] = 3
     PACE_SECONDS: ClassVar[float] = 1.0
     """How much of a fetch is measured before its time left is guessed."""
@@ -127,12 +116,14 @@ async def fetch_pages_in_order(
     started = time.monotonic()
     done = total = cards = 0
 
-    def waiting(seconds: float) -> None:
-        if on_progress is not None:
+    def waiting(wait: Wait | None) -> None:
+        if on_progress is not None and wait is not None:
             elapsed = time.monotonic() - started
-            on_progress(FetchProgress(done, total, cards, elapsed, retrying_in=seconds))
+            on_progress(
+                FetchProgress(done, total, cards, elapsed, wait.seconds, wait.asked_by_server)
+            )
 
-    fetch = _patient(fetch, waiting, OUTAGE_PATIENCE)
+    fetch = patiently(fetch, OutageWaits(waiting))
     first = await fetch(1)
     check_page(first, 1)
     check_same_space(first, first.meta.total)  # whole
@@ -198,55 +189,6 @@ async def fetch_pages_in_order(
         # The first failure is the one to explain; the others were cancelled by it or
         # are the same problem seen by another worker.
         raise _first_leaf(errors) from None
-
-
-def _patient(
-    fetch: PageFetch,
-    waiting: Callable[[float], None],
-    patience: float,
-    clock: Callable[[], float] = time.monotonic,
-) -> PageFetch:
-    """`fetch`, with a page that fails in a way that may pass (`is_transient`) tried again
-    after `OUTAGE_WAITS`, until `patience` seconds have passed since its first try: the
-    client's own tries count too (a 429 it waited out three times already took that
-    long). `waiting` hears the seconds left before each new try, every second; `clock`
-    is read for this alone, not as the progress's time."""
-
-    async def fetch_patiently(number: int) -> CardPage:
-        began = clock()
-        tried = 0
-        while True:
-            tried += 1
-            try:
-                return await fetch(number)
-            except CardViewerError as error:
-                wait = _outage_wait(error, tried)
-                if wait is None or clock() - began + wait > patience:
-                    # The caller says why; the log names the page too.
-                    log.info("page %d could not be fetched: %s", number, error.detail or error)
-                    raise
-                log.warning(
-                    "page %d failed (%s); trying it again in %g s",
-                    number,
-                    error.detail or error,
-                    wait,
-                )
-                while wait > 0:
-                    waiting(wait)
-                    step = min(1.0, wait)
-                    await asyncio.sleep(step)
-                    wait -= step
-
-    return fetch_patiently
-
-
-def _outage_wait(error: CardViewerError, tried: int) -> float | None:
-    """Seconds to wait before page's try number `tried` + 1; None: `error` will not pass."""
-    if not is_transient(error):
-        return None
-    wait = OUTAGE_WAITS[min(tried, len(OUTAGE_WAITS)) - 1]
-    asked = server_wait(error)
-    return max(wait, asked) if asked is not None else wait
 
 
 def _first_leaf(group: BaseExceptionGroup[BaseException]) -> BaseException:

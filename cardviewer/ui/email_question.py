@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 
 class EmailChoice(enum.Enum):
-    """What the person chose: load the addresses first, go on without, or stop."""
+    """What the person chose: load the addresses first, continue without, or stop."""
 
     LOAD = "load"
     WITHOUT = "without"
@@ -23,7 +23,7 @@ class EmailChoice(enum.Enum):
 
 
 def ask_about_emails(parent: QWidget | None, *, can_load: bool) -> EmailChoice:
-    """Ask whether to load the e-mail addresses first (`can_load`) or go on without them."""
+    """Ask whether to load the e-mail addresses first (`can_load`) or continue without them."""
     box = QMessageBox(parent)
     box.setIcon(QMessageBox.Icon.Question)
     box.setWindowTitle(QCoreApplication.translate("MainWindow", "No E-mail Addresses"))

@@ -108,11 +108,8 @@ class ExportAllDialog(QDialog):
     def describe(self, progress: FetchProgress) -> str:
         """'Page 12 of 24 · 120 cards · about 3 s left'; while a page that failed waits
         to be tried again, a line saying so instead of the time left."""
-        wait = progress.retrying_in
-        if wait is not None:
-            ahead = self.tr(
-                "The server is not responding; trying again in %n s.", "", math.ceil(wait)
-            )
+        if progress.retrying_in is not None:
+            ahead = self._waiting_text(progress.retrying_in, asked=progress.asked_to_wait)
             if not progress.pages_total:  # the first page
                 return self.tr("Fetching the first page…") + "\n" + ahead
             return self._pages_text(progress) + "\n" + ahead
@@ -124,6 +121,17 @@ class ExportAllDialog(QDialog):
             else:
                 text += " · " + self.tr("about %n min left", "", max(1, round(left / 60)))
         return text
+
+    def _waiting_text(self, wait: float, *, asked: bool) -> str:
+        """Why a page is waited for, and for how long; 0: it is being tried again."""
+        seconds = math.ceil(wait)
+        if asked and seconds:
+            return self.tr("The server asked to wait; trying again in %n s.", "", seconds)
+        if asked:
+            return self.tr("The server asked to wait; trying again…")
+        if seconds:
+            return self.tr("The server is not responding; trying again in %n s.", "", seconds)
+        return self.tr("The server is not responding; trying again…")
 
     def _pages_text(self, progress: FetchProgress) -> str:
         if progress.cards == 1:

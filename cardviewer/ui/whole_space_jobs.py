@@ -561,7 +561,8 @@ class WholeSpaceJobs(QObject):
         assert source is not None, "a whole-space job needs a source of pages"
 
         async def fetch(number: int) -> CardPage:
-            return await source(PageRequest(shown.space_id, number, shown.with_emails))
+            asked = PageRequest(shown.space_id, number, shown.with_emails, whole_space=True)
+            return await source(asked)
 
         options: dict[str, Any] = {"syncing": True} if kind is JobKind.SYNC else {}
         self.progress = self._open_progress(

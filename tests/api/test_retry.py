@@ -27,6 +27,7 @@ from cardviewer.api.errors import (
     UnreadableAnswer,
 )
 from cardviewer.api.retry import (
+    WAITS_LEFT_TO_CALLER,
     RetryPolicy,
     Wait,
     WaitUnit,
@@ -541,3 +542,13 @@ async def test_a_503_carries_its_retry_after_as_a_date():
         with pytest.raises(ServerError) as info:
             await client.list_cards("space")
     assert info.value.retry_after == 0.0
+
+
+def test_a_whole_space_fetch_has_the_client_leave_the_server_s_waits_to_it():
+    """Three waits of up to 30 s inside the client left the fetch's progress standing
+    still without a word; the fetch waits them itself and says so (`page_patience`)."""
+    asked = RateLimited("Too many requests.", 429, 25)
+    assert WAITS_LEFT_TO_CALLER.delay_before_retry(asked, 1) is None
+    assert RetryPolicy().delay_before_retry(asked, 1) == 25
+    gateway = ServerError("Bad gateway.", 502)
+    assert WAITS_LEFT_TO_CALLER.delay_before_retry(gateway, 1) is not None, "quick tries stay"

@@ -12,11 +12,8 @@ import pytest
 
 from cardviewer.api import CardPage, CardsClient
 from cardviewer.api.errors import (
-    NotAuthenticated,
-    RateLimited,
     ServerError,
     SpaceChanged,
-    SpaceUnavailable,
     UnexpectedResponse,
 )
 from cardviewer.demo import EMPTY_SPACE_ID
@@ -566,113 +563,3 @@ async def test_a_page_handed_on_slowly_holds_back_the_next_and_keeps_the_order()
 
     await fetch_pages_in_order(fetch, slow_keep, concurrency=4)
     assert handed == list(range(1, 41))
-
-
-class Outage:
-    """Pages of `empty_pages`, page `page` failing with `errors` in turn first; each try
-    of that page is noted in `tries`."""
-
-    def __init__(self, page: int, *errors: Exception, last_page: int = 5) -> None:
-        self.page = page
-        self.errors = list(errors)
-        self.tries = 0
-        self._fetch = empty_pages(last_page)
-
-    async def __call__(self, number: int) -> CardPage:
-        if number == self.page:
-            self.tries += 1
-            if self.errors:
-                raise self.errors.pop(0)
-        return await self._fetch(number)
-
-
-@pytest.fixture
-def patient(monkeypatch):
-    """Two waits of hundredths of a second, then one past the second of patience."""
-    monkeypatch.setattr(space_fetch, "OUTAGE_PATIENCE", 1.0)
-    monkeypatch.setattr(space_fetch, "OUTAGE_WAITS", (0.01, 0.02, 5.0))
-
-
-def bad_gateway() -> ServerError:
-    return ServerError("The server had a problem.", 502)
-
-
-@pytest.mark.parametrize("page", [1, 3])
-async def test_a_page_that_fails_for_a_while_is_waited_for(patient, page):
-    """A server restarting for a second or two stopped the fetch: every page fetched of
-    a whole space was lost (the client's own tries of a request last about a second)."""
-    fetch = Outage(page, bad_gateway(), ServerError("Unavailable.", 503))
-    seen: list[FetchProgress] = []
-    pages = await fetch_all_pages(fetch, concurrency=2, on_progress=seen.append)
-    assert [p.meta.current_page for p in pages] == [1, 2, 3, 4, 5]
-    assert fetch.tries == 3
-    waits = [p.retrying_in for p in seen if p.retrying_in is not None]
-    assert waits == [0.01, 0.02], "each wait told before it is waited"
-    if page == 1:
-        assert [p.pages_total for p in seen if p.retrying_in is not None] == [0, 0]
-    assert seen[-1].retrying_in is None
-    assert seen[-1].pages_done == 5
-
-
-async def test_a_page_that_keeps_failing_stops_the_fetch_once_its_time_is_up(patient):
-    fetch = Outage(3, *[bad_gateway() for _ in range(10)])
-    with pytest.raises(ServerError):
-        await fetch_all_pages(fetch, concurrency=2)
-    assert fetch.tries == 3, "waited 0.01 and 0.02 s; another 5 s is past the second"
-
-
-async def test_the_time_a_failed_try_took_counts_too(monkeypatch):
-    """The client waits out a 429 three times before it gives up: a minute more on top
-    of each of those would have kept a fetch at a page for minutes."""
-    monkeypatch.setattr(space_fetch, "OUTAGE_PATIENCE", 0.5)
-    monkeypatch.setattr(space_fetch, "OUTAGE_WAITS", (0.01,))
-    fetch = Outage(2, *[bad_gateway() for _ in range(10)])
-    slow = fetch.__call__
-
-    async def slow_to_fail(number: int) -> CardPage:
-        if number == 2:
-            await asyncio.sleep(0.3)
-        return await slow(number)
-
-    with pytest.raises(ServerError):
-        await fetch_all_pages(slow_to_fail)
-    assert fetch.tries == 2, "0.3 s, a wait, 0.3 s more: past the half second"
-
-
-@pytest.mark.parametrize(
-    "error",
-    [
-        NotAuthenticated("Your session has ended.", 401),
-        SpaceUnavailable("This space was not found.", 404),
-        ServerError("The server had a problem.", 501),
-    ],
-    ids=["signed out", "no space", "not transient"],
-)
-async def test_a_failure_that_will_not_pass_stops_the_fetch_at_once(patient, error):
-    fetch = Outage(3, error)
-    with pytest.raises(type(error)):
-        await fetch_all_pages(fetch, concurrency=2)
-    assert fetch.tries == 1
-
-
-async def test_the_server_s_retry_after_is_waited_where_longer(monkeypatch):
-    monkeypatch.setattr(space_fetch, "OUTAGE_PATIENCE", 1.0)
-    monkeypatch.setattr(space_fetch, "OUTAGE_WAITS", (0.01,))
-    fetch = Outage(2, RateLimited("Too many requests.", 429, 0.2))
-    seen: list[FetchProgress] = []
-    await fetch_all_pages(fetch, on_progress=seen.append)
-    assert [p.retrying_in for p in seen if p.retrying_in is not None] == [0.2]
-
-
-async def test_a_wait_longer_than_a_second_is_told_every_second(monkeypatch):
-    monkeypatch.setattr(space_fetch, "OUTAGE_PATIENCE", 3.0)
-    monkeypatch.setattr(space_fetch, "OUTAGE_WAITS", (2.5,))
-    seen: list[FetchProgress] = []
-    await fetch_all_pages(Outage(2, bad_gateway()), on_progress=seen.append)
-    assert [p.retrying_in for p in seen if p.retrying_in is not None] == [2.5, 1.5, 0.5]
-
-
-def test_a_whole_space_fetch_waits_out_a_minute_of_failures_by_default(monkeypatch):
-    monkeypatch.undo()  # the tests' own setting (`tests/conftest.py`)
-    assert space_fetch.OUTAGE_PATIENCE == 60.0
-    assert sum(space_fetch.OUTAGE_WAITS) < space_fetch.OUTAGE_PATIENCE

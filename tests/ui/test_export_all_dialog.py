@@ -212,6 +212,12 @@ def test_a_page_waited_for_says_so_instead_of_the_time_left(qtbot, tmp_path):
     assert dialog.describe(first) == (
         "Fetching the first page…\nThe server is not responding; trying again in 1 s."
     )
+    now = FetchProgress(12, 24, 120, 6.0, retrying_in=0.0)
+    assert dialog.describe(now).endswith("\nThe server is not responding; trying again…")
+    asked = FetchProgress(12, 24, 120, 6.0, retrying_in=25.0, asked_to_wait=True)
+    assert dialog.describe(asked).endswith("\nThe server asked to wait; trying again in 25 s.")
+    asked = FetchProgress(12, 24, 120, 6.0, retrying_in=0.0, asked_to_wait=True)
+    assert dialog.describe(asked).endswith("\nThe server asked to wait; trying again…")
 
 
 def test_syncing_names_the_space_and_no_file(qtbot, tmp_path):
@@ -325,6 +331,8 @@ def test_the_dialog_speaks_german(german, qtbot, arun, tmp_path):
     assert dialog.describe(FetchProgress(3, 1000, 30, 3.0, retrying_in=2.0)) == (
         "Seite 3 von 1.000 · 30 Karten\nDer Server antwortet nicht; neuer Versuch in 2 s."
     )
+    asked = FetchProgress(3, 1000, 30, 3.0, retrying_in=0.0, asked_to_wait=True)
+    assert dialog.describe(asked).endswith("\nDer Server bat zu warten; neuer Versuch…")
     assert arun(dialog.run(), timeout=WAIT) == 1200
     assert dialog.progress_label.text() == "1.200 Karten werden geschrieben…"
 

@@ -224,6 +224,7 @@ def test_export_all_writes_every_page(jobs, qtbot, tmp_path, source):
     assert result == JobResult(JobKind.EXPORT_ALL, SHOWN, PAGES * PER_PAGE, target)
     assert len(names_in(target)) == PAGES * PER_PAGE
     assert sorted(request.page for request in source.asked) == [1, 2, 3]
+    assert all(request.whole_space for request in source.asked), "it waits out a server away"
     assert jobs.progress is None
     assert jobs.export_dir == tmp_path
 
