@@ -20,6 +20,7 @@ from cardviewer.api.errors import (
 from cardviewer.services import page_patience
 from cardviewer.services.page_patience import GONE, OutageWaits, Wait
 from cardviewer.services.space_fetch import FetchProgress, PageFetch, fetch_pages_in_order
+from tests.services.test_space_fetch import empty_pages
 
 pytestmark = pytest.mark.anyio
 
@@ -27,18 +28,6 @@ pytestmark = pytest.mark.anyio
 @pytest.fixture
 def anyio_backend():
     return "asyncio"
-
-
-def empty_pages(last_page: int) -> PageFetch:
-    """Pages full of entries that are not cards, as many as the space's total says."""
-    meta = {"current_page": 1, "last_page": last_page, "per_page": 10, "total": last_page * 10}
-
-    async def fetch(number: int) -> CardPage:
-        return CardPage.model_validate(
-            {"cards": (), "skipped": 10, "meta": {**meta, "current_page": number}, "links": {}}
-        )
-
-    return fetch
 
 
 class Outage:

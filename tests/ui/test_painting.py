@@ -320,6 +320,21 @@ def on_this_thread(
     return job(*args, stop=stop, painted=painted, **(served or {}))
 
 
+def cancel_at_250(
+    qtbot, jobs: WholeSpaceJobs, note: PaintingNote, go_on: threading.Event, *, named
+) -> None:
+    """An export of 1,000 cards slowed down after 250: its note shows them, named
+    `named` (the bar's name, Cancel's), and Cancel says that nothing was saved."""
+    qtbot.waitUntil(note.isVisible, timeout=WAIT)
+    qtbot.waitUntil(lambda: note.bar.value() == 250, timeout=WAIT)
+    assert note.bar.text() == f"250 of {QLocale().toString(1000)} cards"
+    assert (note.bar.accessibleName(), note.cancel_button.accessibleName()) == named
+    with qtbot.waitSignal(jobs.statusMessage, timeout=WAIT) as said:
+        note.cancel_button.click()
+        go_on.set()
+    assert said.args[0] == "Export cancelled; nothing was saved."
+
+
 def test_vcards_of_a_synced_space_tell_their_progress_and_cancel_keeps_the_earlier_file(
     qtbot, jobs, tmp_path: Path, monkeypatch
 ):
@@ -341,15 +356,7 @@ def test_vcards_of_a_synced_space_tell_their_progress_and_cancel_keeps_the_earli
     target = tmp_path / "shown.vcf"
     target.write_bytes(b"the cards before")
     jobs.export_shown_vcards(tmp_path / "space.sqlite", positions, SHOWN, target)
-    qtbot.waitUntil(note.isVisible, timeout=WAIT)
-    qtbot.waitUntil(lambda: note.bar.value() == 250, timeout=WAIT)
-    assert note.bar.text() == f"250 of {QLocale().toString(1000)} cards"
-    assert note.bar.accessibleName() == "vCards"
-    assert note.cancel_button.accessibleName() == "Cancel the vCards"
-    with qtbot.waitSignal(jobs.statusMessage, timeout=WAIT) as said:
-        note.cancel_button.click()
-        go_on.set()
-    assert said.args[0] == "Export cancelled; nothing was saved."
+    cancel_at_250(qtbot, jobs, note, go_on, named=("vCards", "Cancel the vCards"))
     assert written == 301, "stopped after the card being written"
     qtbot.waitUntil(note.isHidden, timeout=WAIT)
     assert target.read_bytes() == b"the cards before"
@@ -380,15 +387,7 @@ def test_the_cards_shown_of_a_synced_space_tell_their_progress_and_cancel_keeps_
     target = tmp_path / "shown.csv"
     target.write_bytes(b"the cards before")
     jobs.export_shown(tmp_path / "space.sqlite", positions, SHOWN, target)
-    qtbot.waitUntil(note.isVisible, timeout=WAIT)
-    qtbot.waitUntil(lambda: note.bar.value() == 250, timeout=WAIT)
-    assert note.bar.text() == f"250 of {QLocale().toString(1000)} cards"
-    assert note.bar.accessibleName() == "Export"
-    assert note.cancel_button.accessibleName() == "Cancel the export"
-    with qtbot.waitSignal(jobs.statusMessage, timeout=WAIT) as said:
-        note.cancel_button.click()
-        go_on.set()
-    assert said.args[0] == "Export cancelled; nothing was saved."
+    cancel_at_250(qtbot, jobs, note, go_on, named=("Export", "Cancel the export"))
     qtbot.waitUntil(note.isHidden, timeout=WAIT)
     assert target.read_bytes() == b"the cards before"
     assert [path.name for path in tmp_path.iterdir() if "csv" in path.name] == ["shown.csv"]
