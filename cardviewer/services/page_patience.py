@@ -79,6 +79,11 @@ class OutageWaits:
         self._waits[page] = wait
         self._tell(max(self._waits.values(), key=lambda each: each.seconds))
 
+    def dropped(self, page: int) -> None:
+        """The page's wait was called off (Cancel, another page's failure): nothing more
+        is told of it, least of all a try that will not come."""
+        self._waits.pop(page, None)
+
     def over(self, page: int) -> None:
         ended = self._waits.pop(page, None)
         if ended is None:
@@ -136,8 +141,10 @@ async def _waited(waits: OutageWaits, page: int, wait: Wait) -> None:
             step = min(1.0, left)
             await asyncio.sleep(step)
             left -= step
-    finally:
-        waits.over(page)
+    except BaseException:
+        waits.dropped(page)
+        raise
+    waits.over(page)
 
 
 def _outage_wait(error: CardViewerError, tried: int) -> Wait | None:
@@ -149,6 +156,6 @@ def _outage_wait(error: CardViewerError, tried: int) -> Wait | None:
         return None
     wait = OUTAGE_WAITS[min(tried, len(OUTAGE_WAITS)) - 1]
     asked = server_wait(error)
-    if asked is None:
+    if asked is None or asked < wait:  # the fetch's own wait is the longer
         return Wait(wait)
-    return Wait(max(wait, asked), asked_by_server=True)
+    return Wait(asked, asked_by_server=True)

@@ -175,3 +175,34 @@ def test_a_whole_space_fetch_waits_out_a_minute_of_failures_by_default(monkeypat
     monkeypatch.undo()  # the tests' own setting (`tests/conftest.py`)
     assert page_patience.OUTAGE_PATIENCE == 60.0
     assert sum(page_patience.OUTAGE_WAITS) < page_patience.OUTAGE_PATIENCE
+
+
+async def test_a_wait_called_off_tells_no_try_that_will_not_come(monkeypatch):
+    """Another page's failure calls the waiting page off: "trying again…" was told of
+    it all the same, the last line before the failure's."""
+    monkeypatch.setattr(page_patience, "OUTAGE_PATIENCE", 10.0)
+    monkeypatch.setattr(page_patience, "OUTAGE_WAITS", (5.0,))
+    fetch = empty_pages(5)
+
+    async def failing(number: int) -> CardPage:
+        if number == 2:
+            raise ServerError("Unavailable.", 503)
+        if number == 3:
+            await asyncio.sleep(0.05)  # once page 2 waits
+            raise SpaceUnavailable("This space was not found.", 404)
+        return await fetch(number)
+
+    seen: list[FetchProgress] = []
+    with pytest.raises(SpaceUnavailable):
+        await fetched(failing, seen)
+    assert told(seen) == [(5.0, False)]
+
+
+async def test_a_retry_after_shorter_than_the_fetch_s_own_wait_is_not_said_to_be_asked(
+    monkeypatch,
+):
+    monkeypatch.setattr(page_patience, "OUTAGE_PATIENCE", 1.0)
+    monkeypatch.setattr(page_patience, "OUTAGE_WAITS", (0.05,))
+    seen: list[FetchProgress] = []
+    await fetched(Outage(2, RateLimited("Too many requests.", 429, 0.01)), seen)
+    assert told(seen) == [(0.05, False), (0.0, False)]
