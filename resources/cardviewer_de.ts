@@ -926,7 +926,7 @@
         <translation>Die Karten dieser Seite als CSV-Datei speichern (Strg+E)</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/window_commands.py" line="+45"/>
+        <location filename="../cardviewer/ui/window_commands.py" line="+7"/>
         <source>Export &amp;All Pages…</source>
         <translation>&amp;Alle Seiten exportieren…</translation>
     </message>
@@ -936,7 +936,7 @@
         <translation>Alle Karten des Bereichs als CSV- oder Excel-Datei speichern (Strg+Umschalt+E)</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+58"/>
         <source>Sign &amp;Out</source>
         <translation>Ab&amp;melden</translation>
     </message>
@@ -946,12 +946,12 @@
         <translation>A&amp;nmelden…</translation>
     </message>
     <message>
-        <location line="-23"/>
+        <location line="-12"/>
         <source>P&amp;rint…</source>
         <translation>&amp;Drucken…</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+18"/>
         <source>Sign in again to load cards from the server</source>
         <translation>Erneut anmelden, um Karten vom Server zu laden</translation>
     </message>
@@ -1041,7 +1041,7 @@
         <translation>Laden der Seite abbrechen; die angezeigte Seite bleibt (Esc)</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+45"/>
         <source>Export as &amp;vCards…</source>
         <translation>Als &amp;vCards exportieren…</translation>
     </message>
@@ -1066,7 +1066,7 @@
         <translation>Die ausgewählten oder alle angezeigten Karten als Telefonliste drucken</translation>
     </message>
     <message>
-        <location line="+88"/>
+        <location line="+77"/>
         <source>Sync Space</source>
         <translation>Bereich synchronisieren</translation>
     </message>

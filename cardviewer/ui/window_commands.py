@@ -276,6 +276,17 @@ def command_table(target: CommandTarget) -> tuple[Command, ...]:
             needs=Need.SHOWN,
         ),
         Command(
+            "export_all",
+            QCoreApplication.translate("MainWindow", "Export &All Pages…"),
+            lambda: target.exports.export_all(),
+            Menu.FILE,
+            shortcut="Ctrl+Shift+E",
+            tip=QCoreApplication.translate(
+                "MainWindow", "Save every card of the space as a CSV or Excel file (Ctrl+Shift+E)"
+            ),
+            needs=Need.ONLINE | Need.SPACE_FETCHABLE,
+        ),
+        Command(
             "export_vcards",
             QCoreApplication.translate("MainWindow", "Export as &vCards…"),
             lambda: target.exports.export_vcards(),
@@ -312,17 +323,6 @@ def command_table(target: CommandTarget) -> tuple[Command, ...]:
                 "MainWindow", "Print the selected cards, or every card shown, as a phone list"
             ),
             needs=Need.SHOWN,
-        ),
-        Command(
-            "export_all",
-            QCoreApplication.translate("MainWindow", "Export &All Pages…"),
-            lambda: target.exports.export_all(),
-            Menu.FILE,
-            shortcut="Ctrl+Shift+E",
-            tip=QCoreApplication.translate(
-                "MainWindow", "Save every card of the space as a CSV or Excel file (Ctrl+Shift+E)"
-            ),
-            needs=Need.ONLINE | Need.SPACE_FETCHABLE,
         ),
         Command(
             "sign_in",

@@ -154,6 +154,13 @@ def test_each_menu_holds_exactly_its_commands_in_table_order(built, table):
         assert texts == [c.text for c in table if c.menu is menu], menu
 
 
+def test_the_file_menu_s_exports_of_cards_come_first_and_print_last(table):
+    """Export All Pages… came after Print…, away from Export Page…"""
+    files = [command.name for command in table if command.menu is Menu.FILE]
+    exports = files[files.index("export") : files.index("print") + 1]
+    assert exports == ["export", "export_all", "export_vcards", "export_pdf", "print"]
+
+
 def test_a_new_section_starts_after_a_separator(built, table):
     window, commands = built
     for bar_action in window.menuBar().actions():

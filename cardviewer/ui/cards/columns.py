@@ -126,7 +126,8 @@ def iso_timestamp(value: datetime) -> str:
 def _display_any(column: Column, value: Any) -> str:
     """A value of any JSON type on one line; a list of objects is counted."""
     if isinstance(value, str) and column.kind is not ValueKind.ANY:
-        return " ".join(value.splitlines())
+        # A tab would jump to the cell's next tab stop, a wide gap amid the words.
+        return " ".join(value.splitlines()).replace("\t", " ")
     if column.key == SUBSCRIPTIONS_KEY:
         return cell_text(value, counts().subscriptions)
     return cell_text(value)

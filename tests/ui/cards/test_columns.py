@@ -126,6 +126,14 @@ def test_text(qapp):
     assert alignment(name) == Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 
 
+def test_a_tab_in_a_text_is_a_space_in_its_cell(qapp):
+    """Drawn as a tab, it jumped to the next tab stop: a wide gap amid the words."""
+    position = column("position")
+    lead = card(position="Line one\tTab")
+    assert display_text(position, lead) == "Line one Tab"
+    assert position.export(lead) == "Line one\tTab"  # the exact value in a file
+
+
 def test_missing_values_are_blank(qapp):
     blank = card(position=None, public=None, connects=None, created_at=None, avatar=None)
     for key in ("position", "public", "connects", "created_at", "avatar", "subscriptions"):
