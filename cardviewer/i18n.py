@@ -8,7 +8,8 @@ preferred languages that ships (English if none does); Preferences can name one.
 Dates and numbers keep the system's regional format whatever the interface speaks:
 it is what the person chose for them, and what their spreadsheet uses to read CSV
 files, so `QLocale()` stays the system locale (an English interface on a German
-system writes "31.12.24" and "1.234,5").
+system writes "31.12.24" and "1.234,5"); only the C locale's thousands are grouped
+(`grouped`).
 
 After adding or changing text in the code, refresh the catalogs from a checkout:
 
@@ -121,7 +122,7 @@ def install_translators(
     global _current
     remove_translators()
     system = system or QLocale.system()
-    QLocale.setDefault(system)
+    QLocale.setDefault(grouped(system))
     code = resolve_language(language, system)
     if code != SOURCE_LANGUAGE:
         own = _load_own_catalog(code)
@@ -135,6 +136,16 @@ def install_translators(
     _current = code
     log.debug("interface language %s, formats of %s", code, system.name())
     return QLocale(code)
+
+
+def grouped(locale: QLocale) -> QLocale:
+    """`locale`, with thousands grouped also where it is the C locale (`LANG=C.UTF-8`),
+    which Qt writes without: "Synced 100000 cards" beside the command line's "100,000"."""
+    if locale.language() != QLocale.Language.C:
+        return locale
+    with_groups = QLocale(locale)
+    with_groups.setNumberOptions(QLocale.NumberOption.DefaultNumberOptions)
+    return with_groups
 
 
 def remove_translators() -> None:

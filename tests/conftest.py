@@ -19,6 +19,7 @@ import functools
 import gc
 import logging
 import signal
+import sys
 from collections.abc import Callable, Coroutine, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -75,6 +76,16 @@ def whole_space_fetch_gives_up_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     from cardviewer.services import page_patience
 
     monkeypatch.setattr(page_patience, "OUTAGE_PATIENCE", 0.0)
+
+
+@pytest.fixture(autouse=True)
+def system_formats_again() -> Iterator[None]:
+    """Each test starts from the system's formats: one that installs a language
+    (`i18n.install_translators`) leaves `QLocale()` set for the next one otherwise."""
+    yield
+    qt_core = sys.modules.get("PySide6.QtCore")  # Qt is not loaded for a test without it
+    if qt_core is not None:
+        qt_core.QLocale.setDefault(qt_core.QLocale.system())
 
 
 @pytest.fixture(autouse=True)

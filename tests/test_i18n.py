@@ -542,3 +542,16 @@ def test_login_dialog_speaks_only_german(german, qtbot, qloop) -> None:
     assert dialog.cancel_button.text().replace("&", "") == "Abbrechen"
     assert_all_german(dialog)
     assert_unique_shortcut_keys("sign-in dialog", control_texts(dialog))
+
+
+def test_the_c_locale_groups_thousands_as_the_command_line_does(qapp) -> None:
+    """Under `LANG=C.UTF-8` the window wrote "Synced 100000 cards", the command line
+    "100,000"; other locales keep their own ways."""
+    i18n.install_translators(qapp, "en", system=QLocale.c())
+    try:
+        assert QLocale().toString(100_000) == "100,000"
+        assert QLocale().toString(1234.5, "f", 1) == "1,234.5"
+    finally:
+        i18n.remove_translators()
+    german = QLocale("de_DE")
+    assert i18n.grouped(german) == german
