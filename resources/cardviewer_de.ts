@@ -767,7 +767,7 @@
 <context>
     <name>Languages</name>
     <message>
-        <location filename="../cardviewer/i18n.py" line="+74"/>
+        <location filename="../cardviewer/i18n.py" line="+75"/>
         <source>System default</source>
         <translation>Systemstandard</translation>
     </message>
