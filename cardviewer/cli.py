@@ -935,11 +935,11 @@ async def _phone_list(
 
 
 def progress_line(done: FetchProgress) -> str:
-    """ "Page 12 of 100, 120 cards, 45 cards/s, about 20 s left" while an export runs."""
-    if done.retrying_in is not None:
-        seconds = math.ceil(done.retrying_in)
-        ahead = "the server asked to wait" if done.asked_to_wait else "the server is not responding"
-        ahead += f"; trying again in {seconds} s" if seconds else "; trying again"
+    """ "Page 12 of 100, 120 cards, 45 cards/s, about 20 s left" while an export runs;
+    while a page waits to be tried again or the server keeps silent, that instead of the
+    pace."""
+    ahead = _waiting_words(done)
+    if ahead is not None:
         if not done.pages_total:  # the first page
             return f"Fetching the first page, {ahead}"
         return f"Page {done.pages_done:,} of {done.pages_total:,}, {done.cards:,} cards, {ahead}"
@@ -950,6 +950,18 @@ def progress_line(done: FetchProgress) -> str:
     if left is not None and left > 0:
         line += f", about {_duration(left)} left"
     return line
+
+
+def _waiting_words(done: FetchProgress) -> str | None:
+    """What the fetch waits for, if it waits on the server; None: pages come."""
+    if done.retrying_in is not None:
+        seconds = math.ceil(done.retrying_in)
+        ahead = "the server asked to wait" if done.asked_to_wait else "the server is not responding"
+        return ahead + (f"; trying again in {seconds} s" if seconds else "; trying again")
+    if done.unanswered_for is not None:
+        seconds = math.floor(done.unanswered_for)
+        return f"the server has not answered for {seconds} s, still waiting"
+    return None
 
 
 def _duration(seconds: float) -> str:

@@ -665,12 +665,21 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+21"/>
+        <location line="+22"/>
+        <location line="+9"/>
         <source>Fetching the first page…</source>
         <translation>Die erste Seite wird abgerufen…</translation>
     </message>
     <message numerus="yes">
-        <location line="+15"/>
+        <location line="-5"/>
+        <source>The server has not answered for %n s; still waiting…</source>
+        <translation>
+            <numerusform>Der Server antwortet seit %n s nicht; es wird weiter gewartet…</numerusform>
+            <numerusform>Der Server antwortet seit %n s nicht; es wird weiter gewartet…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+20"/>
         <source>The server asked to wait; trying again in %n s.</source>
         <translation>
             <numerusform>Der Server bat zu warten; neuer Versuch in %n s.</numerusform>

@@ -745,8 +745,27 @@ def test_help_shows_an_example(capsys):
             FetchProgress(0, 0, 0, 3.0, retrying_in=0.0, asked_to_wait=True),
             "Fetching the first page, the server asked to wait; trying again",
         ),
+        (
+            FetchProgress(1_000, 10_000, 10_000, 100.0, unanswered_for=12.7),
+            "Page 1,000 of 10,000, 10,000 cards, "
+            "the server has not answered for 12 s, still waiting",
+        ),
+        (
+            FetchProgress(0, 0, 0, 6.0, unanswered_for=6.0),
+            "Fetching the first page, the server has not answered for 6 s, still waiting",
+        ),
     ],
-    ids=["first", "later", "many", "last", "waiting", "waiting for the first", "asked"],
+    ids=[
+        "first",
+        "later",
+        "many",
+        "last",
+        "waiting",
+        "waiting for the first",
+        "asked",
+        "unanswered",
+        "first unanswered",
+    ],
 )
 def test_progress_says_pages_cards_rate_and_time_left(done, line):
     assert cli.progress_line(done) == line

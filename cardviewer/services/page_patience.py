@@ -75,6 +75,11 @@ class OutageWaits:
         self._tell = tell
         self._waits: dict[int, Wait] = {}
 
+    @property
+    def waiting(self) -> bool:
+        """Whether a page waits to be tried again now."""
+        return bool(self._waits)
+
     def wait(self, page: int, wait: Wait) -> None:
         self._waits[page] = wait
         self._tell(max(self._waits.values(), key=lambda each: each.seconds))

@@ -34,6 +34,7 @@ from cardviewer.api.models import (
     check_page,
     check_same_space,
 )
+from cardviewer.services.answer_watch import AnswerWatch, tell_silences
 from cardviewer.services.page_patience import OutageWaits, Wait, patiently
 
 if TYPE_CHECKING:
@@ -70,6 +71,9 @@ class FetchProgress:
     tried again; None: no page waits."""
     asked_to_wait: bool = False
     """The server asked for that wait (`Retry-After`), rather than not answering."""
+    unanswered_for: float | None = None
+    """Seconds the server has kept every request under way unanswered (`answer_watch`),
+    told from `SILENCE_NOTICE` on; None: it answers, or a page waits (`retrying_in`)."""
     PACE_PAGES: ClassVar[int] = 3
     PACE_SECONDS: ClassVar[float] = 1.0
     """How much of a fetch is measured before its time left is guessed."""
@@ -123,72 +127,84 @@ async def fetch_pages_in_order(
                 FetchProgress(done, total, cards, elapsed, wait.seconds, wait.asked_by_server)
             )
 
-    fetch = patiently(fetch, OutageWaits(waiting))
-    first = await fetch(1)
-    check_page(first, 1)
-    check_same_space(first, first.meta.total)  # whole
-    seen: set[str] = set()  # some 10 MB at 100,000 cards
-    check_no_repeats(first, seen)
-    total = first.meta.last_page
-    cards = first.card_count
-    space_total = first.meta.total
-    check_card_count(cards, space_total)
-    arrived: dict[int, CardPage] = {}
-    done = 1
-    due = 2  # the next page for `on_page`
-    room = asyncio.Condition()
-    reported: float | None = None
+    watch = AnswerWatch()
+    waits = OutageWaits(waiting)
+    fetch = patiently(watch.watched(fetch), waits)
 
-    def report() -> None:
-        nonlocal reported
-        if on_progress is None:
-            return
-        now = time.monotonic()
-        if reported is None or now - reported >= progress_interval or done == total:
-            reported = now
-            on_progress(FetchProgress(done, total, cards, now - started))
+    def silent(seconds: float) -> None:
+        if on_progress is not None and not waits.waiting:  # a wait says more
+            elapsed = time.monotonic() - started
+            on_progress(FetchProgress(done, total, cards, elapsed, unanswered_for=seconds))
 
-    handing = asyncio.Lock()  # one page at a time to `on_page`, in order
-
-    async def hand(page: CardPage) -> None:
-        kept = on_page(page)
-        if inspect.isawaitable(kept):
-            await kept
-
-    await hand(first)
-    report()
-    numbers = iter(range(2, total + 1))
-    ahead = workers * LOOKAHEAD
-
-    async def work() -> None:
-        nonlocal cards, done, due
-        for number in numbers:  # a shared iterator: each page is taken by one worker
-            async with room:
-                await room.wait_for(lambda: number < due + ahead)  # noqa: B023 - read at once
-            page = await fetch(number)
-            check_page(page, number)
-            check_same_space(page, space_total)
-            check_no_repeats(page, seen)
-            done += 1
-            cards += page.card_count
-            check_card_count(cards, space_total)
-            arrived[number] = page
-            async with handing:
-                while due in arrived:
-                    await hand(arrived.pop(due))
-                    due += 1
-            report()
-            async with room:
-                room.notify_all()
-
+    telling = asyncio.create_task(tell_silences(watch, silent))
     try:
-        async with asyncio.TaskGroup() as group:
-            for _ in range(min(workers, total - 1)):
-                group.create_task(work())
-    except ExceptionGroup as errors:
-        # The first failure is the one to explain; the others were cancelled by it or
-        # are the same problem seen by another worker.
-        raise _first_leaf(errors) from None
+        first = await fetch(1)
+        check_page(first, 1)
+        check_same_space(first, first.meta.total)  # whole
+        seen: set[str] = set()  # some 10 MB at 100,000 cards
+        check_no_repeats(first, seen)
+        total = first.meta.last_page
+        cards = first.card_count
+        space_total = first.meta.total
+        check_card_count(cards, space_total)
+        arrived: dict[int, CardPage] = {}
+        done = 1
+        due = 2  # the next page for `on_page`
+        room = asyncio.Condition()
+        reported: float | None = None
+
+        def report() -> None:
+            nonlocal reported
+            if on_progress is None:
+                return
+            now = time.monotonic()
+            if reported is None or now - reported >= progress_interval or done == total:
+                reported = now
+                on_progress(FetchProgress(done, total, cards, now - started))
+
+        handing = asyncio.Lock()  # one page at a time to `on_page`, in order
+
+        async def hand(page: CardPage) -> None:
+            kept = on_page(page)
+            if inspect.isawaitable(kept):
+                await kept
+
+        await hand(first)
+        report()
+        numbers = iter(range(2, total + 1))
+        ahead = workers * LOOKAHEAD
+
+        async def work() -> None:
+            nonlocal cards, done, due
+            for number in numbers:  # a shared iterator: each page is taken by one worker
+                async with room:
+                    await room.wait_for(lambda: number < due + ahead)  # noqa: B023 - read at once
+                page = await fetch(number)
+                check_page(page, number)
+                check_same_space(page, space_total)
+                check_no_repeats(page, seen)
+                done += 1
+                cards += page.card_count
+                check_card_count(cards, space_total)
+                arrived[number] = page
+                async with handing:
+                    while due in arrived:
+                        await hand(arrived.pop(due))
+                        due += 1
+                report()
+                async with room:
+                    room.notify_all()
+
+        try:
+            async with asyncio.TaskGroup() as group:
+                for _ in range(min(workers, total - 1)):
+                    group.create_task(work())
+        except ExceptionGroup as errors:
+            # The first failure is the one to explain; the others were cancelled by it or
+            # are the same problem seen by another worker.
+            raise _first_leaf(errors) from None
+    finally:
+        telling.cancel()
 
 
 def _first_leaf(group: BaseExceptionGroup[BaseException]) -> BaseException:

@@ -107,9 +107,10 @@ class ExportAllDialog(QDialog):
 
     def describe(self, progress: FetchProgress) -> str:
         """'Page 12 of 24 · 120 cards · about 3 s left'; while a page that failed waits
-        to be tried again, a line saying so instead of the time left."""
-        if progress.retrying_in is not None:
-            ahead = self._waiting_text(progress.retrying_in, asked=progress.asked_to_wait)
+        to be tried again, or the server keeps the pages asked for unanswered, a line
+        saying so instead of the time left."""
+        ahead = self._waiting_text(progress)
+        if ahead is not None:
             if not progress.pages_total:  # the first page
                 return self.tr("Fetching the first page…") + "\n" + ahead
             return self._pages_text(progress) + "\n" + ahead
@@ -122,12 +123,17 @@ class ExportAllDialog(QDialog):
                 text += " · " + self.tr("about %n min left", "", max(1, round(left / 60)))
         return text
 
-    def _waiting_text(self, wait: float, *, asked: bool) -> str:
-        """Why a page is waited for, and for how long; 0: it is being tried again."""
-        seconds = math.ceil(wait)
-        if asked and seconds:
+    def _waiting_text(self, progress: FetchProgress) -> str | None:
+        """What the fetch waits for on the server, and how long; None: pages come."""
+        if progress.unanswered_for is not None:
+            silent = math.floor(progress.unanswered_for)
+            return self.tr("The server has not answered for %n s; still waiting…", "", silent)
+        if progress.retrying_in is None:
+            return None
+        seconds = math.ceil(progress.retrying_in)  # 0: it is being tried again
+        if progress.asked_to_wait and seconds:
             return self.tr("The server asked to wait; trying again in %n s.", "", seconds)
-        if asked:
+        if progress.asked_to_wait:
             return self.tr("The server asked to wait; trying again…")
         if seconds:
             return self.tr("The server is not responding; trying again in %n s.", "", seconds)

@@ -218,6 +218,14 @@ def test_a_page_waited_for_says_so_instead_of_the_time_left(qtbot, tmp_path):
     assert dialog.describe(asked).endswith("\nThe server asked to wait; trying again in 25 s.")
     asked = FetchProgress(12, 24, 120, 6.0, retrying_in=0.0, asked_to_wait=True)
     assert dialog.describe(asked).endswith("\nThe server asked to wait; trying again…")
+    silent = FetchProgress(12, 24, 120, 6.0, unanswered_for=9.9)
+    assert dialog.describe(silent) == (
+        "Page 12 of 24 · 120 cards\nThe server has not answered for 9 s; still waiting…"
+    )
+    silent = FetchProgress(0, 0, 0, 5.0, unanswered_for=5.0)
+    assert dialog.describe(silent) == (
+        "Fetching the first page…\nThe server has not answered for 5 s; still waiting…"
+    )
 
 
 def test_syncing_names_the_space_and_no_file(qtbot, tmp_path):
@@ -333,6 +341,10 @@ def test_the_dialog_speaks_german(german, qtbot, arun, tmp_path):
     )
     asked = FetchProgress(3, 1000, 30, 3.0, retrying_in=0.0, asked_to_wait=True)
     assert dialog.describe(asked).endswith("\nDer Server bat zu warten; neuer Versuch…")
+    silent = FetchProgress(3, 1000, 30, 3.0, unanswered_for=61.0)
+    assert dialog.describe(silent).endswith(
+        "\nDer Server antwortet seit 61 s nicht; es wird weiter gewartet…"
+    )
     assert arun(dialog.run(), timeout=WAIT) == 1200
     assert dialog.progress_label.text() == "1.200 Karten werden geschrieben…"
 
