@@ -204,6 +204,9 @@ class TableColumns:
         # Keys of columns the table fitted while it showed no rows, and the person has
         # not sized since: fitted again when rows are shown (`_fit_unfitted`).
         self._unfitted: set[str] = set()
+        # The widest each column was fitted to on rows, so that switching between the
+        # pages and the whole space's views never narrows a column the person read.
+        self._widest_fitted: dict[str, int] = {}
         self._rows: QAbstractItemModel | None = None
         self._watch_rows()
         bar = table.horizontalScrollBar()
@@ -238,7 +241,9 @@ class TableColumns:
         column hidden or moved on the pages is hidden or moved in the whole space too,
         and the header menu lists the columns shown. The table stays sorted by the same
         field, if `model` has it (the heading's arrow would otherwise point at a column
-        the rows are not sorted by). Columns are fitted to their first `fit_rows` rows.
+        the rows are not sorted by). Columns are fitted to their first `fit_rows` rows,
+        never narrower than they were fitted before: a view of a few cards and back
+        leaves the names that were read whole still whole.
         """
         header = self.table.horizontalHeader()
         section, order = header.sortIndicatorSection(), header.sortIndicatorOrder()
@@ -308,6 +313,8 @@ class TableColumns:
                 self._fit_rest.start()
                 continue
             width = min(self.content_width(index) + COLUMN_PADDING, MAX_COLUMN_WIDTH)
+            if shows_rows:
+                width = self._widest_fitted[key] = max(width, self._widest_fitted.get(key, 0))
             header.resizeSection(index, width)
             place = self.layout.places.get(key)
             if place is not None:
@@ -446,6 +453,7 @@ class TableColumns:
         """Forget the person's arrangement: every column shown, in order, fitted again."""
         self.layout.clear()
         self._unfitted.clear()
+        self._widest_fitted.clear()
         self._arranging = True
         try:
             reset_header(self.table.horizontalHeader())

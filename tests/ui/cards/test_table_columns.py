@@ -375,3 +375,28 @@ def test_the_rows_of_the_model_followed_are_watched(make_columns):
     position = logical(columns, "position")
     fitted = min(columns.content_width(position) + 16, MAX_COLUMN_WIDTH)
     assert columns.table.horizontalHeader().sectionSize(position) == fitted
+
+
+def test_a_view_of_other_cards_and_back_never_narrows_a_column(make_columns, model):
+    """The whole space's Username fitted to a long one; a view of a few short ones (the
+    cards a sync removed) and back: the name read whole is whole still. Reset fits anew."""
+    columns = make_columns()
+    show(model, card(1))
+    columns.fit()
+    header = columns.table.horizontalHeader()
+
+    def followed(*cards: dict[str, Any]) -> int:
+        space = CardTableModel()
+        show(space, *cards)
+        columns.table.setModel(space)
+        columns.follow(space)
+        return int(header.sectionSize(logical(columns, "username")))
+
+    wide = followed(card(1, username="a-rather-long-username"), card(2))
+    assert wide == columns.content_width(logical(columns, "username")) + 16
+    assert followed(card(3)) == wide
+    assert followed(card(1, username="a-rather-long-username"), card(2)) == wide
+    followed(card(3))
+    columns.reset()
+    narrow = header.sectionSize(logical(columns, "username"))
+    assert narrow == columns.content_width(logical(columns, "username")) + 16 < wide
