@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import sqlite3
 import sys
 import threading
 import time
@@ -59,7 +60,7 @@ from cardviewer.services.file_errors import explain_write_failure
 from cardviewer.services.space_fetch import DEFAULT_CONCURRENCY, FetchProgress
 from cardviewer.services.space_sync import changes_of, no_copy_made, ranked_under, sync_space
 from cardviewer.services.store_copies import Changes
-from cardviewer.services.store_schema import StoreError
+from cardviewer.services.store_schema import StoreError, StoreProblem
 from cardviewer.tasks import standing_once_begun
 
 log = logging.getLogger(__name__)
@@ -153,7 +154,7 @@ async def _sync(args: argparse.Namespace, err: TextIO) -> int:
     async with account.client as client:
         email = account.email or ""
         path = store_path(store_dir(create=False), client.server_url, email, args.space)
-        had_copy = args.had_copy = await asyncio.to_thread(path.exists)
+        args.had_copy = await asyncio.to_thread(path.exists)  # `_synced` knows better
         try:
             count, changes = await _synced(path, args, err, account)
         except OSError as exc:  # its folder cannot be made: a file of that name, say
@@ -169,10 +170,10 @@ async def _sync(args: argparse.Namespace, err: TextIO) -> int:
                 code = report_session_ended(exc, err, account, "sync")
             else:
                 code = report_failure(exc, err)
-            print(_nothing_changed(had_copy, args), file=err)
+            print(_nothing_changed(args.had_copy, args), file=err)
             return code
         except StoreError as exc:
-            said = exc if had_copy or args.synced else no_copy_made(exc)
+            said = exc if args.had_copy or args.synced else no_copy_made(exc)
             print(f"{args.space} could not be synced. {said}", file=err)
             if args.changes is not None:  # a job's log tells what the next file holds
                 print(f"{args.changes} {CHANGES_NOT_WRITTEN}", file=err)
@@ -249,7 +250,14 @@ async def _changes_written(args: argparse.Namespace, copy: Path, err: TextIO) ->
         )
         return ExitCode.WRITE
     except StoreError as exc:
-        print(f"The local copy is up to date. {exc}", file=err)
+        if exc.problem is StoreProblem.DAMAGED:  # found as the changes were read
+            print(
+                f"{args.changes} could not be written. {exc} Its file will list every "
+                "card as added.",
+                file=err,
+            )
+        else:
+            print(f"The local copy is up to date. {exc}", file=err)
         return ExitCode.WRITE
     if written.copy_lost:  # said even with --quiet: the file is not what the job expects
         log.info("the copy the last file of changes was written from is gone")
@@ -290,6 +298,8 @@ async def _synced(
             print("\rFinishing the local copy…\033[K", end="", file=err, flush=True)
 
     first, store = await asyncio.to_thread(_opened, path)
+    # A store with no current copy (a first sync killed) has none to keep either.
+    args.had_copy = not first and await asyncio.to_thread(_has_copy, store)
     args.synced = False
     tidying: list[Coroutine[Any, Any, None]] = []
     try:
@@ -317,7 +327,7 @@ async def _synced(
     except BaseException:
         if show:
             print(file=err)
-        if first and not args.synced:  # no copy of a space mistyped or refused is left
+        if not args.had_copy and not args.synced:  # none of a space mistyped or refused
             close_discarding_if_empty(store)
         raise
     finally:
@@ -328,6 +338,15 @@ def _opened(path: Path) -> tuple[bool, CardStore]:
     """The copy at `path`, and whether it was made just now (none was there)."""
     first = not path.exists()
     return first, CardStore.open(path)
+
+
+def _has_copy(store: CardStore) -> bool:
+    """Whether `store` holds a copy that a failed sync leaves as it was."""
+    try:
+        return store.current is not None
+    except sqlite3.Error as error:  # the sync says what is wrong with it
+        log.debug("whether %s holds a copy is not known: %s", store.path, error)
+        return True
 
 
 def summary(count: int, space: str, changes: Changes | None, seconds: float) -> str:

@@ -338,11 +338,14 @@ def test_a_first_sync_interrupted_once_its_copy_is_current_keeps_it_and_says_so(
 
 
 @pytest.mark.usefixtures("password")
-@pytest.mark.parametrize("synced_before", [False, True])
+@pytest.mark.parametrize("synced_before", [False, True, "unfinished"])
 def test_a_sync_that_cannot_write_says_what_it_left(demo_server, monkeypatch, synced_before):
     """A space's first sync said that its local copy "stays as it was", twice: there
-    was none."""
-    if synced_before:
+    was none. So did a sync after a first one that was killed (a store with no copy)."""
+    if synced_before == "unfinished":
+        copy_of(demo_server).parent.mkdir(parents=True, exist_ok=True)
+        CardStore.open(copy_of(demo_server)).close()
+    elif synced_before:
         assert run(demo_server)[0] == ExitCode.OK
 
     def full(_store: CardStore, **_options: object) -> None:
@@ -351,12 +354,12 @@ def test_a_sync_that_cannot_write_says_what_it_left(demo_server, monkeypatch, sy
     monkeypatch.setattr(CardStore, "begin_sync", full)
     code, err = run(demo_server)
     assert code == ExitCode.WRITE
-    if synced_before:
+    if synced_before is True:
         said = "The disk is full; the local copy of this space stays as it was."
     else:
         said = "The disk is full; no local copy of this space was made."
     assert err == f"{demo_server.space_id} could not be synced. {said}\n"
-    assert copy_of(demo_server).exists() is synced_before
+    assert copy_of(demo_server).exists() is (synced_before is True)
 
 
 @pytest.mark.usefixtures("password")
@@ -748,3 +751,28 @@ def test_a_copy_set_aside_is_said_lost_only_where_a_file_of_changes_came_from_it
     assert code == ExitCode.OK
     assert (lost_note(target) in err) is with_changes_before, err
     assert len(changes_in(target)) == 241
+
+
+@pytest.mark.usefixtures("password")
+def test_a_copy_found_damaged_as_the_changes_are_read_is_set_aside_and_said(
+    demo_server, monkeypatch, tmp_path
+):
+    """Every later run said "the next file will hold them", and failed the same way."""
+    changes = tmp_path / "changes.csv"
+    assert run(demo_server, "--changes", str(changes))[0] == ExitCode.OK
+
+    def malformed(*_args: object) -> None:
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(CardStore, "extra_fields", malformed)
+        code, err = run(demo_server, "--changes", str(changes))
+    assert code == ExitCode.WRITE
+    assert err.endswith(
+        f"{changes} could not be written. The local copy of this space is damaged; it is "
+        "set aside, and the next sync makes a new one. Its file will list every card as "
+        "added.\n"
+    ), err
+    code, err = run(demo_server, "--changes", str(changes))
+    assert code == ExitCode.OK, err
+    assert f"{changes} lists every card as added" in err

@@ -64,7 +64,12 @@ from cardviewer.services.store_sort_keys import (
     index_sort_keys,
     rank_generation_texts,
 )
-from cardviewer.services.store_sync import StoreSync, drop_ended_syncs, wait_as_a_sync
+from cardviewer.services.store_sync import (
+    StoreSync,
+    drop_ended_syncs,
+    holds_only_ended_syncs,
+    wait_as_a_sync,
+)
 from cardviewer.services.sync_lock import SyncLock, lock_path
 
 log = logging.getLogger(__name__)
@@ -171,11 +176,12 @@ def damaged(path: Path) -> StoreError:
 
 
 def close_discarding_if_empty(store: CardStore) -> None:
-    """Close `store`, and delete it (with SQLite's files beside it) where it holds
-    nothing: a first sync that did not finish leaves no empty copy behind. Kept where
-    another program (a window, the CLI) has made a copy in it meanwhile, or makes one."""
+    """Close `store`, and delete it (with SQLite's files beside it) where it holds no
+    copy: a first sync that did not finish leaves no store behind, not even the rows a
+    full disk kept it from dropping. Kept where another program (a window, the CLI) has
+    made a copy in it meanwhile, or makes one."""
     try:
-        unused = store.holds_nothing()
+        unused = holds_only_ended_syncs(store._db, store.path)
     except sqlite3.Error as error:
         log.debug("whether the store %s is used is not known: %s", store.path, error)
         unused = False
@@ -248,7 +254,8 @@ class CardStore(StoreCopies):
         be used for now (another program holds it, the disk is full or fails): it is
         left as it is. A file that is no SQLite database, or a damaged one, is renamed
         aside (`<name>.damaged-<time>`) and a new store started, so the next sync
-        rebuilds it.
+        rebuilds it; without `create`, it is set aside and `StoreError` (`DAMAGED`)
+        raised: a copy opened to be read does not turn into an empty one.
         """
         if not create and not path.exists():
             raise StoreError(
@@ -264,6 +271,8 @@ class CardStore(StoreCopies):
             if passing_problem(error) is not None:
                 raise _not_for_now(error, path) from error
             log.warning("the store %s cannot be read (%s)", path, error)
+            if not create:  # a read leaves no empty store where the copy was
+                raise damaged(path) from error
             set_aside(path)
             new = True
             try:

@@ -33,13 +33,14 @@ from cardviewer.services.card_export import (
     stored_cards,
     write_table,
 )
-from cardviewer.services.card_store import CardStore
+from cardviewer.services.card_store import CardStore, damaged
 from cardviewer.services.stoppable import check
 from cardviewer.services.store_copies import CHANGE_ORDER, Change
 from cardviewer.services.store_schema import (
     Generation,
     StoreError,
     StoreProblem,
+    is_damage,
     passing_problem,
 )
 
@@ -111,7 +112,9 @@ def write_changes_now(
             )
             check(stop)
             marked = _marked(store, current, path, stop)
-    except sqlite3.Error as error:  # a damaged copy, say
+    except sqlite3.Error as error:
+        if is_damage(error):  # set aside: the next sync makes a new copy, and file
+            raise damaged(store_path) from error
         raise StoreError(
             f"The changes could not be read from the local copy ({error}); the next "
             "file will hold them.",

@@ -323,6 +323,29 @@ def tidy_store(path: Path) -> None:
         connection.close()
 
 
+def holds_only_ended_syncs(db: sqlite3.Connection, path: Path) -> bool:
+    """No complete copy in the store at `path`, and no sync writing one: what is left are
+    the rows of syncs that ended unfinished (a first sync the disk filled up could not
+    drop its own). False where that is not known."""
+    rows = db.execute("SELECT id, synced_at IS NOT NULL FROM generations").fetchall()
+    if any(complete for _number, complete in rows):
+        return False
+    ended: list[SyncLock] = []
+    try:
+        for number, _complete in rows:
+            lock = SyncLock.take(lock_path(path, number))
+            if lock is None:
+                return False  # another sync writes it
+            ended.append(lock)
+    except OSError as error:  # a lock file that cannot be made: not known
+        log.debug("whether the syncs of %s have ended is not known: %s", path, error)
+        return False
+    finally:
+        for lock in ended:
+            lock.release()
+    return True
+
+
 def drop_ended_syncs(db: sqlite3.Connection, path: Path) -> None:
     """Drop the unfinished generations of the store at `path` that no sync writes any
     more (`sync_lock`), in the transaction `db` is in."""

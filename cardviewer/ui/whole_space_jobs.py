@@ -617,7 +617,7 @@ async def _sync(
             # Compared off the window's thread: two copies of 100,000 cards take a while.
             return generation, await asyncio.to_thread(changes_of, store)
         finally:
-            if first and not synced:
+            if had_copy is False and not synced:  # a first, or after one killed
                 await on_thread_to_the_end(close_discarding_if_empty, store)
             else:  # the last connection to close writes the sync's log into the file: 0.3 s
                 await on_thread_to_the_end(store.close)

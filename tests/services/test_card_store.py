@@ -21,7 +21,13 @@ from hypothesis import strategies as st
 from cardviewer.api.models import Card, parse_card
 from cardviewer.services import card_store, store_search, store_sync
 from cardviewer.services.card_search import card_search_text, search_terms
-from cardviewer.services.card_store import CardStore, account_folder, remove_copies, store_path
+from cardviewer.services.card_store import (
+    CardStore,
+    account_folder,
+    close_discarding_if_empty,
+    remove_copies,
+    store_path,
+)
 from cardviewer.services.store_copies import Change, Changes
 from cardviewer.services.store_schema import Generation, StoreError, StoreProblem
 from cardviewer.services.store_sort_keys import index_names
@@ -884,3 +890,39 @@ def test_a_store_that_may_not_be_changed_is_told_so_and_left_as_it_is(path, monk
         CardStore.open(path)
     assert raised.value.problem is StoreProblem.READ_ONLY
     assert not list(path.parent.glob("*.damaged-*"))
+
+
+def test_a_damaged_copy_opened_to_be_read_is_set_aside_and_said_not_made_empty(path):
+    """The window showed an empty "local copy" of 0 cards, with no word of the damage."""
+    with CardStore.open(path) as store:
+        synced(store, cards("a"))
+    path.write_bytes(b"\0garbage" * 4096)
+    with pytest.raises(StoreError) as raised:
+        CardStore.open(path, create=False)
+    assert raised.value.problem is StoreProblem.DAMAGED
+    assert "damaged; it is set aside, and the next sync makes a new one" in str(raised.value)
+    assert not path.exists(), "no empty store in its place"
+    (aside,) = path.parent.glob(f"{path.name}.damaged-*")
+    assert aside.read_bytes() == b"\0garbage" * 4096
+
+
+def test_a_first_sync_s_store_with_only_rows_it_could_not_drop_is_discarded(path):
+    """A first sync the disk filled up could not drop its rows either: the store stayed,
+    the disk full, until the next sync."""
+    store = CardStore.open(path)
+    stopped = store.begin_sync()
+    stopped.add(cards("a", "b"))
+    stopped._release()  # dropping it failed: its rows are there, its lock let go of
+    close_discarding_if_empty(store)
+    assert list(path.parent.iterdir()) == []
+
+
+def test_a_store_another_sync_writes_its_first_copy_into_is_kept(path):
+    with CardStore.open(path) as other:
+        writing = other.begin_sync()  # another program's sync, under way
+        writing.add(cards("a"))
+        close_discarding_if_empty(CardStore.open(path))
+        assert path.exists()
+        writing.finish()
+    with CardStore.open(path, create=False) as store:
+        assert [card.uuid for card in store.cards()] == ["a"]

@@ -15,6 +15,7 @@ from cardviewer.services.card_store import CardStore
 from cardviewer.services.change_export import write_changes_now
 from cardviewer.services.stoppable import Stopped
 from cardviewer.services.store_copies import Change
+from cardviewer.services.store_schema import StoreError, StoreProblem
 from tests.services.stores import a_store_path, cards, synced
 
 
@@ -130,3 +131,25 @@ def test_a_copy_gone_before_it_is_remembered_keeps_the_mark_before(path):
         synced(store, cards("d"))  # the second copy is gone now
         assert not store.mark_changes_file(second)
         assert store.changes_file_copy == first
+
+
+def test_a_copy_found_damaged_as_its_changes_are_read_is_set_aside(path, tmp_path, monkeypatch):
+    """It said "the next file will hold them" of a damage that every run met again."""
+    target = tmp_path / "changes.csv"
+    with CardStore.open(path) as store:
+        synced(store, cards("a", "b"))
+    write_changes_now(target, path, export_format=ExportFormat.CSV)
+
+    def malformed(*_args: object) -> None:
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    monkeypatch.setattr(CardStore, "extra_fields", malformed)
+    with pytest.raises(StoreError) as raised:
+        write_changes_now(target, path, export_format=ExportFormat.CSV)
+    assert raised.value.problem is StoreProblem.DAMAGED
+    assert len(list(path.parent.glob(f"{path.name}.damaged-*"))) == 1
+    assert not path.exists()
+    monkeypatch.undo()
+    with CardStore.open(path) as store:  # the next sync's: it starts anew
+        assert store.current is None
+        assert store.changes_file_copy_lost, "the next file says it lists every card"
