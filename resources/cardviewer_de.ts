@@ -666,12 +666,11 @@
     <message>
         <location line="+2"/>
         <location line="+22"/>
-        <location line="+9"/>
         <source>Fetching the first page…</source>
         <translation>Die erste Seite wird abgerufen…</translation>
     </message>
     <message numerus="yes">
-        <location line="-5"/>
+        <location line="+15"/>
         <source>The server has not answered for %n s; still waiting…</source>
         <translation>
             <numerusform>Der Server antwortet seit %n s nicht; es wird weiter gewartet…</numerusform>
@@ -679,7 +678,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+20"/>
+        <location line="+5"/>
         <source>The server asked to wait; trying again in %n s.</source>
         <translation>
             <numerusform>Der Server bat zu warten; neuer Versuch in %n s.</numerusform>
@@ -718,7 +717,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="-20"/>
+        <location line="-25"/>
         <source>about %n s left</source>
         <translation>
             <numerusform>noch etwa %n s</numerusform>
@@ -734,7 +733,7 @@
         </translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+41"/>
         <source>Cancelling…</source>
         <translation>Wird abgebrochen…</translation>
     </message>
@@ -918,7 +917,7 @@
         <translation>Die Seite neu laden (F5)</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="+599"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="+602"/>
         <location filename="../cardviewer/ui/window_commands.py" line="+31"/>
         <source>&amp;Export Page…</source>
         <translation>Seite e&amp;xportieren…</translation>
@@ -929,13 +928,7 @@
         <translation>Exportieren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="+1"/>
-        <location filename="../cardviewer/ui/window_commands.py" line="+1"/>
-        <source>Save the cards of this page as a CSV file (Ctrl+E)</source>
-        <translation>Die Karten dieser Seite als CSV-Datei speichern (Strg+E)</translation>
-    </message>
-    <message>
-        <location filename="../cardviewer/ui/window_commands.py" line="+7"/>
+        <location line="+8"/>
         <source>Export &amp;All Pages…</source>
         <translation>&amp;Alle Seiten exportieren…</translation>
     </message>
@@ -1345,7 +1338,7 @@
         <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist; melden Sie sich an, um Karten zu laden.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+350"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+351"/>
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
@@ -1849,7 +1842,7 @@
         <translation>Der Datenträger ist schreibgeschützt; wählen Sie einen anderen Ordner.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="-503"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="-505"/>
         <source>Whole space (synced %1)</source>
         <translation>Ganzer Bereich (Stand %1)</translation>
     </message>
@@ -1914,7 +1907,7 @@
         <translation>Geändert bei der letzten Synchronisierung</translation>
     </message>
     <message>
-        <location line="+255"/>
+        <location line="+257"/>
         <source>Some synced spaces could not be removed from this computer; the log says which, and why.</source>
         <translation>Einige synchronisierte Bereiche konnten nicht von diesem Computer entfernt werden; das Protokoll sagt, welche und warum.</translation>
     </message>
@@ -1934,17 +1927,28 @@
         <translation>Auf diesem Computer war kein synchronisierter Bereich mehr zu entfernen.</translation>
     </message>
     <message>
-        <location line="+185"/>
+        <location line="+126"/>
+        <source>Save the cards shown, in their order, as a CSV or Excel file (Ctrl+E)</source>
+        <translation>Die angezeigten Karten in ihrer Reihenfolge als CSV- oder Excel-Datei speichern (Strg+E)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location filename="../cardviewer/ui/window_commands.py" line="-246"/>
+        <source>Save the cards of this page as a CSV or Excel file (Ctrl+E)</source>
+        <translation>Die Karten dieser Seite als CSV- oder Excel-Datei speichern (Strg+E)</translation>
+    </message>
+    <message>
+        <location line="+55"/>
         <source>The local copy could not be read, so the cards shown may be incomplete or not in the order asked for. Sync Space makes a new copy.</source>
         <translation>Die lokale Kopie konnte nicht gelesen werden; die angezeigten Karten sind daher vielleicht unvollständig oder nicht wie gewünscht geordnet. „Bereich synchronisieren“ legt eine neue Kopie an.</translation>
     </message>
     <message>
-        <location line="-455"/>
+        <location line="-459"/>
         <source>Removed by the last sync</source>
         <translation>Entfernt bei der letzten Synchronisierung</translation>
     </message>
     <message>
-        <location line="+181"/>
+        <location line="+183"/>
         <source>Showing the local copy: %1.</source>
         <translation>Die lokale Kopie wird angezeigt: %1.</translation>
     </message>
@@ -1959,12 +1963,7 @@
         <translation>Angezeigte Karten &amp;exportieren…</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Save the cards shown, in their order, as a CSV file (Ctrl+E)</source>
-        <translation>Die angezeigten Karten in ihrer Reihenfolge als CSV-Datei speichern (Strg+E)</translation>
-    </message>
-    <message>
-        <location line="-458"/>
+        <location line="-459"/>
         <source>Every card is as it was at the sync before.</source>
         <translation>Jede Karte ist so wie bei der Synchronisierung davor.</translation>
     </message>
@@ -2264,17 +2263,7 @@
         <translation>Excel-Arbeitsmappe (.xlsx)</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Default page export format</source>
-        <translation>Standardformat für den Seitenexport</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>The file type Export Page suggests; you can still pick the other.</source>
-        <translation>Der Dateityp, den „Seite exportieren“ vorschlägt; Sie können trotzdem den anderen wählen.</translation>
-    </message>
-    <message>
-        <location line="+4"/>
+        <location line="+7"/>
         <source>a comma</source>
         <translation>ein Komma</translation>
     </message>
@@ -2369,7 +2358,17 @@
         <translation>Gleichzeitige Abrufe beim Export</translation>
     </message>
     <message>
+        <location line="-21"/>
+        <source>Default export format</source>
+        <translation>Standardformat für Exporte</translation>
+    </message>
+    <message>
         <location line="+2"/>
+        <source>The file type the exports suggest; you can still pick the other.</source>
+        <translation>Der Dateityp, den die Exporte vorschlagen; Sie können trotzdem den anderen wählen.</translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>Pages fetched at the same time by Export All Pages.</source>
         <translation>Seiten, die „Alle Seiten exportieren“ gleichzeitig abruft.</translation>
     </message>

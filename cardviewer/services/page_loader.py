@@ -125,6 +125,11 @@ class PageLoader:
         return self._pending
 
     @property
+    def last_request(self) -> PageRequest | None:
+        """The request asked for last, loaded, failed or under way: what `retry` asks again."""
+        return self._last
+
+    @property
     def is_loading(self) -> bool:
         return self._loading
 

@@ -56,6 +56,7 @@ from cardviewer.ui.preferences_dialog import PreferencesDialog
 from cardviewer.ui.session_state import AccountLabel, session_ended_message
 from cardviewer.ui.settings_saving import save_settings
 from cardviewer.ui.space_toolbar import SpaceToolbar
+from cardviewer.ui.view_switches import ViewSwitches
 from cardviewer.ui.whole_space_jobs import WholeSpaceJobs, photo_source_like
 from cardviewer.ui.whole_space_view import WholeSpaceView
 from cardviewer.ui.window_announcements import WindowAnnouncements, announcing_progress
@@ -203,7 +204,7 @@ class MainWindow(QMainWindow, CommandActions):
         self.whole_space.pagesShown.connect(self.loading_state.show_page_state)
         self.whole_space.failed.connect(self.job_reports.show_failure)
         self.whole_space.shown.connect(self.error_bar.hide_error)
-        self.whole_space.statusMessage.connect(self.statusBar().showMessage)
+        self.view_switches = ViewSwitches(self)
         self.jobs.signInNeeded.connect(self._session_ended)
         self.exports.statusMessage.connect(self.statusBar().showMessage)
 
@@ -407,7 +408,7 @@ class MainWindow(QMainWindow, CommandActions):
     # Reacting to the model
 
     def _target(self) -> PageRequest | None:
-        return self.pages.pending_request or self.model.current_request
+        return self.pages.pending_request or self.model.current_request or self.pages.last_request
 
     def _request(self, space_id: str, page: int) -> None:
         if self.is_signed_out:

@@ -187,9 +187,9 @@ class PreferencesDialog(QDialog):
         self.format_combo = QComboBox(self)
         self.format_combo.addItem(self.tr("CSV"), "csv")
         self.format_combo.addItem(self.tr("Excel workbook (.xlsx)"), "xlsx")
-        self.format_combo.setAccessibleName(self.tr("Default page export format"))
+        self.format_combo.setAccessibleName(self.tr("Default export format"))
         self.format_hint = self._hint(
-            self.tr("The file type Export Page suggests; you can still pick the other."),
+            self.tr("The file type the exports suggest; you can still pick the other."),
             self.format_combo,
         )
 

@@ -238,6 +238,8 @@ class WholeSpaceView(QObject):
     """The whole space is on screen from its copy: a failure said before is over."""
     statusMessage = Signal(str, int)
     """A passing note (text, milliseconds): which copy is shown."""
+    notesOver = Signal()
+    """Another view was chosen: the notes of the one left no longer hold."""
     pagesShown = Signal()
     """The table is back on the pages: the centre is to say what they hold."""
 
@@ -593,12 +595,13 @@ class WholeSpaceView(QObject):
         if whole_space:
             action.setText(QCoreApplication.translate("MainWindow", "&Export Cards Shown…"))
             tip = QCoreApplication.translate(
-                "MainWindow", "Save the cards shown, in their order, as a CSV file (Ctrl+E)"
+                "MainWindow",
+                "Save the cards shown, in their order, as a CSV or Excel file (Ctrl+E)",
             )
         else:
             action.setText(QCoreApplication.translate("MainWindow", "&Export Page…"))
             tip = QCoreApplication.translate(
-                "MainWindow", "Save the cards of this page as a CSV file (Ctrl+E)"
+                "MainWindow", "Save the cards of this page as a CSV or Excel file (Ctrl+E)"
             )
         action.setToolTip(tip)
 
@@ -610,6 +613,7 @@ class WholeSpaceView(QObject):
             self.model.close()
 
     def _on_switched(self, index: int) -> None:
+        self.notesOver.emit()
         if index == PAGES:
             self.show_pages()
             return

@@ -51,7 +51,7 @@ class Need(Flag):
     ONLINE = auto()
     """Signed in: the server can be asked."""
     PAGE = auto()
-    """A page is on screen."""
+    """A page from the server is on screen (not the whole space, which has no pages)."""
     CARDS = auto()
     """The page on screen has cards, or the whole space shown (whatever a filter leaves)."""
     SHOWN = auto()
@@ -100,7 +100,7 @@ def needs_met(state: WindowState) -> Need:
     page_cards = page is not None and not page.is_empty  # exported whole, filtered or not
     held = {
         Need.ONLINE: state.online,
-        Need.PAGE: page is not None,
+        Need.PAGE: page is not None and not state.whole_space,
         Need.CARDS: state.space_cards if state.whole_space else page_cards,
         Need.SHOWN: state.space_shown if state.whole_space else page_cards,
         Need.TARGET: state.has_target,
@@ -271,7 +271,7 @@ def command_table(target: CommandTarget) -> tuple[Command, ...]:
             fallback=sp.SP_DialogSaveButton,
             icon_text=QCoreApplication.translate("MainWindow", "Export"),
             tip=QCoreApplication.translate(
-                "MainWindow", "Save the cards of this page as a CSV file (Ctrl+E)"
+                "MainWindow", "Save the cards of this page as a CSV or Excel file (Ctrl+E)"
             ),
             needs=Need.SHOWN,
         ),

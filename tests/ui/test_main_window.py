@@ -1043,3 +1043,17 @@ def test_only_widths_the_person_chose_are_remembered(window, demo_server, qtbot)
     with qtbot.waitSignal(window.pages.pageLoaded, timeout=LOAD_TIMEOUT):
         window.include_emails_check.setChecked(True)  # a new set of columns
     assert window.columns.layout.places == {}
+
+
+def test_a_first_page_that_failed_can_be_refreshed_as_its_retry_offers(window, demo_server, qtbot):
+    """Started with the server away, the error bar offered Retry while Refresh (F5) was
+    greyed out; shown the whole space, the bar is gone and F5 was the only way left."""
+    demo_server.faults.inject(Fault.HTML_502)
+    window.space_combo.setEditText(demo_server.space_id)
+    with qtbot.waitSignal(window.pages.loadFailed, timeout=LOAD_TIMEOUT):
+        window.open_space()
+    assert not window.error_bar.retry_button.isHidden()
+    assert window.refresh_action.isEnabled()
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=LOAD_TIMEOUT):
+        window.refresh_action.trigger()
+    assert window.page_bar.page_spin.value() == 1

@@ -433,7 +433,7 @@ def test_inputs_have_accessible_names_and_descriptions(make_dialog, path):
     dialog = make_dialog(Settings(path=path))
     for widget, name in (
         (dialog.server_edit, "Server address"),
-        (dialog.format_combo, "Default page export format"),
+        (dialog.format_combo, "Default export format"),
         (dialog.delimiter_combo, "CSV delimiter"),
         (dialog.concurrency_spin, "Export concurrency"),
         (dialog.language_combo, "Language"),

@@ -318,3 +318,17 @@ def test_what_works_on_the_cards_shown_needs_some_shown(target, table):
     needs = {command.name: command.needs for command in table}
     assert all(needs[name] == Need.SHOWN for name in ("export", "export_vcards", "export_pdf"))
     assert needs["print"] == needs["copy"] == Need.SHOWN
+
+
+def test_going_to_a_page_waits_for_the_pages_while_the_whole_space_is_shown(target, table):
+    """Go to Page… put the focus in the hidden page bar's field, and Next Page loaded
+    the server's next page unseen behind the whole space."""
+    meta = {"current_page": 1, "last_page": 2, "per_page": 1, "total": 2}
+    target.page_bar.set_meta(PageMeta.model_validate(meta))
+    page = CardPage.model_validate({"cards": [{"uuid": "a"}], "meta": meta, "links": {}})
+    pages = signed_in(target, page=page)
+    assert needs_met(pages) & Need.PAGE
+    whole_space = replace(pages, whole_space=True, space_cards=True, space_shown=True)
+    assert not needs_met(whole_space) & Need.PAGE
+    paging = {"first_page", "previous_page", "next_page", "last_page", "go_to_page"}
+    assert all(command.needs & Need.PAGE for command in table if command.name in paging)

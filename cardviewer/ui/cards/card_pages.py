@@ -56,6 +56,11 @@ class CardPages(QObject):
         return self._loader.pending_request
 
     @property
+    def last_request(self) -> PageRequest | None:
+        """The request asked for last, loaded, failed or under way: what `retry` asks again."""
+        return self._loader.last_request
+
+    @property
     def is_loading(self) -> bool:
         return self._loader.is_loading
 

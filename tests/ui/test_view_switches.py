@@ -1,0 +1,60 @@
+"""Switching views keeps the status bar and the page from the server true to the view."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from PySide6.QtCore import Qt
+
+from cardviewer.ui.main_window import MainWindow
+from cardviewer.ui.whole_space_view import ADDED, PAGES, WHOLE_SPACE
+from tests.ui.test_whole_space_view import WAIT, choose, open_space, sync, synced_with_changes
+
+
+@pytest.fixture
+def window(demo_window: MainWindow) -> MainWindow:
+    return demo_window
+
+
+def test_a_view_s_note_goes_when_another_view_is_chosen(window, demo_server, qtbot):
+    """The note "Cards added by the last sync: 1." stayed over the whole space and the pages."""
+    synced_with_changes(qtbot, window, demo_server.space_id)
+    choose(qtbot, window, ADDED)
+    assert window.statusBar().currentMessage() == "Cards added by the last sync: 1."
+    choose(qtbot, window, WHOLE_SPACE)
+    assert window.statusBar().currentMessage() == ""
+    choose(qtbot, window, ADDED)
+    window.statusBar().showMessage("Exported 1 card to one.csv")  # of something else
+    choose(qtbot, window, WHOLE_SPACE)
+    assert window.statusBar().currentMessage() == "Exported 1 card to one.csv"
+
+
+def first_name_on_the_page(window: MainWindow) -> str:
+    name = window.model.column_of("display_name")
+    assert name is not None
+    return str(window.model.index(0, name).data(Qt.ItemDataRole.DisplayRole))
+
+
+def test_the_pages_shown_after_a_sync_are_asked_for_again(window, demo_server, qtbot):
+    """The page loaded before the sync listed a card the sync had said was renamed or
+    removed."""
+    open_space(qtbot, window, demo_server.space_id)
+    space = demo_server.spaces[demo_server.space_id]
+    first, *rest = space.cards
+    renamed = dataclasses.replace(first, display_name="Zoë Renamed")
+    demo_server.spaces[demo_server.space_id] = dataclasses.replace(space, cards=(renamed, *rest))
+    assert first_name_on_the_page(window) != "Zoë Renamed"
+    sync(qtbot, window)
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=WAIT):
+        choose_pages(window)
+    assert first_name_on_the_page(window) == "Zoë Renamed"
+    choose(qtbot, window, WHOLE_SPACE)
+    with qtbot.assertNotEmitted(window.pages.pageLoaded, wait=300):
+        choose_pages(window)  # no sync since: the page shown is the server's
+
+
+def choose_pages(window: MainWindow) -> None:
+    switch = window.whole_space.switch
+    switch.setCurrentIndex(PAGES)
+    switch.activated.emit(PAGES)
