@@ -887,7 +887,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../cardviewer/ui/window_commands.py" line="+217"/>
+        <location filename="../cardviewer/ui/window_commands.py" line="+229"/>
         <source>&amp;Open</source>
         <translation>Ö&amp;ffnen</translation>
     </message>
@@ -963,7 +963,7 @@
         <translation>Bereich &amp;synchronisieren</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+72"/>
         <source>&amp;First Page</source>
         <translation>&amp;Erste Seite</translation>
     </message>
@@ -993,17 +993,17 @@
         <translation>Geben Sie eine Seitenzahl ein und drücken Sie die Eingabetaste</translation>
     </message>
     <message>
-        <location line="-123"/>
+        <location line="-144"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
     <message>
-        <location line="+141"/>
+        <location line="+162"/>
         <source>&amp;About %1</source>
         <translation>Ü&amp;ber %1</translation>
     </message>
     <message>
-        <location line="-130"/>
+        <location line="-151"/>
         <source>&amp;Copy</source>
         <translation>&amp;Kopieren</translation>
     </message>
@@ -1099,6 +1099,26 @@
     </message>
     <message>
         <location line="+9"/>
+        <source>Sor&amp;t by Column</source>
+        <translation>Nach Spal&amp;te sortieren</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Sort by the column of the current cell; again: the other way round, then in the space&apos;s own order</source>
+        <translation>Nach der Spalte der aktuellen Zelle sortieren; erneut: umgekehrt, dann in der Reihenfolge des Bereichs</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&amp;Columns…</source>
+        <translation>Spa&amp;lten…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Show or hide columns</source>
+        <translation>Spalten ein- oder ausblenden</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Reset &amp;View</source>
         <translation>Ansicht &amp;zurücksetzen</translation>
     </message>
@@ -1933,7 +1953,7 @@
     </message>
     <message>
         <location line="+6"/>
-        <location filename="../cardviewer/ui/window_commands.py" line="-246"/>
+        <location filename="../cardviewer/ui/window_commands.py" line="-267"/>
         <source>Save the cards of this page as a CSV or Excel file (Ctrl+E)</source>
         <translation>Die Karten dieser Seite als CSV- oder Excel-Datei speichern (Strg+E)</translation>
     </message>
@@ -2026,6 +2046,21 @@
         <location line="+7"/>
         <source>Continue Without E-mails</source>
         <translation>Ohne E-Mails fortfahren</translation>
+    </message>
+    <message>
+        <location filename="../cardviewer/ui/column_commands.py" line="+44"/>
+        <source>Sorted in the space&apos;s own order.</source>
+        <translation>In der Reihenfolge des Bereichs sortiert.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Sorted by %1, ascending.</source>
+        <translation>Nach %1 sortiert, aufsteigend.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Sorted by %1, descending.</source>
+        <translation>Nach %1 sortiert, absteigend.</translation>
     </message>
 </context>
 <context>

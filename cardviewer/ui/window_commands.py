@@ -19,10 +19,14 @@ from PySide6.QtWidgets import QMainWindow, QStyle
 
 from cardviewer import APP_NAME
 from cardviewer.api import CardPage
+from cardviewer.ui.column_commands import open_columns_menu, sort_by_current_column
 from cardviewer.ui.page_bar import PageBar
 from cardviewer.ui.text_coloured_icon import in_text_colour
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QStatusBar, QTableView
+
+    from cardviewer.ui.cards.column_layout import TableColumns
     from cardviewer.ui.export_commands import ExportCommands
     from cardviewer.ui.help_and_settings import HelpAndSettings
     from cardviewer.ui.overview_window import OverviewCommand
@@ -165,6 +169,8 @@ class CommandActions:
     stop_loading_action: QAction
     sync_action: QAction
     details_action: QAction
+    sort_action: QAction
+    columns_action: QAction
     reset_view_action: QAction
     first_page_action: QAction
     previous_page_action: QAction
@@ -200,6 +206,12 @@ class CommandTarget(Protocol):
     def sync_space(self) -> None: ...
     def set_details_visible(self, visible: bool) -> None: ...
     def reset_view(self) -> None: ...
+    def statusBar(self) -> QStatusBar: ...
+
+    @property
+    def table(self) -> QTableView: ...
+    @property
+    def columns(self) -> TableColumns: ...
     def focus_page_field(self) -> None: ...
 
 
@@ -428,6 +440,28 @@ def command_table(target: CommandTarget) -> tuple[Command, ...]:
                 "cards (Ctrl+Shift+O)",
             ),
             needs=Need.CARDS,
+        ),
+        Command(
+            "sort",
+            QCoreApplication.translate("MainWindow", "Sor&t by Column"),
+            lambda: sort_by_current_column(target.table, target.statusBar()),
+            Menu.VIEW,
+            new_section=True,
+            shortcut="Ctrl+Shift+S",
+            status_tip=QCoreApplication.translate(
+                "MainWindow",
+                "Sort by the column of the current cell; again: the other way round, then "
+                "in the space's own order",
+            ),
+            needs=Need.CARDS,
+        ),
+        Command(
+            "columns",
+            QCoreApplication.translate("MainWindow", "&Columns…"),
+            lambda: open_columns_menu(target.columns, target.table),
+            Menu.VIEW,
+            shortcut="Ctrl+Shift+C",
+            status_tip=QCoreApplication.translate("MainWindow", "Show or hide columns"),
         ),
         Command(
             "reset_view",
