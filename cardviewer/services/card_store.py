@@ -559,15 +559,15 @@ class CardStore(StoreCopies):
         """Fields the specification does not list that cards of `copies` have (none
         given: the current copy's; None is no copy).
 
-        In the order they first appear in the space, as a page's columns come (those of
-        equal place by name); of several copies, the first one's, then those only a
-        later one has.
+        In the order they first appear in the space, and within a card in its own order,
+        as a page's columns come (in a copy synced before version 5, those of one card
+        by name); of several copies, the first one's, then those only a later one has.
         """
         fields: dict[str, None] = {}
         for copy in filter(None, copies or (self.current,)):
             rows = self._db.execute(
                 "SELECT field FROM fields WHERE generation = ? AND field NOT IN "
-                f"({','.join('?' * len(SORTED_KEYS))}) ORDER BY first_position, field",
+                f"({','.join('?' * len(SORTED_KEYS))}) ORDER BY first_position, place, field",
                 (copy.id, *SORTED_KEYS),
             )
             fields.update((row[0], None) for row in rows)

@@ -97,8 +97,10 @@ def write_changes_now(
                 list(sample.values()),
                 with_emails=current.with_emails,
                 titles=titles,
-                # Removed cards are as the copy before had them: its fields too.
-                more_fields=store.extra_fields(current, last),
+                # Removed cards are as the copy before had them: its fields too. The
+                # columns keep the places the last file gave them, however the server
+                # orders a card's keys meanwhile: a program may read them by place.
+                more_fields=store.extra_fields(last, current),
             )
             write_table(
                 path,

@@ -35,7 +35,7 @@ from cardviewer.services.store_sort_keys import (
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 BUSY_TIMEOUT_MS = 5_000
 """How long a write waits for another program's write to the store (a second window, the CLI)."""
@@ -107,6 +107,10 @@ _FIELD_COLLATIONS = "ALTER TABLE fields ADD COLUMN collation TEXT"
 """Version 4: each field is ranked under a collation of its own, so that a sort in a
 language the copy was not synced in ranks the field sorted, not every text of the copy
 (some 3 s instead of 15 at 100,000 cards)."""
+_FIELD_PLACES = "ALTER TABLE fields ADD COLUMN place INTEGER NOT NULL DEFAULT 0"
+"""Version 5: a field's place among the fields of the first card to have it, so that
+the whole space's columns come in the order of the cards' own, as a page's do (fields
+first seen on one card came by name: an export's columns differed from a page's)."""
 
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {}
 """Each takes a store of the version before the key to that version."""
@@ -247,6 +251,7 @@ def connect_store(path: Path, *, create: bool = True) -> sqlite3.Connection:
                     for statement in filter(str.strip, (_SCHEMA + _SORT_KEYS).split(";")):
                         connection.execute(statement)
                     connection.execute(_FIELD_COLLATIONS)
+                    connection.execute(_FIELD_PLACES)
                     connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         elif version < SCHEMA_VERSION:
             with write_transaction(connection):
@@ -427,6 +432,14 @@ def _add_id_keys(connection: sqlite3.Connection) -> None:
     connection.execute("UPDATE generations SET collation = NULL")
 
 
+def _add_field_places(connection: sqlite3.Connection) -> None:
+    """Version 5: each field's place within the first card to have it. The fields of a
+    copy synced before keep 0 there, and those of one card come by name as before."""
+    columns = {row[1] for row in connection.execute("PRAGMA table_info(fields)")}
+    if "place" not in columns:
+        connection.execute(_FIELD_PLACES)
+
+
 def _add_field_collations(connection: sqlite3.Connection) -> None:
     """Version 4: the collation of each field, that of its copy until then.
 
@@ -453,3 +466,4 @@ def _add_field_collations(connection: sqlite3.Connection) -> None:
 MIGRATIONS[2] = _add_sort_keys
 MIGRATIONS[3] = _add_id_keys
 MIGRATIONS[4] = _add_field_collations
+MIGRATIONS[5] = _add_field_places

@@ -20,6 +20,10 @@ from typing import Any
 from cardviewer.services.card_order import EMPTY, NUMBER, OTHER, SORTED_KEYS, TEXT, TIME
 from cardviewer.services.card_search import fold_text, storable
 
+FirstPlace = tuple[int, int]
+"""Where a field first appears in a copy: the first card to have it, and the field's
+place among that card's fields not in the specification (0 for the specification's)."""
+
 TextKey = Callable[[str], Any]
 """Orders texts as the reader sorts them (e.g. `QCollator.sortKey`); equal keys tie."""
 
@@ -172,16 +176,16 @@ def index_sort_keys(connection: sqlite3.Connection, generation: int) -> None:
 def add_empty_keys(
     connection: sqlite3.Connection,
     generation: int,
-    first_positions: Mapping[str, int] | None = None,
+    first_positions: Mapping[str, FirstPlace] | None = None,
 ) -> None:
     """An empty sort key for each card without a field that other cards have.
 
     Fields the specification does not list come and go; with a key for every card, a
     sort by any field reads one index. The fields are listed in `fields` first, from
-    `first_positions` (each field and the first card to have it) if known, else read
-    off the sort keys. Every card has a key for each field of the specification
-    (`card_sort_keys`), so only the others are looked through: looking through all of
-    them took a second at 100,000 cards.
+    `first_positions` (each field, the first card to have it and its place there) if
+    known, else read off the sort keys (their places not known: 0). Every card has a
+    key for each field of the specification (`card_sort_keys`), so only the others are
+    looked through: looking through all of them took a second at 100,000 cards.
     """
     if first_positions is None:
         connection.execute(
@@ -194,9 +198,12 @@ def add_empty_keys(
         # Through `generations`: a sync begun later by another program may have
         # dropped this one, and its fields with it.
         connection.executemany(
-            "INSERT OR IGNORE INTO fields (generation, field, first_position) "
-            "SELECT id, ?, ? FROM generations WHERE id = ?",
-            [(field, position, generation) for field, position in first_positions.items()],
+            "INSERT OR IGNORE INTO fields (generation, field, first_position, place) "
+            "SELECT id, ?, ?, ? FROM generations WHERE id = ?",
+            [
+                (field, position, place, generation)
+                for field, (position, place) in first_positions.items()
+            ],
         )
     connection.execute(
         "INSERT INTO sort_keys (generation, field, position, kind) "

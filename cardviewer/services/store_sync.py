@@ -36,6 +36,7 @@ from cardviewer.services.store_schema import (
 )
 from cardviewer.services.store_sort_keys import (
     FOLDED,
+    FirstPlace,
     TextKey,
     add_empty_keys,
     folded_text_key,
@@ -84,8 +85,8 @@ class Written:
     """How far the cards of an unfinished sync are written (`StoreSync.written`)."""
 
     count: int
-    first_positions: Mapping[str, int]
-    """Each field the cards have, and the first card to have it."""
+    first_positions: Mapping[str, FirstPlace]
+    """Each field the cards have: the first card to have it, and its place there."""
     prepared: str | None = None
     """The collation the texts are ranked under and indexed for (`StoreSync.prepare`)."""
 
@@ -110,8 +111,8 @@ class StoreSync:
         self._beside_threads = beside_threads
         """Other threads may be busy in Python meanwhile (`insert_rows`)."""
         self.count = 0
-        self._first_positions: dict[str, int] = {}
-        """Each field the cards written have, and the first card to have it."""
+        self._first_positions: dict[str, FirstPlace] = {}
+        """Each field the cards written have: the first card to have it, its place there."""
         self._prepared: str | None = None
         self._done = False
 
@@ -191,10 +192,11 @@ class StoreSync:
                 insert(table, ("position", "text"), texts)
             insert("sort_keys", ("field", "position", "kind", "value", "text"), keys)
         if batch and not self._first_positions:
-            self._first_positions = dict.fromkeys(SORTED_KEYS, self.count)
+            self._first_positions = dict.fromkeys(SORTED_KEYS, (self.count, 0))
         for position, card in zip(positions, batch, strict=True):
-            for field in card.model_extra or ():
-                self._first_positions.setdefault(field, position)
+            # In the order the card's JSON has them, as a page's columns come.
+            for place, field in enumerate(card.model_extra or ()):
+                self._first_positions.setdefault(field, (position, place))
         self.count += len(rows)
 
     def finish(

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from cardviewer.api.models import Card, parse_card
 from cardviewer.services import card_store, store_search, store_sync
+from cardviewer.services.card_columns import build_columns
 from cardviewer.services.card_search import card_search_text, search_terms
 from cardviewer.services.card_store import (
     CardStore,
@@ -288,7 +289,10 @@ def test_fields_first_seen_in_a_later_batch_are_listed_and_every_card_sorts_by_t
         for batch in (people[:2], [], people[2:4], people[4:]):
             sync.add(batch)
         sync.finish()
-        assert store.extra_fields() == ["theme", "zone"], "first seen together: by name"
+        # First seen together: in the card's own order, as a page's columns come.
+        assert store.extra_fields() == ["zone", "theme"]
+        page = build_columns(people, with_emails=False)
+        assert [c.key for c in page if c.key in ("zone", "theme")] == ["zone", "theme"]
         assert store.ordered("zone") == [4, 2, 0, 1, 3]
         assert store.ordered("theme", descending=True) == [2, 3, 0, 1, 4]
         assert store.ordered("display_name") == [0, 1, 2, 3, 4]

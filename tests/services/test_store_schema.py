@@ -116,6 +116,23 @@ def test_a_store_of_the_third_version_keeps_its_ranks_for_each_field(path):
         assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
 
+def test_a_store_of_the_fourth_version_keeps_its_fields_by_name_until_synced_again(path):
+    """Version 5 notes a field's place within its first card; a copy synced before keeps
+    those of one card by name, and the next sync lists them in the card's order."""
+    card = parse_card({"uuid": "a", "zone": 1, "theme": "dark"})
+    with CardStore.open(path) as store:
+        synced(store, [card])
+    with sqlite3.connect(path) as db:
+        db.execute("ALTER TABLE fields DROP COLUMN place")
+        db.execute("PRAGMA user_version = 4")
+    with CardStore.open(path) as store:
+        assert store.extra_fields() == ["theme", "zone"]
+        synced(store, [card])
+        assert store.extra_fields() == ["zone", "theme"]
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
 def test_a_store_of_the_first_version_with_e_mails_and_fields_of_its_own(path):
     """The migration finds that the cards were fetched with e-mails, and lists the fields."""
     people = [

@@ -138,7 +138,7 @@ async def test_a_process_writes_and_ranks_every_row_as_a_thread_does(tmp_path, c
     assert (closed.prepared, on_thread_closed.prepared) == (collation, None)
     assert in_process == on_thread
     assert in_process.count == 4
-    assert in_process.first_positions["favourite_colour"] == 0
+    assert in_process.first_positions["favourite_colour"] == (0, 0)
     assert rows(process_path) == rows(thread_path)
     with CardStore.open(process_path) as store:
         assert list(store.cards()) == PEOPLE
