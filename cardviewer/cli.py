@@ -555,6 +555,8 @@ async def _export(args: argparse.Namespace, err: TextIO, out: BinaryIO) -> int:
             return ExitCode.WRITE
     if not args.quiet:
         print(summary(count, args.space, target, time.monotonic() - started), file=err)
+    if getattr(args, "skipped", 0):  # also with --quiet: the file lacks them
+        print(left_out(args.skipped), file=err)
     return ExitCode.OK
 
 
@@ -571,6 +573,13 @@ def summary(count: int, space: str, target: Output, seconds: float) -> str:
     """ "Exported 237 cards of space … to cards.csv in 0.6 s": what a job's log keeps."""
     cards = "1 card" if count == 1 else f"{count:,} cards"
     return f"Exported {cards} of space {space} to {target.described()} in {seconds:.1f} s"
+
+
+def left_out(skipped: int) -> str:
+    """What the pages of a whole space left out: entries that are not cards."""
+    if skipped == 1:
+        return "1 entry the server sent was not a card and was left out."
+    return f"{skipped:,} entries the server sent were not cards and were left out."
 
 
 async def _written(
@@ -842,6 +851,7 @@ async def _cards_written(
         show = err.isatty() and not args.quiet
 
         def progress(done: FetchProgress) -> None:
+            args.skipped = done.skipped  # said after the summary
             if show:
                 print(f"\r{progress_line(done)}\033[K", end="", file=err, flush=True)
 
@@ -912,6 +922,7 @@ async def _phone_list(
         show = err.isatty() and not args.quiet
 
         def progress(done: FetchProgress) -> None:
+            args.skipped = done.skipped  # said after the summary
             if show:
                 print(f"\r{progress_line(done)}\033[K", end="", file=err, flush=True)
 

@@ -44,6 +44,7 @@ from cardviewer.cli import (
     csv_delimiter,
     finish_parser,
     format_named_by,
+    left_out,
     logging_to,
     page_fetch,
     progress_line,
@@ -180,6 +181,8 @@ async def _sync(args: argparse.Namespace, err: TextIO) -> int:
             return ExitCode.WRITE
     if not args.quiet:
         print(summary(count, args.space, changes, time.monotonic() - started), file=err)
+    if getattr(args, "skipped", 0):  # also with --quiet: the copy lacks them
+        print(_left_out_of_copy(args.skipped, changes), file=err)
     if args.changes is not None:
         return await _changes_written(args, path, err)
     return ExitCode.OK
@@ -187,6 +190,14 @@ async def _sync(args: argparse.Namespace, err: TextIO) -> int:
 
 CHANGES_NOT_WRITTEN = "was not written; the next one will hold these changes."
 """Said of the `--changes` file after a sync that failed."""
+
+
+def _left_out_of_copy(skipped: int, changes: Changes | None) -> str:
+    """`left_out`, and what that means for the cards counted as removed."""
+    said = left_out(skipped)
+    if changes is not None and changes.removed:
+        said += " Some of the cards counted as removed may be among them."
+    return said
 
 
 def _nothing_changed(had_copy: bool, args: argparse.Namespace) -> str:
@@ -290,6 +301,7 @@ async def _synced(
     show = err.isatty() and not args.quiet
 
     def progress(done: FetchProgress) -> None:
+        args.skipped = done.skipped  # said after the summary
         if show:
             print(f"\r{progress_line(done)}\033[K", end="", file=err, flush=True)
 

@@ -639,7 +639,7 @@
 <context>
     <name>ExportAllDialog</name>
     <message>
-        <location filename="../cardviewer/ui/export_all_dialog.py" line="+78"/>
+        <location filename="../cardviewer/ui/export_all_dialog.py" line="+80"/>
         <source>Export All Pages</source>
         <translation>Alle Seiten exportieren</translation>
     </message>
@@ -738,7 +738,7 @@
         <translation>Wird abgebrochen…</translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+86"/>
         <source>Finishing the local copy…</source>
         <translation>Lokale Kopie wird fertiggestellt…</translation>
     </message>
@@ -963,7 +963,7 @@
         <translation>Bereich &amp;synchronisieren</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+73"/>
         <source>&amp;First Page</source>
         <translation>&amp;Erste Seite</translation>
     </message>
@@ -993,17 +993,17 @@
         <translation>Geben Sie eine Seitenzahl ein und drücken Sie die Eingabetaste</translation>
     </message>
     <message>
-        <location line="-144"/>
+        <location line="-145"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
     <message>
-        <location line="+162"/>
+        <location line="+163"/>
         <source>&amp;About %1</source>
         <translation>Ü&amp;ber %1</translation>
     </message>
     <message>
-        <location line="-151"/>
+        <location line="-152"/>
         <source>&amp;Copy</source>
         <translation>&amp;Kopieren</translation>
     </message>
@@ -1113,7 +1113,7 @@
         <translation>Spa&amp;lten…</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Show or hide columns</source>
         <translation>Spalten ein- oder ausblenden</translation>
     </message>
@@ -1408,7 +1408,7 @@
         <translation>QR-Code speichern</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+779"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+784"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
@@ -1451,6 +1451,21 @@
         <location line="+4"/>
         <source>Exported 1 card to %1</source>
         <translation>1 Karte nach %1 exportiert</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>1 entry the server sent was not a card and was left out.</source>
+        <translation>1 Eintrag, den der Server sandte, war keine Karte und wurde weggelassen.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 entries the server sent were not cards and were left out.</source>
+        <translation>%1 Einträge, die der Server sandte, waren keine Karten und wurden weggelassen.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Some of the cards counted as removed may be among them.</source>
+        <translation>Einige der als entfernt gezählten Karten können darunter sein.</translation>
     </message>
     <message>
         <location filename="../cardviewer/ui/export_commands.py" line="+43"/>
@@ -1953,7 +1968,7 @@
     </message>
     <message>
         <location line="+6"/>
-        <location filename="../cardviewer/ui/window_commands.py" line="-267"/>
+        <location filename="../cardviewer/ui/window_commands.py" line="-268"/>
         <source>Save the cards of this page as a CSV or Excel file (Ctrl+E)</source>
         <translation>Die Karten dieser Seite als CSV- oder Excel-Datei speichern (Strg+E)</translation>
     </message>

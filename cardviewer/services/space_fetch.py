@@ -74,6 +74,8 @@ class FetchProgress:
     unanswered_for: float | None = None
     """Seconds the server has kept every request under way unanswered (`answer_watch`),
     told from `SILENCE_NOTICE` on; None: it answers, or a page waits (`retrying_in`)."""
+    skipped: int = 0
+    """Entries of the pages so far that are not cards, left out (`CardPage.skipped`)."""
     PACE_PAGES: ClassVar[int] = 3
     PACE_SECONDS: ClassVar[float] = 1.0
     """How much of a fetch is measured before its time left is guessed."""
@@ -118,13 +120,15 @@ async def fetch_pages_in_order(
     """
     workers = max(1, min(concurrency, MAX_CONCURRENCY))
     started = time.monotonic()
-    done = total = cards = 0
+    done = total = cards = skipped = 0
 
     def waiting(wait: Wait | None) -> None:
         if on_progress is not None and wait is not None:
             elapsed = time.monotonic() - started
             on_progress(
-                FetchProgress(done, total, cards, elapsed, wait.seconds, wait.asked_by_server)
+                FetchProgress(
+                    done, total, cards, elapsed, wait.seconds, wait.asked_by_server, skipped=skipped
+                )
             )
 
     watch = AnswerWatch()
@@ -134,7 +138,9 @@ async def fetch_pages_in_order(
     def silent(seconds: float) -> None:
         if on_progress is not None and not waits.waiting:  # a wait says more
             elapsed = time.monotonic() - started
-            on_progress(FetchProgress(done, total, cards, elapsed, unanswered_for=seconds))
+            on_progress(
+                FetchProgress(done, total, cards, elapsed, unanswered_for=seconds, skipped=skipped)
+            )
 
     telling = asyncio.create_task(tell_silences(watch, silent))
     try:
@@ -144,7 +150,7 @@ async def fetch_pages_in_order(
         seen: set[str] = set()  # some 10 MB at 100,000 cards
         check_no_repeats(first, seen)
         total = first.meta.last_page
-        cards = first.card_count
+        cards, skipped = first.card_count, first.skipped
         space_total = first.meta.total
         check_card_count(cards, space_total)
         arrived: dict[int, CardPage] = {}
@@ -160,7 +166,7 @@ async def fetch_pages_in_order(
             now = time.monotonic()
             if reported is None or now - reported >= progress_interval or done == total:
                 reported = now
-                on_progress(FetchProgress(done, total, cards, now - started))
+                on_progress(FetchProgress(done, total, cards, now - started, skipped=skipped))
 
         handing = asyncio.Lock()  # one page at a time to `on_page`, in order
 
@@ -175,7 +181,7 @@ async def fetch_pages_in_order(
         ahead = workers * LOOKAHEAD
 
         async def work() -> None:
-            nonlocal cards, done, due
+            nonlocal cards, done, due, skipped
             for number in numbers:  # a shared iterator: each page is taken by one worker
                 async with room:
                     await room.wait_for(lambda: number < due + ahead)  # noqa: B023 - read at once
@@ -185,6 +191,7 @@ async def fetch_pages_in_order(
                 check_no_repeats(page, seen)
                 done += 1
                 cards += page.card_count
+                skipped += page.skipped
                 check_card_count(cards, space_total)
                 arrived[number] = page
                 async with handing:

@@ -71,6 +71,8 @@ class ExportAllDialog(QDialog):
         self._concurrency = concurrency
         self._task: asyncio.Task[Any] | None = None
         self.cancelled = False
+        self.skipped = 0
+        """Entries of the pages fetched that are not cards, left out."""
         if syncing:
             self.setWindowTitle(self.tr("Sync Space"))
             heading = self.tr("Syncing all cards of %1").replace("%1", space_id)
@@ -170,6 +172,7 @@ class ExportAllDialog(QDialog):
     def _on_progress(self, progress: FetchProgress) -> None:
         if self.cancelled:
             return  # "Cancelling…" stays
+        self.skipped = progress.skipped
         self.progress_bar.setRange(0, progress.pages_total)
         self.progress_bar.setValue(progress.pages_done)
         self.progress_label.setText(self.describe(progress))

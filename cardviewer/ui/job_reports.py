@@ -118,6 +118,8 @@ class JobReports(QObject):
         else:
             message = self._plurals.cards_exported(result.count).replace("%1", str(result.path))
         self._status.showMessage(message)
+        if result.skipped:  # the file or copy lacks them: said whole, not only logged
+            self._error_bar.show_info(_left_out_text(result))
 
     def show_failure(self, message: str, detail: str) -> None:
         """A job's or a local copy's failure, in the error bar (the table stays)."""
@@ -126,3 +128,20 @@ class JobReports(QObject):
     def _on_failed(self, message: str, detail: str) -> None:
         self._error_bar.show_error(message, detail, retryable=False)
         self._failure = message
+
+
+def _left_out_text(result: JobResult) -> str:
+    """Entries of a whole space's pages that are not cards, left out of the file or copy."""
+    if result.skipped == 1:
+        said = QCoreApplication.translate(
+            "MainWindow", "1 entry the server sent was not a card and was left out."
+        )
+    else:
+        said = QCoreApplication.translate(
+            "MainWindow", "%1 entries the server sent were not cards and were left out."
+        ).replace("%1", QLocale().toString(result.skipped))
+    if result.changes is not None and result.changes.removed:
+        said += " " + QCoreApplication.translate(
+            "MainWindow", "Some of the cards counted as removed may be among them."
+        )
+    return said

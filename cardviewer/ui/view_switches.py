@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Protocol
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QStatusBar
 
 from cardviewer.ui.cards.card_pages import CardPages
+from cardviewer.ui.eliding_status_bar import ElidingStatusBar
 from cardviewer.ui.whole_space_jobs import JobKind, JobResult, WholeSpaceJobs
 from cardviewer.ui.whole_space_view import WholeSpaceView
 
@@ -25,18 +25,17 @@ class SwitchingWindow(Protocol):
     whole_space: WholeSpaceView
     jobs: WholeSpaceJobs
     pages: CardPages
+    status_bar: ElidingStatusBar
 
     @property
     def is_signed_out(self) -> bool: ...
-
-    def statusBar(self) -> QStatusBar: ...
 
 
 class ViewSwitches(QObject):
     """Keeps the status bar and the page shown true to the view chosen in `window`."""
 
     def __init__(self, window: SwitchingWindow) -> None:
-        status_bar = window.statusBar()
+        status_bar = window.status_bar
         super().__init__(status_bar)
         self._window = window
         self._status_bar = status_bar
@@ -54,7 +53,7 @@ class ViewSwitches(QObject):
 
     def _withdraw_note(self) -> None:
         """Another view chosen: its note goes, not a message of anything else since."""
-        if self._note and self._status_bar.currentMessage() == self._note:
+        if self._note and self._status_bar.whole_message() == self._note:  # cut, maybe
             self._status_bar.clearMessage()
         self._note = ""
 

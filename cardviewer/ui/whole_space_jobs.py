@@ -15,7 +15,7 @@ import logging
 import sqlite3
 import threading
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from functools import partial
 from pathlib import Path
@@ -89,6 +89,8 @@ class JobResult:
     path: Path
     changes: Changes | None = None
     """What a sync changed since the one before (None after the first)."""
+    skipped: int = 0
+    """Entries the server sent that are not cards, left out (a whole space's)."""
 
 
 class WholeSpaceProgress(Protocol):
@@ -98,6 +100,9 @@ class WholeSpaceProgress(Protocol):
     when cancelled); `sync()` fetches into a local copy (the new copy, None when
     cancelled).
     """
+
+    skipped: int
+    """Entries of the pages fetched that are not cards, left out."""
 
     async def run(self) -> int | None: ...
 
@@ -554,7 +559,7 @@ class WholeSpaceJobs(QObject):
         if result is None:
             self.statusMessage.emit(_cancelled(kind, first_copy=first_copy), STATUS_TIMEOUT_MS)
             return
-        self._finish(result)
+        self._finish(replace(result, skipped=progress.skipped))  # what the pages left out
 
     def _open(self, kind: JobKind, shown: PageRequest, path: Path) -> WholeSpaceProgress:
         source = self._source

@@ -58,3 +58,14 @@ def choose_pages(window: MainWindow) -> None:
     switch = window.whole_space.switch
     switch.setCurrentIndex(PAGES)
     switch.activated.emit(PAGES)
+
+
+def test_a_note_cut_short_by_a_narrow_window_goes_too(window, qtbot):
+    """The status bar shows a long note cut with "…": the note compared with what it
+    shows stayed."""
+    window.resize(640, 480)
+    long_note = "Showing the local copy: " + "a very long label " * 20
+    window.whole_space.statusMessage.emit(long_note, 5000)
+    assert window.statusBar().currentMessage() != long_note, "cut short"
+    window.whole_space.notesOver.emit()
+    assert window.status_bar.whole_message() == ""
