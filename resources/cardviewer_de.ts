@@ -1922,17 +1922,12 @@
         <translation>Zuletzt entfernte Karten: %1, wie sie vorher waren.</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+18"/>
         <source>Pages from the server</source>
         <translation>Seiten vom Server</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Show</source>
-        <translation>Anzeigen</translation>
-    </message>
-    <message>
-        <location line="+37"/>
+        <location line="+35"/>
         <source>Added by the last sync</source>
         <translation>Neu bei der letzten Synchronisierung</translation>
     </message>
@@ -1983,7 +1978,12 @@
         <translation>Entfernt bei der letzten Synchronisierung</translation>
     </message>
     <message>
-        <location line="+183"/>
+        <location line="-35"/>
+        <source>Cards shown</source>
+        <translation>Angezeigte Karten</translation>
+    </message>
+    <message>
+        <location line="+218"/>
         <source>Showing the local copy: %1.</source>
         <translation>Die lokale Kopie wird angezeigt: %1.</translation>
     </message>
@@ -2398,12 +2398,12 @@
         <translation>vCards:</translation>
     </message>
     <message>
-        <location line="+180"/>
+        <location line="+181"/>
         <source>The preferences could not be saved to %1.</source>
         <translation>Die Einstellungen konnten nicht in %1 gespeichert werden.</translation>
     </message>
     <message>
-        <location line="-312"/>
+        <location line="-313"/>
         <source>Export concurrency</source>
         <translation>Gleichzeitige Abrufe beim Export</translation>
     </message>
@@ -2498,7 +2498,7 @@
         <translation>Bereiche:</translation>
     </message>
     <message>
-        <location line="+167"/>
+        <location line="+168"/>
         <source>Preferences Not Saved</source>
         <translation>Einstellungen nicht gespeichert</translation>
     </message>
@@ -2523,8 +2523,8 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>Remove every space synced to browse offline from this computer?</source>
-        <translation>Alle offline lesbaren, synchronisierten Bereiche von diesem Computer entfernen?</translation>
+        <source>Remove all synced spaces from this computer?</source>
+        <translation>Alle synchronisierten Bereiche von diesem Computer entfernen?</translation>
     </message>
     <message>
         <location line="+3"/>

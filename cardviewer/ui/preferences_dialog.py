@@ -368,6 +368,7 @@ class PreferencesDialog(QDialog):
         self._scroll.setFrameShape(QFrame.Shape.NoFrame)
         self._scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self._scroll.setAccessibleName(self.tr("Preferences"))
+        self._scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # its fields take the focus
         layout = QVBoxLayout(self)
         layout.setContentsMargins(20, 18, 20, 16)
         layout.setSpacing(14)

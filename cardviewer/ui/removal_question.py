@@ -24,7 +24,7 @@ def confirm_removal(parent: QWidget | None, *, signing_out: bool = False) -> boo
     else:
         title = QCoreApplication.translate("RemovalQuestion", "Remove Local Copies")
         text = QCoreApplication.translate(
-            "RemovalQuestion", "Remove every space synced to browse offline from this computer?"
+            "RemovalQuestion", "Remove all synced spaces from this computer?"
         )
         action = QCoreApplication.translate("RemovalQuestion", "Remove")
     box.setWindowTitle(title)

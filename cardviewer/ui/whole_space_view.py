@@ -157,12 +157,12 @@ class SourceSwitch(QComboBox):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.addItem(QCoreApplication.translate("MainWindow", "Pages from the server"))
-        self.setAccessibleName(QCoreApplication.translate("MainWindow", "Show"))
         # As wide as its texts where there is room; in a narrow window the text is cut
-        # with "…", and said whole by the list and the tooltip.
-        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        # with "…", and said whole by the list and the tooltip (of the first one too).
         self.currentTextChanged.connect(self.setToolTip)
+        self.addItem(QCoreApplication.translate("MainWindow", "Pages from the server"))
+        self.setAccessibleName(QCoreApplication.translate("MainWindow", "Cards shown"))
+        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.setVisible(False)
 
     def minimumSizeHint(self) -> QSize:

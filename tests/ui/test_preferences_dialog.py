@@ -8,7 +8,15 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QLocale, Qt
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QAbstractButton, QComboBox, QDialog, QLabel, QMessageBox, QWidget
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QApplication,
+    QComboBox,
+    QDialog,
+    QLabel,
+    QMessageBox,
+    QWidget,
+)
 
 from cardviewer import i18n
 from cardviewer.services.settings import MAX_EXPORT_CONCURRENCY, Settings
@@ -519,3 +527,20 @@ def test_the_dialog_fits_a_small_screen_with_its_buttons_on_it(make_dialog, tmp_
     assert dialog.height() <= tall - 100
     assert dialog._scroll.verticalScrollBar().maximum() > 0
     assert dialog.button_box.isVisible()
+
+
+def test_tab_goes_from_the_buttons_to_the_first_field_with_no_empty_stop(make_dialog, saved, qtbot):
+    """The scroll area around the fields took the focus itself: a Tab stop showing
+    nothing between Cancel and the server address."""
+    dialog = make_dialog(saved)
+    dialog.activateWindow()
+    dialog.server_edit.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is dialog.server_edit)
+    stops: list[QWidget | None] = []
+    for _ in range(40):
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        if QApplication.focusWidget() is dialog.server_edit:
+            break
+        stops.append(QApplication.focusWidget())
+    assert dialog._scroll not in stops
+    assert stops[-1] in dialog.button_box.buttons(), "then straight to the first field"

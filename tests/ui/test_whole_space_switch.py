@@ -11,7 +11,7 @@ import pytest
 from cardviewer.demo.data import DemoSpace
 from cardviewer.ui.main_window import MainWindow
 from cardviewer.ui.state_page import StatePage
-from cardviewer.ui.whole_space_view import ADDED, PAGES, REMOVED
+from cardviewer.ui.whole_space_view import ADDED, PAGES, REMOVED, SourceSwitch
 from tests.ui.test_whole_space_view import (
     WAIT,
     choose,
@@ -133,3 +133,11 @@ def test_an_export_of_a_copy_whose_file_is_gone_says_so_and_makes_no_store(
     )
     assert not space.path.exists(), "no empty store in its place"
     assert not target.exists()
+
+
+def test_the_switch_s_first_choice_has_its_tooltip_and_the_switch_a_name(qtbot):
+    """Its tooltip was empty until another choice was offered; its name said "Show"."""
+    switch = SourceSwitch()
+    qtbot.addWidget(switch)
+    assert switch.toolTip() == "Pages from the server"
+    assert switch.accessibleName() == "Cards shown"
