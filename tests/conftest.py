@@ -253,6 +253,23 @@ def demo_server(demo_server_session: DemoServer) -> Iterator[DemoServer]:
 
 
 @pytest.fixture
+def two_entries_not_cards(monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
+    """Call to have page 2 of the demo space carry two entries that are not cards (a
+    text, null) in place of two cards."""
+    from cardviewer.demo import pagination
+
+    body = pagination._body
+
+    def with_two_that_are_not_cards(data: list[Any], **parts: Any) -> dict[str, Any]:
+        made = body(data, **parts)
+        if parts["page"] == 2:
+            made["data"] = ["not a card", None, *made["data"][2:]]
+        return made
+
+    return lambda: monkeypatch.setattr(pagination, "_body", with_two_that_are_not_cards)
+
+
+@pytest.fixture
 def ctrl_c_heard() -> Iterator[None]:
     """Ctrl+C as in a terminal, also where the tests run with it ignored (a suite
     started in the background without job control inherits SIGINT ignored)."""

@@ -20,7 +20,7 @@ from cardviewer import cli, cli_sync, entry_point
 from cardviewer.api import CardPage, Session
 from cardviewer.api.errors import ServerError
 from cardviewer.cli import PASSWORD_VARIABLE, ExitCode
-from cardviewer.demo import Fault, pagination
+from cardviewer.demo import Fault
 from cardviewer.paths import store_dir
 from cardviewer.services import page_patience, space_sync
 from cardviewer.services.card_export import ExportFormat
@@ -779,19 +779,11 @@ def test_a_copy_found_damaged_as_the_changes_are_read_is_set_aside_and_said(
 
 
 @pytest.mark.usefixtures("password")
-def test_entries_that_are_not_cards_are_said_even_when_quiet(demo_server, monkeypatch):
+def test_entries_that_are_not_cards_are_said_even_when_quiet(demo_server, two_entries_not_cards):
     """A page with two entries that are not cards: the sync said only "Synced 238 cards;
     2 removed", and the copy lacked them without a word beyond a log line."""
     assert run(demo_server)[0] == ExitCode.OK
-    body = pagination._body
-
-    def with_two_that_are_not_cards(data: list[Any], **parts: Any) -> dict[str, Any]:
-        made = body(data, **parts)
-        if parts["page"] == 2:
-            made["data"] = ["not a card", None, *made["data"][2:]]
-        return made
-
-    monkeypatch.setattr(pagination, "_body", with_two_that_are_not_cards)
+    two_entries_not_cards()
     code, err = run(demo_server, "--quiet")
     assert code == ExitCode.OK
     assert err.splitlines()[-1] == (

@@ -1,12 +1,9 @@
-"""What the status bar says when a job ends: entries left out of the pages too."""
+"""What the window says when a job ends: entries the pages left out too."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from cardviewer.demo import pagination
 from cardviewer.ui.main_window import MainWindow
 from tests.ui.error_bars import looks_like_information
 from tests.ui.test_whole_space_view import open_space, sync
@@ -15,20 +12,6 @@ from tests.ui.test_whole_space_view import open_space, sync
 @pytest.fixture
 def window(demo_window: MainWindow) -> MainWindow:
     return demo_window
-
-
-@pytest.fixture
-def two_entries_not_cards(monkeypatch):
-    """Page 2 of the demo space with two entries that are not cards in place of cards."""
-    body = pagination._body
-
-    def with_two_that_are_not_cards(data: list[Any], **parts: Any) -> dict[str, Any]:
-        made = body(data, **parts)
-        if parts["page"] == 2:
-            made["data"] = ["not a card", None, *made["data"][2:]]
-        return made
-
-    return lambda: monkeypatch.setattr(pagination, "_body", with_two_that_are_not_cards)
 
 
 def test_entries_that_are_not_cards_are_said_after_a_sync(
