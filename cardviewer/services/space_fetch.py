@@ -76,6 +76,9 @@ class FetchProgress:
     told from `SILENCE_NOTICE` on; None: it answers, or a page waits (`retrying_in`)."""
     skipped: int = 0
     """Entries of the pages so far that are not cards, left out (`CardPage.skipped`)."""
+    paced_from: tuple[int, float] = (0, 0.0)
+    """The pages done and the seconds elapsed where the pace is measured from: after the
+    server kept the fetch waiting, from the first page after (the wait is no pace)."""
     PACE_PAGES: ClassVar[int] = 3
     PACE_SECONDS: ClassVar[float] = 1.0
     """How much of a fetch is measured before its time left is guessed."""
@@ -89,10 +92,11 @@ class FetchProgress:
         """
         if self.pages_done > 0 and self.pages_total <= self.pages_done:
             return 0.0
-        if self.pages_done < self.PACE_PAGES or self.elapsed < self.PACE_SECONDS:
+        pages = self.pages_done - self.paced_from[0]
+        seconds = self.elapsed - self.paced_from[1]
+        if pages < self.PACE_PAGES or seconds < self.PACE_SECONDS:
             return None
-        per_page = self.elapsed / self.pages_done
-        return per_page * (self.pages_total - self.pages_done)
+        return seconds / pages * (self.pages_total - self.pages_done)
 
 
 ProgressCallback = Callable[[FetchProgress], None]
@@ -121,8 +125,12 @@ async def fetch_pages_in_order(
     workers = max(1, min(concurrency, MAX_CONCURRENCY))
     started = time.monotonic()
     done = total = cards = skipped = 0
+    paced_from = (0, 0.0)
+    kept_waiting = False  # the pace is measured anew from the next page
 
     def waiting(wait: Wait | None) -> None:
+        nonlocal kept_waiting
+        kept_waiting = True
         if on_progress is not None and wait is not None:
             elapsed = time.monotonic() - started
             on_progress(
@@ -136,6 +144,8 @@ async def fetch_pages_in_order(
     fetch = patiently(watch.watched(fetch), waits)
 
     def silent(seconds: float) -> None:
+        nonlocal kept_waiting
+        kept_waiting = True
         if on_progress is not None and not waits.waiting:  # a wait says more
             elapsed = time.monotonic() - started
             on_progress(
@@ -160,13 +170,20 @@ async def fetch_pages_in_order(
         reported: float | None = None
 
         def report() -> None:
-            nonlocal reported
+            nonlocal reported, paced_from, kept_waiting
             if on_progress is None:
                 return
             now = time.monotonic()
+            if kept_waiting:
+                paced_from, kept_waiting = (done, now - started), False
             if reported is None or now - reported >= progress_interval or done == total:
                 reported = now
-                on_progress(FetchProgress(done, total, cards, now - started, skipped=skipped))
+                elapsed = now - started
+                on_progress(
+                    FetchProgress(
+                        done, total, cards, elapsed, skipped=skipped, paced_from=paced_from
+                    )
+                )
 
         handing = asyncio.Lock()  # one page at a time to `on_page`, in order
 

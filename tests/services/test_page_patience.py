@@ -206,3 +206,22 @@ async def test_a_retry_after_shorter_than_the_fetch_s_own_wait_is_not_said_to_be
     seen: list[FetchProgress] = []
     await fetched(Outage(2, RateLimited("Too many requests.", 429, 0.01)), seen)
     assert told(seen) == [(0.05, False), (0.0, False)]
+
+
+def test_the_time_left_after_a_wait_is_guessed_from_the_pace_since():
+    """A minute's wait early in a fetch of 100,000 cards made "about 20 min left" of two."""
+    waited = FetchProgress(50, 100, 500, 70.0, paced_from=(40, 65.0))
+    assert waited.seconds_left == pytest.approx(5.0 / 10 * 50)
+    assert FetchProgress(50, 100, 500, 70.0).seconds_left == pytest.approx(70.0)
+    assert FetchProgress(42, 100, 420, 70.0, paced_from=(40, 65.0)).seconds_left is None
+
+
+async def test_the_pace_is_taken_up_anew_after_a_page_waited(monkeypatch):
+    monkeypatch.setattr(page_patience, "OUTAGE_PATIENCE", 5.0)
+    monkeypatch.setattr(page_patience, "OUTAGE_WAITS", (0.3,))
+    seen: list[FetchProgress] = []
+    assert await fetched(Outage(3, refused(), last_page=8), seen) == list(range(1, 9))
+    assert seen[0].paced_from == (0, 0.0), "from the start until the server kept it waiting"
+    pages_from, seconds_from = seen[-1].paced_from
+    assert pages_from >= 2
+    assert seconds_from >= 0.3, "the wait is not in the pace"
