@@ -97,9 +97,9 @@ def write_changes_now(
                 list(sample.values()),
                 with_emails=current.with_emails,
                 titles=titles,
-                # Removed cards are as the copy before had them: its fields too. The
-                # columns keep the places the last file gave them, however the server
-                # orders a card's keys meanwhile: a program may read them by place.
+                # Removed cards are as the copy before had them: its fields first, in
+                # its order (a card's keys sent in another order since move no column
+                # at once), then those new since.
                 more_fields=store.extra_fields(last, current),
             )
             write_table(

@@ -77,8 +77,8 @@ class FetchProgress:
     skipped: int = 0
     """Entries of the pages so far that are not cards, left out (`CardPage.skipped`)."""
     paced_from: tuple[int, float] = (0, 0.0)
-    """The pages done and the seconds elapsed where the pace is measured from: after the
-    server kept the fetch waiting, from the first page after (the wait is no pace)."""
+    """The pages done and the seconds elapsed where the pace is measured from: after a
+    page waited to be tried again, from the first page after (the wait is no pace)."""
     PACE_PAGES: ClassVar[int] = 3
     PACE_SECONDS: ClassVar[float] = 1.0
     """How much of a fetch is measured before its time left is guessed."""
@@ -126,7 +126,7 @@ async def fetch_pages_in_order(
     started = time.monotonic()
     done = total = cards = skipped = 0
     paced_from = (0, 0.0)
-    kept_waiting = False  # the pace is measured anew from the next page
+    kept_waiting = False  # a page waited to be tried again: a new pace from the next
 
     def waiting(wait: Wait | None) -> None:
         nonlocal kept_waiting
@@ -143,9 +143,7 @@ async def fetch_pages_in_order(
     waits = OutageWaits(waiting)
     fetch = patiently(watch.watched(fetch), waits)
 
-    def silent(seconds: float) -> None:
-        nonlocal kept_waiting
-        kept_waiting = True
+    def silent(seconds: float) -> None:  # a slow server's pace: no new one after it
         if on_progress is not None and not waits.waiting:  # a wait says more
             elapsed = time.monotonic() - started
             on_progress(

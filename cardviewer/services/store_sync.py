@@ -329,7 +329,8 @@ def holds_only_ended_syncs(db: sqlite3.Connection, path: Path) -> bool:
     """No complete copy in the store at `path`, and no sync writing one: what is left are
     the rows of syncs that ended unfinished (a first sync the disk filled up could not
     drop its own). False where that is not known."""
-    rows = db.execute("SELECT id, synced_at IS NOT NULL FROM generations").fetchall()
+    query = "SELECT id, synced_at IS NOT NULL FROM generations ORDER BY id"
+    rows = db.execute(query).fetchall()
     if any(complete for _number, complete in rows):
         return False
     ended: list[SyncLock] = []
@@ -339,13 +340,15 @@ def holds_only_ended_syncs(db: sqlite3.Connection, path: Path) -> bool:
             if lock is None:
                 return False  # another sync writes it
             ended.append(lock)
+        # A sync finishes before it lets go of its lock: one that finished, or began,
+        # between the first read and the locks shows in a second read.
+        return db.execute(query).fetchall() == rows
     except OSError as error:  # a lock file that cannot be made: not known
         log.debug("whether the syncs of %s have ended is not known: %s", path, error)
         return False
     finally:
         for lock in ended:
             lock.release()
-    return True
 
 
 def drop_ended_syncs(db: sqlite3.Connection, path: Path) -> None:

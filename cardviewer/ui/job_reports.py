@@ -82,6 +82,8 @@ class JobReports(QObject):
         self._error_bar, self._status = error_bar, status
         self._failure: str | None = None
         """The sentence of the last job that failed, while the error bar may show it."""
+        self._left_out: str | None = None
+        """The note of entries the last job left out, while the error bar may show it."""
         jobs.finished.connect(self._on_finished)
         jobs.failed.connect(self._on_failed)
         jobs.statusMessage.connect(status.showMessage)
@@ -100,6 +102,9 @@ class JobReports(QObject):
         if self._failure is not None and self._error_bar.message == self._failure:
             self._error_bar.hide_error()
         self._failure = None
+        if self._left_out is not None and self._error_bar.message == self._left_out:
+            self._error_bar.hide()  # a note, which `hide_error` leaves: of a job before
+        self._left_out = None
         if result.kind is JobKind.SYNC:
             if result.count == 1:  # English has no catalogue to find its singular in
                 message = QCoreApplication.translate("MainWindow", "Synced 1 card. %1")
@@ -119,7 +124,8 @@ class JobReports(QObject):
             message = self._plurals.cards_exported(result.count).replace("%1", str(result.path))
         self._status.showMessage(message)
         if result.skipped:  # the file or copy lacks them: said whole, not only logged
-            self._error_bar.show_info(_left_out_text(result))
+            self._left_out = _left_out_text(result)
+            self._error_bar.show_info(self._left_out)
 
     def show_failure(self, message: str, detail: str) -> None:
         """A job's or a local copy's failure, in the error bar (the table stays)."""

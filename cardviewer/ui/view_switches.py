@@ -4,7 +4,7 @@ A note of the view left ("Cards added by the last sync: 2.") stayed in the statu
 over the next view for the rest of its seconds, saying what that view is not. And the
 page from the server, shown again after a sync, was the one loaded before it: it could
 list a card the sync had just said was removed. So a view's notes go with it, and the
-page is asked for again the first time the pages are shown after a sync.
+page is asked for again when the pages are chosen after a sync.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject
 from cardviewer.ui.cards.card_pages import CardPages
 from cardviewer.ui.eliding_status_bar import ElidingStatusBar
 from cardviewer.ui.whole_space_jobs import JobKind, JobResult, WholeSpaceJobs
-from cardviewer.ui.whole_space_view import WholeSpaceView
+from cardviewer.ui.whole_space_view import PAGES, WholeSpaceView
 
 
 class SwitchingWindow(Protocol):
@@ -43,7 +43,9 @@ class ViewSwitches(QObject):
         self._page_before_sync = False
         window.whole_space.statusMessage.connect(self._show_note)
         window.whole_space.notesOver.connect(self._withdraw_note)
-        window.whole_space.pagesShown.connect(self._pages_back)
+        # After the view's own slot: the pages are shown by then. Not on every return
+        # to the pages: opening another space asks for its own first page.
+        window.whole_space.switch.activated.connect(self._switched)
         window.jobs.finished.connect(self._finished)
         window.pages.pageLoaded.connect(self._page_loaded)
 
@@ -64,6 +66,6 @@ class ViewSwitches(QObject):
     def _page_loaded(self) -> None:
         self._page_before_sync = False
 
-    def _pages_back(self) -> None:
-        if self._page_before_sync and not self._window.is_signed_out:
+    def _switched(self, choice: int) -> None:
+        if choice == PAGES and self._page_before_sync and not self._window.is_signed_out:
             self._window.pages.retry()  # the page asked for last, if any

@@ -137,3 +137,18 @@ async def test_a_page_waiting_to_be_tried_again_is_told_as_such_not_as_silence(
     await fetch_pages_in_order(fetch, lambda page: None, concurrency=1, on_progress=seen.append)
     assert any(done.retrying_in for done in seen)
     assert all(done.unanswered_for is None for done in seen)
+
+
+async def test_a_slow_server_s_silences_keep_its_pace(quick_notice):
+    """Each page took longer than the notice: the pace began anew at every page, and the
+    time left was never guessed."""
+    pages = empty_pages(6)
+
+    async def slow(number: int) -> CardPage:
+        await asyncio.sleep(0.08)
+        return await pages(number)
+
+    seen: list[FetchProgress] = []
+    await fetch_pages_in_order(slow, lambda page: None, concurrency=1, on_progress=seen.append)
+    assert any(done.unanswered_for for done in seen), "silent past the notice, and told"
+    assert all(done.paced_from == (0, 0.0) for done in seen)

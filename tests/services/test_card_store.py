@@ -32,6 +32,7 @@ from cardviewer.services.card_store import (
 from cardviewer.services.store_copies import Change, Changes
 from cardviewer.services.store_schema import Generation, StoreError, StoreProblem
 from cardviewer.services.store_sort_keys import index_names
+from cardviewer.services.sync_lock import SyncLock
 from tests.properties import examples
 from tests.services.stores import (
     RecordingKey,
@@ -930,3 +931,24 @@ def test_a_store_another_sync_writes_its_first_copy_into_is_kept(path):
         writing.finish()
     with CardStore.open(path, create=False) as store:
         assert [card.uuid for card in store.cards()] == ["a"]
+
+
+def test_a_copy_another_sync_finishes_while_the_store_is_looked_at_is_kept(path, monkeypatch):
+    """The rows were read, then the other sync finished and let go of its lock, and the
+    lock taken for an ended sync: the store with the fresh copy was deleted."""
+    other = CardStore.open(path)
+    writing = other.begin_sync()
+    writing.add(cards("a"))
+    take = SyncLock.take
+
+    def finished_first(lock: Path) -> SyncLock | None:
+        if not writing._done:
+            writing.finish()  # commits its copy, then lets go of its lock
+        return take(lock)
+
+    monkeypatch.setattr(SyncLock, "take", staticmethod(finished_first))
+    close_discarding_if_empty(CardStore.open(path))
+    assert path.exists()
+    with CardStore.open(path, create=False) as store:
+        assert [card.uuid for card in store.cards()] == ["a"]
+    other.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from cardviewer.demo import pagination
 from cardviewer.ui.main_window import MainWindow
 from tests.ui.error_bars import looks_like_information
 from tests.ui.test_whole_space_view import open_space, sync
@@ -29,3 +30,17 @@ def test_entries_that_are_not_cards_are_said_after_a_sync(
         "2 entries the server sent were not cards and were left out. Some of the cards "
         "counted as removed may be among them."
     )
+
+
+def test_the_note_of_entries_left_out_goes_with_the_next_job(
+    window, demo_server, qtbot, two_entries_not_cards, monkeypatch
+):
+    """It stayed above the table after a sync that left nothing out."""
+    open_space(qtbot, window, demo_server.space_id)
+    every_entry_a_card = pagination._body
+    two_entries_not_cards()
+    sync(qtbot, window)
+    assert window.error_bar.isVisible()
+    monkeypatch.setattr(pagination, "_body", every_entry_a_card)
+    sync(qtbot, window)
+    assert not window.error_bar.isVisible()

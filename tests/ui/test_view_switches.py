@@ -69,3 +69,23 @@ def test_a_note_cut_short_by_a_narrow_window_goes_too(window, qtbot):
     assert window.statusBar().currentMessage() != long_note, "cut short"
     window.whole_space.notesOver.emit()
     assert window.status_bar.whole_message() == ""
+
+
+def test_opening_another_space_after_a_sync_asks_for_its_page_alone(
+    window, demo_server, qtbot, monkeypatch
+):
+    """Back on the pages to open another space, the page before was asked for again
+    first, and its request called off at once by the new one."""
+    open_space(qtbot, window, demo_server.space_id)
+    sync(qtbot, window)
+    retried: list[bool] = []
+    original = window.pages.retry
+
+    def retry() -> None:
+        retried.append(True)
+        original()
+
+    monkeypatch.setattr(window.pages, "retry", retry)
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=WAIT):
+        window.open_space(demo_server.space_id)
+    assert retried == []
