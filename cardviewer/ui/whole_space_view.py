@@ -49,7 +49,7 @@ from cardviewer.services.card_store import (
     store_path,
 )
 from cardviewer.services.store_copies import Change
-from cardviewer.services.store_schema import Generation, StoreError
+from cardviewer.services.store_schema import Generation, StoreError, StoreProblem
 from cardviewer.ui.card_area import CardStack, CurrentCardDetails
 from cardviewer.ui.cards.card_filter_model import CardFilterModel
 from cardviewer.ui.cards.card_table_view import CardTableView
@@ -330,6 +330,8 @@ class WholeSpaceView(QObject):
                     changes = store.previous is not None
             except StoreError as error:
                 log.warning("the local copy %s cannot be offered: %s", path, error)
+                if error.problem is StoreProblem.DAMAGED:  # set aside now: said once
+                    self.failed.emit(store_error_text(error), str(error))
         self._offered = path if label is not None else None
         self.switch.offer(label, changes=changes)
         self._show_choice()

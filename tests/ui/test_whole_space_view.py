@@ -253,6 +253,22 @@ def test_a_copy_that_cannot_be_opened_is_explained_and_the_page_stays(window, de
     assert window.table.model() is window.proxy
 
 
+def test_a_copy_found_damaged_as_it_is_offered_is_said_once(window, demo_server, qtbot):
+    """Set aside with a log line alone: the switch just lost its choice."""
+    open_space(qtbot, window, demo_server.space_id)
+    sync(qtbot, window)
+    path = window.whole_space.store_path(demo_server.space_id)
+    assert path is not None
+    window.whole_space.show_pages()
+    path.write_bytes(b"\0garbage" * 4096)
+    open_space(qtbot, window, demo_server.space_id)
+    assert "damaged; it is set aside" in window.error_bar.text_label.text()
+    assert not window.whole_space.switch.isVisible()
+    window.error_bar.hide_error()
+    open_space(qtbot, window, demo_server.space_id)
+    assert window.error_bar.isHidden(), "once: the copy is gone now"
+
+
 def test_a_copy_in_use_by_another_program_is_explained_left_alone_and_opens_later(
     window, demo_server, qtbot, monkeypatch
 ):
