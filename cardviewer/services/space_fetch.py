@@ -26,7 +26,7 @@ import inspect
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardviewer.api.models import (
     check_card_count,
@@ -128,16 +128,16 @@ async def fetch_pages_in_order(
     paced_from = (0, 0.0)
     kept_waiting = False  # a page waited to be tried again: a new pace from the next
 
+    def told(now: float, **how: Any) -> FetchProgress:
+        """How far the fetch has come at `now`, and `how` it goes on."""
+        return FetchProgress(done, total, cards, now - started, skipped=skipped, **how)
+
     def waiting(wait: Wait | None) -> None:
         nonlocal kept_waiting
         kept_waiting = True
         if on_progress is not None and wait is not None:
-            elapsed = time.monotonic() - started
-            on_progress(
-                FetchProgress(
-                    done, total, cards, elapsed, wait.seconds, wait.asked_by_server, skipped=skipped
-                )
-            )
+            now = time.monotonic()
+            on_progress(told(now, retrying_in=wait.seconds, asked_to_wait=wait.asked_by_server))
 
     watch = AnswerWatch()
     waits = OutageWaits(waiting)
@@ -145,10 +145,7 @@ async def fetch_pages_in_order(
 
     def silent(seconds: float) -> None:  # a slow server's pace: no new one after it
         if on_progress is not None and not waits.waiting:  # a wait says more
-            elapsed = time.monotonic() - started
-            on_progress(
-                FetchProgress(done, total, cards, elapsed, unanswered_for=seconds, skipped=skipped)
-            )
+            on_progress(told(time.monotonic(), unanswered_for=seconds))
 
     telling = asyncio.create_task(tell_silences(watch, silent))
     try:
@@ -176,12 +173,7 @@ async def fetch_pages_in_order(
                 paced_from, kept_waiting = (done, now - started), False
             if reported is None or now - reported >= progress_interval or done == total:
                 reported = now
-                elapsed = now - started
-                on_progress(
-                    FetchProgress(
-                        done, total, cards, elapsed, skipped=skipped, paced_from=paced_from
-                    )
-                )
+                on_progress(told(now, paced_from=paced_from))
 
         handing = asyncio.Lock()  # one page at a time to `on_page`, in order
 

@@ -80,10 +80,9 @@ class JobReports(QObject):
         self._jobs, self._plurals = jobs, plurals
         self._show_copy = show_copy
         self._error_bar, self._status = error_bar, status
-        self._failure: str | None = None
-        """The sentence of the last job that failed, while the error bar may show it."""
-        self._left_out: str | None = None
-        """The note of entries the last job left out, while the error bar may show it."""
+        self._said: str | None = None
+        """What the last job put in the error bar (why it failed, or a note of entries
+        it left out), while the bar may show it: the next job to end takes it away."""
         jobs.finished.connect(self._on_finished)
         jobs.failed.connect(self._on_failed)
         jobs.statusMessage.connect(status.showMessage)
@@ -99,12 +98,9 @@ class JobReports(QObject):
 
     def _on_finished(self, result: JobResult) -> None:
         # A job that failed before is done with: its failure no longer holds.
-        if self._failure is not None and self._error_bar.message == self._failure:
-            self._error_bar.hide_error()
-        self._failure = None
-        if self._left_out is not None and self._error_bar.message == self._left_out:
-            self._error_bar.hide()  # a note, which `hide_error` leaves: of a job before
-        self._left_out = None
+        if self._said is not None and self._error_bar.message == self._said:
+            self._error_bar.hide()  # a note too, which `hide_error` leaves
+        self._said = None
         if result.kind is JobKind.SYNC:
             if result.count == 1:  # English has no catalogue to find its singular in
                 message = QCoreApplication.translate("MainWindow", "Synced 1 card. %1")
@@ -124,8 +120,8 @@ class JobReports(QObject):
             message = self._plurals.cards_exported(result.count).replace("%1", str(result.path))
         self._status.showMessage(message)
         if result.skipped:  # the file or copy lacks them: said whole, not only logged
-            self._left_out = _left_out_text(result)
-            self._error_bar.show_info(self._left_out)
+            self._said = _left_out_text(result)
+            self._error_bar.show_info(self._said)
 
     def show_failure(self, message: str, detail: str) -> None:
         """A job's or a local copy's failure, in the error bar (the table stays)."""
@@ -133,7 +129,7 @@ class JobReports(QObject):
 
     def _on_failed(self, message: str, detail: str) -> None:
         self._error_bar.show_error(message, detail, retryable=False)
-        self._failure = message
+        self._said = message
 
 
 def _left_out_text(result: JobResult) -> str:
