@@ -639,10 +639,26 @@ def test_json_lines_hold_each_card_as_the_server_sent_it(demo_server, password, 
     assert code == ExitCode.OK
     *warnings, last = err.splitlines(keepends=True)
     assert exported(last, 10, demo_server.space_id, target), err
-    assert all("ignored invalid fields" in warning for warning in warnings)
+    assert warnings == [], "written as sent: nothing was set aside"
     lines = target.read_text(encoding="utf-8").splitlines()
     assert [json.loads(line) for line in lines] == sent_page(demo_server, 2)
     assert all("\n" not in line for line in lines)
+
+
+def test_values_of_the_wrong_type_are_told_in_a_line_a_page(demo_server, password, tmp_path):
+    demo_server.faults.inject(Fault.WRONG_TYPES, times=2)
+    target = tmp_path / "all.csv"
+    code, err = run(
+        *account(demo_server), "--space", demo_server.space_id, "--all", "-o", str(target)
+    )
+    assert code == ExitCode.OK
+    warnings = [line for line in err.splitlines() if line.startswith("WARNING")]
+    assert [line.split(": ", 1)[1].split(";")[0] for line in warnings] == [
+        "page 1: ignored invalid fields in 5 of 10 cards: avatar (1), connects (1), "
+        "created_at (1), display_name (1), public (1)",
+        "page 2: ignored invalid fields in 5 of 10 cards: avatar (1), connects (1), "
+        "created_at (1), display_name (1), public (1)",
+    ]
 
 
 def test_every_card_as_json_lines_to_standard_output(demo_server, password, tmp_path):

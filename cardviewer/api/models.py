@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 import logging
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -138,15 +138,59 @@ KNOWN_CARD_FIELDS: tuple[str, ...] = tuple(Card.model_fields)
 
 
 def parse_card(raw: Mapping[str, Any]) -> Card:
-    """Validate one card; fields that do not validate are set aside, not fatal."""
+    """Validate one card; fields that do not validate are set aside, not fatal.
+
+    Nothing is logged here: a card is read again and again from the local copy and
+    from exports' spools; what received it says so, once (`WrongTypes`).
+    """
     try:
         return Card.model_validate(raw)
     except ValidationError as exc:
         bad = {str(err["loc"][0]) for err in exc.errors() if err["loc"]}
     card = Card.model_validate({k: v for k, v in raw.items() if k not in bad})
     card._invalid.update({k: raw[k] for k in bad if k in raw})
-    log.warning("card %s: ignored invalid fields %s", card.uuid, sorted(bad))
     return card
+
+
+class WrongTypes:
+    """The values of the wrong type set aside in the cards received, told in one line.
+
+    A server that sends one bad value mostly sends it in many cards: a line per card
+    filled a job's output with hundreds of lines that named no page.
+    """
+
+    __slots__ = ("cards", "fields", "first", "seen")
+
+    def __init__(self) -> None:
+        self.seen = 0
+        self.cards = 0
+        self.fields: Counter[str] = Counter()
+        self.first: str | None = None
+        """The first card with such a value, as the line names it."""
+
+    def note(self, cards: Iterable[Card]) -> None:
+        for card in cards:
+            self.seen += 1
+            bad = card._invalid_values()
+            if bad:
+                self.cards += 1
+                self.fields.update(bad.keys())
+                if self.first is None:
+                    self.first = f"card {card.uuid}" if card.uuid else "a card without a valid id"
+
+    def tell(self, where: str) -> None:
+        """Log the values set aside, if any, as found in `where` ("page 3")."""
+        if not self.cards:
+            return
+        fields = ", ".join(f"{name} ({count:,})" for name, count in sorted(self.fields.items()))
+        log.warning(
+            "%s: ignored invalid fields in %s of %s: %s; the first is %s",
+            where,
+            f"{self.cards:,}",
+            "1 card" if self.seen == 1 else f"{self.seen:,} cards",
+            fields,
+            self.first,
+        )
 
 
 class PageLink(BaseModel):
@@ -364,6 +408,9 @@ class CardPage(BaseModel):
     def _read_cards(self, sent: tuple[Mapping[str, Any], ...]) -> tuple[Card, ...]:
         """The cards of `sent`, the page's `cards` from now on (first, as declared)."""
         cards = tuple(parse_card(item) for item in sent)
+        wrong = WrongTypes()
+        wrong.note(cards)
+        wrong.tell(f"page {self.meta.current_page}")
         object.__setattr__(self, "__dict__", {"cards": cards, **self.__dict__})
         self.__pydantic_fields_set__.add("cards")
         return cards

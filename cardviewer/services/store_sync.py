@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from cardviewer.api.models import Card, parse_card
+from cardviewer.api.models import Card, WrongTypes, parse_card
 from cardviewer.services.card_columns import EMAILS_KEY
 from cardviewer.services.card_order import SORTED_KEYS, card_sort_keys
 from cardviewer.services.card_search import card_search_text, storable
@@ -115,6 +115,8 @@ class StoreSync:
         """Each field the cards written have: the first card to have it, its place there."""
         self._prepared: str | None = None
         self._done = False
+        self._wrong_types = WrongTypes()
+        """Values of the wrong type in the cards sent: logged once, as the copy is made."""
 
     @classmethod
     def reopen(
@@ -152,7 +154,9 @@ class StoreSync:
         They are read (`parse_card`) here, by whoever writes: a sync's writing process
         reads them, not the window's thread.
         """
-        self.add([parse_card(item) for item in sent])
+        cards = [parse_card(item) for item in sent]
+        self._wrong_types.note(cards)
+        self.add(cards)
 
     def add(self, cards: Iterable[Card]) -> None:
         """Write `cards` after those added so far (one transaction; the copy shown stays).
@@ -276,6 +280,7 @@ class StoreSync:
         Seconds at 100,000 cards: the process that wrote the cards does it, so that
         the window's process is free meanwhile.
         """
+        self._wrong_types.tell("the sync")
         with write_transaction(self._db):
             add_empty_keys(self._db, self.generation, self._first_positions)
             rank_generation_texts(

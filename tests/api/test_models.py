@@ -1,6 +1,7 @@
 """Parsing of the API's JSON into typed models."""
 
 import json
+import logging
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -15,6 +16,7 @@ from cardviewer.api.models import (
     PageLinks,
     PageMeta,
     Session,
+    WrongTypes,
     _LazyLinks,
     check_card_count,
     check_page,
@@ -548,7 +550,7 @@ def test_a_page_read_from_an_answer_reads_its_cards_when_first_asked_for(caplog)
         assert [card.uuid for card in page.cards] == ["a", "b"]
         assert page.cards is page.cards
         assert [r.getMessage() for r in caplog.records].count(
-            "card a: ignored invalid fields ['connects']"
+            "page 1: ignored invalid fields in 1 of 2 cards: connects (1); the first is card a"
         ) == 1
 
 
@@ -570,3 +572,45 @@ def test_a_page_whose_cards_are_not_read_yet_compares_shows_and_writes_them():
     made = CardPage.model_validate({"cards": read.cards, "meta": read.meta, "links": {}})
     assert made.card_count == 2
     assert made.model_dump()["cards"] == read.model_dump()["cards"]
+
+
+def test_values_of_the_wrong_type_on_a_page_are_told_in_one_line_naming_the_page(caplog):
+    """A line per card filled a job's output with hundreds of lines naming no page."""
+    sent = [
+        card_json(uuid="a", connects="many"),
+        card_json(uuid="b"),
+        card_json(uuid="c", connects=True, public="maybe"),
+        card_json(uuid=4711, created_at="yesterday"),
+    ]
+    body = json.dumps(envelope(sent, page=3, last_page=3, total=24)).encode()
+    with caplog.at_level(logging.WARNING):
+        cards = parse_page_json(body).cards
+    assert [card.invalid_fields for card in cards][1:] == [
+        {},
+        {"connects": True, "public": "maybe"},
+        {"uuid": 4711, "created_at": "yesterday"},
+    ]
+    assert [(r.name, r.getMessage()) for r in caplog.records] == [
+        (
+            "cardviewer.api.models",
+            "page 3: ignored invalid fields in 3 of 4 cards: connects (2), created_at (1), "
+            "public (1), uuid (1); the first is card a",
+        )
+    ]
+
+
+def test_reading_a_card_again_says_nothing_of_what_its_receiving_told(caplog):
+    """The local copy and the exports' spools read a card again and again."""
+    with caplog.at_level(logging.DEBUG):
+        card = parse_card(card_json(uuid=None, connects="many"))
+        parse_card(card_json(uuid="a", public=3))
+    assert card.invalid_fields == {"connects": "many"}
+    assert caplog.records == []
+    told = WrongTypes()
+    told.note([card])
+    with caplog.at_level(logging.WARNING):
+        told.tell("the sync")
+    assert caplog.messages == [
+        "the sync: ignored invalid fields in 1 of 1 card: connects (1); "
+        "the first is a card without a valid id"
+    ]
