@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from cardviewer import __version__
 from cardviewer.api.address import normalize_server_url
+from cardviewer.api.answer_heard import try_answered
 from cardviewer.api.direct_transport import DirectTransport, names_a_proxy
 from cardviewer.api.errors import (
     QT_TRANSLATE_NOOP,
@@ -264,6 +265,7 @@ class CardsClient:
                 delay = retry.delay_before_retry(error, attempt)
                 if delay is None:
                     raise
+                try_answered()  # not silence: this try's answer came, another follows
                 failure = _failure_name(error)
             # The path has no query and no token; a space id in it is no secret.
             log.info(

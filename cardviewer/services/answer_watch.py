@@ -16,6 +16,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
+from cardviewer.api.answer_heard import listening
+
 SILENCE_NOTICE = 5.0
 """Seconds without an answer from which the silence is told: pages of a busy server
 take a second or two; five is more than a slow page and less than a person's patience."""
@@ -37,19 +39,24 @@ class AnswerWatch:
     def watched(self, fetch: Callable[[int], Awaitable[Page]]) -> Callable[[int], Awaitable[Page]]:
         """`fetch`, each call of it counted as a request under way until it ends.
 
-        A failure is an answer too: the server (or the network) said something.
+        A failure is an answer too: the server (or the network) said something; so is
+        each try the client makes again after one (`api.answer_heard`).
         """
 
         async def fetch_watched(number: int) -> Page:
             ticket = next(self._tickets)
             self._asked[ticket] = self._clock()
             try:
-                return await fetch(number)
+                with listening(self._heard):  # each try the client makes, answered
+                    return await fetch(number)
             finally:
                 del self._asked[ticket]
-                self._answered = self._clock()
+                self._heard()
 
         return fetch_watched
+
+    def _heard(self) -> None:
+        self._answered = self._clock()
 
     def silent_for(self) -> float:
         """Seconds the server has kept every request under way unanswered; 0 with none.

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import asyncio
 
+import httpx
 import pytest
 
-from cardviewer.api import CardPage
+from cardviewer.api import CardPage, CardsClient
+from cardviewer.api.errors import ApiError
+from cardviewer.api.retry import RetryPolicy
 from cardviewer.services import answer_watch, page_patience
 from cardviewer.services.answer_watch import AnswerWatch
 from cardviewer.services.space_fetch import FetchProgress, fetch_pages_in_order
@@ -152,3 +155,29 @@ async def test_a_slow_server_s_silences_keep_its_pace(quick_notice):
     await fetch_pages_in_order(slow, lambda page: None, concurrency=1, on_progress=seen.append)
     assert any(done.unanswered_for for done in seen), "silent past the notice, and told"
     assert all(done.paced_from == (0, 0.0) for done in seen)
+
+
+async def test_each_try_the_client_makes_again_is_an_answer():
+    """A server answering 500 slowly three times answered each time: the client's tries
+    of one request are not the server's silence."""
+    clock = Clock()
+    watch = AnswerWatch(clock)
+    said: list[float] = []
+    tries = 0
+
+    def slow_500s(request: httpx.Request) -> httpx.Response:
+        nonlocal tries
+        tries += 1
+        clock.now += 4  # each answer takes 4 s
+        said.append(watch.silent_for())
+        return httpx.Response(500 if tries < 3 else 404, json={"message": "Broken"})
+
+    retry = RetryPolicy(attempts=3, sleep=lambda seconds: asyncio.sleep(0))
+    transport = httpx.MockTransport(slow_500s)
+    async with CardsClient(
+        "https://cards.example.com", token="t", transport=transport, retry=retry
+    ) as client:
+        with pytest.raises(ApiError):
+            await watch.watched(lambda number: client.list_cards("s", number))(1)
+    assert tries == 3
+    assert said == [4.0, 4.0, 4.0], "each try's silence counted from the answer before"
