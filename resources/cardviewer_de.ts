@@ -29,7 +29,7 @@
         <translation>Die Adresse %1 ist nicht verschlüsselt (http://). Verwenden Sie https://, damit Ihr Passwort und Ihr Anmelde-Token im Netzwerk nicht mitgelesen werden können.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/api/client.py" line="+182"/>
+        <location filename="../cardviewer/api/client.py" line="+183"/>
         <source>Please enter your e-mail address.</source>
         <translation>Bitte geben Sie Ihre E-Mail-Adresse ein.</translation>
     </message>
@@ -54,7 +54,7 @@
         <translation>Bitte melden Sie sich zuerst an.</translation>
     </message>
     <message>
-        <location line="+92"/>
+        <location line="+93"/>
         <source>The e-mail address or password is not correct.</source>
         <translation>Die E-Mail-Adresse oder das Passwort ist nicht richtig.</translation>
     </message>
@@ -109,7 +109,7 @@
         <translation>Die Antwort des Servers sieht nicht wie die der Kartenplattform aus. Prüfen Sie die Serveradresse.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/api/models.py" line="+438"/>
+        <location filename="../cardviewer/api/models.py" line="+485"/>
         <source>The server sent page %1 when page %2 was asked for.</source>
         <translation>Der Server hat Seite %1 gesendet, obwohl Seite %2 angefordert wurde.</translation>
     </message>
@@ -917,7 +917,7 @@
         <translation>Die Seite neu laden (F5)</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="+602"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="+611"/>
         <location filename="../cardviewer/ui/window_commands.py" line="+31"/>
         <source>&amp;Export Page…</source>
         <translation>Seite e&amp;xportieren…</translation>
@@ -1438,7 +1438,7 @@
         <translation>E-Mail-Adressen neu dabei; keine Karte gilt dadurch als geändert.</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+57"/>
         <source>Synced 1 card. %1</source>
         <translation>1 Karte synchronisiert. %1</translation>
     </message>
@@ -1453,7 +1453,7 @@
         <translation>1 Karte nach %1 exportiert</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+21"/>
         <source>1 entry the server sent was not a card and was left out.</source>
         <translation>1 Eintrag, den der Server sandte, war keine Karte und wurde weggelassen.</translation>
     </message>
@@ -1877,12 +1877,12 @@
         <translation>Der Datenträger ist schreibgeschützt; wählen Sie einen anderen Ordner.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="-505"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="-514"/>
         <source>Whole space (synced %1)</source>
         <translation>Ganzer Bereich (Stand %1)</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+38"/>
         <source>No cards added in the last sync</source>
         <translation>Bei der letzten Synchronisierung kamen keine Karten hinzu</translation>
     </message>
@@ -1937,7 +1937,12 @@
         <translation>Geändert bei der letzten Synchronisierung</translation>
     </message>
     <message>
-        <location line="+257"/>
+        <location line="+184"/>
+        <source>Showing the whole space from its local copy, synced %1.</source>
+        <translation>Der ganze Bereich wird aus seiner lokalen Kopie angezeigt, Stand %1.</translation>
+    </message>
+    <message>
+        <location line="+77"/>
         <source>Some synced spaces could not be removed from this computer; the log says which, and why.</source>
         <translation>Einige synchronisierte Bereiche konnten nicht von diesem Computer entfernt werden; das Protokoll sagt, welche und warum.</translation>
     </message>
@@ -1973,7 +1978,7 @@
         <translation>Die lokale Kopie konnte nicht gelesen werden; die angezeigten Karten sind daher vielleicht unvollständig oder nicht wie gewünscht geordnet. „Bereich synchronisieren“ legt eine neue Kopie an.</translation>
     </message>
     <message>
-        <location line="-459"/>
+        <location line="-463"/>
         <source>Removed by the last sync</source>
         <translation>Entfernt bei der letzten Synchronisierung</translation>
     </message>
@@ -1983,12 +1988,7 @@
         <translation>Angezeigte Karten</translation>
     </message>
     <message>
-        <location line="+218"/>
-        <source>Showing the local copy: %1.</source>
-        <translation>Die lokale Kopie wird angezeigt: %1.</translation>
-    </message>
-    <message>
-        <location line="+32"/>
+        <location line="+254"/>
         <source>Synced again meanwhile: %1.</source>
         <translation>Inzwischen neu synchronisiert: %1.</translation>
     </message>
@@ -1998,7 +1998,7 @@
         <translation>Angezeigte Karten &amp;exportieren…</translation>
     </message>
     <message>
-        <location line="-459"/>
+        <location line="-463"/>
         <source>Every card is as it was at the sync before.</source>
         <translation>Jede Karte ist so wie bei der Synchronisierung davor.</translation>
     </message>

@@ -95,13 +95,18 @@ query of a few microseconds): a nightly `cardviewer sync` shows in a window left
 def synced_label(generation: Generation | None) -> str:
     """ "Whole space (synced 14:02)", or with the date when it was not today."""
     text = QCoreApplication.translate("MainWindow", "Whole space (synced %1)")
+    return text.replace("%1", synced_when(generation))
+
+
+def synced_when(generation: Generation | None) -> str:
+    """When the copy was synced: "14:02", with the date when it was not today."""
     if generation is None:
-        return text.replace("%1", "…")
+        return "…"
     when = generation.synced_at.astimezone()
     if when.date() == datetime.now().astimezone().date():
         short = QLocale.FormatType.ShortFormat
-        return text.replace("%1", QLocale().toString(QTime(when.hour, when.minute), short))
-    return text.replace("%1", format_local_time(generation.synced_at))
+        return QLocale().toString(QTime(when.hour, when.minute), short)
+    return format_local_time(generation.synced_at)
 
 
 def fitted_choice(text: str, metrics: QFontMetrics, width: int) -> str:
@@ -381,8 +386,10 @@ class WholeSpaceView(QObject):
         self.switch.offer(label, changes=model.has_changes)
         self._show_choice()
         if change is None:
-            note = QCoreApplication.translate("MainWindow", "Showing the local copy: %1.")
-            self.statusMessage.emit(note.replace("%1", label), NOTE_MS)
+            note = QCoreApplication.translate(
+                "MainWindow", "Showing the whole space from its local copy, synced %1."
+            )
+            self.statusMessage.emit(note.replace("%1", synced_when(model.generation)), NOTE_MS)
         else:
             model.queryFinished.connect(self._say_changed, Qt.ConnectionType.SingleShotConnection)
         self._newer_copy.start()

@@ -222,6 +222,19 @@ def test_a_synced_space_opens_from_its_copy_when_the_server_fails(window, demo_s
     assert window.export_action.isEnabled(), "the copy's cards can be saved offline"
 
 
+def test_the_whole_space_chosen_says_when_its_copy_was_synced(window, demo_server, qtbot):
+    """The note repeated the switch's label: "Showing the local copy: Whole space
+    (synced 14:02)."."""
+    open_space(qtbot, window, demo_server.space_id)
+    sync(qtbot, window)
+    window.whole_space.switch.activated.emit(PAGES)
+    whole_space_shown(qtbot, window)
+    when = window.whole_space.switch.currentText().removeprefix("Whole space (synced ")
+    assert window.status_bar.whole_message() == (
+        f"Showing the whole space from its local copy, synced {when.removesuffix(')')}."
+    )
+
+
 def test_a_copy_synced_by_the_command_line_is_offered_and_shown(
     window, demo_server, qtbot, monkeypatch
 ):
