@@ -23,6 +23,7 @@ from cardviewer.services.card_store import CardStore
 from cardviewer.services.store_schema import SCHEMA_VERSION, Generation
 from cardviewer.services.text_collation import text_collator
 from cardviewer.ui import whole_space_view
+from cardviewer.ui.cards.change_delegate import ChangedCellDelegate
 from cardviewer.ui.cards.space_table_model import SpaceTableModel
 from cardviewer.ui.filter_row import FilterScope, scope_texts
 from cardviewer.ui.main_window import MainWindow
@@ -463,6 +464,7 @@ def test_the_cards_the_last_sync_added_changed_or_removed_are_shown_each_alone(
     name = space.column_of("display_name")
     assert name is not None
     assert space.index(0, name).data(Qt.ItemDataRole.BackgroundRole) is not None
+    assert isinstance(window.table.itemDelegate(), ChangedCellDelegate), "also when selected"
     window.table.setCurrentIndex(space.index(0, 1))
     pane = window.details_pane
     assert pane.card == every[1]
@@ -503,6 +505,7 @@ def test_the_cards_the_last_sync_added_changed_or_removed_are_shown_each_alone(
 
     again = choose(qtbot, window, WHOLE_SPACE)
     assert again is not removed
+    assert not isinstance(window.table.itemDelegate(), ChangedCellDelegate), "no cost elsewhere"
     window.table.setCurrentIndex(again.index(0, 1))
     assert window.details_pane.card is not None
     assert window.details_pane.change_label.isHidden()

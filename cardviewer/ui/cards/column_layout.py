@@ -28,6 +28,7 @@ from PySide6.QtWidgets import QHeaderView, QMenu, QStyle, QTableView, QWidget
 from cardviewer.services.card_columns import ID_KEY, Column
 from cardviewer.services.local_file import DamagedFile, parse_json_object
 from cardviewer.ui.cards.avatar_delegate import AvatarDelegate
+from cardviewer.ui.cards.change_delegate import ChangeMarksOnSelection
 from cardviewer.ui.plain_text import plain_action_text
 
 log = logging.getLogger(__name__)
@@ -197,6 +198,7 @@ class TableColumns:
         self.open_menu: QMenu | None = None
         """The header menu, once opened (it deletes itself when closed)."""
         self.avatar_delegate = AvatarDelegate(table)
+        self.change_marks = ChangeMarksOnSelection(table)
         self._avatar_size = avatar_size
         self._avatar_column: int | None = None
         self._keys: tuple[str, ...] = ()
@@ -250,6 +252,7 @@ class TableColumns:
         before = self.model.columns
         key = before[section].key if 0 <= section < len(before) else None
         self.model = model if model is not None else self._pages
+        self.change_marks.follow(model)
         self._fit_rows = fit_rows if model is not None else FIT_ROWS
         self._watch_rows()
         self._unfitted.clear()

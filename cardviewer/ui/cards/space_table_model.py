@@ -373,6 +373,11 @@ class SpaceTableModel(QAbstractTableModel):
 
     # What the last sync changed
 
+    @property
+    def marks_changes(self) -> bool:
+        """The changed cells are marked (`change_tint`): the view of changed cards."""
+        return self._marks_changes
+
     def _mark_changes(self, marks: bool) -> bool:
         """Mark the changed cells of the rows shown from now on, or stop marking them;
         True if that is a change."""
