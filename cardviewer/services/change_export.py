@@ -93,14 +93,15 @@ def write_changes_now(
             last = store.changes_file_copy
             parts = _parts(store, current, last)
             sample = store.cards_at(store.ordered(None, limit=COLUMN_SAMPLE), current)
+            # Removed cards are as the copy before had them, with its fields.
+            more_fields = in_file_order(
+                store.changes_file_fields(), store.extra_fields(last, current)
+            )
             columns = build_columns(
                 list(sample.values()),
                 with_emails=current.with_emails,
                 titles=titles,
-                # Removed cards are as the copy before had them: its fields first, in
-                # its order (a card's keys sent in another order since move no column
-                # at once), then those new since.
-                more_fields=store.extra_fields(last, current),
+                more_fields=more_fields,
             )
             write_table(
                 path,
@@ -113,7 +114,7 @@ def write_changes_now(
                 first_heading=CHANGE_HEADING,
             )
             check(stop)
-            marked = _marked(store, current, path, stop)
+            marked = _marked(store, current, more_fields, path, stop)
     except sqlite3.Error as error:
         if is_damage(error):  # set aside: the next sync makes a new copy, and file
             raise damaged(store_path) from error
@@ -126,12 +127,25 @@ def write_changes_now(
     return ChangesWritten(counts, copy_lost=lost, marked=marked)
 
 
+def in_file_order(kept: Sequence[str], fields: Sequence[str]) -> list[str]:
+    """`fields` in the order the file before had its columns (`kept`), those new since
+    after them: a card's keys sent in another order move no column, ever."""
+    present = set(fields)
+    ordered = [field for field in kept if field in present]
+    listed = set(ordered)
+    return [*ordered, *(field for field in fields if field not in listed)]
+
+
 def _marked(
-    store: CardStore, current: Generation, path: Path, stop: threading.Event | None
+    store: CardStore,
+    current: Generation,
+    fields: Sequence[str],
+    path: Path,
+    stop: threading.Event | None,
 ) -> bool:
     """`mark_changes_file`, its failure said as the file's: written, but not noted."""
     try:
-        return store.mark_changes_file(current, stop=stop)
+        return store.mark_changes_file(current, fields=fields, stop=stop)
     except sqlite3.Error as error:  # another program holds the store, say
         raise StoreError(
             f"{path} is written, but the local copy could not note it ({error}); the "

@@ -313,11 +313,21 @@ class StoreCopies:
                 "INSERT OR IGNORE INTO state (key, value) VALUES (?, 0)", (CHANGES_FILE_COPY,)
             )
 
+    def changes_file_fields(self) -> list[str]:
+        """The unknown fields of the last file of changes, in the order of its columns."""
+        rows = self._db.execute("SELECT field FROM changes_file_fields ORDER BY place")
+        return [row[0] for row in rows]
+
     def mark_changes_file(
-        self, generation: Generation, *, stop: threading.Event | None = None
+        self,
+        generation: Generation,
+        *,
+        fields: Sequence[str] = (),
+        stop: threading.Event | None = None,
     ) -> bool:
         """`generation` is the copy a file of changes was written from: the next file
-        says what changed since, and the copy is kept until then.
+        says what changed since, and the copy is kept until then. `fields` are the
+        file's columns of unknown fields, in its order (`changes_file_fields`).
 
         False, and the mark before kept, if the copy is gone meanwhile (two syncs made
         while the file was written): the next file then repeats this one's changes.
@@ -330,6 +340,12 @@ class StoreCopies:
                 " WHERE id = ? AND synced_at IS NOT NULL",
                 (CHANGES_FILE_COPY, generation.id),
             ).rowcount
+            if marked:
+                self._db.execute("DELETE FROM changes_file_fields")
+                self._db.executemany(
+                    "INSERT INTO changes_file_fields (place, field) VALUES (?, ?)",
+                    enumerate(fields),
+                )
             drop_unused(self._db)
             check(stop)  # rolls the mark back
         return marked > 0

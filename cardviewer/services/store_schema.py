@@ -35,7 +35,7 @@ from cardviewer.services.store_sort_keys import (
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 BUSY_TIMEOUT_MS = 5_000
 """How long a write waits for another program's write to the store (a second window, the CLI)."""
@@ -57,6 +57,10 @@ CREATE TABLE generations (
 CREATE TABLE state (
     key TEXT PRIMARY KEY,
     value INTEGER NOT NULL
+);
+CREATE TABLE changes_file_fields (
+    place INTEGER PRIMARY KEY,
+    field TEXT NOT NULL
 );
 CREATE TABLE cards (
     generation INTEGER NOT NULL REFERENCES generations(id) ON DELETE CASCADE,
@@ -290,7 +294,8 @@ def _use_wal(connection: sqlite3.Connection, within: float) -> None:
 
 
 _EVERY_TABLE = (
-    "SELECT 1 FROM generations, state, cards, card_text, card_search, sort_keys, fields LIMIT 0"
+    "SELECT 1 FROM generations, state, cards, card_text, card_search, sort_keys, fields, "
+    "changes_file_fields LIMIT 0"
 )
 """Prepared only: fails when a table of the store is missing."""
 
@@ -432,6 +437,15 @@ def _add_id_keys(connection: sqlite3.Connection) -> None:
     connection.execute("UPDATE generations SET collation = NULL")
 
 
+def _add_changes_file_fields(connection: sqlite3.Connection) -> None:
+    """Version 6: the order of the last file of changes' own columns (`CardStore.
+    changes_file_fields`); none until the next file is written."""
+    connection.execute(
+        "CREATE TABLE IF NOT EXISTS changes_file_fields "
+        "(place INTEGER PRIMARY KEY, field TEXT NOT NULL)"
+    )
+
+
 def _add_field_places(connection: sqlite3.Connection) -> None:
     """Version 5: each field's place within the first card to have it. The fields of a
     copy synced before keep 0 there, and those of one card come by name as before."""
@@ -467,3 +481,4 @@ MIGRATIONS[2] = _add_sort_keys
 MIGRATIONS[3] = _add_id_keys
 MIGRATIONS[4] = _add_field_collations
 MIGRATIONS[5] = _add_field_places
+MIGRATIONS[6] = _add_changes_file_fields

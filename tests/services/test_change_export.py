@@ -71,17 +71,32 @@ def test_a_removed_card_keeps_the_fields_only_the_copy_before_had(path, tmp_path
 
 def test_the_unknown_fields_keep_their_columns_whatever_order_the_keys_come_in(path, tmp_path):
     """Sent with its keys in another order, a card is no change, but the file's columns
-    followed the order of the keys: a program reading them by place was misled."""
+    followed the order of the keys: a program reading them by place was misled. They
+    followed the copy before's order, so they still moved one file later."""
     target = tmp_path / "changes.csv"
     fields: dict[str, object] = {"extra": {"b": 1}, "zzz": [1]}
+    turned = dict(reversed(fields.items()))
     headings = []
-    for keys in (fields, dict(reversed(fields.items()))):
+    for keys in (fields, turned, turned, {**turned, "new": 1}, {"new": 2, "extra": 3}):
         with CardStore.open(path) as store:
             synced(store, [parse_card({"uuid": "a", "display_name": "Ada", **keys})])
         written(path, target)
-        headings.append(table(target)[0])
-    assert headings[1] == headings[0]
-    assert headings[0][-2:] == ["Extra", "Zzz"]
+        headings.append(unknown_headings(target))
+    assert headings[1] == headings[2] == headings[0] == ["Extra", "Zzz"]
+    assert headings[3] == headings[4] == ["Extra", "Zzz", "New"], "new ones after"
+    headings.clear()
+    with CardStore.open(path) as store:
+        synced(store, [parse_card({"uuid": "a", "display_name": "Ada", "new": 2})])
+    for _ in range(2):
+        written(path, target)
+        headings.append(unknown_headings(target))
+    assert headings == [["Extra", "New"], ["New"]], "a field no card has goes a file later"
+
+
+def unknown_headings(target: Path) -> list[str]:
+    """The headings of the fields the specification does not list."""
+    headings = table(target)[0]
+    return headings[headings.index("Updated (UTC)") + 1 :]
 
 
 def test_a_file_called_off_leaves_the_next_one_to_say_it_all(path, tmp_path):
