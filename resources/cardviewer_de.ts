@@ -1328,7 +1328,7 @@
         <translation>Filter leeren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/session_state.py" line="+47"/>
+        <location filename="../cardviewer/ui/session_state.py" line="+51"/>
         <source>%1 on %2</source>
         <translation>%1 bei %2</translation>
     </message>
@@ -1343,7 +1343,7 @@
         <translation>Abgemeldet</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+22"/>
         <source>Signed out: sign in to open other pages and spaces.</source>
         <translation>Abgemeldet: Für andere Seiten und Bereiche bitte anmelden.</translation>
     </message>
@@ -1358,12 +1358,12 @@
         <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist; melden Sie sich an, um Karten zu laden.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+351"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+349"/>
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
     <message numerus="yes">
-        <location line="+128"/>
+        <location line="+129"/>
         <source>Synced %Ln cards. %1</source>
         <translation>
             <numerusform>%Ln Karte synchronisiert. %1</numerusform>
@@ -1438,12 +1438,17 @@
         <translation>E-Mail-Adressen neu dabei; keine Karte gilt dadurch als geändert.</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+60"/>
         <source>Synced 1 card. %1</source>
         <translation>1 Karte synchronisiert. %1</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
+        <source>Space %1: %2</source>
+        <translation>Bereich %1: %2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>The phone list went to the printer.</source>
         <translation>Die Telefonliste wurde an den Drucker gesendet.</translation>
     </message>
@@ -1453,7 +1458,7 @@
         <translation>1 Karte nach %1 exportiert</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+26"/>
         <source>1 entry the server sent was not a card and was left out.</source>
         <translation>1 Eintrag, den der Server sandte, war keine Karte und wurde weggelassen.</translation>
     </message>
@@ -1973,12 +1978,12 @@
         <translation>Die Karten dieser Seite als CSV- oder Excel-Datei speichern (Strg+E)</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+57"/>
         <source>The local copy could not be read, so the cards shown may be incomplete or not in the order asked for. Sync Space makes a new copy.</source>
         <translation>Die lokale Kopie konnte nicht gelesen werden; die angezeigten Karten sind daher vielleicht unvollständig oder nicht wie gewünscht geordnet. „Bereich synchronisieren“ legt eine neue Kopie an.</translation>
     </message>
     <message>
-        <location line="-463"/>
+        <location line="-465"/>
         <source>Removed by the last sync</source>
         <translation>Entfernt bei der letzten Synchronisierung</translation>
     </message>

@@ -154,6 +154,27 @@ def passing_problem(error: sqlite3.Error) -> StoreProblem | None:
     return None if damaged else StoreProblem.NOT_READ
 
 
+def refused_copy(path: Path) -> StoreProblem | None:
+    """Why the copy at `path` can no longer be read by this version, if it cannot: gone
+    (removed, or set aside as damaged), damaged, or written by a newer version.
+
+    A look at the file's version alone, given up at once where another program holds
+    the file (that is no refusal: it opens later): for the window's thread, after a
+    job failed, where opening the store would wait seconds for such a program.
+    """
+    if not path.exists():
+        return StoreProblem.GONE
+    try:
+        uri = f"{path.as_uri()}?mode=rw"  # never makes a file where there is none
+        with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=0.05)) as db:
+            (version,) = db.execute("PRAGMA user_version").fetchone()
+    except sqlite3.Error as error:
+        if passing_problem(error) is not None:
+            return None
+        return StoreProblem.GONE if not path.exists() else StoreProblem.DAMAGED
+    return StoreProblem.NEWER_VERSION if version > SCHEMA_VERSION else None
+
+
 READ_ONLY_TEXT = (
     "The local copy of this space may not be changed: its file, or the folder it is in, "
     "is read-only for you. It stays as it was; once you may change them, the next sync "

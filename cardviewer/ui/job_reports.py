@@ -1,6 +1,7 @@
 """What the window shows when an export or a sync ends or fails.
 
-A synced space goes into the table from its local copy; an ended or cancelled job
+A synced space goes into the table from its local copy, if it is the space open; an
+ended or cancelled job
 leaves a note in the status bar, a failed one an error in the error bar (the table
 shown stays). The texts stay in the "MainWindow" translation context; a sentence with
 a count is handed in by the window (`JobPlurals`), since the translation tools mark a
@@ -11,12 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLocale, QObject
-from PySide6.QtWidgets import QStatusBar
 
 from cardviewer.services.store_copies import Changes
+from cardviewer.ui.eliding_status_bar import ElidingStatusBar
 from cardviewer.ui.error_bar import ErrorBar
 from cardviewer.ui.export_all_dialog import ExportAllDialog
 from cardviewer.ui.page_messages import Counted
@@ -72,14 +72,17 @@ class JobReports(QObject):
         self,
         jobs: WholeSpaceJobs,
         error_bar: ErrorBar,
-        status: QStatusBar,
+        status: ElidingStatusBar,
         plurals: JobPlurals,
-        show_copy: Callable[[Path], object] | None = None,
+        show_synced: Callable[[JobResult], bool] | None = None,
     ) -> None:
         super().__init__(status)  # gone with the window, so a late report finds no one
         self._jobs, self._plurals = jobs, plurals
-        self._show_copy = show_copy
+        self._show_synced = show_synced
+        """Shows a sync's copy where it is the space open's; False where it is not."""
         self._error_bar, self._status = error_bar, status
+        self._told = ""
+        """The status bar's report of the last job to end, until a job fails."""
         self._said: str | None = None
         """What the last job put in the error bar (why it failed, or a note of entries
         it left out), while the bar may show it: the next job to end takes it away."""
@@ -107,8 +110,10 @@ class JobReports(QObject):
             else:
                 message = self._plurals.cards_synced(result.count)
             message = message.replace("%1", changes_text(result.changes)).strip()
-            if self._show_copy is not None:
-                self._show_copy(result.path)
+            if self._show_synced is not None and not self._show_synced(result):
+                # Another space was opened meanwhile: its name says which was synced.
+                space = QCoreApplication.translate("MainWindow", "Space %1: %2")
+                message = space.replace("%1", result.request.space_id).replace("%2", message)
         elif result.kind is JobKind.PRINT:
             message = QCoreApplication.translate(
                 "MainWindow", "The phone list went to the printer."
@@ -119,6 +124,7 @@ class JobReports(QObject):
         else:
             message = self._plurals.cards_exported(result.count).replace("%1", str(result.path))
         self._status.showMessage(message)
+        self._told = message
         if result.skipped:  # the file or copy lacks them: said whole, not only logged
             self._said = _left_out_text(result)
             self._error_bar.show_info(self._said)
@@ -128,6 +134,10 @@ class JobReports(QObject):
         self._error_bar.show_error(message, detail, retryable=False)
 
     def _on_failed(self, message: str, detail: str) -> None:
+        # "Synced 240 cards." of the job before no longer holds beside the failure.
+        if self._told and self._status.whole_message() == self._told:
+            self._status.clearMessage()
+        self._told = ""
         self._error_bar.show_error(message, detail, retryable=False)
         self._said = message
 

@@ -40,6 +40,7 @@ from cardviewer.ui.cards.card_table_view import CardTableView
 from cardviewer.ui.cards.column_layout import ColumnLayout, TableColumns
 from cardviewer.ui.cards.space_table_model import SpaceTableModel
 from cardviewer.ui.command_keys import CommandKeys
+from cardviewer.ui.copy_in_view import CopyInView
 from cardviewer.ui.eliding_status_bar import ElidingStatusBar
 from cardviewer.ui.error_bar import ErrorBar
 from cardviewer.ui.export_all_dialog import ExportAllDialog
@@ -131,7 +132,7 @@ class MainWindow(QMainWindow, CommandActions):
         self._create_toolbar()
         self._create_central(details_avatars)
         self._create_status_bar()
-        self.set_account(email, server_url)
+        self.account_label.set_account(email, server_url)
         self.window_layout = WindowLayout(
             self, self.splitter, self.details_pane, self.columns, settings
         )
@@ -193,12 +194,13 @@ class MainWindow(QMainWindow, CommandActions):
 
     def _connect_jobs(self) -> None:
         """What the export and sync jobs report."""
+        self.copy_in_view = CopyInView(self)
         self.job_reports = JobReports(
             self.jobs,
             self.error_bar,
-            self.statusBar(),
+            self.status_bar,
             self._jobs_plurals(),
-            show_copy=self.whole_space.show_copy,
+            show_synced=self.copy_in_view.show_synced,
         )
         self.whole_space.changed.connect(self._update_actions)
         self.whole_space.pagesShown.connect(self.loading_state.show_page_state)
@@ -293,10 +295,6 @@ class MainWindow(QMainWindow, CommandActions):
 
     # Public interface
 
-    def set_account(self, email: str, server_url: str) -> None:
-        """Say in the status bar who is signed in where (or was, while signed out)."""
-        self.account_label.set_account(email, server_url)
-
     def sign_out(self) -> None:
         """Sign out, once the person agrees that the account's synced spaces go too."""
         if self.whole_space.may_sign_out():
@@ -314,7 +312,7 @@ class MainWindow(QMainWindow, CommandActions):
         or a sync, which starts again from the first page.
         """
         self._set_signed_out(False)
-        self.set_account(email, server_url)
+        self.account_label.set_account(email, server_url)
         self.error_bar.hide()
         if self.pages.pending_request is None:
             self.pages.retry()
@@ -357,7 +355,7 @@ class MainWindow(QMainWindow, CommandActions):
 
     def go_to_page(self, page: int) -> None:
         """Show another page of the space on screen (or the one being opened)."""
-        target = self._target()
+        target = self.target_request()
         if target is not None:
             self._request(target.space_id, page)
 
@@ -365,7 +363,7 @@ class MainWindow(QMainWindow, CommandActions):
         """Load again what was asked for last (the page on screen, or the one that failed)."""
         if self.is_signed_out:
             self.signInRequested.emit()  # the page is loaded again once signed in
-        elif self._target() is not None:
+        elif self.target_request() is not None:
             self.pages.retry()
 
     def stop_loading(self) -> None:
@@ -407,7 +405,8 @@ class MainWindow(QMainWindow, CommandActions):
 
     # Reacting to the model
 
-    def _target(self) -> PageRequest | None:
+    def target_request(self) -> PageRequest | None:
+        """The page asked for, or else the one shown, or else the last one asked for."""
         return self.pages.pending_request or self.model.current_request or self.pages.last_request
 
     def _request(self, space_id: str, page: int) -> None:
@@ -422,7 +421,7 @@ class MainWindow(QMainWindow, CommandActions):
     def _include_emails_toggled(self, checked: bool) -> None:
         self.settings.include_emails = checked
         save_settings(self.settings)
-        target = self._target()
+        target = self.target_request()
         if target is not None:
             self._request(target.space_id, target.page)
 
@@ -502,7 +501,7 @@ class MainWindow(QMainWindow, CommandActions):
         state = WindowState(
             online=online,
             page=page,
-            has_target=self._target() is not None,
+            has_target=self.target_request() is not None,
             space_fetchable=self.jobs.can_fetch_whole_space
             and self.model.current_request is not None,
             page_bar=self.page_bar,

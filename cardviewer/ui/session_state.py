@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import QStatusBar, QWidget
 
 from cardviewer.ui.eliding_label import ElidingLabel
@@ -22,6 +22,9 @@ class AccountLabel(ElidingLabel):
     It gives way to a status message that needs the room (`ElidingStatusBar`), cut at
     its end and whole in its tooltip.
     """
+
+    accountChanged = Signal()
+    """Another account than the one shown before is signed in (over the window)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -41,6 +44,7 @@ class AccountLabel(ElidingLabel):
 
     def set_account(self, email: str, server_url: str) -> None:
         """Say who is signed in where (or was, while signed out)."""
+        before = self._email, self._server_url
         self._email, self._server_url = email, server_url
         host = urlsplit(server_url).netloc or server_url
         if email and host:
@@ -55,6 +59,8 @@ class AccountLabel(ElidingLabel):
                 else QCoreApplication.translate("MainWindow", "Signed out")
             )
         self.set_whole_text(text, server_url)
+        if any(before) and (before[0].casefold(), before[1]) != (email.casefold(), server_url):
+            self.accountChanged.emit()  # an address's case is the same account
 
     def set_signed_out(self, signed_out: bool) -> None:
         """Enter or leave the signed-out state; the status bar it sits in says what waits."""

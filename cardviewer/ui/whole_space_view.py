@@ -49,7 +49,7 @@ from cardviewer.services.card_store import (
     store_path,
 )
 from cardviewer.services.store_copies import Change
-from cardviewer.services.store_schema import Generation, StoreError, StoreProblem
+from cardviewer.services.store_schema import Generation, StoreError, StoreProblem, refused_copy
 from cardviewer.ui.card_area import CardStack, CurrentCardDetails
 from cardviewer.ui.cards.card_filter_model import CardFilterModel
 from cardviewer.ui.cards.card_table_view import CardTableView
@@ -631,6 +631,8 @@ class WholeSpaceView(QObject):
             # Removed cards are read from the copy before, the rest from the current one.
             path = model.path if model is not None else self._offered
             if path is None or not self.show_copy(path, change):
+                if model is None and path is not None and refused_copy(path) is not None:
+                    self._offer(path)  # set aside, or too new: offered no more
                 self._show_choice()  # what is still shown
             return
         if change == model.change:

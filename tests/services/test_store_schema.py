@@ -16,7 +16,12 @@ import pytest
 from cardviewer.api.models import parse_card
 from cardviewer.services import card_store, store_schema
 from cardviewer.services.card_store import CardStore
-from cardviewer.services.store_schema import SCHEMA_VERSION, StoreError, StoreProblem
+from cardviewer.services.store_schema import (
+    SCHEMA_VERSION,
+    StoreError,
+    StoreProblem,
+    refused_copy,
+)
 from tests.services.stores import (
     RecordingKey,
     a_store_path,
@@ -405,3 +410,26 @@ def test_a_reader_waits_only_briefly_for_a_new_file_held_by_another(tmp_path):
     finally:
         other.rollback()
         other.close()
+
+
+def test_a_copy_refused_is_told_from_its_file_without_waiting_for_another_program(path):
+    assert refused_copy(path) is StoreProblem.GONE
+    with CardStore.open(path) as store:
+        synced(store, [parse_card({"uuid": "a"})])
+    assert refused_copy(path) is None
+    other = sqlite3.connect(path, isolation_level=None)
+    try:  # another program holding the whole file: no refusal, it opens later
+        other.execute("PRAGMA locking_mode = EXCLUSIVE")
+        other.execute("BEGIN EXCLUSIVE")
+        other.execute("INSERT INTO state (key, value) VALUES ('other program', 1)")
+        started = time.monotonic()
+        assert refused_copy(path) is None
+        assert time.monotonic() - started < 1.0, "not the five seconds a reader waits"
+    finally:
+        other.close()
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    assert refused_copy(path) is StoreProblem.NEWER_VERSION
+    path.write_bytes(b"\0garbage" * 4096)
+    assert refused_copy(path) is StoreProblem.DAMAGED
+    assert path.read_bytes() == b"\0garbage" * 4096, "left as it is"

@@ -62,3 +62,17 @@ def test_with_no_card_shown_the_end_of_the_session_claims_none_stays():
     assert session_ended_message(None, cards_shown=False) == (
         "You are signed out because your session has ended; sign in to load cards."
     )
+
+
+def test_another_account_is_told_and_the_same_one_again_is_not(label, qtbot):
+    changes: list[None] = []
+    label.accountChanged.connect(lambda: changes.append(None))
+    label.set_account(EMAIL, SERVER)  # the first: no change of account
+    label.set_signed_out(True)
+    label.set_signed_out(False)
+    label.set_account(EMAIL, SERVER)
+    label.set_account(EMAIL.upper(), SERVER)
+    assert changes == []
+    label.set_account("ben@example.com", SERVER)
+    label.set_account("ben@example.com", "https://other.example")
+    assert len(changes) == 2
