@@ -15,19 +15,14 @@ from cardviewer.services.store_schema import SCHEMA_VERSION
 from cardviewer.ui.cards.space_table_model import SpaceTableModel
 from cardviewer.ui.main_window import MainWindow
 from cardviewer.ui.whole_space_view import PAGES, WHOLE_SPACE
+from tests.ui.test_whole_space_view import WAIT, open_space
 
-WAIT = 20_000
 OTHER = "otherSpace0000001"
 
 
 @pytest.fixture
 def window(demo_window: MainWindow) -> MainWindow:
     return demo_window
-
-
-def open_space(qtbot, window: MainWindow, space_id: str) -> None:
-    with qtbot.waitSignal(window.pages.pageLoaded, timeout=WAIT):
-        window.open_space(space_id)
 
 
 def sync(qtbot, window: MainWindow) -> None:
