@@ -2353,7 +2353,17 @@
         <translation>Deutsches Excel erwartet Semikolons, englisches Excel Kommas. „Automatisch“ verwendet hier %1.</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+7"/>
+        <source>Pages at once</source>
+        <translation>Gleichzeitige Abrufe</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>How many pages Export All Pages and Sync Space fetch at the same time.</source>
+        <translation>Wie viele Seiten „Alle Seiten exportieren“ und „Bereich synchronisieren“ gleichzeitig abrufen.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>A &amp;QR code beside each card</source>
         <translation>Ein &amp;QR-Code neben jeder Karte</translation>
     </message>
@@ -2398,7 +2408,17 @@
         <translation>Löscht die offline lesbaren, synchronisierten Bereiche von diesem Computer; eine neue Synchronisierung holt sie zurück.</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+24"/>
+        <source>E&amp;xport format:</source>
+        <translation>E&amp;xportformat:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Pages at o&amp;nce:</source>
+        <translation>&amp;Gleichzeitige Abrufe:</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>vCards:</source>
         <translation>vCards:</translation>
     </message>
@@ -2408,12 +2428,7 @@
         <translation>Die Einstellungen konnten nicht in %1 gespeichert werden.</translation>
     </message>
     <message>
-        <location line="-313"/>
-        <source>Export concurrency</source>
-        <translation>Gleichzeitige Abrufe beim Export</translation>
-    </message>
-    <message>
-        <location line="-21"/>
+        <location line="-334"/>
         <source>Default export format</source>
         <translation>Standardformat für Exporte</translation>
     </message>
@@ -2423,12 +2438,7 @@
         <translation>Der Dateityp, den die Exporte vorschlagen; Sie können trotzdem den anderen wählen.</translation>
     </message>
     <message>
-        <location line="+21"/>
-        <source>Pages fetched at the same time by Export All Pages.</source>
-        <translation>Seiten, die „Alle Seiten exportieren“ gleichzeitig abruft.</translation>
-    </message>
-    <message>
-        <location line="+29"/>
+        <location line="+50"/>
         <source>System default</source>
         <translation>Systemstandard</translation>
     </message>
@@ -2463,22 +2473,12 @@
         <translation>&amp;Serveradresse:</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>Page e&amp;xport format:</source>
-        <translation>E&amp;xportformat:</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+4"/>
         <source>CSV &amp;delimiter:</source>
         <translation>CSV-&amp;Trennzeichen:</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Export co&amp;ncurrency:</source>
-        <translation>&amp;Gleichzeitige Abrufe:</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>Phone list:</source>
         <translation>Telefonliste:</translation>
     </message>

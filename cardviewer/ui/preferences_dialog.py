@@ -208,9 +208,9 @@ class PreferencesDialog(QDialog):
 
         self.concurrency_spin = QSpinBox(self)
         self.concurrency_spin.setRange(MIN_EXPORT_CONCURRENCY, MAX_EXPORT_CONCURRENCY)
-        self.concurrency_spin.setAccessibleName(self.tr("Export concurrency"))
+        self.concurrency_spin.setAccessibleName(self.tr("Pages at once"))
         self.concurrency_hint = self._hint(
-            self.tr("Pages fetched at the same time by Export All Pages."),
+            self.tr("How many pages Export All Pages and Sync Space fetch at the same time."),
             self.concurrency_spin,
         )
 
@@ -329,10 +329,10 @@ class PreferencesDialog(QDialog):
         self._add_row(self.tr("&Server address:"), self.server_edit)
         form.addRow("", self.server_message_frame)
         form.addRow("", self.server_hint)
-        self._add_row(self.tr("Page e&xport format:"), self.format_combo, self.format_hint)
+        self._add_row(self.tr("E&xport format:"), self.format_combo, self.format_hint)
         self._add_row(self.tr("CSV &delimiter:"), self.delimiter_combo, self.delimiter_hint)
         self._add_row(
-            self.tr("Export co&ncurrency:"),
+            self.tr("Pages at o&nce:"),
             self.concurrency_spin,
             self.concurrency_hint,
             narrow=True,

@@ -443,7 +443,7 @@ def test_inputs_have_accessible_names_and_descriptions(make_dialog, path):
         (dialog.server_edit, "Server address"),
         (dialog.format_combo, "Default export format"),
         (dialog.delimiter_combo, "CSV delimiter"),
-        (dialog.concurrency_spin, "Export concurrency"),
+        (dialog.concurrency_spin, "Pages at once"),
         (dialog.language_combo, "Language"),
     ):
         assert widget.accessibleName() == name
