@@ -277,10 +277,21 @@ def build_parser() -> argparse.ArgumentParser:
         "-o",
         "--output",
         required=True,
-        type=Path,
+        type=file_name,
         help="file to write; - writes to standard output once the export is complete",
     )
     return finish_parser(parser)
+
+
+def file_name(text: str) -> Path:
+    """The file an option names; a name ending in a folder's separator is refused.
+
+    `Path("exports/")` is `exports`: the file was written under the folder's name,
+    extensionless, where the person meant a folder that was not there.
+    """
+    if text.endswith(("/", os.sep)):
+        raise argparse.ArgumentTypeError(f"{text} names a folder, not a file: add a file name")
+    return Path(text)
 
 
 @dataclass(frozen=True)
@@ -702,9 +713,7 @@ async def signed_in_client(args: argparse.Namespace, err: TextIO) -> SignInAgain
     server = args.server or (saved.server_url if saved is not None else None) or _site_server()
     if not server:
         give = "give --server" if args.email else "give --server and --email"
-        raise _missing(
-            sessions, give, "--server is needed (no saved session or site file to take it from)"
-        )
+        raise _missing(sessions, give, "no --server is given, nor a site file")
     email = args.email.strip() if args.email else None  # as the sign-in dialog takes it
     if password is None and saved is not None and (email in (None, saved.email)):
         if not saved.is_expired():
@@ -719,11 +728,11 @@ async def signed_in_client(args: argparse.Namespace, err: TextIO) -> SignInAgain
             )
         email = saved.email  # asked for the password of the account that was signed in
     if not email:
-        raise _missing(sessions, "give --email", "--email is needed to sign in")
+        raise _missing(sessions, "give --email", "no --email is given")
     if password is None:
         if not sys.stdin.isatty():
             ask = f"set {PASSWORD_VARIABLE} or run at a terminal to be asked"
-            raise _missing(sessions, ask, f"no password: {ask}")
+            raise _missing(sessions, ask, "no password is given")
         password = getpass.getpass(f"Password for {email}: ", stream=err)
         remember_secret(password)
     client = CardsClient(server)
@@ -736,13 +745,17 @@ async def signed_in_client(args: argparse.Namespace, err: TextIO) -> SignInAgain
     return SignInAgain(client, email, password)
 
 
-def _missing(sessions: SessionStore, remedy: str, usage: str) -> Exception:
-    """What is missing to sign in: where the saved session could not be read, a session
-    ended (3, sign in again: `remedy`), not an argument forgotten (2, `usage`), for a
-    scheduled job that relied on it."""
+def _missing(sessions: SessionStore, remedy: str, lacking: str) -> SessionEnded:
+    """What is missing to sign in, for a scheduled job that relied on the saved session
+    as much as for a person: where it could not be read, or where there is none (Sign
+    Out in the window removes it), a sign-in is needed (3: `remedy`), not an argument
+    (2). `lacking` says what the saved session would have given."""
     if sessions.damaged:
         return SessionEnded(f"{SESSION_UNREADABLE}: {remedy}")
-    return UsageError(usage)
+    return SessionEnded(
+        "not signed in: there is no saved session (Sign Out in the app removes it), and "
+        f"{lacking}. Sign in in the app with Keep me signed in, or {remedy}."
+    )
 
 
 def _site_server() -> str | None:

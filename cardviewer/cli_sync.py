@@ -42,6 +42,7 @@ from cardviewer.cli import (
     can_write,
     command_parser,
     csv_delimiter,
+    file_name,
     finish_parser,
     format_named_by,
     left_out,
@@ -53,7 +54,7 @@ from cardviewer.cli import (
     run_until_interrupted,
     signed_in,
 )
-from cardviewer.paths import store_dir
+from cardviewer.paths import private_folder, store_dir
 from cardviewer.services.card_export import ExportFormat
 from cardviewer.services.card_store import CardStore, close_discarding_if_empty, store_path
 from cardviewer.services.change_export import write_changes_now
@@ -62,6 +63,7 @@ from cardviewer.services.space_fetch import DEFAULT_CONCURRENCY, FetchProgress
 from cardviewer.services.space_sync import changes_of, no_copy_made, ranked_under, sync_space
 from cardviewer.services.store_copies import Changes
 from cardviewer.services.store_schema import StoreError, StoreProblem
+from cardviewer.services.sync_lock import SyncLock
 from cardviewer.tasks import standing_once_begun
 
 log = logging.getLogger(__name__)
@@ -89,12 +91,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--with-emails", action="store_true", help="include e-mail addresses")
     parser.add_argument(
         "--changes",
-        type=Path,
+        type=file_name,
         metavar="FILE",
         help="also write the cards added, removed or changed since the last such file "
-        "to FILE, CSV or Excel (.xlsx), with a first column saying which (removed cards "
-        "as the copy before had them; the first file lists every card as added); the "
-        "file is replaced at each run",
+        "of this space's local copy (whatever its name) to FILE, CSV or Excel (.xlsx), "
+        "with a first column saying which (removed cards as the copy before had them; "
+        "the first file lists every card as added); the file is replaced at each run",
     )
     add_delimiter_argument(parser)
     parser.add_argument(
@@ -155,30 +157,48 @@ async def _sync(args: argparse.Namespace, err: TextIO) -> int:
     async with account.client as client:
         email = account.email or ""
         path = store_path(store_dir(create=False), client.server_url, email, args.space)
-        args.had_copy = await asyncio.to_thread(path.exists)  # `_synced` knows better
+        job: SyncLock | None = None
+        if args.changes is not None:
+            try:
+                job = await asyncio.to_thread(_changes_job, path)
+            except OSError as exc:
+                return _folder_not_made(args, path, exc, err)
+            if job is None:
+                print(f"{args.space} was not synced: {CHANGES_JOB_RUNNING}", file=err)
+                return ExitCode.WRITE
         try:
-            count, changes = await _synced(path, args, err, account)
-        except OSError as exc:  # its folder cannot be made: a file of that name, say
-            log.info("the folder of the local copy %s could not be made: %r", path, exc)
-            print(
-                f"{args.space} could not be synced: the folder of its local copy "
-                f"({path.parent}) could not be made. {folder_failure(exc)}",
-                file=err,
-            )
-            return ExitCode.WRITE
-        except CardViewerError as exc:
-            if isinstance(exc, NotAuthenticated):
-                code = report_session_ended(exc, err, account, "sync")
-            else:
-                code = report_failure(exc, err)
-            print(_nothing_changed(args.had_copy, args), file=err)
-            return code
-        except StoreError as exc:
-            said = exc if args.had_copy or args.synced else no_copy_made(exc)
-            print(f"{args.space} could not be synced. {said}", file=err)
-            if args.changes is not None:  # a job's log tells what the next file holds
-                print(f"{args.changes} {CHANGES_NOT_WRITTEN}", file=err)
-            return ExitCode.WRITE
+            return await _synced_and_said(path, args, err, account, started)
+        finally:
+            if job is not None:
+                job.release()
+
+
+async def _synced_and_said(
+    path: Path, args: argparse.Namespace, err: TextIO, account: SignInAgain, started: float
+) -> int:
+    """`_synced`, its summary or failure said, and the file of changes written."""
+    args.had_copy = await asyncio.to_thread(path.exists)  # `_synced` knows better
+    try:
+        count, changes = await _synced(path, args, err, account)
+    except OSError as exc:  # its folder cannot be made: a file of that name, say
+        return _folder_not_made(args, path, exc, err)
+    except CardViewerError as exc:
+        if isinstance(exc, NotAuthenticated):
+            code = report_session_ended(exc, err, account, "sync")
+        else:
+            code = report_failure(exc, err)
+        print(_nothing_changed(args.had_copy, args), file=err)
+        return code
+    except StoreError as exc:
+        if exc.problem is StoreProblem.OVERTAKEN:  # as fresh a copy: the job is done
+            if not args.quiet:
+                print(f"{args.space}: {OVERTAKEN_NOTE}", file=err)
+            return await _changes_written(args, path, err) if args.changes else ExitCode.OK
+        said = exc if args.had_copy or args.synced else no_copy_made(exc)
+        print(f"{args.space} could not be synced. {said}", file=err)
+        if args.changes is not None:  # a job's log tells what the next file holds
+            print(f"{args.changes} {CHANGES_NOT_WRITTEN}", file=err)
+        return ExitCode.WRITE
     if not args.quiet:
         print(summary(count, args.space, changes, time.monotonic() - started), file=err)
     if getattr(args, "skipped", 0):  # also with --quiet: the copy lacks them
@@ -187,6 +207,38 @@ async def _sync(args: argparse.Namespace, err: TextIO) -> int:
         return await _changes_written(args, path, err)
     return ExitCode.OK
 
+
+def _folder_not_made(args: argparse.Namespace, path: Path, exc: OSError, err: TextIO) -> int:
+    log.info("the folder of the local copy %s could not be made: %r", path, exc)
+    print(
+        f"{args.space} could not be synced: the folder of its local copy "
+        f"({path.parent}) could not be made. {folder_failure(exc)}",
+        file=err,
+    )
+    return ExitCode.WRITE
+
+
+CHANGES_JOB_RUNNING = (
+    "another `cardviewer sync --changes` of this space is running, and its file must "
+    "not be replaced before it is read; the next run will hold the changes."
+)
+"""Said by a run that overlaps another (cron and a run by hand): the second's file,
+of what changed since the first's, would replace that before the import read it."""
+
+
+def _changes_job(store: Path) -> SyncLock | None:
+    """The lock a `--changes` run holds on the copy at `store` until it ends; None while
+    another run holds it. Raises `OSError` where its folder cannot be made."""
+    private_folder(store.parent)
+    return SyncLock.take(store.with_name(f"{store.name}.changes-job"))
+
+
+OVERTAKEN_NOTE = (
+    "another program (a window's Sync Space, another job) synced this space meanwhile; "
+    "its copy, begun later, is kept and current."
+)
+"""Said where a sync begun later by another program finished first: its copy is as new
+as this one's would have been, and the file of changes is written from it."""
 
 CHANGES_NOT_WRITTEN = "was not written; the next one will hold these changes."
 """Said of the `--changes` file after a sync that failed."""
@@ -248,6 +300,7 @@ async def _changes_written(args: argparse.Namespace, copy: Path, err: TextIO) ->
         delimiter=csv_delimiter(args),
         stop=stop,
     )
+    replaced = await asyncio.to_thread(args.changes.exists)
     try:
         # Where the file was noted before Ctrl+C was looked at, it is whole, and its
         # changes are the next file's no more: that is said, not the interruption.
@@ -276,6 +329,14 @@ async def _changes_written(args: argparse.Namespace, copy: Path, err: TextIO) ->
             f"{args.changes} lists every card as added: the copy the last file of "
             "changes was written from is gone (an older CardViewer removed it, or it "
             "was damaged and set aside), so the cards removed since cannot be told.",
+            file=err,
+        )
+    elif written.first and replaced:  # a file was written before, from a copy now gone
+        log.info("the first file of changes of this copy replaced an earlier one")
+        print(
+            f"{args.changes} lists every card as added: it replaces a file of changes "
+            "written from a local copy that is gone (Sign Out or Remove Local Copies "
+            "removed it), so the cards removed since cannot be told.",
             file=err,
         )
     if not written.marked:

@@ -253,11 +253,17 @@ def test_wrong_password_is_a_sign_in_failure(demo_server, monkeypatch, tmp_path)
     assert not (tmp_path / "x.csv").exists()
 
 
-def test_no_password_without_a_terminal_is_a_usage_error(demo_server, monkeypatch, tmp_path):
+def test_no_password_and_no_saved_session_is_a_sign_in_needed(demo_server, monkeypatch, tmp_path):
+    """It was a usage error (2): a scheduled job whose saved session Sign Out removed was
+    sent to fix its arguments, where it needs a sign-in (3)."""
     monkeypatch.delenv(PASSWORD_VARIABLE, raising=False)
     code, err = run(*account(demo_server), "--space", "x", "-o", str(tmp_path / "x.csv"))
-    assert code == ExitCode.USAGE
-    assert PASSWORD_VARIABLE in err
+    assert code == ExitCode.SIGN_IN
+    assert err == (
+        "error: not signed in: there is no saved session (Sign Out in the app removes it), "
+        "and no password is given. Sign in in the app with Keep me signed in, or set "
+        f"{PASSWORD_VARIABLE} or run at a terminal to be asked.\n"
+    )
 
 
 def test_the_saved_session_is_used_without_a_password(demo_server, monkeypatch, tmp_path):
@@ -327,7 +333,8 @@ def test_a_saved_session_that_cannot_be_read_is_a_sign_in_failure(
     )
     assert said in err
     code, err = run(*given, "--space", "s", "-o", str(tmp_path / "page.csv"))
-    assert code == ExitCode.USAGE, "once set aside, there is none: an argument is missing"
+    assert code == ExitCode.SIGN_IN, "once set aside, there is none: a sign-in is needed"
+    assert "not signed in: there is no saved session" in err
 
 
 def test_an_ended_saved_session_with_a_password_signs_in_again(demo_server, password, tmp_path):
@@ -532,8 +539,23 @@ def test_bad_arguments_are_usage_errors(tmp_path, capsys):
     assert run("--space", "x")[0] == ExitCode.USAGE  # no -o
     assert run("--space", "x", "--page", "0", "-o", str(tmp_path / "x.csv"))[0] == ExitCode.USAGE
     code, err = run("--space", "x", "-o", str(tmp_path / "x.csv"))
-    assert code == ExitCode.USAGE
+    assert code == ExitCode.SIGN_IN, "nothing to sign in with: a sign-in, not an argument"
     assert "--server" in err
+
+
+@pytest.mark.parametrize("option", ["-o", "--changes"])
+def test_a_name_ending_in_a_folder_s_separator_is_refused(option, tmp_path, capsys):
+    """`-o exports/` wrote a file called `exports`, with exit 0."""
+    from cardviewer import cli_sync
+
+    folder = f"{tmp_path / 'exports'}/"
+    if option == "-o":
+        code = main(["--space", "x", "-o", folder], stderr=io.StringIO())
+    else:
+        code = cli_sync.main(["--space", "x", "--changes", folder], stderr=io.StringIO())
+    assert code == ExitCode.USAGE
+    assert f"{folder} names a folder, not a file: add a file name" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_the_site_file_gives_the_server(demo_server, password, monkeypatch, tmp_path):
@@ -548,11 +570,12 @@ def test_the_site_file_gives_the_server(demo_server, password, monkeypatch, tmp_
     assert len(read_csv(target)) > 1
 
 
-def test_without_a_server_anywhere_it_is_a_usage_error(password, monkeypatch, tmp_path):
+def test_without_a_server_anywhere_a_sign_in_is_needed(password, monkeypatch, tmp_path):
     monkeypatch.setattr(site_config, "candidate_paths", lambda: [tmp_path / "none.json"])
     code, err = run("--email", "a@example.com", "--space", "s", "-o", str(tmp_path / "x.csv"))
-    assert code == ExitCode.USAGE
-    assert "--server is needed" in err
+    assert code == ExitCode.SIGN_IN
+    assert "and no --server is given, nor a site file. Sign in in the app with" in err
+    assert err.endswith("or give --server.\n")
 
 
 @pytest.mark.parametrize("userinfo", ["admin:s3cret-pw@", "s3cret-pw@"])

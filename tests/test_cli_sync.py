@@ -8,6 +8,7 @@ import csv
 import dataclasses
 import io
 import re
+import shutil
 import sqlite3
 import threading
 from pathlib import Path
@@ -32,6 +33,7 @@ from cardviewer.services.stoppable import Stopped
 from cardviewer.services.store_copies import Change
 from cardviewer.services.store_schema import SCHEMA_VERSION, StoreError, StoreProblem
 from cardviewer.services.store_sort_keys import text_key_for
+from cardviewer.services.store_sync import SYNCED_MEANWHILE
 from cardviewer.services.store_writer import CardWriter
 from cardviewer.services.text_collation import system_collation
 from tests.services.stores import cards, damage_table, generation_ids, synced
@@ -446,6 +448,59 @@ def test_a_first_sync_that_fails_keeps_the_copy_a_window_made_meanwhile(demo_ser
         assert [card.uuid for card in store.cards()] == ["a", "b"]
 
 
+@pytest.mark.usefixtures("password")
+def test_a_sync_overtaken_by_another_program_s_writes_the_changes_from_its_copy(
+    demo_server, monkeypatch, tmp_path
+):
+    """It ended with 6 and no file, of a copy as new as its own: a nightly job's
+    monitoring fired, and last night's file stayed for the import."""
+
+    async def overtaken(store: CardStore, *_args: object, **_options: object) -> None:
+        with CardStore.open(store.path) as window:  # its Sync Space, begun later
+            synced(window, cards("a", "b"))
+        raise StoreError(SYNCED_MEANWHILE, StoreProblem.OVERTAKEN)
+
+    monkeypatch.setattr(cli_sync, "sync_space", overtaken)
+    target = tmp_path / "changes.csv"
+    code, err = run(demo_server, "--changes", str(target))
+    assert code == ExitCode.OK, err
+    assert err.startswith(
+        f"{demo_server.space_id}: another program (a window's Sync Space, another job) "
+        "synced this space meanwhile; its copy, begun later, is kept and current.\n"
+    )
+    with target.open(encoding="utf-8-sig") as file:
+        assert [row[:2] for row in csv.reader(file)][1:] == [["added", "a"], ["added", "b"]]
+    code, err = run(demo_server, "--quiet")
+    assert (code, err) == (ExitCode.OK, "")
+
+
+@pytest.mark.usefixtures("password")
+def test_a_run_with_changes_overlapping_another_leaves_that_one_s_file_alone(demo_server, tmp_path):
+    """Cron and a run by hand: the second wrote "nothing changed" over the first's file
+    of 36 changes before the import read it, both with exit 0."""
+    target = tmp_path / "changes.csv"
+    assert run(demo_server, "--changes", str(target))[0] == ExitCode.OK
+    first_file = target.read_bytes()
+    synced_before = copy_of(demo_server).stat().st_mtime_ns
+    running = cli_sync._changes_job(copy_of(demo_server))  # another run, under way
+    assert running is not None
+    try:
+        code, err = run(demo_server, "--changes", str(target))
+    finally:
+        running.release()
+    assert code == ExitCode.WRITE
+    assert err == (
+        f"{demo_server.space_id} was not synced: another `cardviewer sync --changes` of "
+        "this space is running, and its file must not be replaced before it is read; the "
+        "next run will hold the changes.\n"
+    )
+    assert target.read_bytes() == first_file
+    assert copy_of(demo_server).stat().st_mtime_ns == synced_before, "nothing synced"
+    code, err = run(demo_server, "--changes", str(target), "--quiet")
+    assert (code, err) == (ExitCode.OK, ""), "once it has ended"
+    assert len(changes_in(target)) == 1, "nothing changed since the first file"
+
+
 def test_with_the_saved_session_a_session_ended_midway_stops_and_says_how(demo_server, monkeypatch):
     """A saved sign-in is used where there is no password; the sync signs in again only
     with one, and says how to give it one."""
@@ -732,6 +787,25 @@ def test_a_file_after_a_damaged_copy_was_set_aside_says_so_even_when_quiet(demo_
     assert len(changes_in(target)) == 241
     assert run(demo_server, "--changes", str(target), "-q") == (ExitCode.OK, "")
     assert changes_in(target) == changes_in(target)[:1], "nothing changed since"
+
+
+@pytest.mark.usefixtures("password")
+def test_a_file_after_the_copy_was_removed_says_so_even_when_quiet(demo_server, tmp_path):
+    """Sign Out or Remove Local Copies in the window took the copy the last file was
+    written from: the next file listed every card as added, and the cards removed since
+    were in no file, without a word."""
+    target = tmp_path / "changes.csv"
+    assert run(demo_server, "--changes", str(target))[0] == ExitCode.OK
+    shutil.rmtree(copy_of(demo_server).parent)  # as Remove Local Copies does
+    code, err = run(demo_server, "--changes", str(target), "-q")
+    assert code == ExitCode.OK
+    assert err == (
+        f"{target} lists every card as added: it replaces a file of changes written from "
+        "a local copy that is gone (Sign Out or Remove Local Copies removed it), so the "
+        "cards removed since cannot be told.\n"
+    )
+    assert len(changes_in(target)) == 241
+    assert run(demo_server, "--changes", str(target), "-q") == (ExitCode.OK, "")
 
 
 @pytest.mark.usefixtures("password")

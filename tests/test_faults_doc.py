@@ -9,6 +9,7 @@ quoted there.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import errno
 import io
@@ -27,6 +28,7 @@ from cardviewer.api.errors import map_exceptions
 from cardviewer.api.models import parse_card
 from cardviewer.cli import PASSWORD_VARIABLE, main
 from cardviewer.demo import DemoServer, Fault
+from cardviewer.services import site_config
 from cardviewer.services.file_errors import ReadOnlyFile, TemporaryFileError
 from cardviewer.services.page_loader import PageRequest
 from cardviewer.services.phone_list import PagesRefused, PhoneListStopped
@@ -275,6 +277,14 @@ def test_the_command_line_rows_are_what_cardviewer_export_prints(
     printed = run(*space, "-o", str(tmp_path / "page.csv"))
     SessionStore().path.write_text('{"version": 1', encoding="utf-8")  # cut short
     printed += run(*space, "-o", str(tmp_path / "page.csv"))
+    # No saved session now (set aside), as after Sign Out: nothing to sign in with.
+    printed += run(*account, *space, "-o", str(tmp_path / "page.csv"))
+    printed += run("--server", demo_server.base_url, *space, "-o", str(tmp_path / "page.csv"))
+    monkeypatch.setattr(site_config, "candidate_paths", lambda: [tmp_path / "none.json"])
+    printed += run("--email", demo_server.email, *space, "-o", str(tmp_path / "page.csv"))
+    with contextlib.redirect_stderr(io.StringIO()) as usage:  # argparse's own
+        main([*space, "-o", "exports/"])
+    printed += usage.getvalue().splitlines()
     monkeypatch.setenv(PASSWORD_VARIABLE, demo_server.password)
     printed += run(*account, *space, "--format", "xlsx", "-o", str(tmp_path / "out.csv"))
     printed += run(*account, *space, "--delimiter", ";", "-o", str(tmp_path / "out.xlsx"))

@@ -433,6 +433,32 @@ def test_the_systemd_units_for_a_nightly_export():
     assert timer["Install"]["WantedBy"] == "timers.target"
 
 
+def test_the_crontab_line_for_a_nightly_sync_with_changes():
+    from cardviewer import cli_sync
+
+    (line,) = [
+        line
+        for block in readme_blocks("sh")
+        if block.startswith("# crontab")
+        for line in block.splitlines()
+        if not line.startswith("#")
+    ]
+    fields = line.split(None, 5)
+    assert fields[:5] == ["30", "2", "*", "*", "*"]
+    words = shlex.split(fields[5], posix=True)
+    assert words[:5] == ["set", "-a;", ".", "$HOME/.config/cardviewer-export.env;", "set"]
+    start = words.index("$HOME/.local/bin/cardviewer") + 1
+    assert words[start] == "sync"
+    end = words.index("&&")
+    args = cli_sync.build_parser().parse_args(words[start + 1 : end])
+    assert (str(args.changes), args.delimiter, args.quiet) == (
+        "$HOME/Exports/changes.csv",
+        ";",
+        True,
+    )
+    assert words[end + 1 :] == ["import-changes", "$HOME/Exports/changes.csv"], "only after 0"
+
+
 def test_systemd_accepts_the_units(tmp_path):
     analyze = shutil.which("systemd-analyze")
     if analyze is None:

@@ -60,6 +60,9 @@ class ChangesWritten:
     marked: bool = True
     """False: the copy written from was replaced meanwhile, and the next file repeats
     this one's changes."""
+    first: bool = False
+    """The first file written from this copy, which lists every card as added (not one
+    whose copy before is lost, `copy_lost`)."""
 
     @property
     def cards(self) -> int:
@@ -124,7 +127,8 @@ def write_changes_now(
             passing_problem(error) or StoreProblem.NOT_READ,
         ) from error
     counts = {change: len(positions) for change, _copy, positions in parts}
-    return ChangesWritten(counts, copy_lost=lost, marked=marked)
+    first = last is None and not lost
+    return ChangesWritten(counts, copy_lost=lost, marked=marked, first=first)
 
 
 def in_file_order(kept: Sequence[str], fields: Sequence[str]) -> list[str]:

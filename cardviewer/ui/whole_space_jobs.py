@@ -615,7 +615,9 @@ async def _sync(
         store = await undone_if_called_off(CardStore.open, path, undo=partial(_let_go_of, first))
         try:
             had_copy = await asyncio.to_thread(lambda: store.current is not None)
-            generation = await progress.sync(store, tidy_later=tidy_later)
+            generation = await _kept_if_overtaken(
+                progress.sync(store, tidy_later=tidy_later), store
+            )
             if generation is None:
                 return had_copy
             synced = True
@@ -630,6 +632,24 @@ async def _sync(
         if had_copy is False and not synced:
             raise no_copy_made(error) from error
         raise
+
+
+async def _kept_if_overtaken(
+    syncing: Coroutine[Any, Any, Generation | None], store: CardStore
+) -> Generation | None:
+    """What `syncing` makes current; where another program's sync, begun later, made its
+    copy current first (a scheduled `cardviewer sync`), that copy: as new as this one's
+    would have been, and shown as this sync's, not as a failure."""
+    try:
+        return await syncing
+    except StoreError as error:
+        if error.problem is not StoreProblem.OVERTAKEN:
+            raise
+        kept = await asyncio.to_thread(lambda: store.current)
+        if kept is None:
+            raise
+        log.info("another program synced %s meanwhile; its copy is shown", store.path)
+        return kept
 
 
 def _let_go_of(first: bool, store: CardStore) -> None:

@@ -11,10 +11,13 @@ import pytest
 
 from cardviewer.demo import Fault
 from cardviewer.demo.data import DemoSpace, generate_cards
-from cardviewer.services.store_schema import SCHEMA_VERSION
+from cardviewer.services.card_store import CardStore
+from cardviewer.services.store_schema import SCHEMA_VERSION, StoreError, StoreProblem
+from cardviewer.services.store_sync import SYNCED_MEANWHILE
 from cardviewer.ui.cards.space_table_model import SpaceTableModel
 from cardviewer.ui.main_window import MainWindow
 from cardviewer.ui.whole_space_view import PAGES, WHOLE_SPACE
+from tests.services.stores import cards, synced
 from tests.ui.test_whole_space_view import WAIT, open_space
 
 OTHER = "otherSpace0000001"
@@ -201,3 +204,26 @@ def test_a_copy_another_program_holds_stays_offered(window, demo_server, qtbot, 
         assert window.whole_space.offers_copy, "it opens once the other program is done"
     finally:
         other.close()
+
+
+def test_a_sync_another_program_overtook_shows_its_copy_as_this_sync_s(
+    window, demo_server, qtbot, monkeypatch
+):
+    """The window said "could not be synced" and stayed on the pages, of a copy as new
+    as its own would have been (a scheduled `cardviewer sync`, begun later, first)."""
+    from cardviewer.ui import export_all_dialog
+
+    async def overtaken(store: CardStore, *_args: object, **_options: object) -> None:
+        with CardStore.open(store.path) as other:
+            synced(other, cards("a", "b"))
+        raise StoreError(SYNCED_MEANWHILE, StoreProblem.OVERTAKEN)
+
+    monkeypatch.setattr(export_all_dialog, "sync_space", overtaken)
+    open_space(qtbot, window, demo_server.space_id)
+    with qtbot.waitSignal(window.jobs.finished, timeout=WAIT):
+        window.sync_action.trigger()
+    shown = window.whole_space.model
+    assert shown is not None
+    assert [shown.card(row).uuid for row in range(shown.rowCount())] == ["a", "b"]
+    assert window.error_bar.isHidden()
+    assert window.status_bar.whole_message() == "Synced 2 cards. This is the first sync."
