@@ -17,7 +17,9 @@ _LISTENER: ContextVar[Callable[[], None] | None] = ContextVar("answer_heard", de
 
 @contextmanager
 def listening(heard: Callable[[], None]) -> Iterator[None]:
-    """Call `heard` whenever a try of a request sent within ends with an answer."""
+    """Call `heard` whenever a try of a request sent within gets an answer (an error
+    status, a body that cannot be read) and is tried again; not for a try that times
+    out or finds no connection: no answer came."""
     token = _LISTENER.set(heard)
     try:
         yield
@@ -26,7 +28,7 @@ def listening(heard: Callable[[], None]) -> Iterator[None]:
 
 
 def try_answered() -> None:
-    """Called by the client as a try of a request ends in an answer or a failure."""
+    """Called by the client as a try of a request that got an answer is to be tried again."""
     heard = _LISTENER.get()
     if heard is not None:
         heard()

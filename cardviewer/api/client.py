@@ -265,7 +265,8 @@ class CardsClient:
                 delay = retry.delay_before_retry(error, attempt)
                 if delay is None:
                     raise
-                try_answered()  # not silence: this try's answer came, another follows
+                if isinstance(error, ApiError):  # an answer came: not the server's silence
+                    try_answered()  # (a timeout is the very silence, and is not told)
                 failure = _failure_name(error)
             # The path has no query and no token; a space id in it is no secret.
             log.info(

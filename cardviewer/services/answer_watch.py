@@ -40,7 +40,8 @@ class AnswerWatch:
         """`fetch`, each call of it counted as a request under way until it ends.
 
         A failure is an answer too: the server (or the network) said something; so is
-        each try the client makes again after one (`api.answer_heard`).
+        each try the client makes again after an answer (`api.answer_heard`), a slow
+        500 say, but not a try that timed out: that is the silence itself.
         """
 
         async def fetch_watched(number: int) -> Page:

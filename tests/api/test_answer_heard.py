@@ -9,7 +9,7 @@ import pytest
 
 from cardviewer.api import CardsClient
 from cardviewer.api.answer_heard import listening, try_answered
-from cardviewer.api.errors import ApiError
+from cardviewer.api.errors import ApiError, CardViewerError
 from cardviewer.api.retry import RetryPolicy
 
 pytestmark = pytest.mark.anyio
@@ -49,3 +49,17 @@ async def test_each_try_tried_again_is_heard_and_only_in_its_own_task():
 
         await asyncio.gather(listened(), not_listened())
     assert heard == ["try", "try"], "two tries tried again; the last one's failure is raised"
+
+
+async def test_a_try_that_timed_out_is_not_heard():
+    def silent(request: httpx.Request) -> httpx.Response:
+        raise httpx.ReadTimeout("no answer", request=request)
+
+    retry = RetryPolicy(attempts=3, sleep=lambda seconds: asyncio.sleep(0))
+    heard: list[str] = []
+    async with CardsClient(
+        "https://cards.example.com", token="t", transport=httpx.MockTransport(silent), retry=retry
+    ) as client:
+        with listening(lambda: heard.append("try")), pytest.raises(CardViewerError):
+            await client.list_cards("s", 1)
+    assert heard == []

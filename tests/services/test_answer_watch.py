@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from cardviewer.api import CardPage, CardsClient
-from cardviewer.api.errors import ApiError
+from cardviewer.api.errors import CardViewerError
 from cardviewer.api.retry import RetryPolicy
 from cardviewer.services import answer_watch, page_patience
 from cardviewer.services.answer_watch import AnswerWatch
@@ -157,27 +157,33 @@ async def test_a_slow_server_s_silences_keep_its_pace(quick_notice):
     assert all(done.paced_from == (0, 0.0) for done in seen)
 
 
-async def test_each_try_the_client_makes_again_is_an_answer():
+@pytest.mark.parametrize(
+    ("answer", "silences"),
+    [("500", [4.0, 4.0, 4.0]), ("timeout", [4.0, 8.0, 12.0])],
+)
+async def test_each_try_the_client_makes_again_after_an_answer_is_an_answer(answer, silences):
     """A server answering 500 slowly three times answered each time: the client's tries
-    of one request are not the server's silence."""
+    of one request are not the server's silence. A try that timed out is that silence."""
     clock = Clock()
     watch = AnswerWatch(clock)
     said: list[float] = []
     tries = 0
 
-    def slow_500s(request: httpx.Request) -> httpx.Response:
+    def slow(request: httpx.Request) -> httpx.Response:
         nonlocal tries
         tries += 1
-        clock.now += 4  # each answer takes 4 s
+        clock.now += 4  # each try takes 4 s
         said.append(watch.silent_for())
+        if answer == "timeout":
+            raise httpx.ReadTimeout("no answer", request=request)
         return httpx.Response(500 if tries < 3 else 404, json={"message": "Broken"})
 
     retry = RetryPolicy(attempts=3, sleep=lambda seconds: asyncio.sleep(0))
-    transport = httpx.MockTransport(slow_500s)
+    transport = httpx.MockTransport(slow)
     async with CardsClient(
         "https://cards.example.com", token="t", transport=transport, retry=retry
     ) as client:
-        with pytest.raises(ApiError):
+        with pytest.raises(CardViewerError):
             await watch.watched(lambda number: client.list_cards("s", number))(1)
     assert tries == 3
-    assert said == [4.0, 4.0, 4.0], "each try's silence counted from the answer before"
+    assert said == silences
