@@ -54,7 +54,7 @@
         <translation>Bitte melden Sie sich zuerst an.</translation>
     </message>
     <message>
-        <location line="+93"/>
+        <location line="+94"/>
         <source>The e-mail address or password is not correct.</source>
         <translation>Die E-Mail-Adresse oder das Passwort ist nicht richtig.</translation>
     </message>
@@ -1328,7 +1328,7 @@
         <translation>Filter leeren</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/session_state.py" line="+51"/>
+        <location filename="../cardviewer/ui/session_state.py" line="+52"/>
         <source>%1 on %2</source>
         <translation>%1 bei %2</translation>
     </message>
@@ -1343,7 +1343,7 @@
         <translation>Abgemeldet</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+31"/>
         <source>Signed out: sign in to open other pages and spaces.</source>
         <translation>Abgemeldet: Für andere Seiten und Bereiche bitte anmelden.</translation>
     </message>
@@ -1408,7 +1408,7 @@
         <translation>QR-Code speichern</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+784"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+808"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
@@ -1438,7 +1438,7 @@
         <translation>E-Mail-Adressen neu dabei; keine Karte gilt dadurch als geändert.</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+61"/>
         <source>Synced 1 card. %1</source>
         <translation>1 Karte synchronisiert. %1</translation>
     </message>
@@ -1579,7 +1579,7 @@
         <translation>Die Karten konnten nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location line="-339"/>
+        <location line="-361"/>
         <source>Saving %1…</source>
         <translation>%1 wird gespeichert…</translation>
     </message>
@@ -1589,7 +1589,7 @@
         <translation>Die Telefonliste wird an den Drucker gesendet…</translation>
     </message>
     <message>
-        <location line="+286"/>
+        <location line="+308"/>
         <source>Printing stopped; the pages already made still get printed.</source>
         <translation>Drucken angehalten; die schon erstellten Seiten werden noch gedruckt.</translation>
     </message>
@@ -1614,12 +1614,12 @@
         <translation>Das Drucken brach unerwartet ab; versuchen Sie es erneut.</translation>
     </message>
     <message>
-        <location line="-311"/>
+        <location line="-333"/>
         <source>Copying %1 rows…</source>
         <translation>%1 Zeilen werden kopiert…</translation>
     </message>
     <message>
-        <location line="+208"/>
+        <location line="+230"/>
         <source>The sync stopped and changed nothing; it starts again once you have signed in.</source>
         <translation>Die Synchronisierung wurde angehalten und hat nichts geändert; sie beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
@@ -1659,17 +1659,17 @@
         <translation>Die lokale Kopie hat sich geändert, seit sie ausgewählt wurden; kopieren Sie sie erneut.</translation>
     </message>
     <message>
-        <location line="-306"/>
+        <location line="-328"/>
         <source>Copying stopped unexpectedly; try again.</source>
         <translation>Das Kopieren brach unerwartet ab; versuchen Sie es erneut.</translation>
     </message>
     <message>
-        <location line="+313"/>
+        <location line="+335"/>
         <source>The local copy could not be read; sync the space again to renew it.</source>
         <translation>Die lokale Kopie konnte nicht gelesen werden; synchronisieren Sie den Bereich erneut, um sie zu erneuern.</translation>
     </message>
     <message>
-        <location line="-310"/>
+        <location line="-332"/>
         <source>The rows could not be copied. %1</source>
         <translation>Die Zeilen konnten nicht kopiert werden. %1</translation>
     </message>
@@ -1947,7 +1947,12 @@
         <translation>Der ganze Bereich wird aus seiner lokalen Kopie angezeigt, Stand %1.</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+34"/>
+        <source>Synced again meanwhile, at %1.</source>
+        <translation>Inzwischen neu synchronisiert, Stand %1.</translation>
+    </message>
+    <message>
+        <location line="+43"/>
         <source>Some synced spaces could not be removed from this computer; the log says which, and why.</source>
         <translation>Einige synchronisierte Bereiche konnten nicht von diesem Computer entfernt werden; das Protokoll sagt, welche und warum.</translation>
     </message>
@@ -1993,12 +1998,7 @@
         <translation>Angezeigte Karten</translation>
     </message>
     <message>
-        <location line="+254"/>
-        <source>Synced again meanwhile: %1.</source>
-        <translation>Inzwischen neu synchronisiert: %1.</translation>
-    </message>
-    <message>
-        <location line="+182"/>
+        <location line="+436"/>
         <source>&amp;Export Cards Shown…</source>
         <translation>Angezeigte Karten &amp;exportieren…</translation>
     </message>

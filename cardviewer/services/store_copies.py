@@ -165,6 +165,13 @@ def rows_in(
         yield from db.execute(f"{query} ({marks})", (*leading, *chunk))
 
 
+_CHANGES_FILE_FIELDS = (
+    "CREATE TABLE IF NOT EXISTS changes_file_fields "
+    "(place INTEGER PRIMARY KEY, field TEXT NOT NULL)"
+)
+"""The order of the last file of changes' columns of unknown fields."""
+
+
 class StoreCopies:
     """The copies of one store, and the changes between them; the base of `CardStore`,
     which opens the connection."""
@@ -314,15 +321,21 @@ class StoreCopies:
             )
 
     def changes_file_fields(self) -> list[str]:
-        """The unknown fields of the last file of changes, in the order of its columns."""
-        rows = self._db.execute("SELECT field FROM changes_file_fields ORDER BY place")
-        return [row[0] for row in rows]
+        """The unknown fields of the last file of changes, in the order of its columns;
+        none before the first file that noted them."""
+        try:
+            rows = self._db.execute("SELECT field FROM changes_file_fields ORDER BY place")
+            return [row[0] for row in rows]
+        except sqlite3.OperationalError as error:
+            if "no such table" not in str(error):
+                raise
+            return []
 
     def mark_changes_file(
         self,
         generation: Generation,
         *,
-        fields: Sequence[str] = (),
+        fields: Sequence[str],
         stop: threading.Event | None = None,
     ) -> bool:
         """`generation` is the copy a file of changes was written from: the next file
@@ -341,6 +354,9 @@ class StoreCopies:
                 (CHANGES_FILE_COPY, generation.id),
             ).rowcount
             if marked:
+                # Made by the first file that needs it, not by a new version of the
+                # store: an older CardViewer (a job's, say) reads the store as ever.
+                self._db.execute(_CHANGES_FILE_FIELDS)
                 self._db.execute("DELETE FROM changes_file_fields")
                 self._db.executemany(
                     "INSERT INTO changes_file_fields (place, field) VALUES (?, ?)",

@@ -35,7 +35,7 @@ from cardviewer.services.store_sort_keys import (
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 5
 
 BUSY_TIMEOUT_MS = 5_000
 """How long a write waits for another program's write to the store (a second window, the CLI)."""
@@ -57,10 +57,6 @@ CREATE TABLE generations (
 CREATE TABLE state (
     key TEXT PRIMARY KEY,
     value INTEGER NOT NULL
-);
-CREATE TABLE changes_file_fields (
-    place INTEGER PRIMARY KEY,
-    field TEXT NOT NULL
 );
 CREATE TABLE cards (
     generation INTEGER NOT NULL REFERENCES generations(id) ON DELETE CASCADE,
@@ -159,13 +155,16 @@ def refused_copy(path: Path) -> StoreProblem | None:
     (removed, or set aside as damaged), damaged, or written by a newer version.
 
     A look at the file's version alone, given up at once where another program holds
-    the file (that is no refusal: it opens later): for the window's thread, after a
-    job failed, where opening the store would wait seconds for such a program.
+    the file (that is no refusal: it opens later): for the window's thread, after the
+    copy failed to open, where opening the store again would wait seconds for such a
+    program.
     """
     if not path.exists():
         return StoreProblem.GONE
     try:
-        uri = f"{path.as_uri()}?mode=rw"  # never makes a file where there is none
+        # Read-only: no file made where there is none, and no checkpoint on closing
+        # (the last connection to close one writes the log into the file: seconds).
+        uri = f"{path.as_uri()}?mode=ro"
         with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=0.05)) as db:
             (version,) = db.execute("PRAGMA user_version").fetchone()
     except sqlite3.Error as error:
@@ -315,8 +314,7 @@ def _use_wal(connection: sqlite3.Connection, within: float) -> None:
 
 
 _EVERY_TABLE = (
-    "SELECT 1 FROM generations, state, cards, card_text, card_search, sort_keys, fields, "
-    "changes_file_fields LIMIT 0"
+    "SELECT 1 FROM generations, state, cards, card_text, card_search, sort_keys, fields LIMIT 0"
 )
 """Prepared only: fails when a table of the store is missing."""
 
@@ -458,15 +456,6 @@ def _add_id_keys(connection: sqlite3.Connection) -> None:
     connection.execute("UPDATE generations SET collation = NULL")
 
 
-def _add_changes_file_fields(connection: sqlite3.Connection) -> None:
-    """Version 6: the order of the last file of changes' own columns (`CardStore.
-    changes_file_fields`); none until the next file is written."""
-    connection.execute(
-        "CREATE TABLE IF NOT EXISTS changes_file_fields "
-        "(place INTEGER PRIMARY KEY, field TEXT NOT NULL)"
-    )
-
-
 def _add_field_places(connection: sqlite3.Connection) -> None:
     """Version 5: each field's place within the first card to have it. The fields of a
     copy synced before keep 0 there, and those of one card come by name as before."""
@@ -502,4 +491,3 @@ MIGRATIONS[2] = _add_sort_keys
 MIGRATIONS[3] = _add_id_keys
 MIGRATIONS[4] = _add_field_collations
 MIGRATIONS[5] = _add_field_places
-MIGRATIONS[6] = _add_changes_file_fields

@@ -280,7 +280,8 @@ class StoreSync:
         Seconds at 100,000 cards: the process that wrote the cards does it, so that
         the window's process is free meanwhile.
         """
-        self._wrong_types.tell("the sync")
+        (_, _, file) = self._db.execute("PRAGMA database_list").fetchone()
+        self._wrong_types.tell(f"the sync of {Path(file).name}")  # the space's id, .sqlite
         with write_transaction(self._db):
             add_empty_keys(self._db, self.generation, self._first_positions)
             rank_generation_texts(

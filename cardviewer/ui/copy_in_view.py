@@ -6,13 +6,13 @@ Three ways the table showed a copy that was not the one the window said:
   into the table under the other space's name, to be exported as that space's;
 - signed in as another account over the window (the session had ended), the copy of
   the account before stayed on screen, with the switch gone;
-- a copy that a failed job found damaged (and set aside) or written by a newer
-  version of CardViewer stayed offered in the switch, or shown, with every command
-  working on it.
+- a copy that a sync found damaged (and set aside) or written by a newer version of
+  CardViewer stayed offered in the switch, or shown, with every command working on it.
 
 So a sync's copy is shown only where it is the copy of the space open for the account
-signed in; another account goes back to the pages, offering its own copies; and after
-a failed job the copy is looked at again.
+signed in; another account goes back to the pages, offering its own copies; and a copy
+a sync refused is shown and offered no more. (A copy whose file was removed meanwhile
+stays shown until the pages are chosen, as ever.)
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from typing import Protocol
 from PySide6.QtCore import QObject
 
 from cardviewer.services.page_loader import PageRequest
-from cardviewer.services.store_schema import refused_copy
 from cardviewer.ui.session_state import AccountLabel
 from cardviewer.ui.whole_space_jobs import JobResult, WholeSpaceJobs
 from cardviewer.ui.whole_space_view import WholeSpaceView
@@ -50,14 +49,14 @@ class CopyInView(QObject):
         self._window = window
         self._whole_space = window.whole_space
         window.account_label.accountChanged.connect(self._account_changed)
-        window.jobs.failed.connect(self._job_failed)
+        window.jobs.copyRefused.connect(self._copy_refused)
 
     def show_synced(self, result: JobResult) -> bool:
         """Show the copy the sync of `result` made, if it is the space open's for the
         account signed in; False where it is another's (it stays on disk, offered when
         its space is opened)."""
         if result.path != self._path_open():
-            log.info("%s was synced while another space was open", result.request.space_id)
+            log.info("%s was synced; another space (or account) is open", result.request.space_id)
             return False
         self._whole_space.show_copy(result.path)
         return True
@@ -71,15 +70,13 @@ class CopyInView(QObject):
         self._whole_space.show_pages()
         self._offer_again()
 
-    def _job_failed(self, _message: str, _detail: str) -> None:
-        # Only a look at the file's version: the job may have failed for another
-        # program holding the store, which a reader would wait seconds for.
+    def _copy_refused(self, path: Path) -> None:
+        """A sync found the copy at `path` damaged (and set it aside) or too new."""
         shown = self._whole_space.model
-        if shown is not None and refused_copy(shown.path) is not None:
+        if shown is not None and shown.path == path:
             log.info("the copy shown can no longer be read: back to the pages")
-            self._whole_space.show_pages()
-        path = self._path_open()
-        if path is not None and refused_copy(path) is not None:
+            self._whole_space.show_pages()  # which offers it no more
+        elif path == self._path_open():
             self._offer_again()
 
     def _offer_again(self) -> None:

@@ -82,7 +82,8 @@ class JobReports(QObject):
         """Shows a sync's copy where it is the space open's; False where it is not."""
         self._error_bar, self._status = error_bar, status
         self._told = ""
-        """The status bar's report of the last job to end, until a job fails."""
+        """The status bar's "Synced 240 cards." of the last sync, until a job fails: it
+        no longer holds beside the failure (a file exported stays said)."""
         self._said: str | None = None
         """What the last job put in the error bar (why it failed, or a note of entries
         it left out), while the bar may show it: the next job to end takes it away."""
@@ -124,7 +125,7 @@ class JobReports(QObject):
         else:
             message = self._plurals.cards_exported(result.count).replace("%1", str(result.path))
         self._status.showMessage(message)
-        self._told = message
+        self._told = message if result.kind is JobKind.SYNC else ""
         if result.skipped:  # the file or copy lacks them: said whole, not only logged
             self._said = _left_out_text(result)
             self._error_bar.show_info(self._said)

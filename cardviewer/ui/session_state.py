@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import QStatusBar, QWidget
 
+from cardviewer.api.address import same_server
 from cardviewer.ui.eliding_label import ElidingLabel
 
 
@@ -59,8 +60,8 @@ class AccountLabel(ElidingLabel):
                 else QCoreApplication.translate("MainWindow", "Signed out")
             )
         self.set_whole_text(text, server_url)
-        if any(before) and (before[0].casefold(), before[1]) != (email.casefold(), server_url):
-            self.accountChanged.emit()  # an address's case is the same account
+        if any(before) and not same_account(before, (email, server_url)):
+            self.accountChanged.emit()
 
     def set_signed_out(self, signed_out: bool) -> None:
         """Enter or leave the signed-out state; the status bar it sits in says what waits."""
@@ -74,6 +75,15 @@ class AccountLabel(ElidingLabel):
             status.showMessage(note)
         elif status.currentMessage() == note:
             status.clearMessage()
+
+
+def same_account(one: tuple[str, str], other: tuple[str, str]) -> bool:
+    """Whether two (e-mail, server) pairs name one account, as its local copies are
+    named (`account_folder`): an address's case, spaces around it, or a server address
+    written another way (a slash at its end, its port) make no other account."""
+    return one[0].strip().casefold() == other[0].strip().casefold() and same_server(
+        one[1], other[1]
+    )
 
 
 def signed_out_note() -> str:

@@ -161,6 +161,8 @@ class WholeSpaceJobs(QObject):
     """A job ran to its end (`JobResult`)."""
     failed = Signal(str, str)
     """A job failed: the sentence for the person, and the detail for the log."""
+    copyRefused = Signal(object)
+    """A sync found its copy (`Path`) damaged and set it aside, or too new: said by `failed`."""
     signInNeeded = Signal()
     """The session ended during a whole-space fetch; `stopped_note` says what waits."""
     statusMessage = Signal(str, int)
@@ -547,6 +549,8 @@ class WholeSpaceJobs(QObject):
             return
         except StoreError as error:
             log.warning("sync of %s into %s failed: %s", shown.space_id, path, error)
+            if error.problem in (StoreProblem.DAMAGED, StoreProblem.NEWER_VERSION):
+                self.copyRefused.emit(path)
             message = _fetch_failure(kind).replace("%1", shown.space_id)
             self.failed.emit(message.replace("%2", store_error_text(error)), str(error))
             return

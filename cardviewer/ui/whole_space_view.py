@@ -420,9 +420,9 @@ class WholeSpaceView(QObject):
             self._newer_copy.stop()  # the copy shown stays; the failure was said once
             return
         if self.model is not None:
-            note = QCoreApplication.translate("MainWindow", "Synced again meanwhile: %1.")
-            label = synced_label(self.model.generation)
-            self.statusMessage.emit(note.replace("%1", label), NOTE_MS)
+            note = QCoreApplication.translate("MainWindow", "Synced again meanwhile, at %1.")
+            when = synced_when(self.model.generation)
+            self.statusMessage.emit(note.replace("%1", when), NOTE_MS)
 
     def show_pages(self) -> None:
         """Back to the pages from the server."""

@@ -138,13 +138,13 @@ def test_a_copy_gone_before_it_is_remembered_keeps_the_mark_before(path):
         synced(store, cards("a"))
         first = store.current
         assert first is not None
-        assert store.mark_changes_file(first)
+        assert store.mark_changes_file(first, fields=())
         synced(store, cards("b"))
         second = store.current
         assert second is not None
         synced(store, cards("c"))
         synced(store, cards("d"))  # the second copy is gone now
-        assert not store.mark_changes_file(second)
+        assert not store.mark_changes_file(second, fields=())
         assert store.changes_file_copy == first
 
 

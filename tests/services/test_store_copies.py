@@ -277,7 +277,7 @@ def test_the_copy_a_file_of_changes_was_written_from_is_kept_for_the_next_one(pa
         assert [store.changes_file_copy] == [None]  # a list: its later reads are not None
         written = store.current
         assert written is not None
-        store.mark_changes_file(written)
+        store.mark_changes_file(written, fields=())
         synced(store, [*cards("b"), *cards("c", name="New")])
         synced(store, [*cards("b", "z"), *cards("c", name="New")])  # two syncs since
         assert store.changes_file_copy == written, "kept though neither current nor previous"
@@ -291,7 +291,7 @@ def test_the_copy_a_file_of_changes_was_written_from_is_kept_for_the_next_one(pa
             for positions in [store.changed_between(change, current, written)]
         }
         assert ids == {Change.ADDED: ["z"], Change.REMOVED: ["a"], Change.CHANGED: ["c"]}
-        store.mark_changes_file(current)
+        store.mark_changes_file(current, fields=())
         assert store.kept_copy(written.id) is None, "no longer needed: dropped"
         assert store.changed_between(Change.ADDED, current, current) == []
 
@@ -317,7 +317,7 @@ def test_a_copy_kept_for_the_next_file_of_changes_alone_keeps_its_cards_alone(pa
         synced(store, [*cards("a", "b"), *cards("c", name="Old")])
         written = store.current
         assert written is not None
-        store.mark_changes_file(written)
+        store.mark_changes_file(written, fields=())
         whole = rows_of(path, written.id)
         assert whole == {
             "cards": 3,
@@ -359,7 +359,7 @@ def test_a_kept_copy_left_whole_is_trimmed_by_the_next_sync_not_as_the_store_ope
         synced(store, cards("a", "b"))
         written = store.current
         assert written is not None
-        store.mark_changes_file(written)
+        store.mark_changes_file(written, fields=())
         synced(store, cards("a"))
         current = store.current
         assert current is not None
@@ -385,16 +385,16 @@ def test_a_mark_called_off_as_the_copy_before_is_dropped_stays_where_it_was(path
         synced(store, cards("a"))
         first = store.current
         assert first is not None
-        store.mark_changes_file(first)
+        store.mark_changes_file(first, fields=())
         synced(store, cards("a", "b"))
         second = store.current
         assert second is not None
         stop = threading.Event()
         stop.set()
         with pytest.raises(Stopped):
-            store.mark_changes_file(second, stop=stop)
+            store.mark_changes_file(second, fields=(), stop=stop)
         assert store.changes_file_copy == first
-        assert store.mark_changes_file(second)
+        assert store.mark_changes_file(second, fields=())
         assert store.changes_file_copy == second
 
 

@@ -256,7 +256,8 @@ async def test_the_writing_process_reads_the_cards_and_its_warnings_reach_the_ap
         (
             "cardviewer.api.models",
             logging.WARNING,
-            f"the sync: ignored invalid fields in 1 of {len(SENT_PEOPLE)} cards: connects (1); "
+            f"the sync of space.sqlite: ignored invalid fields in 1 of {len(SENT_PEOPLE)} cards: "
+            "connects (1); "
             "the first is card b",
             "CardViewer store writer",
         )

@@ -3,15 +3,18 @@ signed in, and one it can still read."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from cardviewer.demo import Fault
 from cardviewer.demo.data import DemoSpace, generate_cards
 from cardviewer.services.card_store import CardStore
+from cardviewer.services.space_sync import sync_space
 from cardviewer.services.store_schema import SCHEMA_VERSION, StoreError, StoreProblem
 from cardviewer.services.store_sync import SYNCED_MEANWHILE
 from cardviewer.ui.cards.space_table_model import SpaceTableModel
@@ -53,16 +56,25 @@ def shows_pages(window: MainWindow) -> bool:
 
 
 def test_a_sync_ending_while_another_space_is_open_leaves_that_space_shown(
-    window, demo_server, qtbot
+    window, demo_server, qtbot, monkeypatch
 ):
     """Its copy came into the table under the other space's name, to be exported as it."""
+    from cardviewer.ui import export_all_dialog
+
     demo_server.spaces[OTHER] = DemoSpace(OTHER, "Other space", generate_cards(30, 3))
+    go_on = asyncio.Event()
+
+    async def held(*args: Any, **options: Any) -> Any:
+        await go_on.wait()  # until the other space is open
+        return await sync_space(*args, **options)
+
+    monkeypatch.setattr(export_all_dialog, "sync_space", held)
     open_space(qtbot, window, demo_server.space_id)
-    demo_server.config.latency = 0.1  # 24 pages, 4 at once: the sync takes a second
     with qtbot.waitSignal(window.jobs.finished, timeout=WAIT) as finished:
         window.sync_action.trigger()
         open_space(qtbot, window, OTHER)
         assert window.jobs.fetching_whole_space, "the sync runs on"
+        go_on.set()
     assert finished.args[0].request.space_id == demo_server.space_id
     assert shows_pages(window)
     assert window.model.current_request.space_id == OTHER
@@ -139,7 +151,7 @@ def test_a_copy_a_sync_set_aside_as_damaged_is_offered_no_more(window, demo_serv
     choose(window, PAGES)
     damage(copy_path(window, demo_server))
     assert "damaged; it is set aside" in failed_sync(qtbot, window)
-    assert not window.whole_space.offers_copy, "choosing it said that it is gone"
+    assert not window.whole_space.offers_copy, "set aside: there is none to choose"
     assert not window.whole_space.switch.isVisible()
 
 
@@ -227,3 +239,21 @@ def test_a_sync_another_program_overtook_shows_its_copy_as_this_sync_s(
     assert [shown.card(row).uuid for row in range(shown.rowCount())] == ["a", "b"]
     assert window.error_bar.isHidden()
     assert window.status_bar.whole_message() == "Synced 2 cards. This is the first sync."
+
+
+def test_a_job_failing_on_a_copy_removed_meanwhile_leaves_it_shown(
+    window, demo_server, qtbot, tmp_path
+):
+    """As faults.md has it: the copy shown stays until the pages are chosen; only a copy
+    a sync refused goes at once."""
+    open_space(qtbot, window, demo_server.space_id)
+    sync(qtbot, window)
+    path = copy_path(window, demo_server)
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    target = tmp_path / "cards.csv"
+    window.ask_export_path = lambda _suggested, title="": target
+    with qtbot.waitSignal(window.jobs.failed, timeout=WAIT):
+        window.export_action.trigger()
+    assert window.whole_space.model is not None
+    assert window.whole_space.offers_copy

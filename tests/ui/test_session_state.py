@@ -71,7 +71,9 @@ def test_another_account_is_told_and_the_same_one_again_is_not(label, qtbot):
     label.set_signed_out(True)
     label.set_signed_out(False)
     label.set_account(EMAIL, SERVER)
-    label.set_account(EMAIL.upper(), SERVER)
+    label.set_account(f" {EMAIL.upper()}", SERVER)
+    label.set_account(EMAIL, f"{SERVER}/")  # as a session saved by an earlier version
+    label.set_account(EMAIL, "https://CARDS.example.com:443/api")
     assert changes == []
     label.set_account("ben@example.com", SERVER)
     label.set_account("ben@example.com", "https://other.example")

@@ -1081,11 +1081,10 @@ def test_a_sync_by_another_program_is_shown_with_the_current_card_kept(window, d
     assert newer.rowCount() == space.rowCount() - 1
     qtbot.waitUntil(lambda: window.details_pane.card == chosen, timeout=WAIT)
     assert newer.card(window.table.currentIndex().row()) == chosen
-    assert (
-        window.statusBar()
-        .currentMessage()
-        .startswith("Synced again meanwhile: Whole space (synced ")
-    )
+    when = window.whole_space.switch.currentText().removeprefix("Whole space (synced ")
+    assert window.status_bar.whole_message() == (
+        f"Synced again meanwhile, at {when.removesuffix(')')}."
+    ), "not the switch's label again"
 
     window.whole_space.switch.activated.emit(PAGES)
     assert not view.follows_newer_copies, "not while the pages are shown"

@@ -12,6 +12,8 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPointF, QSize, Q
 from PySide6.QtGui import QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
+from cardviewer.ui.cards.change_delegate import deepen_changed_selection
+
 MARGIN = 4
 """Logical pixels between the picture and the cell's edges."""
 
@@ -27,6 +29,7 @@ class AvatarDelegate(QStyledItemDelegate):
     ) -> None:
         item = QStyleOptionViewItem(option)
         self.initStyleOption(item, index)
+        deepen_changed_selection(item)  # a picture the last sync changed, selected
         item.features &= ~QStyleOptionViewItem.ViewItemFeature.HasDecoration
         item.icon = QIcon()
         item.text = ""

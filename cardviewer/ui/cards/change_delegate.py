@@ -47,9 +47,15 @@ class ChangedCellDelegate(QStyledItemDelegate):
         self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
     ) -> None:
         super().initStyleOption(option, index)
-        # The model gives a background to the changed cells alone (`change_tint`).
-        if option.state & _SELECTED and option.backgroundBrush.style() != _NO_BRUSH:
-            option.palette = deeper_selection(option.palette)
+        deepen_changed_selection(option)
+
+
+def deepen_changed_selection(option: QStyleOptionViewItem) -> None:
+    """A changed cell of a selected row takes `deeper_selection` (also the avatar's,
+    which its own delegate paints)."""
+    # The model gives a background to the changed cells alone (`change_tint`).
+    if option.state & _SELECTED and option.backgroundBrush.style() != _NO_BRUSH:
+        option.palette = deeper_selection(option.palette)
 
 
 def deeper_selection(palette: QPalette) -> QPalette:

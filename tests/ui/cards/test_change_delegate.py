@@ -7,6 +7,7 @@ from PySide6.QtCore import QItemSelectionModel
 from PySide6.QtGui import QColor, QPalette, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QApplication, QTableView
 
+from cardviewer.ui.cards.avatar_delegate import AvatarDelegate
 from cardviewer.ui.cards.change_delegate import (
     ChangedCellDelegate,
     ChangeMarksOnSelection,
@@ -84,3 +85,19 @@ def test_a_changed_cell_of_a_selected_row_is_painted_apart_only_while_marked(qtb
     model.mark(False)
     model.mark(True)
     assert table.itemDelegate() is plain, "the model before is no longer followed"
+
+
+def test_a_changed_picture_of_a_selected_row_is_painted_apart_too(qtbot):
+    """The avatar column has a delegate of its own, which painted the selection over it."""
+    table = QTableView()
+    qtbot.addWidget(table)
+    model = MarkingModel()
+    table.setModel(model)
+    ChangeMarksOnSelection(table).follow(model)
+    table.setItemDelegateForColumn(1, AvatarDelegate(table))  # the changed column
+    table.resize(400, 200)
+    table.show()
+    qtbot.waitExposed(table)
+    flags = QItemSelectionModel.SelectionFlag
+    table.selectionModel().select(model.index(0, 0), flags.Select | flags.Rows)
+    assert colour_at(table, 0, 1) != colour_at(table, 0, 2)
