@@ -343,7 +343,8 @@ async def _changes_written(args: argparse.Namespace, copy: Path, err: TextIO) ->
         log.info("the copy written from was replaced meanwhile; the next file repeats it")
     if not args.quiet:
         cards = "1 card" if written.cards == 1 else f"{written.cards:,} cards"
-        print(f"Wrote {cards} to {args.changes}.", file=err)
+        # Of the last file, not of the last sync: a window may have synced between.
+        print(f"Wrote {cards} to {args.changes}, the changes since the last file.", file=err)
     return ExitCode.OK
 
 

@@ -553,7 +553,7 @@ def test_the_cards_a_sync_changed_go_to_a_file_for_a_crm(demo_server, tmp_path):
     target = tmp_path / "changes.csv"
     code, err = run(demo_server, "--changes", str(target), "--delimiter", ";")
     assert code == ExitCode.OK, err
-    assert err.endswith(f"Wrote 240 cards to {target}.\n")
+    assert err.endswith(f"Wrote 240 cards to {target}, the changes since the last file.\n")
     with target.open(encoding="utf-8-sig", newline="") as file:
         first = list(csv.reader(file, delimiter=";"))
     assert first[0][:3] == ["Change", "ID", "Avatar URL"]
@@ -568,7 +568,7 @@ def test_the_cards_a_sync_changed_go_to_a_file_for_a_crm(demo_server, tmp_path):
     )
     code, err = run(demo_server, "--changes", str(target), "--delimiter", ",")
     assert code == ExitCode.OK, err
-    assert err.endswith(f"Wrote 3 cards to {target}.\n")
+    assert err.endswith(f"Wrote 3 cards to {target}, the changes since the last file.\n")
     rows = changes_in(target)
     name = rows[0].index("Name")
     assert [(row[0], row[1], row[name]) for row in rows[1:]] == [
@@ -707,7 +707,7 @@ def test_ctrl_c_once_the_file_of_changes_is_noted_says_it_is_written(tmp_path, m
     the only file that holds them."""
     code, err = interrupted_as_the_changes_are_noted(tmp_path, monkeypatch, noted=True)
     assert code == ExitCode.OK
-    assert err == f"Wrote 3 cards to {tmp_path / 'changes.csv'}.\n"
+    assert err == f"Wrote 3 cards to {tmp_path / 'changes.csv'}, the changes since the last file.\n"
 
 
 def test_ctrl_c_before_the_file_of_changes_is_noted_is_an_interruption(tmp_path, monkeypatch):
