@@ -153,6 +153,8 @@ async def _sync(args: argparse.Namespace, err: TextIO) -> int:
         return ExitCode.WRITE
     account = await signed_in(args, err)
     if isinstance(account, ExitCode):
+        if args.changes is not None:  # as after any failure: a job's log says it
+            print(f"{args.changes} {CHANGES_NOT_WRITTEN}", file=err)
         return account
     async with account.client as client:
         email = account.email or ""

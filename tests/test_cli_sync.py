@@ -245,6 +245,22 @@ def test_a_failed_sync_keeps_the_copy_before(demo_server):
         assert store.current.card_count == 240
 
 
+def test_a_failed_sign_in_says_the_file_of_changes_was_not_written(demo_server, monkeypatch):
+    """Said after a failed sync, but not after a sign-in that failed (an ended saved
+    session, a server not reached): a job's log was silent about the file."""
+    monkeypatch.setenv(PASSWORD_VARIABLE, "not the password")
+    code, err = run(demo_server, "--changes", "changes.csv")
+    assert code == ExitCode.SIGN_IN
+    assert err.endswith("\nchanges.csv was not written; the next one will hold these changes.\n")
+    said = io.StringIO()
+    nowhere = ["--server", "http://127.0.0.1:9", "--email", "a@example.com", "--space", "s"]
+    code = cli_sync.main([*nowhere, "--changes", "changes.csv"], stderr=said)
+    assert code == ExitCode.NETWORK
+    assert said.getvalue().endswith(
+        "\nchanges.csv was not written; the next one will hold these changes.\n"
+    )
+
+
 @pytest.mark.usefixtures("password")
 def test_a_server_gone_for_a_moment_is_waited_for(demo_server, monkeypatch):
     """A server restarting for a second or two (every connection dropped meanwhile)
