@@ -36,6 +36,7 @@ import contextlib
 import datetime
 import enum
 import getpass
+import io
 import logging
 import math
 import os
@@ -160,6 +161,39 @@ _EXIT_CODES: tuple[tuple[tuple[type[CardViewerError], ...], ExitCode], ...] = (
     ((InvalidInput,), ExitCode.USAGE),
 )
 """The exit code of the client's errors, first match; any other is `ExitCode.SERVER`."""
+
+
+class JobOutput(io.TextIOBase):
+    """Standard error as a scheduled job has it: where it cannot be written (a full disk
+    under the job's log, a pipe closed), the job goes on without it. A line that cannot
+    be said is no reason to leave the copy or the file unwritten: it ended with 1."""
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__()
+        self._stream: TextIO | None = stream
+
+    def write(self, text: str) -> int:
+        if self._stream is not None:
+            try:
+                self._stream.write(text)
+            except (OSError, ValueError):  # ValueError: the stream was closed
+                self._stream = None
+        return len(text)
+
+    def flush(self) -> None:
+        if self._stream is not None:
+            try:
+                self._stream.flush()
+            except (OSError, ValueError):
+                self._stream = None
+
+    def isatty(self) -> bool:
+        return self._stream is not None and self._stream.isatty()
+
+
+def job_output(stream: TextIO | None) -> TextIO:
+    """`stream` (else the process's standard error) as `JobOutput`."""
+    return cast(TextIO, JobOutput(stream or sys.stderr))
 
 
 class UsageError(Exception):
@@ -411,7 +445,7 @@ def main(
     stdout: BinaryIO | None = None,
 ) -> int:
     """Run the export; returns the exit code. `-o -` writes to `stdout` (the process's)."""
-    err = stderr or sys.stderr
+    err = job_output(stderr)
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -22,7 +22,6 @@ import argparse
 import asyncio
 import logging
 import sqlite3
-import sys
 import threading
 import time
 from collections.abc import Coroutine, Sequence
@@ -45,6 +44,7 @@ from cardviewer.cli import (
     file_name,
     finish_parser,
     format_named_by,
+    job_output,
     left_out,
     logging_to,
     page_fetch,
@@ -110,7 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None, *, stderr: TextIO | None = None) -> int:
     """Run the sync; returns the exit code."""
-    err = stderr or sys.stderr
+    err = job_output(stderr)
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as exit_:

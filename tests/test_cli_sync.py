@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import csv
 import dataclasses
+import errno
 import io
 import re
 import shutil
@@ -20,7 +21,7 @@ import pytest
 from cardviewer import cli, cli_sync, entry_point
 from cardviewer.api import CardPage, Session
 from cardviewer.api.errors import ServerError
-from cardviewer.cli import PASSWORD_VARIABLE, ExitCode
+from cardviewer.cli import PASSWORD_VARIABLE, ExitCode, main
 from cardviewer.demo import Fault
 from cardviewer.paths import store_dir
 from cardviewer.services import page_patience, space_sync
@@ -259,6 +260,27 @@ def test_a_failed_sign_in_says_the_file_of_changes_was_not_written(demo_server, 
     assert said.getvalue().endswith(
         "\nchanges.csv was not written; the next one will hold these changes.\n"
     )
+
+
+class FullDisk(io.StringIO):
+    """Standard error on a full disk (`2>/dev/full`, a job's log with no room left)."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+
+@pytest.mark.usefixtures("password")
+def test_standard_error_that_cannot_be_written_leaves_the_job_done(demo_server, tmp_path):
+    """It ended with 1 at its first line, the copy synced, the file of changes not
+    written, and nothing said anywhere."""
+    account = ["--server", demo_server.base_url, "--email", demo_server.email]
+    target = tmp_path / "changes.csv"
+    command = [*account, "--space", demo_server.space_id, "--changes", str(target)]
+    assert cli_sync.main(command, stderr=FullDisk()) == ExitCode.OK
+    assert len(changes_in(target)) == 241
+    export = [*account, "--space", demo_server.space_id, "--all", "-o", str(tmp_path / "a.csv")]
+    assert main(export, stderr=FullDisk()) == ExitCode.OK
+    assert (tmp_path / "a.csv").stat().st_size > 0
 
 
 @pytest.mark.usefixtures("password")
