@@ -51,10 +51,11 @@ from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO, TypeVar, cast
+from urllib.parse import urlsplit
 
 from cardviewer import APP_NAME, __version__
 from cardviewer.api import CardsClient
-from cardviewer.api.address import normalize_server_url, same_server
+from cardviewer.api.address import normalize_server_url, same_email, same_server
 from cardviewer.api.errors import (
     CardViewerError,
     InvalidCredentials,
@@ -749,7 +750,7 @@ async def signed_in_client(args: argparse.Namespace, err: TextIO) -> SignInAgain
         give = "give --server" if args.email else "give --server and --email"
         raise _missing(sessions, give, "no --server is given, nor a site file")
     email = args.email.strip() if args.email else None  # as the sign-in dialog takes it
-    if password is None and saved is not None and (email in (None, saved.email)):
+    if password is None and saved is not None and (email is None or same_email(email, saved.email)):
         if not saved.is_expired():
             log.debug("using the saved session for %s", saved.email)
             remember_secret(saved.access_token)
@@ -786,9 +787,15 @@ def _missing(sessions: SessionStore, remedy: str, lacking: str) -> SessionEnded:
     (2). `lacking` says what the saved session would have given."""
     if sessions.damaged:
         return SessionEnded(f"{SESSION_UNREADABLE}: {remedy}")
+    stored = sessions.load()
+    if stored is not None:  # another account's, or another server's
+        host = urlsplit(stored.server_url).netloc or stored.server_url
+        saved = f"the saved session is {stored.email}'s on {host}"
+    else:
+        saved = "there is no saved session (Sign Out in the app removes it)"
     return SessionEnded(
-        "not signed in: there is no saved session (Sign Out in the app removes it), and "
-        f"{lacking}. Sign in in the app with Keep me signed in, or {remedy}."
+        f"not signed in: {saved}, and {lacking}. Sign in in the app with Keep me signed "
+        f"in, or {remedy}."
     )
 
 

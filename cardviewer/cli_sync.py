@@ -56,7 +56,12 @@ from cardviewer.cli import (
 )
 from cardviewer.paths import private_folder, store_dir
 from cardviewer.services.card_export import ExportFormat
-from cardviewer.services.card_store import CardStore, close_discarding_if_empty, store_path
+from cardviewer.services.card_store import (
+    CHANGES_JOB_SUFFIX,
+    CardStore,
+    close_discarding_if_empty,
+    store_path,
+)
 from cardviewer.services.change_export import write_changes_now
 from cardviewer.services.file_errors import explain_write_failure
 from cardviewer.services.space_fetch import DEFAULT_CONCURRENCY, FetchProgress
@@ -192,7 +197,10 @@ async def _synced_and_said(
         print(_nothing_changed(args.had_copy, args), file=err)
         return code
     except StoreError as exc:
-        if exc.problem is StoreProblem.OVERTAKEN:  # as fresh a copy: the job is done
+        if exc.problem is StoreProblem.OVERTAKEN and await asyncio.to_thread(
+            _kept_as_asked, path, args.with_emails
+        ):  # as fresh a copy, and of the same cards' details: the job is done
+            args.synced = True  # an interruption from now on leaves it synced
             if not args.quiet:
                 print(f"{args.space}: {OVERTAKEN_NOTE}", file=err)
             return await _changes_written(args, path, err) if args.changes else ExitCode.OK
@@ -210,6 +218,18 @@ async def _synced_and_said(
     return ExitCode.OK
 
 
+def _kept_as_asked(path: Path, with_emails: bool) -> bool:
+    """Whether the copy current at `path` holds the e-mail addresses as asked for: a
+    copy synced with or without them where the job asked otherwise is not its copy (the
+    file would lose a column, or gain addresses a job left out)."""
+    try:
+        with CardStore.open(path, create=False) as store:
+            current = store.current
+    except StoreError:
+        return False
+    return current is not None and current.with_emails == with_emails
+
+
 def _folder_not_made(args: argparse.Namespace, path: Path, exc: OSError, err: TextIO) -> int:
     log.info("the folder of the local copy %s could not be made: %r", path, exc)
     print(
@@ -221,8 +241,8 @@ def _folder_not_made(args: argparse.Namespace, path: Path, exc: OSError, err: Te
 
 
 CHANGES_JOB_RUNNING = (
-    "another `cardviewer sync --changes` of this space is running, and its file must "
-    "not be replaced before it is read; the next run will hold the changes."
+    "another `cardviewer sync --changes` of this space is running; this one stopped so "
+    "as not to take the changes from it. The next run will hold them."
 )
 """Said by a run that overlaps another (cron and a run by hand): the second's file,
 of what changed since the first's, would replace that before the import read it."""
@@ -232,7 +252,7 @@ def _changes_job(store: Path) -> SyncLock | None:
     """The lock a `--changes` run holds on the copy at `store` until it ends; None while
     another run holds it. Raises `OSError` where its folder cannot be made."""
     private_folder(store.parent)
-    return SyncLock.take(store.with_name(f"{store.name}.changes-job"))
+    return SyncLock.take(store.with_name(f"{store.name}{CHANGES_JOB_SUFFIX}"))
 
 
 OVERTAKEN_NOTE = (
@@ -322,6 +342,8 @@ async def _changes_written(args: argparse.Namespace, copy: Path, err: TextIO) ->
                 "card as added.",
                 file=err,
             )
+        elif exc.problem is StoreProblem.GONE:  # removed meanwhile (Remove Local Copies)
+            print(f"{args.changes} was not written. {exc}", file=err)
         else:
             print(f"The local copy is up to date. {exc}", file=err)
         return ExitCode.WRITE
@@ -336,9 +358,9 @@ async def _changes_written(args: argparse.Namespace, copy: Path, err: TextIO) ->
     elif written.first and replaced:  # a file was written before, from a copy now gone
         log.info("the first file of changes of this copy replaced an earlier one")
         print(
-            f"{args.changes} lists every card as added: it replaces a file of changes "
-            "written from a local copy that is gone (Sign Out or Remove Local Copies "
-            "removed it), so the cards removed since cannot be told.",
+            f"{args.changes} lists every card as added: this local copy has no note of "
+            "the file it replaces (the copy that was written from is gone: Sign Out or "
+            "Remove Local Copies, say), so the cards removed since cannot be told.",
             file=err,
         )
     if not written.marked:

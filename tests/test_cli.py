@@ -558,6 +558,30 @@ def test_a_name_ending_in_a_folder_s_separator_is_refused(option, tmp_path, caps
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_saved_session_of_another_account_is_named_not_said_missing(
+    demo_server, monkeypatch, tmp_path
+):
+    """ "there is no saved session" was said where there was one, of another e-mail; and
+    the one saved was not used for its own address written in capitals."""
+    monkeypatch.delenv(PASSWORD_VARIABLE, raising=False)
+    session = Session.model_validate(demo_server.issue_token())
+    SessionStore().save(
+        StoredSession.from_session(demo_server.base_url, demo_server.email, session)
+    )
+    target = tmp_path / "x.csv"
+    other = ["--server", demo_server.base_url, "--email", "bob@example.com"]
+    code, err = run(*other, "--space", demo_server.space_id, "-o", str(target))
+    assert code == ExitCode.SIGN_IN
+    host = demo_server.base_url.removeprefix("http://")
+    assert err.startswith(
+        f"error: not signed in: the saved session is {demo_server.email}'s on {host}, and "
+        "no password is given."
+    )
+    capitals = ["--server", demo_server.base_url, "--email", demo_server.email.upper()]
+    code, err = run(*capitals, "--space", demo_server.space_id, "-o", str(target))
+    assert code == ExitCode.OK, err
+
+
 def test_the_site_file_gives_the_server(demo_server, password, monkeypatch, tmp_path):
     site_file = tmp_path / "cardviewer-site.json"
     site_file.write_text(json.dumps({"server_url": demo_server.base_url}))

@@ -513,6 +513,27 @@ def test_a_sync_overtaken_by_another_program_s_writes_the_changes_from_its_copy(
 
 
 @pytest.mark.usefixtures("password")
+def test_a_sync_overtaken_by_one_with_other_e_mail_addresses_is_not_taken_for_done(
+    demo_server, monkeypatch, tmp_path
+):
+    """A job with --with-emails, overtaken by a sync without them, wrote its file from
+    that copy: no e-mail column (and the other way round, addresses a job left out)."""
+
+    async def overtaken(store: CardStore, *_args: object, **_options: object) -> None:
+        with CardStore.open(store.path) as window:  # no addresses asked for
+            synced(window, cards("a", "b"))
+        raise StoreError(SYNCED_MEANWHILE, StoreProblem.OVERTAKEN)
+
+    monkeypatch.setattr(cli_sync, "sync_space", overtaken)
+    target = tmp_path / "changes.csv"
+    code, err = run(demo_server, "--with-emails", "--changes", str(target))
+    assert code == ExitCode.WRITE, err
+    assert f"could not be synced. {SYNCED_MEANWHILE}" in err
+    assert err.endswith(f"{target} was not written; the next one will hold these changes.\n")
+    assert not target.exists()
+
+
+@pytest.mark.usefixtures("password")
 def test_a_run_with_changes_overlapping_another_leaves_that_one_s_file_alone(demo_server, tmp_path):
     """Cron and a run by hand: the second wrote "nothing changed" over the first's file
     of 36 changes before the import read it, both with exit 0."""
@@ -529,8 +550,8 @@ def test_a_run_with_changes_overlapping_another_leaves_that_one_s_file_alone(dem
     assert code == ExitCode.WRITE
     assert err == (
         f"{demo_server.space_id} was not synced: another `cardviewer sync --changes` of "
-        "this space is running, and its file must not be replaced before it is read; the "
-        "next run will hold the changes.\n"
+        "this space is running; this one stopped so as not to take the changes from it. "
+        "The next run will hold them.\n"
     )
     assert target.read_bytes() == first_file
     assert copy_of(demo_server).stat().st_mtime_ns == synced_before, "nothing synced"
@@ -838,9 +859,9 @@ def test_a_file_after_the_copy_was_removed_says_so_even_when_quiet(demo_server, 
     code, err = run(demo_server, "--changes", str(target), "-q")
     assert code == ExitCode.OK
     assert err == (
-        f"{target} lists every card as added: it replaces a file of changes written from "
-        "a local copy that is gone (Sign Out or Remove Local Copies removed it), so the "
-        "cards removed since cannot be told.\n"
+        f"{target} lists every card as added: this local copy has no note of the file it "
+        "replaces (the copy that was written from is gone: Sign Out or Remove Local "
+        "Copies, say), so the cards removed since cannot be told.\n"
     )
     assert len(changes_in(target)) == 241
     assert run(demo_server, "--changes", str(target), "-q") == (ExitCode.OK, "")

@@ -275,6 +275,8 @@ def test_the_command_line_rows_are_what_cardviewer_export_prints(
     SessionStore().save(dataclasses.replace(stored, expires_at=ended))
     monkeypatch.delenv(PASSWORD_VARIABLE, raising=False)
     printed = run(*space, "-o", str(tmp_path / "page.csv"))
+    another = ["--server", demo_server.base_url, "--email", "bob@example.com"]
+    printed += run(*another, *space, "-o", str(tmp_path / "page.csv"))
     SessionStore().path.write_text('{"version": 1', encoding="utf-8")  # cut short
     printed += run(*space, "-o", str(tmp_path / "page.csv"))
     # No saved session now (set aside), as after Sign Out: nothing to sign in with.

@@ -445,7 +445,10 @@ def test_the_crontab_line_for_a_nightly_sync_with_changes():
     ]
     fields = line.split(None, 5)
     assert fields[:5] == ["30", "2", "*", "*", "*"]
-    words = shlex.split(fields[5], posix=True)
+    outer = shlex.split(fields[5], posix=True)
+    assert outer[:5] == ["flock", "-n", "$HOME/.cache/cardviewer-changes.lock", "sh", "-c"]
+    (script,) = outer[5:]
+    words = shlex.split(script, posix=True)
     assert words[:5] == ["set", "-a;", ".", "$HOME/.config/cardviewer-export.env;", "set"]
     start = words.index("$HOME/.local/bin/cardviewer") + 1
     assert words[start] == "sync"

@@ -142,6 +142,12 @@ def same_server(one: str, other: str) -> bool:
     return canonical_server_url(one) == canonical_server_url(other)
 
 
+def same_email(one: str, other: str) -> bool:
+    """Whether two e-mail addresses name one account: their case and spaces around them
+    aside, as the sign-in takes them and the local copies are named."""
+    return one.strip().casefold() == other.strip().casefold()
+
+
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 

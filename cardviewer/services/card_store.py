@@ -98,6 +98,10 @@ def store_path(folder: Path, server_url: str, email: str, space_id: str) -> Path
     return account_folder(folder, server_url, email) / f"{stem}.sqlite"
 
 
+CHANGES_JOB_SUFFIX = ".changes-job"
+"""The lock file a `cardviewer sync --changes` run holds beside the store it syncs."""
+
+
 def holds_copies(folder: Path) -> bool:
     """Whether `folder` (one account's, or all) holds a local copy to remove."""
     return folder.is_dir() and any(folder.rglob("*.sqlite"))
@@ -111,6 +115,11 @@ def remove_copies(folder: Path) -> int:
     """
     removed = 0
     for path in sorted(folder.rglob("*.sqlite*")) if folder.is_dir() else ():
+        if path.name.endswith(CHANGES_JOB_SUFFIX):
+            job = SyncLock.take(path)  # a job's under way: removed, its lock is gone
+            if job is not None:
+                job.release()  # a job killed left it: it goes
+            continue
         try:
             path.unlink()
         except OSError as error:

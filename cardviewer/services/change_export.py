@@ -79,7 +79,7 @@ def write_changes_now(
     stop: threading.Event | None = None,
 ) -> ChangesWritten:
     """Write what changed in the copy at `store_path` since the last file to `path`, and
-    remember its current copy as this file's (none of a copy not synced yet).
+    remember its current copy as this file's.
 
     Cards are read a block at a time as they are written, `stop` looked at between
     blocks and once more before the copy is remembered (`Stopped`). Whenever it raises,
@@ -88,10 +88,15 @@ def write_changes_now(
     read, or cannot note that the file is written.
     """
     try:
-        with CardStore.open(store_path) as store:
+        # Not made anew where it is gone (Remove Local Copies while the job ran): the
+        # file would have been said written, with nothing in it.
+        with CardStore.open(store_path, create=False) as store:
             current = store.current
             if current is None:
-                return ChangesWritten({})
+                raise StoreError(
+                    "The local copy of this space holds no synced copy; the next sync makes one.",
+                    StoreProblem.GONE,
+                )
             lost = store.changes_file_copy_lost
             last = store.changes_file_copy
             parts = _parts(store, current, last)

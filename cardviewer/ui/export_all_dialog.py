@@ -67,7 +67,8 @@ class ExportAllDialog(QDialog):
         self._fetch = fetch
         self.path = path
         self._space_id = space_id
-        self._with_emails = with_emails
+        self.with_emails = with_emails
+        """The cards' e-mail addresses are asked for (and a sync's copy holds them)."""
         self._concurrency = concurrency
         self._task: asyncio.Task[Any] | None = None
         self.cancelled = False
@@ -201,7 +202,7 @@ class ExportAllDialog(QDialog):
             self._fetch,
             concurrency=self._concurrency,
             on_progress=self._on_progress,
-            with_emails=self._with_emails,
+            with_emails=self.with_emails,
             collation=collation_of(reader),
             on_finishing=self._on_finishing,
             tidy_later=tidy_later,
@@ -235,7 +236,7 @@ class ExportAllDialog(QDialog):
         count = await export_space(
             self._fetch,
             self.path,
-            with_emails=self._with_emails,
+            with_emails=self.with_emails,
             title=self._space_id,
             delimiter=self._delimiter,
             titles=column_titles(),

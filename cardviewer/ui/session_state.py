@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import QStatusBar, QWidget
 
-from cardviewer.api.address import same_server
+from cardviewer.api.address import same_email, same_server
 from cardviewer.ui.eliding_label import ElidingLabel
 
 
@@ -81,9 +81,7 @@ def same_account(one: tuple[str, str], other: tuple[str, str]) -> bool:
     """Whether two (e-mail, server) pairs name one account, as its local copies are
     named (`account_folder`): an address's case, spaces around it, or a server address
     written another way (a slash at its end, its port) make no other account."""
-    return one[0].strip().casefold() == other[0].strip().casefold() and same_server(
-        one[1], other[1]
-    )
+    return same_email(one[0], other[0]) and same_server(one[1], other[1])
 
 
 def signed_out_note() -> str:

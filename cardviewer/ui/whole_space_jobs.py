@@ -103,6 +103,8 @@ class WholeSpaceProgress(Protocol):
 
     skipped: int
     """Entries of the pages fetched that are not cards, left out."""
+    with_emails: bool
+    """The cards' e-mail addresses are asked for."""
 
     async def run(self) -> int | None: ...
 
@@ -619,9 +621,8 @@ async def _sync(
         store = await undone_if_called_off(CardStore.open, path, undo=partial(_let_go_of, first))
         try:
             had_copy = await asyncio.to_thread(lambda: store.current is not None)
-            generation = await _kept_if_overtaken(
-                progress.sync(store, tidy_later=tidy_later), store
-            )
+            syncing = progress.sync(store, tidy_later=tidy_later)
+            generation = await _kept_if_overtaken(syncing, store, progress.with_emails)
             if generation is None:
                 return had_copy
             synced = True
@@ -639,18 +640,19 @@ async def _sync(
 
 
 async def _kept_if_overtaken(
-    syncing: Coroutine[Any, Any, Generation | None], store: CardStore
+    syncing: Coroutine[Any, Any, Generation | None], store: CardStore, with_emails: bool
 ) -> Generation | None:
     """What `syncing` makes current; where another program's sync, begun later, made its
     copy current first (a scheduled `cardviewer sync`), that copy: as new as this one's
-    would have been, and shown as this sync's, not as a failure."""
+    would have been, and shown as this sync's, not as a failure. Not where it holds the
+    e-mail addresses and this sync did not ask for them, or the other way round."""
     try:
         return await syncing
     except StoreError as error:
         if error.problem is not StoreProblem.OVERTAKEN:
             raise
         kept = await asyncio.to_thread(lambda: store.current)
-        if kept is None:
+        if kept is None or kept.with_emails != with_emails:
             raise
         log.info("another program synced %s meanwhile; its copy is shown", store.path)
         return kept

@@ -23,6 +23,7 @@ from cardviewer.services import card_store, store_search, store_sync
 from cardviewer.services.card_columns import build_columns
 from cardviewer.services.card_search import card_search_text, search_terms
 from cardviewer.services.card_store import (
+    CHANGES_JOB_SUFFIX,
     CardStore,
     account_folder,
     close_discarding_if_empty,
@@ -544,6 +545,26 @@ def test_removing_one_account_s_copies_leaves_the_other_s(tmp_path):
     assert remove_copies(folder) == 1
     assert not folder.exists()
     assert remove_copies(tmp_path / "nothing here") == 0
+
+
+def test_removing_copies_leaves_the_lock_of_a_job_under_way(tmp_path):
+    """Its `*.sqlite*` took the lock file of a `cardviewer sync --changes` run along,
+    and a second run then ran beside the first."""
+    folder = tmp_path / "spaces"
+    mine = store_path(folder, "https://a.example", "ada@example.com", "s1")
+    with CardStore.open(mine) as store:
+        synced(store, cards("a"))
+    running = SyncLock.take(Path(f"{mine}{CHANGES_JOB_SUFFIX}"))
+    assert running is not None
+    stale = mine.with_name(f"s2.sqlite{CHANGES_JOB_SUFFIX}")  # a killed job's, unlocked
+    stale.write_bytes(b"")
+    assert remove_copies(folder) == 1
+    assert not mine.exists()
+    assert running.path.exists(), "held: a second run is refused still"
+    assert not stale.exists(), "no job holds it: it goes"
+    running.release()
+    remove_copies(folder)
+    assert not folder.exists()
 
 
 def test_a_nul_in_a_name_does_not_hide_the_rest_of_the_card_from_the_search(path):

@@ -168,3 +168,15 @@ def test_a_copy_found_damaged_as_its_changes_are_read_is_set_aside(path, tmp_pat
     with CardStore.open(path) as store:  # the next sync's: it starts anew
         assert store.current is None
         assert store.changes_file_copy_lost, "the next file says it lists every card"
+
+
+def test_a_copy_gone_meanwhile_is_no_file_written(path, tmp_path):
+    """Removed while the job ran (Remove Local Copies): a new empty store was made, and
+    "Wrote 0 cards" said with exit 0 of a file never written."""
+    target = tmp_path / "changes.csv"
+    target.write_text("the file before\n", encoding="utf-8")
+    with pytest.raises(StoreError) as gone:
+        written(path, target)
+    assert gone.value.problem is StoreProblem.GONE
+    assert not path.exists(), "no store made in its place"
+    assert target.read_text(encoding="utf-8") == "the file before\n"
