@@ -143,9 +143,10 @@ class ExitCode(enum.IntEnum):
     FAILED = 1
     """Anything not listed below; the message says what."""
     USAGE = 2
-    """Wrong or missing arguments, or no way to get a password."""
+    """Wrong or missing arguments."""
     SIGN_IN = 3
-    """Wrong e-mail or password, or the saved session has ended."""
+    """Wrong e-mail or password, the saved session has ended, or there is none and
+    nothing else to sign in with."""
     NETWORK = 4
     """The server could not be reached or did not answer in time."""
     SERVER = 5

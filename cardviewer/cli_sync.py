@@ -368,7 +368,8 @@ async def _changes_written(args: argparse.Namespace, copy: Path, err: TextIO) ->
     if not args.quiet:
         cards = "1 card" if written.cards == 1 else f"{written.cards:,} cards"
         # Of the last file, not of the last sync: a window may have synced between.
-        print(f"Wrote {cards} to {args.changes}, the changes since the last file.", file=err)
+        since = "every card, the first file" if written.first else "the changes since the last file"
+        print(f"Wrote {cards} to {args.changes}, {since}.", file=err)
     return ExitCode.OK
 
 

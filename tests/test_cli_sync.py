@@ -612,7 +612,7 @@ def test_the_cards_a_sync_changed_go_to_a_file_for_a_crm(demo_server, tmp_path):
     target = tmp_path / "changes.csv"
     code, err = run(demo_server, "--changes", str(target), "--delimiter", ";")
     assert code == ExitCode.OK, err
-    assert err.endswith(f"Wrote 240 cards to {target}, the changes since the last file.\n")
+    assert err.endswith(f"Wrote 240 cards to {target}, every card, the first file.\n")
     with target.open(encoding="utf-8-sig", newline="") as file:
         first = list(csv.reader(file, delimiter=";"))
     assert first[0][:3] == ["Change", "ID", "Avatar URL"]
