@@ -35,14 +35,24 @@ class SyncLock:
     @classmethod
     def take(cls, path: Path) -> SyncLock | None:
         """The lock of `path` (made if need be, readable by this user only); None while
-        another holds it. Raises `OSError` where the file cannot be made."""
-        descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            _lock(descriptor)
-        except OSError:
+        another holds it. Raises `OSError` where the file cannot be made.
+
+        A holder that lets go removes the file while it holds it: one opened just
+        before is then locked where no one looks any more, and a third process would
+        make a new file and lock that too. So the file locked must still be the one
+        at `path`, or it is opened again.
+        """
+        for _ in range(TRIES):
+            descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                _lock(descriptor)
+            except OSError:
+                os.close(descriptor)
+                return None
+            if _still_there(descriptor, path):
+                return cls(path, descriptor)
             os.close(descriptor)
-            return None
-        return cls(path, descriptor)
+        return None
 
     def release(self) -> None:
         """Remove the file and let go of it: the sync has ended, finished or dropped."""
@@ -55,6 +65,20 @@ class SyncLock:
             self.path.unlink()  # POSIX: while held, so no one locks a file about to go
         if os.name != "nt":
             os.close(descriptor)
+
+
+TRIES = 5
+"""Times a lock is taken again whose file was removed as it was taken."""
+
+
+def _still_there(descriptor: int, path: Path) -> bool:
+    """Whether the file open at `descriptor` is the one at `path` (not removed since)."""
+    opened = os.fstat(descriptor)
+    try:
+        there = path.stat()
+    except FileNotFoundError:
+        return False
+    return (opened.st_dev, opened.st_ino) == (there.st_dev, there.st_ino)
 
 
 if os.name == "nt":
