@@ -56,19 +56,14 @@ from cardviewer.cli import (
 )
 from cardviewer.paths import private_folder, store_dir
 from cardviewer.services.card_export import ExportFormat
-from cardviewer.services.card_store import (
-    CHANGES_JOB_SUFFIX,
-    CardStore,
-    close_discarding_if_empty,
-    store_path,
-)
+from cardviewer.services.card_store import CardStore, close_discarding_if_empty, store_path
 from cardviewer.services.change_export import write_changes_now
 from cardviewer.services.file_errors import explain_write_failure
 from cardviewer.services.space_fetch import DEFAULT_CONCURRENCY, FetchProgress
 from cardviewer.services.space_sync import changes_of, no_copy_made, ranked_under, sync_space
 from cardviewer.services.store_copies import Changes
 from cardviewer.services.store_schema import StoreError, StoreProblem
-from cardviewer.services.sync_lock import SyncLock
+from cardviewer.services.sync_lock import SyncLock, changes_job_path
 from cardviewer.tasks import standing_once_begun
 
 log = logging.getLogger(__name__)
@@ -231,6 +226,7 @@ def _kept_as_asked(path: Path, with_emails: bool) -> bool:
 
 
 def _folder_not_made(args: argparse.Namespace, path: Path, exc: OSError, err: TextIO) -> int:
+    """Say that the folder of the copy at `path` could not be made; the exit code."""
     log.info("the folder of the local copy %s could not be made: %r", path, exc)
     print(
         f"{args.space} could not be synced: the folder of its local copy "
@@ -252,7 +248,7 @@ def _changes_job(store: Path) -> SyncLock | None:
     """The lock a `--changes` run holds on the copy at `store` until it ends; None while
     another run holds it. Raises `OSError` where its folder cannot be made."""
     private_folder(store.parent)
-    return SyncLock.take(store.with_name(f"{store.name}{CHANGES_JOB_SUFFIX}"))
+    return SyncLock.take(changes_job_path(store))
 
 
 OVERTAKEN_NOTE = (

@@ -70,7 +70,7 @@ from cardviewer.services.store_sync import (
     holds_only_ended_syncs,
     wait_as_a_sync,
 )
-from cardviewer.services.sync_lock import SyncLock, lock_path
+from cardviewer.services.sync_lock import CHANGES_JOB_SUFFIX, SyncLock, lock_path
 
 log = logging.getLogger(__name__)
 
@@ -96,10 +96,6 @@ def store_path(folder: Path, server_url: str, email: str, space_id: str) -> Path
     if stem != space_id:
         stem = f"{stem}-{hashlib.sha256(space_id.encode('utf-8', 'surrogatepass')).hexdigest()[:8]}"
     return account_folder(folder, server_url, email) / f"{stem}.sqlite"
-
-
-CHANGES_JOB_SUFFIX = ".changes-job"
-"""The lock file a `cardviewer sync --changes` run holds beside the store it syncs."""
 
 
 def holds_copies(folder: Path) -> bool:

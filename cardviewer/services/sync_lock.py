@@ -25,6 +25,16 @@ def lock_path(store: Path, generation: int) -> Path:
     return store.with_name(f"{store.name}.sync-{generation}")
 
 
+CHANGES_JOB_SUFFIX = ".changes-job"
+"""Of the lock file a `cardviewer sync --changes` run holds for its whole run."""
+
+
+def changes_job_path(store: Path) -> Path:
+    """The lock file of a `cardviewer sync --changes` run of the store at `store`: one
+    run at a time, so that a second does not take the changes of the first's file."""
+    return store.with_name(f"{store.name}{CHANGES_JOB_SUFFIX}")
+
+
 class SyncLock:
     """An exclusive lock on a file, held until `release`, or until the process ends."""
 

@@ -1,11 +1,10 @@
 """What the window shows when an export or a sync ends or fails.
 
 A synced space goes into the table from its local copy, if it is the space open; an
-ended or cancelled job
-leaves a note in the status bar, a failed one an error in the error bar (the table
-shown stays). The texts stay in the "MainWindow" translation context; a sentence with
-a count is handed in by the window (`JobPlurals`), since the translation tools mark a
-plural only where `tr()` gets it.
+ended or cancelled job leaves a note in the status bar, a failed one an error in the
+error bar (the table shown stays). The texts stay in the "MainWindow" translation
+context; a sentence with a count is handed in by the window (`JobPlurals`), since the
+translation tools mark a plural only where `tr()` gets it.
 """
 
 from __future__ import annotations

@@ -632,7 +632,7 @@ class WholeSpaceView(QObject):
             path = model.path if model is not None else self._offered
             if path is None or not self.show_copy(path, change):
                 if model is None and path is not None and refused_copy(path) is not None:
-                    self._offer(path)  # set aside, or too new: offered no more
+                    self._offer(None)  # set aside, or too new: offered no more
                 self._show_choice()  # what is still shown
             return
         if change == model.change:

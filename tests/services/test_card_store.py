@@ -23,7 +23,6 @@ from cardviewer.services import card_store, store_search, store_sync
 from cardviewer.services.card_columns import build_columns
 from cardviewer.services.card_search import card_search_text, search_terms
 from cardviewer.services.card_store import (
-    CHANGES_JOB_SUFFIX,
     CardStore,
     account_folder,
     close_discarding_if_empty,
@@ -33,7 +32,7 @@ from cardviewer.services.card_store import (
 from cardviewer.services.store_copies import Change, Changes
 from cardviewer.services.store_schema import Generation, StoreError, StoreProblem
 from cardviewer.services.store_sort_keys import index_names
-from cardviewer.services.sync_lock import SyncLock
+from cardviewer.services.sync_lock import CHANGES_JOB_SUFFIX, SyncLock, changes_job_path
 from tests.properties import examples
 from tests.services.stores import (
     RecordingKey,
@@ -554,7 +553,7 @@ def test_removing_copies_leaves_the_lock_of_a_job_under_way(tmp_path):
     mine = store_path(folder, "https://a.example", "ada@example.com", "s1")
     with CardStore.open(mine) as store:
         synced(store, cards("a"))
-    running = SyncLock.take(Path(f"{mine}{CHANGES_JOB_SUFFIX}"))
+    running = SyncLock.take(changes_job_path(mine))
     assert running is not None
     stale = mine.with_name(f"s2.sqlite{CHANGES_JOB_SUFFIX}")  # a killed job's, unlocked
     stale.write_bytes(b"")
