@@ -162,9 +162,13 @@ async def _sync(args: argparse.Namespace, err: TextIO) -> int:
         job: SyncLock | None = None
         if args.changes is not None:
             try:
-                job = await asyncio.to_thread(_changes_job, path)
+                await asyncio.to_thread(private_folder, path.parent)
             except OSError as exc:
                 return _folder_not_made(args, path, exc, err)
+            try:
+                job = await asyncio.to_thread(SyncLock.take, changes_job_path(path))
+            except OSError as exc:  # the folder is there, the lock file cannot be made
+                return _job_lock_not_made(args, changes_job_path(path), exc, err)
             if job is None:
                 print(f"{args.space} was not synced: {CHANGES_JOB_RUNNING}", file=err)
                 return ExitCode.WRITE
@@ -233,6 +237,22 @@ def _folder_not_made(args: argparse.Namespace, path: Path, exc: OSError, err: Te
         f"({path.parent}) could not be made. {folder_failure(exc)}",
         file=err,
     )
+    if args.changes is not None:  # as after any failure: a job's log says it
+        print(f"{args.changes} {CHANGES_NOT_WRITTEN}", file=err)
+    return ExitCode.WRITE
+
+
+def _job_lock_not_made(args: argparse.Namespace, lock: Path, exc: OSError, err: TextIO) -> int:
+    """Say that the lock a `--changes` run holds (`lock`, beside its copy) could not be
+    made, in a folder that is there (read-only, or full); the exit code."""
+    log.info("the lock %s of a --changes run could not be made: %r", lock, exc)
+    print(
+        f"{args.space} was not synced: the file {lock}, which keeps a second "
+        f"`cardviewer sync --changes` of this space from running at once, could not be "
+        f"made. {explain_write_failure(exc)}",
+        file=err,
+    )
+    print(f"{args.changes} {CHANGES_NOT_WRITTEN}", file=err)
     return ExitCode.WRITE
 
 
@@ -242,13 +262,6 @@ CHANGES_JOB_RUNNING = (
 )
 """Said by a run that overlaps another (cron and a run by hand): the second's file,
 of what changed since the first's, would replace that before the import read it."""
-
-
-def _changes_job(store: Path) -> SyncLock | None:
-    """The lock a `--changes` run holds on the copy at `store` until it ends; None while
-    another run holds it. Raises `OSError` where its folder cannot be made."""
-    private_folder(store.parent)
-    return SyncLock.take(changes_job_path(store))
 
 
 OVERTAKEN_NOTE = (

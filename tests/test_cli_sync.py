@@ -36,6 +36,7 @@ from cardviewer.services.store_schema import SCHEMA_VERSION, StoreError, StorePr
 from cardviewer.services.store_sort_keys import text_key_for
 from cardviewer.services.store_sync import SYNCED_MEANWHILE
 from cardviewer.services.store_writer import CardWriter
+from cardviewer.services.sync_lock import SyncLock, changes_job_path
 from cardviewer.services.text_collation import system_collation
 from tests.services.stores import cards, damage_table, generation_ids, synced
 
@@ -541,7 +542,7 @@ def test_a_run_with_changes_overlapping_another_leaves_that_one_s_file_alone(dem
     assert run(demo_server, "--changes", str(target))[0] == ExitCode.OK
     first_file = target.read_bytes()
     synced_before = copy_of(demo_server).stat().st_mtime_ns
-    running = cli_sync._changes_job(copy_of(demo_server))  # another run, under way
+    running = SyncLock.take(changes_job_path(copy_of(demo_server)))  # another run, under way
     assert running is not None
     try:
         code, err = run(demo_server, "--changes", str(target))
@@ -558,6 +559,32 @@ def test_a_run_with_changes_overlapping_another_leaves_that_one_s_file_alone(dem
     code, err = run(demo_server, "--changes", str(target), "--quiet")
     assert (code, err) == (ExitCode.OK, ""), "once it has ended"
     assert len(changes_in(target)) == 1, "nothing changed since the first file"
+
+
+@pytest.mark.usefixtures("password")
+def test_a_job_lock_that_cannot_be_made_is_said_as_that_not_as_the_folder(
+    demo_server, tmp_path, monkeypatch
+):
+    """The folder is there (read-only, or its disk full): "the folder of its local copy
+    could not be made" sent the job's owner looking for a folder that was there."""
+    target = tmp_path / "changes.csv"
+    assert run(demo_server, "--changes", str(target))[0] == ExitCode.OK
+    first_file = target.read_bytes()
+    lock = changes_job_path(copy_of(demo_server))
+
+    def refused(path: Path) -> SyncLock | None:
+        raise PermissionError(errno.EACCES, "Permission denied", str(path))
+
+    monkeypatch.setattr(SyncLock, "take", staticmethod(refused))
+    code, err = run(demo_server, "--changes", str(target))
+    assert code == ExitCode.WRITE
+    assert err.startswith(
+        f"{demo_server.space_id} was not synced: the file {lock}, which keeps a second "
+        "`cardviewer sync --changes` of this space from running at once, could not be made. "
+    )
+    assert "folder of its local copy" not in err
+    assert err.endswith(f"{target} was not written; the next one will hold these changes.\n")
+    assert target.read_bytes() == first_file
 
 
 def test_with_the_saved_session_a_session_ended_midway_stops_and_says_how(demo_server, monkeypatch):

@@ -150,6 +150,12 @@ def passing_problem(error: sqlite3.Error) -> StoreProblem | None:
     return None if damaged else StoreProblem.NOT_READ
 
 
+_HEADER_SIZE = 100
+_SQLITE_MAGIC = b"SQLite format 3\0"
+_USER_VERSION = slice(60, 64)
+"""Where SQLite keeps `PRAGMA user_version` in its file's header (big-endian)."""
+
+
 def refused_copy(path: Path) -> StoreProblem | None:
     """Why the copy at `path` can no longer be read by this version, if it cannot: gone
     (removed, or set aside as damaged), damaged, or written by a newer version.
@@ -159,8 +165,23 @@ def refused_copy(path: Path) -> StoreProblem | None:
     copy failed to open, where opening the store again would wait seconds for such a
     program.
     """
-    if not path.exists():
+    try:
+        with path.open("rb") as file:
+            header = file.read(_HEADER_SIZE)
+    except FileNotFoundError:
         return StoreProblem.GONE
+    except OSError:
+        header = None  # SQLite says what it is
+    log_file = path.with_name(path.name + "-wal")
+    if header is not None and not (log_file.exists() and log_file.stat().st_size):
+        # No log: the file's own header is the copy's version, and reading it leaves
+        # no files beside it, as a read-only connection would (`-wal`, `-shm`).
+        if not header:
+            return None  # a copy not yet written
+        if len(header) < _HEADER_SIZE or not header.startswith(_SQLITE_MAGIC):
+            return StoreProblem.DAMAGED
+        version = int.from_bytes(header[_USER_VERSION], "big", signed=True)
+        return StoreProblem.NEWER_VERSION if version > SCHEMA_VERSION else None
     try:
         # Read-only: no file made where there is none, and no checkpoint on closing
         # (the last connection to close one writes the log into the file: seconds).

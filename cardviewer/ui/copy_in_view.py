@@ -67,7 +67,7 @@ class CopyInView(QObject):
 
     def _account_changed(self) -> None:
         log.info("another account signed in: back to the pages, its own copies offered")
-        self._whole_space.show_pages()
+        self._whole_space.show_pages(offer_shown=False)  # that account's: not opened again
         self._offer_again()
 
     def _copy_refused(self, path: Path) -> None:
@@ -81,5 +81,4 @@ class CopyInView(QObject):
 
     def _offer_again(self) -> None:
         target = self._window.target_request()
-        if target is not None:
-            self._whole_space.offer(target.space_id)
+        self._whole_space.offer(None if target is None else target.space_id)

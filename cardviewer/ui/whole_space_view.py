@@ -311,15 +311,16 @@ class WholeSpaceView(QObject):
         email, server_url = self._window.account_label.account
         return store_path(self._store_folder, server_url, email, space_id)
 
-    def offer(self, space_id: str, *, otherwise: str | None = None) -> None:
+    def offer(self, space_id: str | None, *, otherwise: str | None = None) -> None:
         """Offer the copy of `space_id` (if it holds a complete sync) beside the pages;
         where it has none, that of `otherwise`: the space of the page still on screen
         when `space_id` could not be opened (offline, its own copy is still there).
+        None: no space is open, and no copy is offered.
 
         The copy shown stays offered whatever its file says meanwhile (removed, or held
         by another program): the table shows it, and the switch is the way back.
         """
-        self._offer(self.store_path(space_id))
+        self._offer(None if space_id is None else self.store_path(space_id))
         if self._offered is None and otherwise not in (None, space_id):
             self._offer(self.store_path(otherwise))
 
@@ -424,8 +425,9 @@ class WholeSpaceView(QObject):
             when = synced_when(self.model.generation)
             self.statusMessage.emit(note.replace("%1", when), NOTE_MS)
 
-    def show_pages(self) -> None:
-        """Back to the pages from the server."""
+    def show_pages(self, *, offer_shown: bool = True) -> None:
+        """Back to the pages from the server; the copy shown stays offered unless
+        `offer_shown` is false (the caller offers another)."""
         model, self.model = self.model, None
         self._newer_copy.stop()
         if model is None:
@@ -436,7 +438,8 @@ class WholeSpaceView(QObject):
         self._filter_row.set_target(self._proxy)
         self._details.follow_space(None)
         _let_go(model)
-        self._offer(model.path)  # as its file is now: it may be gone meanwhile
+        if offer_shown:
+            self._offer(model.path)  # as its file is now: it may be gone meanwhile
         self.pagesShown.emit()
         self.changed.emit()
 

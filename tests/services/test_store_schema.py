@@ -428,3 +428,34 @@ def test_a_copy_refused_is_told_from_its_file_without_waiting_for_another_progra
     path.write_bytes(b"\0garbage" * 4096)
     assert refused_copy(path) is StoreProblem.DAMAGED
     assert path.read_bytes() == b"\0garbage" * 4096, "left as it is"
+
+
+def test_a_look_at_a_copy_s_version_leaves_no_files_beside_it(path):
+    """A read-only connection cannot take its log back into the file as it closes: the
+    look left `-wal` and `-shm` beside a copy no program had open."""
+    with CardStore.open(path) as store:
+        synced(store, [parse_card({"uuid": "a"})])
+    beside = sorted(path.parent.iterdir())
+    assert refused_copy(path) is None
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    assert refused_copy(path) is StoreProblem.NEWER_VERSION
+    assert sorted(path.parent.iterdir()) == beside
+
+
+def test_a_copy_s_version_still_in_its_log_is_read_from_there(path):
+    """Where another program has written the version to the log and not yet into the
+    file, the file's own header is not the version."""
+    with CardStore.open(path) as store:
+        synced(store, [parse_card({"uuid": "a"})])
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        other.execute("PRAGMA wal_autocheckpoint = 0")
+        other.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+        assert refused_copy(path) is StoreProblem.NEWER_VERSION
+    finally:
+        other.close()
+    path.write_bytes(b"")
+    assert refused_copy(path) is None, "an empty file is a copy not yet written"
+    path.write_bytes(b"SQLite format 3")
+    assert refused_copy(path) is StoreProblem.DAMAGED

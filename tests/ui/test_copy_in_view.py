@@ -120,6 +120,28 @@ def test_another_account_signed_in_over_the_window_goes_back_to_the_pages(
     assert window.whole_space.offers_copy, "back as the account that synced it"
 
 
+def test_another_account_signed_in_does_not_open_the_copy_of_the_account_before(
+    window, demo_server, qtbot, monkeypatch
+):
+    """It was opened once more on the window's thread, only to be offered and replaced."""
+    open_space(qtbot, window, demo_server.space_id)
+    sync(qtbot, window)
+    before = copy_path(window, demo_server)
+    end_session(qtbot, window, demo_server)
+    opened: list[Path] = []
+    real_open = CardStore.open
+
+    def counted(path: Path, **options: Any) -> CardStore:
+        opened.append(Path(path))
+        return real_open(path, **options)
+
+    monkeypatch.setattr(CardStore, "open", staticmethod(counted))
+    with qtbot.waitSignal(window.pages.pageLoaded, timeout=WAIT):
+        window.signed_in_again("someone.else@example.com", demo_server.base_url)
+    assert shows_pages(window)
+    assert before not in opened
+
+
 def test_the_same_account_signed_in_again_keeps_the_whole_space_shown(window, demo_server, qtbot):
     open_space(qtbot, window, demo_server.space_id)
     sync(qtbot, window)
