@@ -529,6 +529,29 @@ def test_the_dialog_fits_a_small_screen_with_its_buttons_on_it(make_dialog, tmp_
     assert dialog.button_box.isVisible()
 
 
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_dialog_fits_a_laptop_screen_unscrolled_in_either_language(
+    make_dialog, qtbot, tmp_path, monkeypatch, qapp, language
+):
+    """1366 x 768 less a panel: the dialog was 780 pixels high in German, 715 in
+    English, and scrolled in both."""
+    room = 768 - 28
+    monkeypatch.setattr(preferences_dialog, "screen_height", lambda window: room)
+    i18n.install_translators(qapp, language)
+    try:
+        dialog = make_dialog(Settings(path=tmp_path / "settings.json"))
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        dialog._fit_height()
+        dialog.adjustSize()
+    finally:
+        i18n.remove_translators()
+        QLocale.setDefault(QLocale.system())
+    assert dialog._scroll.verticalScrollBar().maximum() == 0
+    assert dialog.height() + preferences_dialog.SCREEN_FRAME <= room
+    assert dialog.width() <= 800 - preferences_dialog.SCREEN_FRAME, "and an old screen's width"
+
+
 def test_tab_goes_from_the_buttons_to_the_first_field_with_no_empty_stop(make_dialog, saved, qtbot):
     """The scroll area around the fields took the focus itself: a Tab stop showing
     nothing between Cancel and the server address."""
