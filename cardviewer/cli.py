@@ -6,9 +6,10 @@
                       [--delimiter , | ; | tab]
                       [--quiet] -o FILE|-
 
-The password comes from the `CARDVIEWER_PASSWORD` environment variable, else from a
-prompt when a person is at the terminal; without either, the session the app saved
-("Keep me signed in") is used when it is for the same server. With a password at hand,
+The password comes from the `CARDVIEWER_PASSWORD` environment variable; without it,
+the session the app saved ("Keep me signed in") is used while it lasts, where it is for
+the same server and account, else the password is asked for when a person is at the
+terminal (with no terminal, that is exit 3). With a password at hand,
 a session the server ends during the export (401) costs one more sign-in, and the
 export goes on at the page that failed (`SignInAgain`). The exit code says what
 happened, so that a script can act on it (see `ExitCode`). Progress goes to stderr
@@ -233,9 +234,7 @@ def command_parser(
         prog=f"cardviewer {command}",
         description=description,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=f"{examples}\nThe password is read from {PASSWORD_VARIABLE}, else asked for at\n"
-        "the terminal, else the session saved by the app is used.\n"
-        f"Exit codes: {exit_codes}{exit_note}.",
+        epilog=f"{examples}\n{PASSWORD_SOURCES}\nExit codes: {exit_codes}{exit_note}.",
     )
     parser.add_argument(
         "--server", help="server address (default: the saved session's, else the site file's)"
@@ -261,7 +260,8 @@ def finish_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 def build_parser() -> argparse.ArgumentParser:
     parser = command_parser(
         "export",
-        "Export the cards of a space to a CSV, Excel or JSON lines file, without a window.",
+        "Export the cards of a space to a CSV, Excel, JSON lines or vCard file, or a phone "
+        "list (PDF), without a window.",
         EXAMPLES,
     )
     scope = parser.add_mutually_exclusive_group()
@@ -686,10 +686,13 @@ class SignInAgain:
             if self._password is None:
                 if not sys.stdin.isatty():
                     return False
-                self._password = getpass.getpass(
-                    f"The server ended the session. Password for {self.email}: ", stream=err
-                )
-                remember_secret(self._password)
+                try:
+                    self._password = typed_password(
+                        f"The server ended the session. Password for {self.email}: ", err
+                    )
+                except SessionEnded:
+                    return False  # its input ended: as with no terminal
+
             self.times += 1
             log.info("the server ended the session; signing in again (%d)", self.times)
             session = await self.client.login(self.email, self._password)
@@ -769,8 +772,7 @@ async def signed_in_client(args: argparse.Namespace, err: TextIO) -> SignInAgain
         if not sys.stdin.isatty():
             ask = f"set {PASSWORD_VARIABLE} or run at a terminal to be asked"
             raise _missing(sessions, ask, "no password is given")
-        password = getpass.getpass(f"Password for {email}: ", stream=err)
-        remember_secret(password)
+        password = typed_password(f"Password for {email}: ", err)
     client = CardsClient(server)
     try:
         session = await client.login(email, password)
@@ -779,6 +781,31 @@ async def signed_in_client(args: argparse.Namespace, err: TextIO) -> SignInAgain
         raise
     remember_secret(session.access_token)
     return SignInAgain(client, email, password)
+
+
+PASSWORD_SOURCES = (
+    f"The password is read from {PASSWORD_VARIABLE}; else the session saved\n"
+    "by the app is used while it lasts, else the password is asked for at the terminal."
+)
+"""Where a command's password comes from, in that order (`signed_in`), for its help."""
+
+
+def typed_password(prompt: str, err: TextIO) -> str:
+    """The password typed at the terminal after `prompt` (kept from the log).
+
+    Raises `SessionEnded` where the input ends instead (Ctrl+D, a closed pipe): that
+    was a traceback, where it is no password, as without a terminal.
+    """
+    try:
+        password = getpass.getpass(prompt, stream=err)
+    except EOFError:
+        print(file=err)  # the prompt's line ends
+        raise SessionEnded(
+            f"not signed in: no password was typed (the input ended); set "
+            f"{PASSWORD_VARIABLE}, or type it when asked."
+        ) from None
+    remember_secret(password)
+    return password
 
 
 def _missing(sessions: SessionStore, remedy: str, lacking: str) -> SessionEnded:

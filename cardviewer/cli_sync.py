@@ -86,7 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
         "Bring the local copy of a space up to date, the copy the window browses offline, "
         "and say what changed since the last sync.",
         EXAMPLES,
-        exit_note=" (6: the local copy, or the --changes file, could not be written)",
+        exit_note=" (6: the local copy, or the --changes file, could not be written, or "
+        "another --changes run of this space is running)",
     )
     parser.add_argument("--with-emails", action="store_true", help="include e-mail addresses")
     parser.add_argument(

@@ -7,6 +7,7 @@ import contextlib
 import csv
 import dataclasses
 import errno
+import getpass
 import inspect
 import io
 import json
@@ -16,6 +17,7 @@ import re
 import select
 import signal
 import socket
+import sys
 import tempfile
 import threading
 import time
@@ -772,6 +774,55 @@ def test_json_lines_are_named_and_separated_as_such(demo_server, password, argum
     code, err = run(*account(demo_server), "--space", demo_server.space_id, *arguments)
     assert code == ExitCode.USAGE
     assert said in err
+
+
+def test_input_that_ends_at_the_password_prompt_is_no_password_not_a_traceback(
+    demo_server, tmp_path, monkeypatch
+):
+    """Ctrl+D at "Password for …:" (or a terminal whose input closes) was a traceback
+    and 1."""
+    monkeypatch.delenv(PASSWORD_VARIABLE, raising=False)
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    asked: list[str] = []
+
+    def input_ended(prompt: str, stream: Any = None) -> str:
+        asked.append(prompt)
+        raise EOFError
+
+    monkeypatch.setattr(getpass, "getpass", input_ended)
+    target = tmp_path / "cards.csv"
+    code, err = run(*account(demo_server), "--space", demo_server.space_id, "-o", str(target))
+    assert asked == [f"Password for {demo_server.email}: "]
+    assert code == ExitCode.SIGN_IN
+    assert err == (
+        f"\nerror: not signed in: no password was typed (the input ended); set "
+        f"{PASSWORD_VARIABLE}, or type it when asked.\n"
+    )
+    assert not target.exists()
+
+
+def test_input_that_ends_when_the_session_ends_midway_stops_as_without_a_terminal(
+    demo_server, password, tmp_path, monkeypatch
+):
+    """Asked again for the password after the server ended the session, the input ended."""
+    demo_server.faults.inject(Fault.REVOKED_TOKEN, target="cards")
+    monkeypatch.delenv(PASSWORD_VARIABLE)
+    session = Session.model_validate(demo_server.issue_token())
+    SessionStore().save(
+        StoredSession.from_session(demo_server.base_url, demo_server.email, session)
+    )
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+
+    def input_ended(prompt: str, stream: Any = None) -> str:
+        raise EOFError
+
+    monkeypatch.setattr(getpass, "getpass", input_ended)
+    target = tmp_path / "cards.csv"
+    code, err = run(*account(demo_server), "--space", demo_server.space_id, "-o", str(target))
+    assert code == ExitCode.SIGN_IN, err
+    assert "Traceback" not in err
+    assert "Your sign-in has expired or was ended. Please sign in again." in err
+    assert not target.exists()
 
 
 def test_help_shows_an_example(capsys):

@@ -2,9 +2,10 @@
 
 Both run as a person would start them, in a fresh home with the usual umask 022: the
 app as `main.py --demo --screenshot` (it signs in to its demo server, loads avatars and
-saves settings), the export against the demo server. Every folder they create is 0700
-and every file 0600, except the exported file and the screenshot, which the person
-asked for and which follow the umask.
+saves settings), the export and a sync of a space's local copy with its file of changes
+against the demo server. Every folder they create is 0700 and every file 0600, except
+the exported files and the screenshot, which the person asked for and which follow the
+umask.
 """
 
 from __future__ import annotations
@@ -46,28 +47,27 @@ def modes(home: Path) -> dict[str, int]:
     }
 
 
-def run_app_and_export(home: Path, demo_server) -> tuple[Path, Path]:
-    screenshot, exported = home / "out.png", home / "cards.csv"
+def run_app_and_export(home: Path, demo_server) -> tuple[Path, Path, Path]:
+    """The app, `cardviewer export` and `cardviewer sync --changes` run in `home`; the
+    files the person asked for: the screenshot, the export and the file of changes."""
+    screenshot, exported, changes = home / "out.png", home / "cards.csv", home / "changes.csv"
     app = run_with_umask(home, str(ROOT / "main.py"), "--demo", "--screenshot", str(screenshot))
     assert app.returncode == 0, app.stderr
+    account = ["--server", demo_server.base_url, "--email", demo_server.email]
+    space = ["--space", demo_server.space_id]
     export = run_with_umask(
         home,
-        "-m",
-        "cardviewer",
-        "export",
-        "--server",
-        demo_server.base_url,
-        "--email",
-        demo_server.email,
-        "--space",
-        demo_server.space_id,
-        "--all",
-        "-o",
-        str(exported),
+        *("-m", "cardviewer", "export", *account, *space, "--all", "-o", str(exported)),
         CARDVIEWER_PASSWORD=demo_server.password,
     )
     assert export.returncode == 0, export.stderr
-    return screenshot, exported
+    sync = run_with_umask(
+        home,
+        *("-m", "cardviewer", "sync", *account, *space, "--changes", str(changes)),
+        CARDVIEWER_PASSWORD=demo_server.password,
+    )
+    assert sync.returncode == 0, sync.stderr
+    return screenshot, exported, changes
 
 
 def assert_private(home: Path, *asked_for: Path) -> dict[str, int]:
@@ -87,10 +87,14 @@ def test_everything_the_app_and_the_export_create_is_private(tmp_path, demo_serv
     home = tmp_path / "home"
     home.mkdir()
 
-    screenshot, exported = run_app_and_export(home, demo_server)
+    asked_for = run_app_and_export(home, demo_server)
 
-    found = assert_private(home, screenshot, exported)
+    found = assert_private(home, *asked_for)
     names = set(found)
+    copies = [name for name in names if name.endswith(".sqlite")]
+    assert [Path(name).parent.parent for name in copies] == [
+        Path(".local/share/CardViewer/spaces")
+    ], sorted(names)
     for expected in (
         ".config/CardViewer",
         ".config/CardViewer/demo-settings.json",
@@ -99,6 +103,7 @@ def test_everything_the_app_and_the_export_create_is_private(tmp_path, demo_serv
         ".local/state/CardViewer/log/cardviewer.log",
         "out.png",
         "cards.csv",
+        "changes.csv",
     ):
         assert expected in names, sorted(names)
 

@@ -190,11 +190,6 @@ class StoreCopies:
         """The complete copy before the current one, to compare with."""
         return self._generation(self._state("previous"))
 
-    def holds_nothing(self) -> bool:
-        """No copy, finished or being written (by another program, say)."""
-        row = self._db.execute("SELECT EXISTS (SELECT 1 FROM generations)").fetchone()
-        return not row[0]
-
     def kept_copy(self, number: int) -> Generation | None:
         """The complete copy numbered `number`, if it is still kept (newer syncs remove
         the copies before the last two, but for the last file of changes' copy)."""

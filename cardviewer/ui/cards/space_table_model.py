@@ -6,7 +6,7 @@ cards that pass the filter (one integer each) and the cards of the rows painted 
 view calls when a heading is clicked) and filtering (`set_filter_text`) run in SQLite on
 a worker thread (`SpaceQueries`); the rows shown stay until the answer comes, and an
 answer to anything but the last sort or filter is dropped. A card's position in the
-store is its id while the copy is shown (`position`, `row_of`): the window keeps the
+store is its id while the copy is shown (`position`, `rows_of`): the window keeps the
 current card current across a new order by it.
 """
 
@@ -216,13 +216,6 @@ class SpaceTableModel(QAbstractTableModel):
     def position(self, row: int) -> int | None:
         """The card's place in the copy (its id while the copy is shown)."""
         return self._positions[row] if 0 <= row < len(self._positions) else None
-
-    def row_of(self, position: int) -> int | None:
-        """The row showing the card at `position` in the copy, if it passes the filter."""
-        try:
-            return self._positions.index(position)
-        except ValueError:
-            return None
 
     def rows_of(self, positions: Collection[int]) -> dict[int, int]:
         """The rows showing the cards at these positions in the copy, of those that pass."""

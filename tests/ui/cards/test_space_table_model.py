@@ -243,7 +243,7 @@ def test_the_rows_of_cards_are_found_by_their_places_in_the_copy(open_model, qtb
     settle(qtbot, model, lambda: model.sort(name, Qt.SortOrder.DescendingOrder))
     rows = model.rows_of({0, last})
     assert {model.position(row) for row in rows.values()} == {0, last}
-    assert rows == {place: model.row_of(place) for place in (0, last)}
+    assert rows == {place: model.positions().index(place) for place in (0, last)}
 
 
 def test_the_rest_of_an_answer_adds_rows_below_its_first_ones(qtbot, open_model, monkeypatch):
