@@ -176,7 +176,7 @@
     <message>
         <location filename="../cardviewer/services/page_patience.py" line="+51"/>
         <source>The server stopped answering and was not back within a minute. Try again later.</source>
-        <translation>Der Server antwortete nicht mehr und war nach einer Minute nicht zurück. Versuchen Sie es später erneut.</translation>
+        <translation>Der Server antwortete nicht mehr und war auch nach einer Minute nicht wieder erreichbar. Versuchen Sie es später erneut.</translation>
     </message>
 </context>
 <context>
@@ -214,7 +214,7 @@
     <message>
         <location line="+122"/>
         <source>Signing out…</source>
-        <translation>Abmelden…</translation>
+        <translation>Abmeldung läuft…</translation>
     </message>
 </context>
 <context>
@@ -288,7 +288,7 @@
     <message>
         <location line="+1"/>
         <source>Updated</source>
-        <translation>Geändert</translation>
+        <translation>Aktualisiert</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -379,7 +379,7 @@
     <message>
         <location line="+150"/>
         <source>Removed by the last sync</source>
-        <translation>Bei der letzten Synchronisierung entfernt</translation>
+        <translation>Entfernt bei der letzten Synchronisierung</translation>
     </message>
     <message>
         <location line="-95"/>
@@ -419,7 +419,7 @@
     <message>
         <location line="+4"/>
         <source>Added by the last sync</source>
-        <translation>Bei der letzten Synchronisierung hinzugefügt</translation>
+        <translation>Hinzugefügt bei der letzten Synchronisierung</translation>
     </message>
     <message>
         <location filename="../cardviewer/ui/cards/detail_row.py" line="+181"/>
@@ -471,7 +471,7 @@
         <location filename="../cardviewer/ui/cards/card_qr_code.py" line="+205"/>
         <location line="+73"/>
         <source>This card&apos;s contact is too long for a QR code.</source>
-        <translation>Der Kontakt dieser Karte ist zu lang für einen QR-Code.</translation>
+        <translation>Die Kontaktdaten dieser Karte sind zu umfangreich für einen QR-Code.</translation>
     </message>
     <message>
         <location line="-70"/>
@@ -491,7 +491,7 @@
     <message>
         <location line="+1"/>
         <source>As a PNG picture, or as SVG to print at any size</source>
-        <translation>Als PNG-Bild, oder als SVG für den Druck in jeder Größe</translation>
+        <translation>Als PNG-Bild oder als SVG für den Druck in jeder Größe</translation>
     </message>
     <message>
         <location line="+32"/>
@@ -552,17 +552,17 @@
     <message>
         <location line="+8"/>
         <source>no picture</source>
-        <translation>kein Bild</translation>
+        <translation>kein Profilbild</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>a picture</source>
-        <translation>ein Bild</translation>
+        <translation>ein Profilbild</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>another picture</source>
-        <translation>ein anderes Bild</translation>
+        <translation>ein anderes Profilbild</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -573,12 +573,12 @@
     <message>
         <location line="+22"/>
         <source>Changed by the last sync</source>
-        <translation>Bei der letzten Synchronisierung geändert</translation>
+        <translation>Geändert bei der letzten Synchronisierung</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Changed by the last sync: %1</source>
-        <translation>Bei der letzten Synchronisierung geändert: %1</translation>
+        <translation>Geändert bei der letzten Synchronisierung: %1</translation>
     </message>
 </context>
 <context>
@@ -639,7 +639,7 @@
 <context>
     <name>ExportAllDialog</name>
     <message>
-        <location filename="../cardviewer/ui/export_all_dialog.py" line="+80"/>
+        <location filename="../cardviewer/ui/export_all_dialog.py" line="+81"/>
         <source>Export All Pages</source>
         <translation>Alle Seiten exportieren</translation>
     </message>
@@ -876,7 +876,7 @@
     <message>
         <location line="+18"/>
         <source>The server said: %1</source>
-        <translation>Der Server schrieb: %1</translation>
+        <translation>Antwort des Servers: %1</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -917,7 +917,7 @@
         <translation>Die Seite neu laden (F5)</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="+611"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="+614"/>
         <location filename="../cardviewer/ui/window_commands.py" line="+31"/>
         <source>&amp;Export Page…</source>
         <translation>Seite e&amp;xportieren…</translation>
@@ -1145,7 +1145,7 @@
     <message>
         <location line="+10"/>
         <source>S&amp;pace:</source>
-        <translation>&amp;Bereich:</translation>
+        <translation>Be&amp;reich:</translation>
     </message>
     <message>
         <location filename="../cardviewer/ui/space_field.py" line="+29"/>
@@ -1185,7 +1185,7 @@
     <message>
         <location line="+1"/>
         <source>&amp;Edit</source>
-        <translation>Bea&amp;rbeiten</translation>
+        <translation>&amp;Bearbeiten</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1260,17 +1260,17 @@
     <message>
         <location line="-149"/>
         <source>Filter the cards shown (Ctrl+F)</source>
-        <translation>Gezeigte Karten filtern (Strg+F)</translation>
+        <translation>Angezeigte Karten filtern (Strg+F)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Filter the cards shown</source>
-        <translation>Gezeigte Karten filtern</translation>
+        <translation>Angezeigte Karten filtern</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Shows the cards whose name, username, position or e-mail contain every word typed, of those the last sync changed so.</source>
-        <translation>Zeigt von den so geänderten Karten der letzten Synchronisierung die, deren Name, Benutzername, Position oder E-Mail jedes eingegebene Wort enthält.</translation>
+        <translation>Zeigt von den hier aufgeführten Karten der letzten Synchronisierung die, deren Name, Benutzername, Position oder E-Mail jedes eingegebene Wort enthält.</translation>
     </message>
     <message>
         <location line="+13"/>
@@ -1295,7 +1295,7 @@
     <message>
         <location line="-190"/>
         <source>No card shown matches “%1”</source>
-        <translation>Keine der gezeigten Karten passt zu „%1“</translation>
+        <translation>Keine der angezeigten Karten passt zu „%1“</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1343,7 +1343,7 @@
         <translation>Abgemeldet</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+29"/>
         <source>Signed out: sign in to open other pages and spaces.</source>
         <translation>Abgemeldet: Für andere Seiten und Bereiche bitte anmelden.</translation>
     </message>
@@ -1408,12 +1408,12 @@
         <translation>QR-Code speichern</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+808"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+815"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/job_reports.py" line="+33"/>
+        <location filename="../cardviewer/ui/job_reports.py" line="+32"/>
         <source>This is the first sync.</source>
         <translation>Erste Synchronisierung.</translation>
     </message>
@@ -1515,7 +1515,7 @@
     <message>
         <location line="+5"/>
         <source>The local copy may not be changed: its file, or the folder it is in, is read-only for you. It stays as it was.</source>
-        <translation>Die lokale Kopie darf nicht geändert werden: Ihre Datei oder der Ordner, in dem sie liegt, ist für Sie schreibgeschützt. Sie bleibt, wie sie war.</translation>
+        <translation>Die lokale Kopie kann nicht geändert werden: Die Datei der Kopie oder der Ordner, in dem sie liegt, ist für Sie schreibgeschützt. Sie bleibt, wie sie war.</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -1535,7 +1535,7 @@
     <message>
         <location line="+2"/>
         <source>The local copy may not be made: its file, or the folder it is in, is read-only for you.</source>
-        <translation>Die lokale Kopie darf nicht angelegt werden: Ihre Datei oder der Ordner, in dem sie liegt, ist für Sie schreibgeschützt.</translation>
+        <translation>Die lokale Kopie kann nicht angelegt werden: Die Datei der Kopie oder der Ordner, in dem sie liegt, ist für Sie schreibgeschützt.</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -1543,12 +1543,43 @@
         <translation>Die lokale Kopie konnte nicht geschrieben werden; es wurde keine angelegt.</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+12"/>
+        <source>A file is where a folder should be; move it away.</source>
+        <translation>Wo ein Ordner sein sollte, liegt eine Datei; verschieben Sie sie.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>You are not allowed to write there.</source>
+        <translation>Sie dürfen dort nicht schreiben.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The disk is read-only.</source>
+        <translation>Der Datenträger ist schreibgeschützt.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The folder does not exist (any more).</source>
+        <translation>Der Ordner existiert nicht (mehr).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A folder is where a file should be; move it away.</source>
+        <translation>Wo eine Datei sein sollte, liegt ein Ordner; verschieben Sie ihn.</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>The system says: %1.</source>
+        <translation>Das System meldet: %1.</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>The file is read-only; choose another name.</source>
         <translation>Die Datei ist schreibgeschützt; wählen Sie einen anderen Namen.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-35"/>
+        <location line="+39"/>
         <source>The disk of the temporary folder is full; make room there.</source>
         <translation>Der Datenträger des temporären Ordners ist voll; schaffen Sie dort Platz.</translation>
     </message>
@@ -1589,9 +1620,14 @@
         <translation>Die Telefonliste wird an den Drucker gesendet…</translation>
     </message>
     <message>
-        <location line="+308"/>
+        <location line="+287"/>
+        <source>The folder of its local copy, %1, could not be made. %2</source>
+        <translation>Der Ordner seiner lokalen Kopie, %1, konnte nicht angelegt werden. %2</translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>Printing stopped; the pages already made still get printed.</source>
-        <translation>Drucken angehalten; die schon erstellten Seiten werden noch gedruckt.</translation>
+        <translation>Drucken abgebrochen; die bereits erstellten Seiten werden noch gedruckt.</translation>
     </message>
     <message>
         <location line="+53"/>
@@ -1624,12 +1660,7 @@
         <translation>Die Synchronisierung wurde angehalten und hat nichts geändert; sie beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
     <message>
-        <location line="+33"/>
-        <source>The folder of its local copy, %1, could not be made (%2).</source>
-        <translation>Der Ordner seiner lokalen Kopie, %1, konnte nicht angelegt werden (%2).</translation>
-    </message>
-    <message>
-        <location line="+13"/>
+        <location line="+46"/>
         <source>Sync cancelled; no local copy was made.</source>
         <translation>Synchronisierung abgebrochen; es wurde keine lokale Kopie angelegt.</translation>
     </message>
@@ -1746,7 +1777,7 @@
     <message>
         <location line="-16"/>
         <source>The space&apos;s cards could not be loaded. Choose the whole space above to browse its synced copy.</source>
-        <translation>Die Karten des Bereichs konnten nicht geladen werden. Wählen Sie oben den ganzen Bereich, um seine synchronisierte Kopie zu lesen.</translation>
+        <translation>Die Karten des Bereichs konnten nicht geladen werden. Wählen Sie oben „Ganzer Bereich“, um seine lokale Kopie anzusehen.</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -1869,10 +1900,11 @@
     <message>
         <location line="+4"/>
         <source>A folder of that name is in the way; choose another name.</source>
-        <translation>Ein Ordner mit diesem Namen ist im Weg; wählen Sie einen anderen Namen.</translation>
+        <translation>Dort gibt es bereits einen Ordner mit diesem Namen; wählen Sie einen anderen Namen.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-35"/>
+        <location line="+39"/>
         <source>The disk is full.</source>
         <translation>Der Datenträger ist voll.</translation>
     </message>
@@ -1882,7 +1914,7 @@
         <translation>Der Datenträger ist schreibgeschützt; wählen Sie einen anderen Ordner.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_view.py" line="-514"/>
+        <location filename="../cardviewer/ui/whole_space_view.py" line="-517"/>
         <source>Whole space (synced %1)</source>
         <translation>Ganzer Bereich (Stand %1)</translation>
     </message>
@@ -1899,7 +1931,7 @@
     <message>
         <location line="+1"/>
         <source>Cards added by the last sync: %1.</source>
-        <translation>Zuletzt hinzugekommene Karten: %1.</translation>
+        <translation>Bei der letzten Synchronisierung hinzugefügte Karten: %1.</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -1909,7 +1941,7 @@
     <message>
         <location line="+2"/>
         <source>Cards changed by the last sync: %1.</source>
-        <translation>Zuletzt geänderte Karten: %1.</translation>
+        <translation>Bei der letzten Synchronisierung geänderte Karten: %1.</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -1924,7 +1956,7 @@
     <message>
         <location line="+3"/>
         <source>Cards removed by the last sync: %1, as the sync before had them.</source>
-        <translation>Zuletzt entfernte Karten: %1, wie sie vorher waren.</translation>
+        <translation>Bei der letzten Synchronisierung entfernte Karten: %1, wie die Synchronisierung davor sie hatte.</translation>
     </message>
     <message>
         <location line="+18"/>
@@ -1934,7 +1966,7 @@
     <message>
         <location line="+35"/>
         <source>Added by the last sync</source>
-        <translation>Neu bei der letzten Synchronisierung</translation>
+        <translation>Hinzugefügt bei der letzten Synchronisierung</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -1942,7 +1974,7 @@
         <translation>Geändert bei der letzten Synchronisierung</translation>
     </message>
     <message>
-        <location line="+184"/>
+        <location line="+185"/>
         <source>Showing the whole space from its local copy, synced %1.</source>
         <translation>Der ganze Bereich wird aus seiner lokalen Kopie angezeigt, Stand %1.</translation>
     </message>
@@ -1952,7 +1984,7 @@
         <translation>Inzwischen neu synchronisiert, Stand %1.</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+45"/>
         <source>Some synced spaces could not be removed from this computer; the log says which, and why.</source>
         <translation>Einige synchronisierte Bereiche konnten nicht von diesem Computer entfernt werden; das Protokoll sagt, welche und warum.</translation>
     </message>
@@ -1988,7 +2020,7 @@
         <translation>Die lokale Kopie konnte nicht gelesen werden; die angezeigten Karten sind daher vielleicht unvollständig oder nicht wie gewünscht geordnet. „Bereich synchronisieren“ legt eine neue Kopie an.</translation>
     </message>
     <message>
-        <location line="-465"/>
+        <location line="-468"/>
         <source>Removed by the last sync</source>
         <translation>Entfernt bei der letzten Synchronisierung</translation>
     </message>
@@ -1998,12 +2030,12 @@
         <translation>Angezeigte Karten</translation>
     </message>
     <message>
-        <location line="+436"/>
+        <location line="+439"/>
         <source>&amp;Export Cards Shown…</source>
-        <translation>Angezeigte Karten &amp;exportieren…</translation>
+        <translation>Angezeigte Karten e&amp;xportieren…</translation>
     </message>
     <message>
-        <location line="-463"/>
+        <location line="-466"/>
         <source>Every card is as it was at the sync before.</source>
         <translation>Jede Karte ist so wie bei der Synchronisierung davor.</translation>
     </message>
@@ -2055,7 +2087,7 @@
     <message>
         <location line="+4"/>
         <source>The local copy has none. To have them, sync the space again with Include e-mails ticked.</source>
-        <translation>Die lokale Kopie hat keine. Um sie zu erhalten, synchronisieren Sie den Bereich erneut mit gesetztem „E-Mails laden“.</translation>
+        <translation>Die lokale Kopie hat keine. Um sie zu erhalten, synchronisieren Sie den Bereich erneut mit Häkchen bei „E-Mails laden“.</translation>
     </message>
     <message>
         <location line="+8"/>
@@ -2176,7 +2208,7 @@
     <message>
         <location line="+1"/>
         <source>Stop saving the vCards</source>
-        <translation>Das Speichern der vCards anhalten</translation>
+        <translation>Speichern der vCards abbrechen</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2196,7 +2228,7 @@
     <message>
         <location line="+1"/>
         <source>Stop printing the phone list</source>
-        <translation>Das Drucken der Telefonliste anhalten</translation>
+        <translation>Drucken der Telefonliste abbrechen</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2216,7 +2248,7 @@
     <message>
         <location line="+1"/>
         <source>Stop saving the cards</source>
-        <translation>Das Speichern der Karten anhalten</translation>
+        <translation>Speichern der Karten abbrechen</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2236,7 +2268,7 @@
     <message>
         <location line="+1"/>
         <source>Stop copying the rows</source>
-        <translation>Kopieren der Zeilen anhalten</translation>
+        <translation>Kopieren der Zeilen abbrechen</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2261,7 +2293,7 @@
     <message>
         <location line="-13"/>
         <source>Stop making the phone list</source>
-        <translation>Das Erstellen der Telefonliste anhalten</translation>
+        <translation>Erstellen der Telefonliste abbrechen</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2277,7 +2309,7 @@
 <context>
     <name>PreferencesDialog</name>
     <message>
-        <location filename="../cardviewer/ui/preferences_dialog.py" line="+157"/>
+        <location filename="../cardviewer/ui/preferences_dialog.py" line="+159"/>
         <location line="+213"/>
         <source>Preferences</source>
         <translation>Einstellungen</translation>
@@ -2375,7 +2407,7 @@
     <message>
         <location line="+4"/>
         <source>&amp;Each card&apos;s picture</source>
-        <translation>Das Bild &amp;jeder Karte</translation>
+        <translation>Das Profilbild &amp;jeder Karte</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2385,7 +2417,7 @@
     <message>
         <location line="+6"/>
         <source>Each card&apos;s &amp;picture as its photo</source>
-        <translation>Das &amp;Bild jeder Karte als Foto</translation>
+        <translation>Das Profil&amp;bild jeder Karte als Foto</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2400,7 +2432,7 @@
     <message>
         <location line="+45"/>
         <source>Forgets the sign-in on this computer, and the spaces it synced.</source>
-        <translation>Vergisst die Anmeldung auf diesem Computer und die damit synchronisierten Bereiche.</translation>
+        <translation>Löscht die gespeicherte Anmeldung und die lokalen Kopien der damit synchronisierten Bereiche von diesem Computer.</translation>
     </message>
     <message>
         <location line="+16"/>
@@ -2529,7 +2561,7 @@
     <message>
         <location line="+1"/>
         <source>Remove all synced spaces from this computer?</source>
-        <translation>Alle synchronisierten Bereiche von diesem Computer entfernen?</translation>
+        <translation>Alle lokalen Kopien synchronisierter Bereiche von diesem Computer entfernen?</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2603,12 +2635,12 @@
     <message>
         <location line="+2"/>
         <source>Updated</source>
-        <translation>Geändert</translation>
+        <translation>Aktualisiert</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Most connects</source>
-        <translation>Die meisten Verbindungen</translation>
+        <translation>Meiste Verbindungen</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2618,7 +2650,7 @@
     <message>
         <location line="+6"/>
         <source>Most connected cards</source>
-        <translation>Die meisten verbundenen Karten</translation>
+        <translation>Meiste verbundene Karten</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2628,12 +2660,12 @@
     <message>
         <location line="+7"/>
         <source>Recently updated</source>
-        <translation>Zuletzt geändert</translation>
+        <translation>Zuletzt aktualisiert</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>The cards updated last</source>
-        <translation>Die zuletzt geänderten Karten</translation>
+        <translation>Die zuletzt aktualisierten Karten</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -2703,7 +2735,7 @@
     <message>
         <location line="-31"/>
         <source>Every card of the local copy synced %1.</source>
-        <translation>Alle Karten der lokalen Kopie, synchronisiert %1.</translation>
+        <translation>Alle Karten der lokalen Kopie, Stand %1.</translation>
     </message>
 </context>
 <context>

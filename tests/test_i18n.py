@@ -500,7 +500,7 @@ def test_main_window_speaks_only_german(german_window, demo_server, qtbot) -> No
     window = german_window
     assert [a.text() for a in window.menuBar().actions()] == [
         "&Datei",
-        "Bea&rbeiten",
+        "&Bearbeiten",
         "&Ansicht",
         "&Gehe zu",
         "&Hilfe",

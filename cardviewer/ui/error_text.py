@@ -118,6 +118,42 @@ def _no_copy_made_text(problem: StoreProblem) -> str | None:
     return None
 
 
+def failure_reason_text(exc: OSError) -> str:
+    """Why a file or folder the app keeps for itself (its settings, a local copy's
+    folder) could not be written, in the interface's language: the reason alone, since
+    choosing another folder is no way out there. The system's own words, which are
+    English, only for a failure none of these cover."""
+    if isinstance(exc, FileExistsError | NotADirectoryError):
+        return QCoreApplication.translate(
+            "MainWindow", "A file is where a folder should be; move it away."
+        )
+    problem = write_problem(exc)
+    if problem is WriteProblem.NOT_ALLOWED or problem is WriteProblem.FILE_READ_ONLY:
+        return QCoreApplication.translate("MainWindow", "You are not allowed to write there.")
+    if problem is WriteProblem.DISK_FULL:
+        return QCoreApplication.translate("MainWindow", "The disk is full.")
+    if problem is WriteProblem.READ_ONLY:
+        return QCoreApplication.translate("MainWindow", "The disk is read-only.")
+    if problem is WriteProblem.NO_FOLDER:
+        return QCoreApplication.translate("MainWindow", "The folder does not exist (any more).")
+    if problem is WriteProblem.FOLDER_IN_THE_WAY:
+        return QCoreApplication.translate(
+            "MainWindow", "A folder is where a file should be; move it away."
+        )
+    if problem is WriteProblem.TEMPORARY_FULL:
+        return QCoreApplication.translate(
+            "MainWindow", "The disk of the temporary folder is full; make room there."
+        )
+    return system_said_text(exc)
+
+
+def system_said_text(exc: OSError) -> str:
+    """The system's words for a failure the app has none of its own for, said to be
+    the system's: they are in its language, not the interface's."""
+    said = QCoreApplication.translate("MainWindow", "The system says: %1.")
+    return said.replace("%1", (exc.strerror or str(exc)).rstrip("."))
+
+
 def write_failure_text(exc: OSError) -> str:
     """A plain sentence for a failed file write (`file_errors.ADVICE`, translated)."""
     problem = write_problem(exc)
@@ -147,4 +183,4 @@ def write_failure_text(exc: OSError) -> str:
         return QCoreApplication.translate(
             "MainWindow", "The disk of the temporary folder is full; make room there."
         )
-    return exc.strerror or str(exc)
+    return system_said_text(exc)

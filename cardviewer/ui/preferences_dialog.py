@@ -45,7 +45,7 @@ from cardviewer.services.settings import (
     MIN_EXPORT_CONCURRENCY,
     Settings,
 )
-from cardviewer.ui.error_text import error_text
+from cardviewer.ui.error_text import error_text, failure_reason_text
 from cardviewer.ui.read_only_field import make_read_only
 from cardviewer.ui.removal_question import confirm_removal
 from cardviewer.ui.wrapped_height import fit_height
@@ -530,7 +530,7 @@ class PreferencesDialog(QDialog):
             self,
         )
         box.setTextFormat(Qt.TextFormat.PlainText)  # a path may hold "<"
-        box.setInformativeText(error.strerror or str(error))
+        box.setInformativeText(failure_reason_text(error))
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
 

@@ -52,7 +52,12 @@ from cardviewer.services.vcard_photos import PhotoSource, Thumbnail, blocking_lo
 from cardviewer.tasks import TaskSet, on_thread_to_the_end, undone_if_called_off
 from cardviewer.ui.cards.card_export import stored_cards_writer, write_cards
 from cardviewer.ui.cards.table_copy import rows_copied
-from cardviewer.ui.error_text import error_text, store_error_text, write_failure_text
+from cardviewer.ui.error_text import (
+    error_text,
+    failure_reason_text,
+    store_error_text,
+    write_failure_text,
+)
 from cardviewer.ui.painting import Made, Paint, Painting
 from cardviewer.ui.preferences_dialog import export_csv_delimiter
 from cardviewer.ui.settings_saving import save_settings
@@ -754,9 +759,9 @@ def _not_written(kind: JobKind, space_id: str, path: Path, exc: OSError) -> str:
     or the folder of a sync's local copy (a file of that name in the way, say)."""
     if kind is JobKind.SYNC:
         folder = QCoreApplication.translate(
-            "MainWindow", "The folder of its local copy, %1, could not be made (%2)."
+            "MainWindow", "The folder of its local copy, %1, could not be made. %2"
         )
-        reason = folder.replace("%1", str(path.parent)).replace("%2", exc.strerror or str(exc))
+        reason = folder.replace("%1", str(path.parent)).replace("%2", failure_reason_text(exc))
         return _fetch_failure(kind).replace("%1", space_id).replace("%2", reason)
     message = QCoreApplication.translate("MainWindow", "The cards could not be saved as %1. %2")
     return message.replace("%1", str(path)).replace("%2", write_failure_text(exc))

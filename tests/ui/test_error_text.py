@@ -27,7 +27,13 @@ from cardviewer.api.retry import Wait, WaitUnit, wait_to_tell
 from cardviewer.services.file_errors import ADVICE, ReadOnlyFile, TemporaryFileError, WriteProblem
 from cardviewer.services.store_schema import StoreError, StoreProblem
 from cardviewer.ui import error_text as error_text_module
-from cardviewer.ui.error_text import error_text, store_error_text, wait_text, write_failure_text
+from cardviewer.ui.error_text import (
+    error_text,
+    failure_reason_text,
+    store_error_text,
+    wait_text,
+    write_failure_text,
+)
 
 
 @pytest.fixture
@@ -224,5 +230,37 @@ def test_a_failed_write_reads_as_the_cli_says_it_untranslated(qapp, problem):
     assert write_failure_text(PROBLEMS[problem]) == ADVICE[problem]
 
 
-def test_any_other_failed_write_keeps_the_systems_words(qapp):
-    assert write_failure_text(OSError(errno.EIO, "Input/output error")) == "Input/output error"
+def test_any_other_failed_write_keeps_the_systems_words_said_as_its(qapp):
+    said = write_failure_text(OSError(errno.EIO, "Input/output error"))
+    assert said == "The system says: Input/output error."
+
+
+@pytest.mark.parametrize("problem", list(WriteProblem))
+def test_a_failure_of_a_file_the_app_keeps_says_why_in_german(german, problem):
+    """The folder of a local copy, the settings: the system's English words, such as
+    "(File exists)", stood in the German sentence."""
+    english = {
+        "Permission denied",
+        "No such file or directory",
+        "Is a directory",
+        "No space left on device",
+        "Read-only file system",
+        "Read-only file",
+    }
+    said = failure_reason_text(PROBLEMS[problem])
+    assert said
+    assert not any(words in said for words in english), said
+    assert "wählen Sie" not in said, "no other folder to choose: the app keeps it"
+
+
+def test_a_file_where_a_folder_should_be_is_said_as_that(german):
+    for error in (
+        FileExistsError(errno.EEXIST, "File exists"),
+        NotADirectoryError(errno.ENOTDIR, "Not a directory"),
+    ):
+        assert failure_reason_text(error) == (
+            "Wo ein Ordner sein sollte, liegt eine Datei; verschieben Sie sie."
+        )
+    assert failure_reason_text(OSError(errno.EIO, "Input/output error")) == (
+        "Das System meldet: Input/output error."
+    )

@@ -379,7 +379,7 @@ def test_a_failed_save_warns_and_keeps_the_dialog_open(make_dialog, qtbot, tmp_p
     (box,) = visible_boxes(dialog)
     assert box.icon() == QMessageBox.Icon.Warning
     assert str(settings.path) in box.text()
-    assert box.informativeText()  # the reason
+    assert box.informativeText() == "A file is where a folder should be; move it away."
     assert dialog.isVisible()
     assert dialog.result() != QDialog.DialogCode.Accepted
     # The object is as before, so a Cancel now still changes nothing...

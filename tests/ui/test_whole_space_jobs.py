@@ -265,7 +265,7 @@ def test_a_sync_whose_folder_cannot_be_made_says_so(jobs, qtbot, tmp_path):
     message, _detail = failed(qtbot, jobs, lambda: jobs.sync(SHOWN, in_the_way / "space.sqlite"))
     assert message == (
         f"{SPACE} could not be synced. The folder of its local copy, {in_the_way}, could "
-        "not be made (File exists)."
+        "not be made. A file is where a folder should be; move it away."
     )
 
 

@@ -209,8 +209,12 @@ def test_the_card_exports_and_print_call_the_export_commands(built, target):
 
 
 @pytest.mark.usefixtures("language")
-def test_no_two_entries_of_a_menu_share_a_mnemonic(demo_window):
-    """Alt and a letter picks one entry, in English and in German."""
+@pytest.mark.parametrize("whole_space", [False, True], ids=["pages", "whole space"])
+def test_no_two_entries_of_a_menu_share_a_mnemonic(demo_window, whole_space):
+    """Alt and a letter picks one entry, in English and in German, also where the whole
+    space is shown (German's "Angezeigte Karten &exportieren…" took Alt+E from
+    "&Einstellungen…")."""
+    demo_window.whole_space._name_export(whole_space=whole_space)
     for menu_action in demo_window.menuBar().actions():
         menu = menu_action.menu()
         assert menu is not None
