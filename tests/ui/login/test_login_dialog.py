@@ -251,7 +251,7 @@ def test_in_german_a_refused_sign_in_is_german_and_the_servers_words_stay(filled
     finally:
         i18n.remove_translators()
         QLocale.setDefault(QLocale.system())
-    assert "Der Server schrieb: Access data do not match!" in tooltip
+    assert "Antwort des Servers: Access data do not match!" in tooltip
 
 
 def test_a_message_of_several_lines_is_shown_whole(make_dialog, qtbot):
