@@ -53,17 +53,27 @@ Flag = Annotated[bool, Strict()]
 
 
 def _email_addresses(value: Any) -> Any:
-    """Accept the shapes an e-mail list takes: strings, or objects with an address."""
+    """Accept the shapes an e-mail list takes: strings, or objects with an address.
+
+    An object marked primary (`is_primary`, as the demo server sends) comes first,
+    wherever the server lists it: the first address is the one a vCard prefers and the
+    E-mails column shows first.
+    """
     if value is None or isinstance(value, str):
         return [value] if value else []
     if not isinstance(value, list):
         return value  # let validation reject it
     addresses: list[Any] = []
+    primary: list[Any] = []
     for item in value:
         if isinstance(item, Mapping):
+            first = item.get("is_primary") is True
             item = next((item[k] for k in ("email", "address", "value") if k in item), item)
+            if first:
+                primary.append(item)
+                continue
         addresses.append(item)
-    return addresses
+    return primary + addresses
 
 
 class Session(BaseModel):

@@ -33,8 +33,9 @@ workbook's date cells alike, so both files show the same second.
 EXPORT_YES = "yes"
 EXPORT_NO = "no"
 
-MAX_EXACT_INTEGER = 2**53
-"""Larger integers lose digits as a spreadsheet's number; they are exported as text."""
+MAX_EXACT_INTEGER = 10**15 - 1
+"""Larger integers lose digits as a spreadsheet's number, which Excel keeps to 15
+significant digits (1234567890123456 becomes …450); they are exported as text."""
 
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _INITIALISMS = frozenset(
@@ -159,8 +160,8 @@ class Column:
     def cell_value(self, card: Card) -> CellValue:
         """The cell typed for a spreadsheet file: numbers, flags and local times stay typed.
 
-        Text is the same as `export()`; an integer too large for a spreadsheet's 64-bit
-        float stays text so that no digit is lost.
+        Text is the same as `export()`; an integer of more digits than a spreadsheet
+        keeps (`MAX_EXACT_INTEGER`) stays text so that no digit is lost.
         """
         if self.is_invalid(card):
             return None

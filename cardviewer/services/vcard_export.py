@@ -2,8 +2,8 @@
 
 vCard 3.0 (RFC 2426) by default, which Outlook and phones import; 4.0 (RFC 6350) on
 request. Per card: the name as FN and, split into its parts (`split_name`), as N; the
-position as TITLE; one EMAIL per address (work), the first the server lists marked as
-preferred; the space's name as ORG where the card carries it; on request, its avatar
+position as TITLE; one EMAIL per address (work), the first marked as preferred (the one
+marked primary, `models`); the space's name as ORG where the card carries it; on request, its avatar
 as an embedded JPEG PHOTO (made by `vcard_photo`, found by `vcard_photos`); the card's
 id as UID; its last change as REV. Text is escaped and lines are folded at 75 octets
 as both RFCs say, in UTF-8 with CRLF line ends. A file holds one vCard after another,
@@ -81,22 +81,61 @@ class PersonName(NamedTuple):
     suffixes: str = ""
 
 
+# fmt: off
+SUFFIXES = frozenset({
+    "jr", "sr", "ii", "iii", "iv", "phd", "md", "mba", "msc", "bsc", "ma", "ba", "llm",
+    "esq", "dds", "rn", "cpa", "pe", "ceng", "dipl-ing",
+})
+# fmt: on
+"""Words after a comma that end a name ("…, PhD"), in small letters without full stops;
+other words there are the given names of "Family, Given"."""
+
+
 def split_name(name: str) -> PersonName:
     """The parts of a display name: the last word is taken for the family name.
 
     People's names come as one text; N is what a contacts list sorts by. What follows a
-    comma is a suffix ("…, PhD"), leading words ending in a full stop are prefixes
-    ("Dr.", "Prof."). A name of one word (or in a script without spaces) is the family
-    name alone.
+    comma is a suffix ("…, PhD"), unless the name is "Family, Given" (one word before
+    the comma, no suffix after it). Leading words ending in a full stop are prefixes
+    ("Dr.", "Prof."). A name in Chinese, Japanese or Korean script puts the family name
+    first ("渡辺 由美"). A name of one word (or in a script without spaces) is the
+    family name alone.
     """
-    main, _, suffixes = name.partition(",")
+    main, comma, after = name.partition(",")
     words = main.split()
+    if comma and len(words) == 1 and after.split() and not _is_suffix(after):
+        family, words, suffixes = words[0], after.split(), ""  # "Smith, Jane"
+    else:
+        family, suffixes = "", after.strip()
     prefixes: list[str] = []
     while len(words) > 1 and words[0].endswith("."):
         prefixes.append(words.pop(0))
-    family = words[-1] if words else ""
-    given = " ".join(words[:-1])
-    return PersonName(family, given, " ".join(prefixes), suffixes.strip())
+    if family:
+        given = " ".join(words)
+    elif len(words) > 1 and _family_first(words[0]):
+        family, given = words[0], " ".join(words[1:])
+    else:
+        family = words[-1] if words else ""
+        given = " ".join(words[:-1])
+    return PersonName(family, given, " ".join(prefixes), suffixes)
+
+
+def _is_suffix(text: str) -> bool:
+    words = text.replace(",", " ").replace(".", "").split()
+    return all(word.casefold() in SUFFIXES for word in words)
+
+
+def _family_first(word: str) -> bool:
+    """Whether `word` is in a script whose names put the family name first: Chinese
+    characters, Japanese kana, Korean Hangul."""
+    return any(
+        "\u1100" <= character <= "\u11ff"  # Hangul Jamo
+        or "\u3040" <= character <= "\u30ff"  # Hiragana, Katakana
+        or "\u3400" <= character <= "\u4dbf"  # CJK Extension A
+        or "\u4e00" <= character <= "\u9fff"  # CJK Unified Ideographs
+        or "\uac00" <= character <= "\ud7af"  # Hangul syllables
+        for character in word
+    )
 
 
 def card_vcard(

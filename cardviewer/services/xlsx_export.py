@@ -32,6 +32,9 @@ MAX_CELL_TEXT = 32_767
 
 _NUMBERS = (int, float)
 """A tuple, not `int | float`, which `isinstance` would build anew for every cell."""
+SHOWN_WHOLE = 10**11
+"""From 12 digits on, Excel's General format shows an integer as 1.23457E+11; such
+integers get a whole-number format, which shows every digit."""
 
 
 def write_xlsx(
@@ -62,13 +65,14 @@ def write_xlsx(
     sheet = workbook.add_worksheet(SHEET_NAME)
     bold = workbook.add_format({"bold": True})
     date = workbook.add_format({"num_format": DATE_FORMAT})
+    whole = workbook.add_format({"num_format": "0"})
     widths = [max(MIN_WIDTH, len(text) + 2) for text in header]
     for column, text in enumerate(header):
         sheet.write_string(0, column, _encodable(text), bold)
     count = 0
     for count, row in enumerate(rows, start=1):
         for column, value in enumerate(row):
-            width = _write(sheet, count, column, value, date)
+            width = _write(sheet, count, column, value, date, whole)
             if column < len(widths):
                 widths[column] = max(widths[column], width)
             else:
@@ -89,6 +93,7 @@ def _write(
     column: int,
     value: CellValue,
     date: xlsxwriter.format.Format,
+    whole: xlsxwriter.format.Format,
 ) -> int:
     """Write one typed cell; returns the width it needs in characters."""
     if value is None or value == "":
@@ -97,7 +102,10 @@ def _write(
         sheet.write_boolean(row, column, value)
         return 6
     if isinstance(value, _NUMBERS):
-        sheet.write_number(row, column, value)
+        if isinstance(value, int) and not -SHOWN_WHOLE < value < SHOWN_WHOLE:
+            sheet.write_number(row, column, value, whole)  # every digit, not 1.23457E+11
+        else:
+            sheet.write_number(row, column, value)
         return len(str(value)) + 1
     if isinstance(value, datetime):
         sheet.write_datetime(row, column, value, date)

@@ -149,6 +149,19 @@ def test_a_bad_field_is_set_aside_not_fatal(field, bad):
         (["a@x.example", "b@x.example"], ("a@x.example", "b@x.example")),
         ([], ()),
         ("a@x.example", ("a@x.example",)),
+        # The primary address first, wherever it is listed: a vCard prefers the first.
+        (
+            [
+                {"email": "b@x.example", "is_primary": False},
+                {"email": "a@x.example", "is_primary": True},
+                {"email": "c@x.example"},
+            ],
+            ("a@x.example", "b@x.example", "c@x.example"),
+        ),
+        (
+            [{"email": "b@x.example", "is_primary": "yes"}, {"email": "a@x.example"}],
+            ("b@x.example", "a@x.example"),
+        ),
     ],
 )
 def test_email_shapes(raw, expected):

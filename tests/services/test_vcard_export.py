@@ -88,6 +88,17 @@ def test_the_first_line_holds_75_octets_and_each_continued_one_74_after_its_spac
         ("Dr. Weber", ("Weber", "", "Dr.", "")),
         ("Dr.", ("Dr.", "", "", "")),
         ("", ("", "", "", "")),
+        # "Family, Given": the given name was taken for a suffix, and N had none.
+        ("Smith, Jane", ("Smith", "Jane", "", "")),
+        ("Müller, Dr. Hans Peter", ("Müller", "Hans Peter", "Dr.", "")),
+        ("Weber, PhD", ("Weber", "", "", "PhD")),
+        ("Weber, Jr., MBA", ("Weber", "", "", "Jr., MBA")),
+        ("Martin Luther King, Jr.", ("King", "Martin Luther", "", "Jr.")),
+        # Chinese, Japanese and Korean names: the family name first.
+        ("渡辺\u3000由美", ("渡辺", "由美", "", "")),
+        ("王 小明", ("王", "小明", "", "")),
+        ("김 민준", ("김", "민준", "", "")),
+        ("Zhang Wei", ("Wei", "Zhang", "", "")),
     ],
 )
 def test_a_name_splits_into_its_parts(name, parts):

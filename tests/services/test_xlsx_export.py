@@ -46,6 +46,17 @@ def test_text_that_looks_like_a_formula_stays_text(workbook):
     assert workbook.active["E4"].hyperlink is None
 
 
+def test_integers_of_twelve_digits_and_more_show_every_digit(tmp_path):
+    """Excel's General format showed 123456789012 as 1.23457E+11; shorter ones keep it."""
+    path = tmp_path / "ids.xlsx"
+    numbers = [12345678901, 123456789012, -123456789012, 999_999_999_999_999, 2.5]
+    write_xlsx(path, ["n"], [[number] for number in numbers])
+    sheet = openpyxl.load_workbook(path).active
+    cells = [row[0] for row in sheet.iter_rows(min_row=2)]
+    assert [cell.value for cell in cells] == numbers
+    assert [cell.number_format for cell in cells] == ["General", "0", "0", "0", "General"]
+
+
 def test_header_is_bold_frozen_and_filtered(workbook):
     sheet = workbook.active
     assert sheet.freeze_panes == "A2"
