@@ -32,6 +32,9 @@ MAX_CELL_TEXT = 32_767
 
 _NUMBERS = (int, float)
 """A tuple, not `int | float`, which `isinstance` would build anew for every cell."""
+FIRST_DATE = datetime(1900, 3, 1)
+"""Excel's dates begin in 1900, and count a 29 February 1900 that never was: a time
+before March 1900 (a placeholder such as 0001-01-01) is written as text."""
 SHOWN_WHOLE = 10**11
 """From 12 digits on, Excel's General format shows an integer as 1.23457E+11; such
 integers get a whole-number format, which shows every digit."""
@@ -108,7 +111,10 @@ def _write(
             sheet.write_number(row, column, value)
         return len(str(value)) + 1
     if isinstance(value, datetime):
-        sheet.write_datetime(row, column, value, date)
+        if value.replace(tzinfo=None) < FIRST_DATE:  # before Excel's calendar
+            sheet.write_string(row, column, f"{value.year:04}-{value:%m-%d %H:%M:%S}")
+        else:
+            sheet.write_datetime(row, column, value, date)
         return DATE_WIDTH
     text = _encodable(value[:MAX_CELL_TEXT])
     sheet.write_string(row, column, text)

@@ -57,6 +57,19 @@ def test_integers_of_twelve_digits_and_more_show_every_digit(tmp_path):
     assert [cell.number_format for cell in cells] == ["General", "0", "0", "0", "General"]
 
 
+def test_a_time_before_excels_calendar_is_written_as_text(tmp_path):
+    """0001-01-01, a server's placeholder, was a negative serial: an error cell."""
+    path = tmp_path / "old.xlsx"
+    times = [datetime(1, 1, 1), datetime(1899, 12, 31, 1, 0), datetime(1900, 3, 1)]
+    write_xlsx(path, ["t"], [[time] for time in times])
+    cells = [row[0] for row in openpyxl.load_workbook(path).active.iter_rows(min_row=2)]
+    assert [cell.value for cell in cells] == [
+        "0001-01-01 00:00:00",
+        "1899-12-31 01:00:00",
+        datetime(1900, 3, 1),
+    ]
+
+
 def test_header_is_bold_frozen_and_filtered(workbook):
     sheet = workbook.active
     assert sheet.freeze_panes == "A2"
