@@ -162,6 +162,7 @@ class AppController:
         self._early_dialog: LoginDialog | None = early_dialog
         self._warmed_up = False
         self._quitting = False
+        self._frozen = False
         self._exit_code = 0
 
     def _discard_early_dialog(self) -> None:
@@ -355,7 +356,9 @@ class AppController:
         from cardviewer.ui.cards.card_table_model import CardTableModel
         from cardviewer.ui.main_window import MainWindow
 
-        freeze_survivors()  # the modules imported so far stay; what follows goes at sign-out
+        if not self._frozen:  # once: a later sign-in would freeze what is left of the last
+            freeze_survivors()  # the modules imported so far stay; what follows goes
+            self._frozen = True
         client = CardsClient(account.server_url, token=account.token)
         # Avatars from loopback or a private network only when the API server is there too.
         private = await is_private_server(account.server_url)
@@ -433,7 +436,8 @@ class AppController:
                 end(Outcome.CLOSED)
             return await ended
         finally:
-            self.window = None
+            # Let go of the session now: the next sign-in freezes what is still held.
+            self.window = self.pages = self.avatars = None
             if ended.done() and ended.result() is Outcome.SIGNED_OUT:
                 _say_signing_out(window)  # a sync called off may take seconds to undo
             await tasks.aclose()  # closes a sign-in dialog still open over the window

@@ -8,6 +8,7 @@ import gc
 import json
 import logging
 import time
+import weakref
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -249,6 +250,34 @@ def test_sign_out_forgets_the_session_and_returns_to_sign_in(demo_server, qtbot,
     assert dialog.password_edit.text() == ""
     assert dialog.message == ""
     qtbot.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
+    assert ended_with(qtbot, task) == 0
+
+
+def test_a_session_signed_out_of_is_let_go_at_the_next_sign_in(demo_server, qtbot, run_app):
+    """The next sign-in froze the session before while the controller still held its
+    pages and avatars: their cards, pictures, client and token stayed for good."""
+    save_session(demo_server)
+    controller = AppController(Settings.load(), SessionStore())
+    task = run_app(controller)
+    window = window_of(qtbot, controller)
+    assert controller.pages is not None
+    assert controller.avatars is not None
+    before: list[weakref.ref[object]] = [
+        weakref.ref(controller.pages),
+        weakref.ref(controller.avatars),
+    ]
+    old_window = weakref.ref(window)
+    window.sign_out_action.trigger()
+    del window
+    sign_in(qtbot, dialog_of(qtbot, controller), demo_server.password)
+    qtbot.waitUntil(
+        lambda: controller.window is not None and controller.window is not old_window(),
+        timeout=WAIT,
+    )
+    qtbot.wait(50)  # the deleteLater()s of the window before
+    gc.collect()
+    assert [ref() for ref in before] == [None, None]
+    controller.quit()
     assert ended_with(qtbot, task) == 0
 
 
