@@ -75,6 +75,22 @@ class CardTableView(QTableView):
         header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.customContextMenuRequested.connect(self.show_menu)
 
+    def setModel(self, model: QAbstractItemModel | None) -> None:
+        """Show `model`, with the selection models of the one before deleted.
+
+        Qt makes a selection model for the table and for each header at every new model
+        and leaves the old ones to the caller: three objects more each time the window
+        switched between the pages and the whole space.
+        """
+        super().setModel(model)
+        kept = (self.selectionModel(), self._headers_selection)
+        for owner in (self, self.horizontalHeader(), self.verticalHeader()):
+            for child in owner.findChildren(
+                QItemSelectionModel, options=Qt.FindChildOption.FindDirectChildrenOnly
+            ):
+                if not any(child is keep for keep in kept):
+                    child.deleteLater()
+
     def setSelectionModel(self, selectionModel: QItemSelectionModel) -> None:  # noqa: N803
         """Select in `selectionModel`; the headers are given one that stays empty.
 

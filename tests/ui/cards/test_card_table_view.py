@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QAbstractTableModel, QEvent, QLocale, QObject, Qt
+from PySide6.QtCore import QAbstractTableModel, QEvent, QItemSelectionModel, QLocale, QObject, Qt
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QMainWindow
 
@@ -166,3 +166,22 @@ def test_a_header_paints_without_asking_about_every_selected_row(qtbot):
     second.asked = 0
     view.horizontalHeader().viewport().repaint()
     assert second.asked < 100
+
+
+def test_a_new_model_leaves_no_selection_model_behind(qtbot):
+    """The table kept the selection models of every model before, its own and the two
+    its headers were given: three more objects each time the view switched between the
+    pages and the whole space."""
+    view = CardTableView(CountedRows(10), AVATAR)
+    qtbot.addWidget(view)
+    models = [CountedRows(10) for _ in range(10)]
+    for model in models:
+        view.setModel(model)
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    kept = view.findChildren(QItemSelectionModel)
+    assert len(kept) == 2, "the table's and the headers' shared one"
+    assert view.selectionModel() in kept
+    assert view.selectionModel().model() is models[-1]
+    assert view.horizontalHeader().selectionModel() in kept
+    view.selectAll()
+    assert view.selectionModel().isRowSelected(9)
