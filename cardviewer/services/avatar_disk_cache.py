@@ -170,10 +170,11 @@ class AvatarDiskCache:
                 path.unlink()
 
     def size(self) -> int:
+        """The room the stored avatars take on the disk (`on_disk`)."""
         total = 0
         for path in self._files():
             with contextlib.suppress(OSError):
-                total += path.stat().st_size
+                total += on_disk(path.stat())
         return total
 
     def _write(self, image: CachedImage) -> None:
@@ -201,7 +202,7 @@ class AvatarDiskCache:
         for path in self._files():
             with contextlib.suppress(OSError):
                 stat = path.stat()
-                entries.append((stat.st_mtime, stat.st_size, path))
+                entries.append((stat.st_mtime, on_disk(stat), path))
         total = sum(size for _, size, _ in entries)
         for _, size, path in sorted(entries):
             if total <= self.max_bytes:
@@ -215,6 +216,16 @@ class AvatarDiskCache:
             return [p for p in self.folder.iterdir() if p.suffix == SUFFIX]
         except OSError:
             return []
+
+
+def on_disk(stat: os.stat_result) -> int:
+    """The room a file takes on its disk: whole blocks, where the system counts them.
+
+    An avatar of 5 KB takes 8 KB of a disk with 4 KB blocks: counted by their sizes, a
+    cache of 200 MB took 330 MB.
+    """
+    blocks = getattr(stat, "st_blocks", None)  # not on Windows
+    return stat.st_size if blocks is None else max(stat.st_size, blocks * 512)
 
 
 def _parse_file(content: bytes, url: str) -> CachedImage:

@@ -17,6 +17,7 @@ from cardviewer.services.avatar_disk_cache import (
     MAX_IMAGE_BYTES,
     AvatarDiskCache,
     freshness_lifetime,
+    on_disk,
 )
 
 URL = "https://cdn.example/avatars/a1.jpg"
@@ -162,7 +163,7 @@ def test_the_limits_are_the_documented_ones():
 
 
 def test_the_folder_is_trimmed_least_recently_used_first(tmp_path):
-    cache = AvatarDiskCache(tmp_path, max_bytes=2500)
+    cache = AvatarDiskCache(tmp_path, max_bytes=10**9)
     body = b"x" * 1000
     urls = [f"https://cdn.example/{n}.jpg" for n in range(3)]
     for age, url in enumerate(urls):
@@ -170,11 +171,26 @@ def test_the_folder_is_trimmed_least_recently_used_first(tmp_path):
         cache.put(url, {"cache-control": "max-age=60"}, body)
         (written,) = {path for path in set(tmp_path.rglob("*")) - before if path.is_file()}
         os.utime(written, (NOW + age, NOW + age))
+    one = cache.size() // 3
+    cache.max_bytes = one * 5 // 2
     cache.trim()
     assert cache.get(urls[0]) is None  # the oldest went
     assert cache.get(urls[1]) is not None
     assert cache.get(urls[2]) is not None
-    assert cache.size() <= 2500
+    assert cache.size() <= cache.max_bytes
+
+
+def test_the_folder_s_size_is_the_room_its_files_take_on_the_disk(tmp_path):
+    """A file of 5 KB takes 8 KB of a disk with 4 KB blocks: counted by their sizes,
+    a cache of 200 MB took 330 MB of the disk."""
+    cache = AvatarDiskCache(tmp_path)
+    cache.put(URL, FRESH, b"x" * 5000)
+    (path,) = (p for p in tmp_path.rglob("*") if p.is_file())
+    state = path.stat()
+    assert cache.size() == on_disk(state)
+    if hasattr(state, "st_blocks") and state.st_blocks * 512 > state.st_size:
+        assert cache.size() == state.st_blocks * 512  # whole blocks
+    assert on_disk(os.stat_result((0o600, 0, 0, 1, 0, 0, 5000, 0, 0, 0))) == 5000
 
 
 def test_clear_forgets_everything(tmp_path):
