@@ -441,7 +441,10 @@ class AppController:
             if ended.done() and ended.result() is Outcome.SIGNED_OUT:
                 _say_signing_out(window)  # a sync called off may take seconds to undo
             await tasks.aclose()  # closes a sign-in dialog still open over the window
-            await window.aclose()  # an export still running writes nothing
+            # An export still running writes nothing; a closed window (hidden now) lets
+            # the drop of copies a sync no longer needs end, signing out does not.
+            closed = ended.done() and ended.result() is Outcome.CLOSED
+            await window.aclose(finish_tidying=closed)
             window.hide()
             await pages.aclose()
             await avatars.aclose()

@@ -76,6 +76,16 @@ class TaskSet:
         if tasks:
             await asyncio.wait(tasks)
 
+    async def wait(self, names: list[str], within: float) -> list[str]:
+        """Wait up to `within` seconds for the tasks of these names to end; the names
+        of those still running then (they go on)."""
+        import asyncio  # as in `start`
+
+        tasks = {name: task for name in names if (task := self._named.get(name)) is not None}
+        if tasks:
+            await asyncio.wait(tasks.values(), timeout=within)
+        return [name for name, task in tasks.items() if not task.done()]
+
     def __len__(self) -> int:
         return len(self._tasks)
 

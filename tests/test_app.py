@@ -253,6 +253,29 @@ def test_sign_out_forgets_the_session_and_returns_to_sign_in(demo_server, qtbot,
     assert ended_with(qtbot, task) == 0
 
 
+def test_a_closed_window_tidies_its_copies_first_and_a_signed_out_one_does_not(
+    demo_server, qtbot, run_app, monkeypatch
+):
+    """A sync's tidying was called off by closing the window, and undone: a copy more
+    in the file each time (`WholeSpaceJobs.aclose`)."""
+    closing: list[bool] = []
+    aclose = MainWindow.aclose
+
+    async def told(window: MainWindow, *, finish_tidying: bool = False) -> None:
+        closing.append(finish_tidying)
+        await aclose(window, finish_tidying=finish_tidying)
+
+    monkeypatch.setattr(MainWindow, "aclose", told)
+    save_session(demo_server)
+    controller = AppController(Settings.load(), SessionStore())
+    task = run_app(controller)
+    window_of(qtbot, controller).sign_out_action.trigger()
+    sign_in(qtbot, dialog_of(qtbot, controller), demo_server.password)
+    window_of(qtbot, controller).close()
+    assert ended_with(qtbot, task) == 0
+    assert closing == [False, True]
+
+
 def test_a_session_signed_out_of_is_let_go_at_the_next_sign_in(demo_server, qtbot, run_app):
     """The next sign-in froze the session before while the controller still held its
     pages and avatars: their cards, pictures, client and token stayed for good."""

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from cardviewer.tasks import on_thread_to_the_end
+from cardviewer.tasks import TaskSet, on_thread_to_the_end
 
 
 def test_the_result_of_the_work_comes_back():
@@ -35,3 +35,16 @@ def test_a_caller_called_off_waits_for_the_work_to_end_then_is_cancelled():
         assert ended == ["work"]
 
     asyncio.run(main())
+
+
+def test_waiting_for_named_tasks_tells_those_still_running_and_leaves_them_running():
+    async def main() -> tuple[list[str], bool, bool]:
+        tasks = TaskSet()
+        tasks.start(asyncio.sleep(0.01), name="quick")
+        slow = tasks.start(asyncio.sleep(10), name="slow")
+        left = await tasks.wait(["quick", "slow", "none such"], within=0.2)
+        running = not slow.done()
+        await tasks.aclose()
+        return left, running, slow.cancelled()
+
+    assert asyncio.run(main()) == (["slow"], True, True)

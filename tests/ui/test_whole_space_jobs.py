@@ -473,7 +473,32 @@ def test_a_sync_s_new_copy_is_shown_while_the_copy_it_replaces_is_dropped(
     assert held.called_off == 0
 
 
-def test_quitting_calls_the_tidying_off_and_the_next_sync_does_it(
+def test_a_closed_window_lets_the_tidying_end_before_it_closes(
+    jobs, qtbot, arun, tmp_path, monkeypatch
+):
+    """Called off, the drop was undone: a window closed right after each sync left a
+    whole copy more in the file every time (230 MB at 100,000 cards)."""
+    copy = tmp_path / "space.sqlite"
+    (oldest, _before), held = three_syncs(qtbot, jobs, copy, monkeypatch)
+    asyncio.get_event_loop().call_later(0.2, held.release.set)
+    arun(jobs.aclose(finish_tidying=True))
+    assert held.called_off == 0
+    assert oldest not in generation_ids(copy)
+    assert len(generation_ids(copy)) == 2
+
+
+def test_a_closed_window_waits_for_the_tidying_only_so_long(
+    jobs, qtbot, arun, tmp_path, monkeypatch
+):
+    monkeypatch.setattr(whole_space_jobs, "TIDYING_AT_CLOSE", 0.2)
+    copy = tmp_path / "space.sqlite"
+    (oldest, _before), held = three_syncs(qtbot, jobs, copy, monkeypatch)
+    arun(jobs.aclose(finish_tidying=True))
+    assert held.called_off == 1
+    assert oldest in generation_ids(copy), "undone: the next sync's tidying drops it"
+
+
+def test_signing_out_calls_the_tidying_off_and_the_next_sync_does_it(
     jobs, qtbot, arun, tmp_path, source, monkeypatch
 ):
     copy = tmp_path / "space.sqlite"
