@@ -162,6 +162,8 @@ class AppController:
         self._early_dialog: LoginDialog | None = early_dialog
         self._warmed_up = False
         self._quitting = False
+        self._quit_asked = asyncio.Event()
+        """Set by `quit`: a closed window's process waits no longer for its tidying."""
         self._frozen = False
         self._exit_code = 0
 
@@ -237,8 +239,10 @@ class AppController:
         return account.server_url, account.email
 
     def quit(self) -> None:
-        """End the app as if its window were closed (used on Ctrl+C)."""
+        """End the app as if its window were closed (used on Ctrl+C), without waiting
+        for a closed window's tidying (`MainWindow.aclose`)."""
         self._quitting = True
+        self._quit_asked.set()
         if self.login_dialog is not None:
             self.login_dialog.reject()
         if self.window is not None:
@@ -441,10 +445,10 @@ class AppController:
             if ended.done() and ended.result() is Outcome.SIGNED_OUT:
                 _say_signing_out(window)  # a sync called off may take seconds to undo
             await tasks.aclose()  # closes a sign-in dialog still open over the window
-            # An export still running writes nothing; a closed window (hidden now) lets
-            # the drop of copies a sync no longer needs end, signing out does not.
-            closed = ended.done() and ended.result() is Outcome.CLOSED
-            await window.aclose(finish_tidying=closed)
+            # An export still running writes nothing; a window closed (hidden now), not
+            # quit nor signed out of, lets the drop of copies a sync no longer needs end.
+            closed = ended.done() and ended.result() is Outcome.CLOSED and not self._quitting
+            await window.aclose(tidying_until=self._quit_asked if closed else None)
             window.hide()
             await pages.aclose()
             await avatars.aclose()

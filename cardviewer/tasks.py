@@ -76,14 +76,24 @@ class TaskSet:
         if tasks:
             await asyncio.wait(tasks)
 
-    async def wait(self, names: list[str], within: float) -> list[str]:
-        """Wait up to `within` seconds for the tasks of these names to end; the names
-        of those still running then (they go on)."""
+    async def wait(
+        self, names: list[str], within: float, *, unless: asyncio.Event | None = None
+    ) -> list[str]:
+        """Wait up to `within` seconds for the tasks of these names to end, or until
+        `unless` is set; the names of those still running then (they go on)."""
         import asyncio  # as in `start`
 
         tasks = {name: task for name in names if (task := self._named.get(name)) is not None}
         if tasks:
-            await asyncio.wait(tasks.values(), timeout=within)
+            ended = asyncio.ensure_future(asyncio.wait(tasks.values()))
+            waits: set[asyncio.Future[Any]] = {ended}
+            if unless is not None:
+                waits.add(asyncio.ensure_future(unless.wait()))
+            try:
+                await asyncio.wait(waits, timeout=within, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for wait in waits:  # the waits, not the tasks waited for
+                    wait.cancel()
         return [name for name, task in tasks.items() if not task.done()]
 
     def __len__(self) -> int:

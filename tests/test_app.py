@@ -32,6 +32,7 @@ from cardviewer.services.page_loader import PageRequest
 from cardviewer.services.session_store import SessionStore, StoredSession
 from cardviewer.services.settings import Settings
 from cardviewer.services.site_config import SiteConfig
+from cardviewer.ui import whole_space_jobs
 from cardviewer.ui.login.login_dialog import LoginDialog
 from cardviewer.ui.main_window import MainWindow
 from tests.ui.error_bars import action_buttons
@@ -261,9 +262,9 @@ def test_a_closed_window_tidies_its_copies_first_and_a_signed_out_one_does_not(
     closing: list[bool] = []
     aclose = MainWindow.aclose
 
-    async def told(window: MainWindow, *, finish_tidying: bool = False) -> None:
-        closing.append(finish_tidying)
-        await aclose(window, finish_tidying=finish_tidying)
+    async def told(window: MainWindow, *, tidying_until: asyncio.Event | None = None) -> None:
+        closing.append(tidying_until is not None)
+        await aclose(window, tidying_until=tidying_until)
 
     monkeypatch.setattr(MainWindow, "aclose", told)
     save_session(demo_server)
@@ -274,6 +275,38 @@ def test_a_closed_window_tidies_its_copies_first_and_a_signed_out_one_does_not(
     window_of(qtbot, controller).close()
     assert ended_with(qtbot, task) == 0
     assert closing == [False, True]
+
+
+def test_quitting_does_not_wait_for_a_closed_window_s_tidying(
+    demo_server, qtbot, run_app, monkeypatch
+):
+    """Ctrl+C, or a quit while a closed window's process waited for its tidying (up to a
+    minute, with no window): the wait ends at once, and a quit waits for none."""
+    waited: list[str] = []
+
+    async def tidying_for_ever(tasks: object, until: asyncio.Event) -> None:
+        waited.append("waiting")
+        await until.wait()
+        waited.append("quit")
+
+    monkeypatch.setattr(whole_space_jobs, "_tidied", tidying_for_ever)
+    save_session(demo_server)
+    controller = AppController(Settings.load(), SessionStore())
+    task = run_app(controller)
+    window_of(qtbot, controller).close()
+    qtbot.waitUntil(lambda: waited == ["waiting"], timeout=WAIT)
+    assert not task.done(), "the closed window's process waits"
+    controller.quit()
+    assert ended_with(qtbot, task) == 0
+    assert waited == ["waiting", "quit"]
+
+    waited.clear()
+    controller = AppController(Settings.load(), SessionStore())
+    task = run_app(controller)
+    window_of(qtbot, controller)
+    controller.quit()  # Ctrl+C with the window open
+    assert ended_with(qtbot, task) == 0
+    assert waited == [], "a quit does not wait"
 
 
 def test_a_session_signed_out_of_is_let_go_at_the_next_sign_in(demo_server, qtbot, run_app):

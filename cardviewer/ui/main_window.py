@@ -12,6 +12,7 @@ stays and keeps its page: it turns "signed out", asks for a sign-in with
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from functools import partial
@@ -390,16 +391,16 @@ class MainWindow(QMainWindow, CommandActions):
         """The file to export to, chosen by the person; None when they cancel."""
         return ask_export_path(self, suggested, title)
 
-    async def aclose(self, *, finish_tidying: bool = False) -> None:
+    async def aclose(self, *, tidying_until: asyncio.Event | None = None) -> None:
         """Keep the window's layout, and cancel a whole-space fetch still running.
 
         The app ends a window this way whether it was closed or signed out of; a fetch
-        waiting for a sign-in is dropped too. A closed window's copies are tidied first
-        (`WholeSpaceJobs.aclose`).
+        waiting for a sign-in is dropped too. A closed window's copies are tidied first,
+        until `tidying_until` is set (`WholeSpaceJobs.aclose`).
         """
         if shiboken6.isValid(self):
             self.window_layout.save()
-        await self.jobs.aclose(finish_tidying=finish_tidying)
+        await self.jobs.aclose(tidying_until=tidying_until)
         await self.help.aclose()
         await self.overview.aclose()
         self.whole_space.close()

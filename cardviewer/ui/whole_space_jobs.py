@@ -428,12 +428,14 @@ class WholeSpaceJobs(QObject):
         for kind in WHOLE_SPACE_KINDS:
             self._tasks.cancel(kind.value)
 
-    async def aclose(self, *, finish_tidying: bool = False) -> None:
-        """Cancel every job, one waiting for a sign-in too; `finish_tidying`: `_tidied`."""
+    async def aclose(self, *, tidying_until: asyncio.Event | None = None) -> None:
+        """Cancel every job, one waiting for a sign-in too; `tidying_until`: `_tidied`."""
         self._stopped = None
-        if finish_tidying:
-            await _tidied(self._tasks)
-        await self._tasks.aclose()
+        try:
+            if tidying_until is not None:
+                await _tidied(self._tasks, tidying_until)
+        finally:
+            await self._tasks.aclose()
 
     def _start_whole_space(self, kind: JobKind, request: PageRequest, path: Path) -> None:
         if self.raise_running_fetch():
@@ -679,18 +681,18 @@ TIDYING_AT_CLOSE = 60
 10 to 25 s for a copy of 100,000 cards, more where earlier ones were left."""
 
 
-async def _tidied(tasks: TaskSet) -> None:
+async def _tidied(tasks: TaskSet, until: asyncio.Event) -> None:
     """Let the drops of copies that syncs no longer need end, for up to
-    `TIDYING_AT_CLOSE` seconds: called off, a drop is undone, and a window closed right
-    after each sync left a whole copy more in the file every time (230 MB at 100,000
-    cards)."""
+    `TIDYING_AT_CLOSE` seconds or until `until` is set (a quit): called off, a drop is
+    undone, and a window closed right after each sync left a whole copy more in the
+    file every time (230 MB at 100,000 cards)."""
     tidying = [name for name in tasks.running_names() if name.startswith(_TIDYING)]
     if not tidying:
         return
     log.info("dropping the copies no longer needed before closing: %s", tidying)
-    left = await tasks.wait(tidying, TIDYING_AT_CLOSE)
+    left = await tasks.wait(tidying, TIDYING_AT_CLOSE, unless=until)
     if left:
-        log.warning("still dropping after %d s, called off: %s", TIDYING_AT_CLOSE, left)
+        log.warning("dropping called off (quit, or %d s passed): %s", TIDYING_AT_CLOSE, left)
 
 
 def _tidying(path: Path) -> str:

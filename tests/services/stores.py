@@ -17,9 +17,9 @@ def cards(*ids: str, name: str = "Person") -> list[Card]:
     return [parse_card({"uuid": uuid, "display_name": f"{name} {uuid}"}) for uuid in ids]
 
 
-def synced(store: CardStore, batch: list[Card]) -> None:
+def synced(store: CardStore, batch: list[Card], *, with_emails: bool = False) -> None:
     """`batch` as a sync writes it (in two batches) and makes current."""
-    sync = store.begin_sync()
+    sync = store.begin_sync(with_emails=with_emails)
     sync.add(batch[: len(batch) // 2])
     sync.add(batch[len(batch) // 2 :])
     sync.finish()

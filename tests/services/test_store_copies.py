@@ -180,6 +180,28 @@ def test_a_card_sent_with_its_keys_in_another_order_is_not_changed(path):
         assert store.changes() == Changes(added=(), removed=(), changed=("a",)), "a list's order"
 
 
+def test_a_card_whose_e_mail_addresses_come_in_another_order_is_not_changed(path):
+    """The address marked primary is put first as a card is read, which a copy synced
+    before that did not: every card whose server lists it later was counted as changed
+    at the first sync after the upgrade. Another address is a change all the same."""
+    before = {"uuid": "a", "display_name": "Ada", "emails": ["b@x.example", "a@x.example"]}
+    now = {
+        "uuid": "a",
+        "display_name": "Ada",
+        "emails": [
+            {"email": "b@x.example", "is_primary": False},
+            {"email": "a@x.example", "is_primary": True},
+        ],
+    }
+    other = {**before, "emails": ["c@x.example", "a@x.example"]}
+    with CardStore.open(path) as store:
+        synced(store, [parse_card(before)], with_emails=True)
+        synced(store, [parse_card(now)], with_emails=True)
+        assert store.changes() == Changes(added=(), removed=(), changed=())
+        synced(store, [parse_card(other)], with_emails=True)
+        assert store.changes() == Changes(added=(), removed=(), changed=("a",))
+
+
 def test_cards_without_an_id_kept_as_they_were_are_not_read_into_python(path, monkeypatch):
     """Each was compared blind to the order of keys, a call into Python for every card
     without an id in both copies: 10 s for 100,000 of them, against 3.7 s before."""

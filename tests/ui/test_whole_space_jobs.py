@@ -9,6 +9,7 @@ import inspect
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import partial
@@ -481,7 +482,7 @@ def test_a_closed_window_lets_the_tidying_end_before_it_closes(
     copy = tmp_path / "space.sqlite"
     (oldest, _before), held = three_syncs(qtbot, jobs, copy, monkeypatch)
     asyncio.get_event_loop().call_later(0.2, held.release.set)
-    arun(jobs.aclose(finish_tidying=True))
+    arun(jobs.aclose(tidying_until=asyncio.Event()))
     assert held.called_off == 0
     assert oldest not in generation_ids(copy)
     assert len(generation_ids(copy)) == 2
@@ -493,9 +494,23 @@ def test_a_closed_window_waits_for_the_tidying_only_so_long(
     monkeypatch.setattr(whole_space_jobs, "TIDYING_AT_CLOSE", 0.2)
     copy = tmp_path / "space.sqlite"
     (oldest, _before), held = three_syncs(qtbot, jobs, copy, monkeypatch)
-    arun(jobs.aclose(finish_tidying=True))
+    arun(jobs.aclose(tidying_until=asyncio.Event()))
     assert held.called_off == 1
     assert oldest in generation_ids(copy), "undone: the next sync's tidying drops it"
+
+
+def test_a_quit_ends_the_wait_for_a_closed_window_s_tidying(
+    jobs, qtbot, arun, tmp_path, monkeypatch
+):
+    copy = tmp_path / "space.sqlite"
+    (oldest, _before), held = three_syncs(qtbot, jobs, copy, monkeypatch)
+    quit_asked = asyncio.Event()
+    asyncio.get_event_loop().call_later(0.2, quit_asked.set)
+    started = time.monotonic()
+    arun(jobs.aclose(tidying_until=quit_asked))
+    assert time.monotonic() - started < whole_space_jobs.TIDYING_AT_CLOSE / 2
+    assert held.called_off == 1
+    assert oldest in generation_ids(copy)
 
 
 def test_signing_out_calls_the_tidying_off_and_the_next_sync_does_it(
