@@ -150,6 +150,17 @@ def passing_problem(error: sqlite3.Error) -> StoreProblem | None:
     return None if damaged else StoreProblem.NOT_READ
 
 
+def _bytes_in(path: Path) -> int | None:
+    """The size of the file at `path`: 0 where there is none (SQLite removes its log as
+    its last connection closes, at any moment); None where it cannot be looked at."""
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return 0
+    except OSError:
+        return None
+
+
 _HEADER_SIZE = 100
 _SQLITE_MAGIC = b"SQLite format 3\0"
 _USER_VERSION = slice(60, 64)
@@ -165,15 +176,19 @@ def refused_copy(path: Path) -> StoreProblem | None:
     copy failed to open, where opening the store again would wait seconds for such a
     program.
     """
-    try:
-        with path.open("rb") as file:
-            header = file.read(_HEADER_SIZE)
-    except FileNotFoundError:
-        return StoreProblem.GONE
-    except OSError:
-        header = None  # SQLite says what it is
     log_file = path.with_name(path.name + "-wal")
-    if header is not None and not (log_file.exists() and log_file.stat().st_size):
+    header: bytes | None = None  # SQLite says what it is
+    if _bytes_in(log_file) == 0:
+        try:
+            with path.open("rb") as file:
+                header = file.read(_HEADER_SIZE)
+        except FileNotFoundError:
+            return StoreProblem.GONE
+        except OSError:
+            pass
+        if _bytes_in(log_file) != 0:  # another program began writing meanwhile
+            header = None
+    if header is not None:
         # No log: the file's own header is the copy's version, and reading it leaves
         # no files beside it, as a read-only connection would (`-wal`, `-shm`).
         if not header:

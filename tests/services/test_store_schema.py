@@ -443,6 +443,24 @@ def test_a_look_at_a_copy_s_version_leaves_no_files_beside_it(path):
     assert sorted(path.parent.iterdir()) == beside
 
 
+def test_a_log_removed_as_the_copy_is_looked_at_is_no_log(path, monkeypatch):
+    """SQLite removes the `-wal` as its last connection closes, at any moment: found,
+    then gone before its size was read, it raised `FileNotFoundError` into a Qt slot."""
+    with CardStore.open(path) as store:
+        synced(store, [parse_card({"uuid": "a"})])
+    log_file = path.with_name(path.name + "-wal")
+    stat = Path.stat
+
+    def gone_by_now(self: Path, **options: bool) -> os.stat_result:
+        if self == log_file:
+            raise FileNotFoundError(2, "No such file or directory", str(self))
+        return stat(self, **options)
+
+    monkeypatch.setattr(Path, "exists", lambda self, **options: True)
+    monkeypatch.setattr(Path, "stat", gone_by_now)
+    assert refused_copy(path) is None
+
+
 def test_a_copy_s_version_still_in_its_log_is_read_from_there(path):
     """Where another program has written the version to the log and not yet into the
     file, the file's own header is not the version."""
