@@ -85,10 +85,13 @@ class PersonName(NamedTuple):
 SUFFIXES = frozenset({
     "jr", "sr", "ii", "iii", "iv", "phd", "md", "mba", "msc", "bsc", "ma", "ba", "llm",
     "esq", "dds", "rn", "cpa", "pe", "ceng", "dipl-ing",
+    # A company's legal form: "Acme, Inc." is no Inc. Acme.
+    "inc", "llc", "llp", "lp", "ltd", "plc", "corp", "co", "gmbh", "ag", "kg", "kgaa", "ug",
+    "se", "sa", "sarl", "sas", "srl", "spa", "bv", "nv", "oy", "ab", "as", "pty",
 })
 # fmt: on
-"""Words after a comma that end a name ("…, PhD"), in small letters without full stops;
-other words there are the given names of "Family, Given"."""
+"""Words after a comma that end a name ("…, PhD", "…, Inc."), in small letters without
+full stops; other words there are the given names of "Family, Given"."""
 
 
 def split_name(name: str) -> PersonName:
@@ -103,12 +106,14 @@ def split_name(name: str) -> PersonName:
     """
     main, comma, after = name.partition(",")
     words = main.split()
-    if comma and len(words) == 1 and after.split() and not _is_suffix(after):
-        family, words, suffixes = words[0], after.split(), ""  # "Smith, Jane"
+    given_part, _, more = after.partition(",")
+    if comma and len(words) == 1 and given_part.split() and not _is_suffix(given_part):
+        # "Smith, Jane", "Smith, Jane, PhD", "Smith, Mr."
+        family, words, suffixes = words[0], given_part.split(), more.strip()
     else:
         family, suffixes = "", after.strip()
     prefixes: list[str] = []
-    while len(words) > 1 and words[0].endswith("."):
+    while words and words[0].endswith(".") and (family or len(words) > 1):
         prefixes.append(words.pop(0))
     if family:
         given = " ".join(words)
@@ -122,7 +127,7 @@ def split_name(name: str) -> PersonName:
 
 def _is_suffix(text: str) -> bool:
     words = text.replace(",", " ").replace(".", "").split()
-    return all(word.casefold() in SUFFIXES for word in words)
+    return all(word.casefold() in SUFFIXES for word in words if any(map(str.isalnum, word)))
 
 
 def _family_first(word: str) -> bool:

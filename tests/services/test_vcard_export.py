@@ -94,6 +94,12 @@ def test_the_first_line_holds_75_octets_and_each_continued_one_74_after_its_spac
         ("Weber, PhD", ("Weber", "", "", "PhD")),
         ("Weber, Jr., MBA", ("Weber", "", "", "Jr., MBA")),
         ("Martin Luther King, Jr.", ("King", "Martin Luther", "", "Jr.")),
+        ("Smith, Jane, PhD", ("Smith", "Jane", "", "PhD")),
+        ("Smith, Mr.", ("Smith", "", "Mr.", "")),
+        # A company's legal form after the comma is no given name.
+        ("Acme, Inc.", ("Acme", "", "", "Inc.")),
+        ("Müller, GmbH & Co. KG", ("Müller", "", "", "GmbH & Co. KG")),
+        ("Foo, LLC", ("Foo", "", "", "LLC")),
         # Chinese, Japanese and Korean names: the family name first.
         ("渡辺\u3000由美", ("渡辺", "由美", "", "")),
         ("王 小明", ("王", "小明", "", "")),
