@@ -175,7 +175,7 @@ class Column:
         if isinstance(value, float):
             return value
         if isinstance(value, datetime):
-            return value.astimezone().replace(tzinfo=None, microsecond=0)
+            return local_time(value).replace(tzinfo=None, microsecond=0)
         return self.export(card)
 
     def export(self, card: Card) -> str:
@@ -220,10 +220,19 @@ def export_time(value: datetime) -> str:
     `strftime`, which imports the `time` module anew on every call (slow under the Qt
     bindings' import hook); an export has two timestamps per card.
     """
-    local = value.astimezone()
+    local = local_time(value)
     if local.year >= 1000:
         return local.isoformat(" ", "seconds")[:19]
-    return local.strftime(EXPORT_TIME_FORMAT)
+    return f"{local.year:04}-{local:%m-%d %H:%M:%S}"  # strftime's %Y: "1-01-01" here
+
+
+def local_time(value: datetime) -> datetime:
+    """`value` in the computer's time zone; as it is where that is out of range (a
+    server's 0001-01-01 placeholder west of UTC would fall in the year 0)."""
+    try:
+        return value.astimezone()
+    except OverflowError:
+        return value
 
 
 def title_from_key(key: str) -> str:

@@ -33,8 +33,9 @@ MAX_CELL_TEXT = 32_767
 _NUMBERS = (int, float)
 """A tuple, not `int | float`, which `isinstance` would build anew for every cell."""
 FIRST_DATE = datetime(1900, 3, 1)
-"""Excel's dates begin in 1900, and count a 29 February 1900 that never was: a time
-before March 1900 (a placeholder such as 0001-01-01) is written as text."""
+"""Excel's dates begin in 1900, and count a 29 February 1900 that never was, which
+LibreOffice does not: a time before March 1900 would be read as another day there (a
+placeholder such as 0001-01-01 as an error), and is written as text."""
 SHOWN_WHOLE = 10**11
 """From 12 digits on, Excel's General format shows an integer as 1.23457E+11; such
 integers get a whole-number format, which shows every digit."""

@@ -415,9 +415,12 @@ def local_zone(request, monkeypatch: pytest.MonkeyPatch):
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(moment=MOMENTS, zone=ZONES)
-def test_export_time_is_strftime(local_zone, moment, zone):
+def test_export_time_is_the_local_date_and_time_to_the_second(local_zone, moment, zone):
     aware = moment.replace(tzinfo=zone)
-    expected = aware.astimezone().strftime(EXPORT_TIME_FORMAT)
+    local = aware.astimezone()
+    expected = local.strftime(EXPORT_TIME_FORMAT)
+    if local.year < 1000:  # strftime's %Y does not pad the year ("999-12-31") here
+        expected = f"{local.year:04}{expected[len(str(local.year)) :]}"
     assert export_time(aware) == expected
     assert export_text(aware) == expected
 
@@ -432,7 +435,27 @@ def test_export_time_is_strftime(local_zone, moment, zone):
     ],
 )
 def test_edges_of_the_quick_way(local_zone, moment):
-    assert export_time(moment) == moment.astimezone().strftime(EXPORT_TIME_FORMAT)
+    expected = moment.astimezone().strftime(EXPORT_TIME_FORMAT)
+    assert export_time(moment) == expected.rjust(19, "0")
+
+
+@pytest.mark.parametrize("zone", ["America/New_York", "Europe/Berlin", "Asia/Tokyo"])
+def test_a_placeholder_at_the_calendar_s_start_is_written_in_any_time_zone(monkeypatch, zone):
+    """0001-01-01 west of UTC falls in the year 0, which there is none of: the export
+    failed with OverflowError before a file was written. CSV wrote "1-01-01"."""
+    monkeypatch.setenv("TZ", zone)
+    time.tzset()
+    try:
+        start = parse_card({"uuid": "a", "created_at": "0001-01-01T00:00:00Z"})
+        text = column("created_at").export(start)
+        typed = column("created_at").cell_value(start)
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    assert text.startswith("0001-01-01 ")
+    assert len(text) == 19
+    assert isinstance(typed, datetime)
+    assert typed.year == 1
 
 
 @pytest.mark.parametrize(
