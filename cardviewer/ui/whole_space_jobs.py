@@ -245,11 +245,9 @@ class WholeSpaceJobs(QObject):
 
     def raise_running_fetch(self) -> bool:
         """Bring a whole-space fetch under way to the front; False when none runs."""
-        if not self.fetching_whole_space:
-            return False
         if self.progress is not None:
             self.progress.raise_()
-        return True
+        return self.fetching_whole_space
 
     # Starting and stopping
 
@@ -432,8 +430,7 @@ class WholeSpaceJobs(QObject):
         """Cancel every job, one waiting for a sign-in too; `tidying_until`: `_tidied`."""
         self._stopped = None
         try:
-            if tidying_until is not None:
-                await _tidied(self._tasks, tidying_until)
+            await _tidied(self._tasks, tidying_until)
         finally:
             await self._tasks.aclose()
 
@@ -681,13 +678,13 @@ TIDYING_AT_CLOSE = 60
 10 to 25 s for a copy of 100,000 cards, more where earlier ones were left."""
 
 
-async def _tidied(tasks: TaskSet, until: asyncio.Event) -> None:
+async def _tidied(tasks: TaskSet, until: asyncio.Event | None) -> None:
     """Let the drops of copies that syncs no longer need end, for up to
     `TIDYING_AT_CLOSE` seconds or until `until` is set (a quit): called off, a drop is
     undone, and a window closed right after each sync left a whole copy more in the
-    file every time (230 MB at 100,000 cards)."""
+    file every time (230 MB at 100,000 cards). None: no waiting (signed out)."""
     tidying = [name for name in tasks.running_names() if name.startswith(_TIDYING)]
-    if not tidying:
+    if until is None or not tidying:
         return
     log.info("dropping the copies no longer needed before closing: %s", tidying)
     left = await tasks.wait(tidying, TIDYING_AT_CLOSE, unless=until)
