@@ -28,14 +28,16 @@ _UNSAFE_IN_FILE_NAMES = re.compile(r'[\x00-\x1f\x7f<>:"/\\|?*]')
 _MAX_SPACE_BYTES = 150
 
 
-_NEGATIVE_NUMBER = re.compile(r"-[0-9]+(?:\.[0-9]+)?")
+_NEGATIVE_NUMBER = re.compile(r"-(?:0|[1-9][0-9]{0,14})")
+"""A negative whole number a spreadsheet reads as itself: no leading zero to lose, no
+more than the 15 digits it keeps, no decimal mark that reads otherwise in German."""
 
 
 def neutralize_formula(cell: str) -> str:
     """The cell as text a spreadsheet shows literally, never evaluates.
 
-    A negative number is left as it is: a spreadsheet reads it as that number, and
-    the guard made the count -3 the text "'-3".
+    A negative whole number is left as it is (`_NEGATIVE_NUMBER`): a spreadsheet reads
+    it as that number, and the guard made the count -3 the text "'-3".
     """
     if cell.startswith(FORMULA_PREFIXES) and not _NEGATIVE_NUMBER.fullmatch(cell):
         return "'" + cell

@@ -1,13 +1,10 @@
-"""A card's content as two copies of a space compare it: blind to the order of keys,
-and of its e-mail addresses.
+"""A card's content as two copies of a space compare it: blind to the order of keys.
 
 A copy keeps each card as JSON whose fields the app knows come in its own order, but
 whose fields it does not know, and the keys inside them, come in the order the server
 sent them. A server may send the same card with its keys in another order; that card
-is not changed. Nor is a card whose addresses come in another order: the one marked
-primary is put first as a card is read, which a copy synced before that did not.
-`card_content` is registered on every connection to a store (`connect_store`) and
-called only where a card's JSON differs between the copies.
+is not changed. `card_content` is registered on every connection to a store
+(`connect_store`) and called only where a card's JSON differs between the copies.
 """
 
 from __future__ import annotations
@@ -36,9 +33,6 @@ def card_content(text: str | bytes, with_emails: int) -> str | bytes:
     if not with_emails:
         card.pop(EMAILS_KEY, None)
     try:
-        addresses = card.get(EMAILS_KEY)
-        if isinstance(addresses, list):  # another order is no change
-            card[EMAILS_KEY] = sorted(addresses, key=_CANONICAL.encode)
         return _CANONICAL.encode(card)
     except (ValueError, RecursionError):
         return text

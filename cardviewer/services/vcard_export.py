@@ -87,11 +87,22 @@ SUFFIXES = frozenset({
     "esq", "dds", "rn", "cpa", "pe", "ceng", "dipl-ing",
     # A company's legal form: "Acme, Inc." is no Inc. Acme.
     "inc", "llc", "llp", "lp", "ltd", "plc", "corp", "co", "gmbh", "ag", "kg", "kgaa", "ug",
-    "se", "sa", "sarl", "sas", "srl", "spa", "bv", "nv", "oy", "ab", "as", "pty",
+    "se", "sa", "sarl", "sas", "srl", "spa", "bv", "nv", "oy", "oyj", "ab", "as", "pty",
+    "ev",
 })
 # fmt: on
-"""Words after a comma that end a name ("…, PhD", "…, Inc."), in small letters without
-full stops; other words there are the given names of "Family, Given"."""
+"""Words after a comma that end a name ("…, PhD", "…, Inc.", "…, A/S"), in small
+letters without full stops or slashes; other words there are the given names of
+"Family, Given"."""
+
+# fmt: off
+TITLES = frozenset({
+    "mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame", "hr", "herr", "fr", "frau",
+})
+# fmt: on
+"""Words before the given names of "Family, Given" that are a title ("Smith, Mr."), in
+small letters without full stops; another word there ending in one is an initial
+("Smith, J.")."""
 
 
 def split_name(name: str) -> PersonName:
@@ -113,7 +124,7 @@ def split_name(name: str) -> PersonName:
     else:
         family, suffixes = "", after.strip()
     prefixes: list[str] = []
-    while words and words[0].endswith(".") and (family or len(words) > 1):
+    while words and words[0].endswith(".") and (_is_title(words[0]) if family else len(words) > 1):
         prefixes.append(words.pop(0))
     if family:
         given = " ".join(words)
@@ -125,8 +136,12 @@ def split_name(name: str) -> PersonName:
     return PersonName(family, given, " ".join(prefixes), suffixes)
 
 
+def _is_title(word: str) -> bool:
+    return word.replace(".", "").casefold() in TITLES
+
+
 def _is_suffix(text: str) -> bool:
-    words = text.replace(",", " ").replace(".", "").split()
+    words = text.replace(",", " ").replace(".", "").replace("/", "").split()
     return all(word.casefold() in SUFFIXES for word in words if any(map(str.isalnum, word)))
 
 
@@ -206,9 +221,10 @@ def space_name(card: Card) -> str | None:
 
 def _timestamp(value: datetime, version: VCardVersion) -> str:
     moment = value.astimezone(UTC) if value.tzinfo is not None else value
+    year = f"{moment.year:04}"  # strftime's %Y writes the year 1 as "1"
     if version is VCardVersion.V3:
-        return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
-    return moment.strftime("%Y%m%dT%H%M%SZ")
+        return f"{year}-{moment:%m-%dT%H:%M:%SZ}"
+    return f"{year}{moment:%m%dT%H%M%SZ}"
 
 
 def vcards(

@@ -85,7 +85,13 @@ def test_the_delimiter_is_passed_by_name_only(tmp_path):
         ("+49 30 1234567", "'+49 30 1234567"),
         ("-", "'-"),
         ("-3", "-3"),
-        ("-1.5", "-1.5"),
+        ("-0", "-0"),
+        ("-999999999999999", "-999999999999999"),
+        # Read otherwise by a spreadsheet: leading zeros dropped, digits past 15 lost, a
+        # point that is a thousands separator in German.
+        ("-0012", "'-0012"),
+        ("-1234567890123456", "'-1234567890123456"),
+        ("-1.5", "'-1.5"),
         ("-3+cmd|' /C calc'!A0", "'-3+cmd|' /C calc'!A0"),
         ("-3-", "'-3-"),
         ("-\u0663", "'-\u0663"),

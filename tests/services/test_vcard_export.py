@@ -100,6 +100,12 @@ def test_the_first_line_holds_75_octets_and_each_continued_one_74_after_its_spac
         ("Acme, Inc.", ("Acme", "", "", "Inc.")),
         ("Müller, GmbH & Co. KG", ("Müller", "", "", "GmbH & Co. KG")),
         ("Foo, LLC", ("Foo", "", "", "LLC")),
+        ("Maersk, A/S", ("Maersk", "", "", "A/S")),
+        ("Verein, e.V.", ("Verein", "", "", "e.V.")),
+        # After a comma, an initial is a given name, not a title.
+        ("Smith, J.", ("Smith", "J.", "", "")),
+        ("Smith, J. Robert", ("Smith", "J. Robert", "", "")),
+        ("Smith, Dr. J. Robert", ("Smith", "J. Robert", "Dr.", "")),
         # Chinese, Japanese and Korean names: the family name first.
         ("渡辺\u3000由美", ("渡辺", "由美", "", "")),
         ("王 小明", ("王", "小明", "", "")),
@@ -163,6 +169,16 @@ def test_a_space_without_a_usable_name_gives_no_organization(name):
 )
 def test_the_last_change_is_written_in_utc(version, written):
     one = card(display_name="Ada Lovelace", updated_at="2024-04-19T22:53:03+02:00")
+    assert written in card_vcard(one, version).split("\r\n")
+
+
+@pytest.mark.parametrize(
+    ("version", "written"),
+    [(VCardVersion.V3, "REV:0001-01-01T00:00:00Z"), (VCardVersion.V4, "REV:00010101T000000Z")],
+)
+def test_a_placeholder_time_keeps_a_four_digit_year(version, written):
+    """strftime wrote the year 1 as "1": "REV:1-01-01T00:00:00Z"."""
+    one = card(display_name="Ada Lovelace", updated_at="0001-01-01T00:00:00Z")
     assert written in card_vcard(one, version).split("\r\n")
 
 
