@@ -689,7 +689,12 @@ async def _tidied(tasks: TaskSet, until: asyncio.Event | None) -> None:
     log.info("dropping the copies no longer needed before closing: %s", tidying)
     left = await tasks.wait(tidying, TIDYING_AT_CLOSE, unless=until)
     if left:
-        log.warning("dropping called off (quit, or %d s passed): %s", TIDYING_AT_CLOSE, left)
+        log.warning(
+            "no longer waiting for the drop (a quit, or %d s passed): %s; what it has not "
+            "made lasting is left to the next sync's",
+            TIDYING_AT_CLOSE,
+            left,
+        )
 
 
 def _tidying(path: Path) -> str:
