@@ -185,13 +185,14 @@ class AvatarDiskCache:
             "fresh_until": image.fresh_until,
         }
         header = json.dumps(meta, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+        path = self._path(image.url)
         try:
             private_folder(self.folder, tighten=True)
-            write_atomically(self._path(image.url), header + b"\n" + image.body, private=True)
+            write_atomically(path, header + b"\n" + image.body, private=True)
+            self._stored_since_trim += on_disk(path.stat())  # as `size` counts it
         except OSError as exc:
             log.debug("avatar cache: cannot store %s: %s", address_for_log(image.url), exc)
             return
-        self._stored_since_trim += len(image.body)
         if self._stored_since_trim > self.max_bytes // 20:
             self.trim()
 

@@ -353,32 +353,38 @@ def test_a_folder_that_fits_exactly_is_not_trimmed(tmp_path):
 
 
 def test_the_folder_is_trimmed_after_a_twentieth_of_its_size_is_stored(tmp_path):
-    """Storing more than max_bytes // 20 since the last trim trims again, and no sooner."""
+    """Storing more than max_bytes // 20 since the last trim trims again, and no sooner;
+    counted as the files take the disk, as the size is (`on_disk`)."""
+    probe = put_new(AvatarDiskCache(tmp_path / "probe"), tmp_path / "probe", URL, b"x" * 50)
+    block = on_disk(probe.stat())  # what a small avatar takes: a block, or its size
     filler = AvatarDiskCache(tmp_path, max_bytes=10**9)
-    cache = AvatarDiskCache(tmp_path, max_bytes=2000)  # trims after more than 100 bytes
+    cache = AvatarDiskCache(tmp_path, max_bytes=40 * block)  # trims past 2 small ones
 
     def fill() -> list[Path]:
-        """Old files enough to put the folder over 2000 bytes."""
-        paths = [put_new(filler, tmp_path, f"https://old.example/{n}", b"o" * 1000) for n in "abc"]
+        """Old files enough to put the folder over its size."""
+        paths = [
+            put_new(filler, tmp_path, f"https://old.example/{n}", b"o" * 100) for n in range(41)
+        ]
         for age, path in enumerate(paths):
             os.utime(path, (NOW + age, NOW + age))
         return paths
 
     old = fill()
-    cache.put("https://cdn.example/0", FRESH, b"x" * 50)
-    assert all(path.exists() for path in old), "50 bytes stored: not yet"
-    cache.put("https://cdn.example/1", FRESH, b"x" * 50)
-    assert all(path.exists() for path in old), "100 bytes stored: not yet"
-    cache.put("https://cdn.example/2", FRESH, b"x")
-    assert not old[0].exists(), "101 bytes stored: trimmed"
-    assert cache.size() <= 2000
+    put_new(cache, tmp_path, "https://cdn.example/0", b"x" * 50)
+    assert all(path.exists() for path in old), "one stored: not yet"
+    put_new(cache, tmp_path, "https://cdn.example/1", b"x" * 50)
+    assert all(path.exists() for path in old), "two stored, a twentieth: not yet"
+    put_new(cache, tmp_path, "https://cdn.example/2", b"x")
+    assert not old[0].exists(), "more than a twentieth stored: trimmed"
+    assert cache.size() <= cache.max_bytes
 
     for path in old[1:]:
         path.unlink(missing_ok=True)
     old = fill()
-    cache.put("https://cdn.example/3", FRESH, b"x" * 100)
+    put_new(cache, tmp_path, "https://cdn.example/3", b"x" * 50)
+    put_new(cache, tmp_path, "https://cdn.example/4", b"x" * 50)
     assert all(path.exists() for path in old), "counted again from 0 after the trim"
-    cache.put("https://cdn.example/4", FRESH, b"x")
+    put_new(cache, tmp_path, "https://cdn.example/5", b"x")
     assert not old[0].exists()
 
 
