@@ -58,7 +58,7 @@ LABEL_OVERHANG = 2
 """Pixels a field's label's text may be drawn wider than Qt measures it (hinting)."""
 MIN_FIELD_WIDTH = 520
 """The fields' and hints' width: at 380 the German hints wrapped to a dialog 780 pixels
-high, which scrolled on a 1366 x 768 screen; now it is 676 (716 wide)."""
+high, which scrolled on a 1366 x 768 screen; now it is 689 (716 wide)."""
 
 # The languages the app offers, by their own names: a person who cannot read the
 # current language still finds theirs, so these are never translated.
