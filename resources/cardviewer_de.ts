@@ -109,7 +109,7 @@
         <translation>Die Antwort des Servers sieht nicht wie die der Kartenplattform aus. Prüfen Sie die Serveradresse.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/api/models.py" line="+485"/>
+        <location filename="../cardviewer/api/models.py" line="+495"/>
         <source>The server sent page %1 when page %2 was asked for.</source>
         <translation>Der Server hat Seite %1 gesendet, obwohl Seite %2 angefordert wurde.</translation>
     </message>
@@ -192,7 +192,7 @@
         <translation>Etwas Unerwartetes ist schiefgegangen. Sie können weiterarbeiten; wenn das Problem bleibt, starten Sie CardViewer neu.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/controller.py" line="+197"/>
+        <location filename="../cardviewer/controller.py" line="+200"/>
         <source>Your session has expired; please sign in again.</source>
         <translation>Ihre Sitzung ist abgelaufen; bitte melden Sie sich erneut an.</translation>
     </message>
@@ -202,12 +202,12 @@
         <translation>Der Server ist von Ihrer Administration für diesen Computer festgelegt.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/controller.py" line="+176"/>
+        <location filename="../cardviewer/controller.py" line="+180"/>
         <source>Your sign-in has expired. Please sign in again.</source>
         <translation>Ihre Anmeldung ist abgelaufen. Bitte melden Sie sich erneut an.</translation>
     </message>
     <message>
-        <location line="+89"/>
+        <location line="+93"/>
         <source>Your session has ended; please sign in again.</source>
         <translation>Ihre Sitzung wurde beendet; bitte melden Sie sich erneut an.</translation>
     </message>
@@ -1358,12 +1358,12 @@
         <translation>Sie wurden abgemeldet, weil Ihre Sitzung beendet ist; melden Sie sich an, um Karten zu laden.</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/main_window.py" line="+349"/>
+        <location filename="../cardviewer/ui/main_window.py" line="+350"/>
         <source>Enter the id of a space first.</source>
         <translation>Geben Sie zuerst die ID eines Bereichs ein.</translation>
     </message>
     <message numerus="yes">
-        <location line="+129"/>
+        <location line="+130"/>
         <source>Synced %Ln cards. %1</source>
         <translation>
             <numerusform>%Ln Karte synchronisiert. %1</numerusform>
@@ -1408,7 +1408,7 @@
         <translation>QR-Code speichern</translation>
     </message>
     <message>
-        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+815"/>
+        <location filename="../cardviewer/ui/whole_space_jobs.py" line="+839"/>
         <source>The page could not be saved as %1. %2</source>
         <translation>Die Seite konnte nicht als %1 gespeichert werden. %2</translation>
     </message>
@@ -1610,7 +1610,7 @@
         <translation>Die Karten konnten nicht als %1 gespeichert werden. %2</translation>
     </message>
     <message>
-        <location line="-361"/>
+        <location line="-384"/>
         <source>Saving %1…</source>
         <translation>%1 wird gespeichert…</translation>
     </message>
@@ -1620,7 +1620,7 @@
         <translation>Die Telefonliste wird an den Drucker gesendet…</translation>
     </message>
     <message>
-        <location line="+287"/>
+        <location line="+310"/>
         <source>The folder of its local copy, %1, could not be made. %2</source>
         <translation>Der Ordner seiner lokalen Kopie, %1, konnte nicht angelegt werden. %2</translation>
     </message>
@@ -1650,12 +1650,12 @@
         <translation>Das Drucken brach unerwartet ab; versuchen Sie es erneut.</translation>
     </message>
     <message>
-        <location line="-333"/>
+        <location line="-356"/>
         <source>Copying %1 rows…</source>
         <translation>%1 Zeilen werden kopiert…</translation>
     </message>
     <message>
-        <location line="+230"/>
+        <location line="+253"/>
         <source>The sync stopped and changed nothing; it starts again once you have signed in.</source>
         <translation>Die Synchronisierung wurde angehalten und hat nichts geändert; sie beginnt von vorn, sobald Sie sich angemeldet haben.</translation>
     </message>
@@ -1690,17 +1690,17 @@
         <translation>Die lokale Kopie hat sich geändert, seit sie ausgewählt wurden; kopieren Sie sie erneut.</translation>
     </message>
     <message>
-        <location line="-328"/>
+        <location line="-351"/>
         <source>Copying stopped unexpectedly; try again.</source>
         <translation>Das Kopieren brach unerwartet ab; versuchen Sie es erneut.</translation>
     </message>
     <message>
-        <location line="+335"/>
+        <location line="+358"/>
         <source>The local copy could not be read; sync the space again to renew it.</source>
         <translation>Die lokale Kopie konnte nicht gelesen werden; synchronisieren Sie den Bereich erneut, um sie zu erneuern.</translation>
     </message>
     <message>
-        <location line="-332"/>
+        <location line="-355"/>
         <source>The rows could not be copied. %1</source>
         <translation>Die Zeilen konnten nicht kopiert werden. %1</translation>
     </message>
@@ -1956,7 +1956,7 @@
     <message>
         <location line="+3"/>
         <source>Cards removed by the last sync: %1, as the sync before had them.</source>
-        <translation>Bei der letzten Synchronisierung entfernte Karten: %1, wie die Synchronisierung davor sie hatte.</translation>
+        <translation>Bei der letzten Synchronisierung entfernte Karten: %1, wie sie vorher waren.</translation>
     </message>
     <message>
         <location line="+18"/>
