@@ -1956,7 +1956,7 @@
     <message>
         <location line="+3"/>
         <source>Cards removed by the last sync: %1, as the sync before had them.</source>
-        <translation>Bei der letzten Synchronisierung entfernte Karten: %1, wie sie vorher waren.</translation>
+        <translation>Bei der letzten Synchronisierung entfernte Karten: %1, wie vorher.</translation>
     </message>
     <message>
         <location line="+18"/>
