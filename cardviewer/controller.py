@@ -161,9 +161,9 @@ class AppController:
         self.account: Account | None = None
         self._early_dialog: LoginDialog | None = early_dialog
         self._warmed_up = False
-        self._quitting = False
         self._quit_asked = asyncio.Event()
-        """Set by `quit`: a closed window's process waits no longer for its tidying."""
+        """Set by `quit`: the app ends, and a closed window's process waits no longer for
+        its tidying."""
         self._frozen = False
         self._exit_code = 0
 
@@ -238,10 +238,13 @@ class AppController:
         self.account = None
         return account.server_url, account.email
 
+    @property
+    def _quitting(self) -> bool:
+        return self._quit_asked.is_set()
+
     def quit(self) -> None:
         """End the app as if its window were closed (used on Ctrl+C), without waiting
         for a closed window's tidying (`MainWindow.aclose`)."""
-        self._quitting = True
         self._quit_asked.set()
         if self.login_dialog is not None:
             self.login_dialog.reject()
